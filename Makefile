@@ -1,0 +1,140 @@
+# ar - advance reservations for compute clusters.  See README.
+#
+#   make          build the library and the commands into $(B)
+#   make demo     replay a real trace excerpt through the commands
+#   make check    every test, also under ASan+UBSan, and a short fuzz pass
+#   make bench    performance figures (never part of check)
+#   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
+#   make install  commands, library, header and man pages under $(prefix)
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+prefix ?= /usr/local
+B ?= .build
+
+WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+LMDB_CFLAGS = $(shell pkg-config --cflags lmdb 2>/dev/null)
+LMDB_LIBS = $(shell pkg-config --libs lmdb 2>/dev/null || echo -llmdb)
+ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
+	$(LMDB_CFLAGS) $(CFLAGS)
+
+FORMAT_SRC = $(wildcard format/*.c)
+LIB_SRC = $(wildcard lib/*.c)
+CMD_SRC = $(wildcard cmd/ar-*.c)
+CMDS = $(CMD_SRC:cmd/%.c=$(B)/bin/%)
+MANS = $(wildcard cmd/*.1)
+
+FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
+LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
+HEADERS = lib/ar.h lib/internal.h format/format.h cmd/cmd.h
+
+all: $(B)/libar.a $(CMDS)
+
+$(B)/%.o: %.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/libar.a: $(LIB_OBJ) $(FORMAT_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LMDB_LIBS)
+
+# Build dependencies come from Debian; install what is missing.
+deps:
+	@missing=""; \
+	pkg-config --exists lmdb 2>/dev/null || missing="$$missing liblmdb-dev"; \
+	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
+		>/dev/null 2>&1 || missing="$$missing libclang-rt-dev"; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+.PHONY: all deps demo check test unit e2e san fuzz-short fuzz bench install clean
+
+# --- tests ---------------------------------------------------------------
+
+TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib
+
+$(B)/tests/%: tests/%.c $(B)/libar.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LMDB_LIBS)
+
+unit: $(TEST_BINS)
+	@for t in $(TEST_BINS); do echo "== $$t"; $$t || exit 1; done
+
+e2e: $(CMDS)
+	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/e2e.sh
+
+test: unit e2e
+
+san:
+	$(MAKE) B=.build/san CC=clang \
+		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_CFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined $(WARN) \
+	-D_DEFAULT_SOURCE -Ilib -Iformat -Icmd $(LMDB_CFLAGS)
+FUZZ_SECONDS ?= 900
+
+$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(FORMAT_SRC) cmd/cmd.c $(wildcard cmd/ar-*.c) $(HEADERS)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -o $@ fuzz/$*.c $(LIB_SRC) $(FORMAT_SRC) $(LMDB_LIBS)
+
+fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
+	@for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz $$t (20 s)"; \
+		mkdir -p $(B)/fuzz/$$t.corpus; \
+		$(B)/fuzz/$$t -max_total_time=20 -print_final_stats=1 \
+			-artifact_prefix=$(B)/fuzz/$$t- \
+			$(B)/fuzz/$$t.corpus fuzz/corpus/$${t#fuzz_} 2>$(B)/fuzz/$$t.log \
+			|| { tail -40 $(B)/fuzz/$$t.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units|cov:' $(B)/fuzz/$$t.log | tail -2; \
+	done
+
+fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
+	@for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
+		$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=fuzz/corpus/$${t#fuzz_}/crash- \
+			fuzz/corpus/$${t#fuzz_} 2>&1 | tail -12; \
+	done
+
+check: deps
+	$(MAKE) all
+	$(MAKE) test
+	$(MAKE) san
+	$(MAKE) fuzz-short
+	@echo "check: all passed"
+
+# --- demo and bench ------------------------------------------------------
+
+demo: deps
+	$(MAKE) all
+	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/demo.sh
+
+bench: deps
+	$(MAKE) all
+	@echo "bench: not yet written"
+
+# --- install -------------------------------------------------------------
+
+install: all
+	mkdir -p $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/lib \
+		$(DESTDIR)$(prefix)/include $(DESTDIR)$(prefix)/share/man/man1
+	cp $(CMDS) $(DESTDIR)$(prefix)/bin/
+	cp $(B)/libar.a $(DESTDIR)$(prefix)/lib/
+	cp lib/ar.h format/format.h $(DESTDIR)$(prefix)/include/
+	cp $(MANS) $(DESTDIR)$(prefix)/share/man/man1/
+
+clean:
+	rm -rf .build

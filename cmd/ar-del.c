@@ -1,0 +1,191 @@
+/*
+ * ar-del - cancel reservations by id or by user and job; purge what has
+ * ended.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+struct opts {
+	int quiet;
+};
+
+static const struct option longopts[] = {
+	{ "purge", no_argument, NULL, 'p' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+option(struct ctx *x, int opt, const char *arg)
+{
+	struct opts *o = x->data;
+
+	(void)arg;
+	if (opt == 'p')
+		x->whole = 1;
+	else if (opt == 'q')
+		o->quiet = 1;
+	else
+		return -1;
+	return 0;
+}
+
+static int
+prepare(struct ctx *x, struct item *it, char *err)
+{
+	const char *v = ar_record_get(&it->rec, "id");
+	char msg[AR_ERRMAX];
+
+	(void)x;
+	it->id = 0;
+	if (v != NULL) {
+		if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) == 0)
+			return 0;
+		snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
+		return -1;
+	}
+	v = ar_record_get(&it->rec, "user");
+	if (v == NULL || strlen(v) > AR_LABEL_MAX ||
+	    (v = ar_record_get(&it->rec, "job")) == NULL ||
+	    strlen(v) > AR_LABEL_MAX) {
+		snprintf(err, AR_ERRMAX, "missing field 'id' (or 'user' and "
+		    "'job' of at most %d bytes)", AR_LABEL_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* Refusals are per reservation; only store errors end the batch. */
+static int
+apply(struct ctx *x, ar_txn *t, struct item *it)
+{
+	struct ar_resv r;
+	size_t found;
+	int rc;
+
+	if (it->id != 0) {
+		it->ids[0] = it->id;
+		it->nids = 1;
+	} else if ((rc = ar_find(t, ar_record_get(&it->rec, "user"),
+	    ar_record_get(&it->rec, "job"), it->ids, ALTS_MAX, &found)) != 0)
+		return rc;
+	else
+		it->nids = found < ALTS_MAX ? found : ALTS_MAX;
+	for (size_t i = 0; i < it->nids; i++) {
+		rc = ar_cancel(t, it->ids[i], x->uid, &r);
+		if (rc != 0 && rc != AR_ENOTFOUND && rc != AR_EPERM &&
+		    rc != AR_EDONE)
+			return rc;
+		it->rcs[i] = rc;
+	}
+	return 0;
+}
+
+static const char *
+refusal(int rc)
+{
+	return rc == AR_ENOTFOUND ? "not-found" : rc == AR_EPERM ?
+	    "not-owner" : "done";
+}
+
+static int
+emit(struct ctx *x, struct item *it)
+{
+	struct ar_record *r = &it->rec;
+	int status = 0;
+
+	if (it->nids == 0) {
+		cmd_warn(x, it->line, "no live reservation with that user "
+		    "and job");
+		return ar_record_set(r, "status", "refused") != 0 ||
+		    ar_record_set(r, "reason", "not-found") != 0 ||
+		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
+	}
+	for (size_t i = 0; i < it->nids; i++) {
+		int rc = it->rcs[i];
+
+		if (rc != 0) {
+			cmd_warn(x, it->line, "reservation %llu: %s",
+			    (unsigned long long)it->ids[i], ar_strerror(rc));
+			status = EXIT_REFUSED;
+		}
+		if (ar_record_set_int(r, "id", (int64_t)it->ids[i]) != 0 ||
+		    ar_record_set(r, "status", rc ? "refused" : "cancelled"))
+			return -1;
+		if (rc == 0)
+			ar_record_del(r, "reason");
+		else if (ar_record_set(r, "reason", refusal(rc)) != 0)
+			return -1;
+		if (cmd_print(x, r) != 0)
+			return -1;
+	}
+	return status;
+}
+
+struct purge {
+	struct ctx *x;
+	struct ar_record rec;
+	int nomem;
+};
+
+static int
+purged(const struct ar_resv *v, void *arg)
+{
+	struct purge *p = arg;
+	struct opts *o = p->x->data;
+
+	if (!o->quiet && (cmd_resv(&p->rec, v) != 0 ||
+	    cmd_print(p->x, &p->rec) != 0)) {
+		p->nomem = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+purge_txn(ar_txn *t, void *arg)
+{
+	struct purge *p = arg;
+
+	p->x->outlen = 0;       /* a retry after growing starts over */
+	return ar_purge(t, purged, p);
+}
+
+static int
+whole(struct ctx *x, ar_store *s)
+{
+	struct purge p = { x, { NULL, 0, 0 }, 0 };
+	int rc;
+
+	ar_record_init(&p.rec);
+	rc = ar_write(s, x->now, purge_txn, &p);
+	ar_record_free(&p.rec);
+	if (rc == 0)
+		return 0;
+	fprintf(stderr, "%s: purge: %s\n", x->cmd->name,
+	    p.nomem ? "out of memory" : ar_strerror(rc));
+	return EXIT_STORE;
+}
+
+static const struct cmd del = {
+	.name = "ar-del",
+	.usage = "[-q] [--purge | key=value ...]",
+	.write = 1,
+	.shortopts = "pq",
+	.longopts = longopts,
+	.option = option,
+	.prepare = prepare,
+	.apply = apply,
+	.emit = emit,
+	.whole = whole,
+};
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+
+	return cmd_main(&del, argc, argv, &o);
+}

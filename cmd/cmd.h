@@ -1,0 +1,93 @@
+/*
+ * cmd.h - what every ar command shares: the options, the input loop with
+ * group commits, turning records into requests and answers into records,
+ * and the exit codes.  A command is a struct cmd and a three-line main.
+ */
+#ifndef AR_CMD_H
+#define AR_CMD_H
+
+#include <getopt.h>
+
+#include "ar.h"
+#include "format.h"
+
+/* The exit codes of every command, as in grep. */
+#define EXIT_REFUSED 1          /* some request refused or not found */
+#define EXIT_USAGE 2            /* bad usage or bad input */
+#define EXIT_STORE 3            /* the store cannot be used */
+
+#define ALTS_MAX 100            /* most alternatives one request may ask */
+
+/* One input line on its way through a command. */
+struct item {
+	struct ar_record rec;   /* the input; output fields are set on it */
+	long line;              /* input line number, 0 for arguments */
+	int bad;                /* the input was rejected */
+	struct ar_request rq;
+	char user[AR_LABEL_MAX + 1], job[AR_LABEL_MAX + 1];
+	uint64_t id;            /* ar-del: the reservation named by id, or 0 */
+	size_t nids;            /* ar-del: reservations found, done */
+	uint64_t ids[ALTS_MAX];
+	int rcs[ALTS_MAX];      /* ar-del: the library's answer for each */
+	size_t nalts;           /* answers in alts */
+	struct ar_answer alts[ALTS_MAX];
+};
+
+struct ctx;
+
+/* A command: its name, usage, options and what it does with an item. */
+struct cmd {
+	const char *name;
+	const char *usage;              /* the synopsis after the name */
+	int write;                      /* needs a write transaction */
+	const char *shortopts;          /* the command's own options */
+	const struct option *longopts;
+	/* Take one of the command's own options; 0, or -1 on bad usage. */
+	int (*option)(struct ctx *, int, const char *);
+	/* Turn it->rec into a request; 0, or -1 with a message in err. */
+	int (*prepare)(struct ctx *, struct item *, char *err);
+	/* Run it against the store; 0, or a store error that ends the run. */
+	int (*apply)(struct ctx *, ar_txn *, struct item *);
+	/* Set the output fields and print; returns 0 or EXIT_REFUSED. */
+	int (*emit)(struct ctx *, struct item *);
+	/* Instead of reading records (always when prepare is NULL, else
+	 * when an option set ctx.whole): a whole-store job; an exit code. */
+	int (*whole)(struct ctx *, ar_store *);
+};
+
+struct ctx {
+	const struct cmd *cmd;
+	ar_store *store;
+	int json;               /* AR_REC_JSON or 0 */
+	int64_t now;            /* the clock for this batch */
+	int fixed_now;          /* --now or AR_NOW was given */
+	int whole;              /* run cmd->whole instead of reading records */
+	uint32_t uid;
+	void *data;             /* the command's own state */
+	char *out;              /* output waiting for the batch's commit */
+	size_t outlen, outcap;
+};
+
+/* Run the command: parse argv, open the store, process input, exit code. */
+int cmd_main(const struct cmd *c, int argc, char **argv, void *data);
+
+/* Read the request fields of it->rec into it->rq; -1 with err on bad. */
+int cmd_request(struct ctx *x, struct item *it, char *err);
+
+/* Set status, reason, start, end and free from an answer. -1: no memory. */
+int cmd_answer(struct item *it, const struct ar_answer *a);
+
+/* Print a record to the batch output; -1 if memory ran out. */
+int cmd_print(struct ctx *x, const struct ar_record *r);
+
+/* Fill a record from a reservation (id, labels, times, nodes, status). */
+int cmd_resv(struct ar_record *r, const struct ar_resv *v);
+
+/* Report a problem with an input line: "name: line N: msg". */
+void cmd_warn(struct ctx *x, long line, const char *fmt, ...);
+
+/* Parse a duration option; -1 after printing a usage message. */
+int cmd_duration_opt(struct ctx *x, const char *opt, const char *arg,
+    int64_t *d);
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * format.h - the line record format shared by every ar command.
+ *
+ * A record is one line of `key=value` fields separated by blanks, or with
+ * AR_REC_JSON one JSON object per line.  Fields keep their input order;
+ * setting a field replaces its value in place or appends it, so unknown
+ * fields pass through a pipeline of commands untouched.
+ *
+ * Times are seconds since the epoch (int64_t); durations are seconds.
+ * Nothing here knows about the store.  Functions never print and never
+ * exit; on failure they return -1 and leave a one-line message (no
+ * trailing newline, no "command:" prefix) in the caller's buffer, of the
+ * form  cannot parse 'start': '2026-13-01'  so that the caller can prefix
+ * the command name and the line number.
+ */
+#ifndef AR_FORMAT_H
+#define AR_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AR_ERRMAX 256           /* size of every error message buffer */
+#define AR_LINE_MAX 65536       /* longest accepted input line, in bytes */
+#define AR_KEY_MAX 64           /* longest accepted field name */
+
+/*
+ * Parse a time.  Accepted forms (see format/RECORDS.md):
+ *   2026-11-21T10:00:00Z, 2026-11-21T10:00Z, 2026-11-21T10:00:00+02:00,
+ *   2026-11-21T10:00:00-0130, a space instead of the T, fractions of a
+ *   second are refused; a time without a zone is refused as ambiguous;
+ *   @EPOCH (seconds, may be negative only down to 0: times before 1970 are
+ *   refused); now; now+DUR; now-DUR; +DUR (same as now+DUR).
+ * Years 1970..9999 only.  `now` is the caller's clock.
+ * Returns 0 and stores the time in *t, or -1 with a message in err
+ * (err has AR_ERRMAX bytes), e.g. "invalid month 13".
+ */
+int ar_time_parse(const char *s, int64_t now, int64_t *t, char *err);
+
+/*
+ * Parse a duration: one or more <number><unit> groups with units
+ * w d h m s in decreasing order, each at most once (90m, 2h, 1d12h,
+ * 1h30m15s); or HH:MM:SS, MM:SS is refused (ambiguous), D-HH:MM:SS,
+ * D-HH:MM, D-HH.  A bare number is refused as ambiguous (no unit).
+ * The result must be > 0 and at most 100 years (3,155,760,000 s);
+ * overflow is detected, never wrapped.
+ * Returns 0 and stores seconds in *d, or -1 with a message in err.
+ */
+int ar_duration_parse(const char *s, int64_t *d, char *err);
+
+/*
+ * Format a time as ISO 8601 UTC ("2026-11-21T10:00:00Z") into buf, which
+ * has room for AR_TIMEBUF bytes.  Returns buf.
+ */
+#define AR_TIMEBUF 32
+char *ar_time_format(int64_t t, char *buf);
+
+/*
+ * Format a duration canonically into buf (AR_TIMEBUF bytes): the largest
+ * units first, d h m s, zero groups left out ("1d12h", "1h30m", "45s");
+ * 0 is "0s".  ar_duration_parse(ar_duration_format(d)) == d.  Returns buf.
+ */
+char *ar_duration_format(int64_t d, char *buf);
+
+/*
+ * Parse an unsigned decimal integer in [min, max] (no sign, no blanks, no
+ * leading zeros except "0" itself).  Returns 0 or -1 with a message in err
+ * such as "must be between 1 and 64".
+ */
+int ar_uint_parse(const char *s, uint64_t min, uint64_t max, uint64_t *v,
+    char *err);
+
+/* A field: a name and its value.  `raw` means the value is a JSON literal
+ * (number, true, false, null, array or object) rather than a string; in
+ * key=value output a raw value is printed as it is if it needs no quoting. */
+struct ar_field {
+	char *key;
+	char *value;
+	int raw;
+};
+
+/* A record: its fields in order.  Owns all its strings. */
+struct ar_record {
+	struct ar_field *fields;
+	size_t nfields;
+	size_t cap;
+};
+
+#define AR_REC_JSON 1           /* parse or print JSON Lines */
+
+/* Initialise an empty record. */
+void ar_record_init(struct ar_record *r);
+
+/* Free everything a record owns; it is then empty and may be reused. */
+void ar_record_free(struct ar_record *r);
+
+/* Remove every field but keep the allocations for reuse. */
+void ar_record_clear(struct ar_record *r);
+
+/*
+ * Parse one line (len bytes, no newline; may contain any bytes) into r,
+ * which is cleared first.  key=value syntax: fields are separated by one
+ * or more blanks (space or tab); a key is [A-Za-z_][A-Za-z0-9_.-]* of at
+ * most AR_KEY_MAX bytes; a value is either bare (no blank, no '"', no
+ * control character) or double-quoted with the escapes \" \\ \n \t.  An
+ * empty bare value (key=) is allowed.  A line of only blanks is an empty
+ * record.  With AR_REC_JSON the line is one JSON object whose values are
+ * strings (stored unescaped, raw = 0) or other JSON values (stored as their
+ * source text, raw = 1); nesting depth is limited to 32.
+ * Refused: NUL bytes, invalid UTF-8, a duplicated key ("duplicate field
+ * 'start'"), a missing '=', an unterminated quote, a line longer than
+ * AR_LINE_MAX.  Returns 0, or -1 with a message in err (AR_ERRMAX bytes);
+ * -2 if memory ran out.
+ */
+int ar_record_parse(struct ar_record *r, const char *line, size_t len,
+    int flags, char *err);
+
+/* The value of the field named key, or NULL if absent. */
+const char *ar_record_get(const struct ar_record *r, const char *key);
+
+/*
+ * Set field key to value (a string, raw = 0): replaces the value in place
+ * if the key exists, appends the field otherwise.  Returns 0, or -1 if
+ * memory ran out.
+ */
+int ar_record_set(struct ar_record *r, const char *key, const char *value);
+
+/* Set field key to a number (raw = 1).  Returns 0 or -1 (no memory). */
+int ar_record_set_int(struct ar_record *r, const char *key, int64_t value);
+
+/* Set field key to a time, ISO 8601 UTC.  Returns 0 or -1 (no memory). */
+int ar_record_set_time(struct ar_record *r, const char *key, int64_t t);
+
+/* Set field key to a canonical duration.  Returns 0 or -1 (no memory). */
+int ar_record_set_duration(struct ar_record *r, const char *key, int64_t d);
+
+/* Remove field key if present. */
+void ar_record_del(struct ar_record *r, const char *key);
+
+/*
+ * Print r as one line (with its newline) to a growing buffer: *buf of
+ * *cap bytes (may start NULL/0), appending at *len.  key=value output
+ * quotes a value when it is empty, or holds a blank, '"', '\\', '=' or a
+ * control character.  JSON output escapes strings as JSON requires and
+ * prints raw values as they are.  Returns 0, or -1 if memory ran out.
+ */
+int ar_record_print(const struct ar_record *r, int flags, char **buf,
+    size_t *len, size_t *cap);
+
+#endif

@@ -1,0 +1,279 @@
+/*
+ * ar.h - the advance-reservation store.
+ *
+ * A store is one LMDB environment (a directory) holding a slotted ring of
+ * per-slot node counts (GarQ), the reservation records, and the list of
+ * reservations starting in each slot.  Every function returns 0 on success
+ * or an error code: a positive errno value, one of LMDB's MDB_* codes, or
+ * one of the AR_E* codes below; ar_strerror() names any of them.  The
+ * library never prints and never exits.
+ *
+ * Times are seconds since the epoch; a request's start rounds up to a slot
+ * boundary and its duration up to whole slots; intervals are half-open.
+ *
+ * A refused request is not an error: ar_add() and friends return 0 and say
+ * so in the answer's status and reason.
+ */
+#ifndef AR_H
+#define AR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AR_VERSION "0.1.0"
+#define AR_FORMAT_VERSION 1     /* on-disk schema, see format/SCHEMA.md */
+
+/* Error codes of the library's own (LMDB's are -30799 .. -30780). */
+#define AR_ENOSTORE  (-30600)   /* no store at that path */
+#define AR_EEXIST    (-30601)   /* a store with another configuration exists */
+#define AR_EVERSION  (-30602)   /* the store has another format version */
+#define AR_ECORRUPT  (-30603)   /* the store's contents are inconsistent */
+#define AR_ETIMEDOUT (-30604)   /* waited too long for the writer lock */
+#define AR_ENOTFOUND (-30605)   /* no such reservation */
+#define AR_EPERM     (-30606)   /* not the reservation's owner */
+#define AR_EDONE     (-30607)   /* the reservation is cancelled or finished */
+#define AR_EFULL     (-30608)   /* the store reached its maximum size */
+
+/* The status of an answer or of a reservation. */
+enum ar_status {
+	AR_GRANTED = 1,         /* admitted */
+	AR_REFUSED,             /* not admitted; see reason */
+	AR_AVAILABLE,           /* ar_search: it fits */
+	AR_UNAVAILABLE,         /* ar_search / ar_suggest: it does not fit */
+	AR_SUGGESTED,           /* ar_suggest: an alternative start */
+	AR_MOVED,               /* an earlier reservation moved inside its window */
+	AR_CANCELLED,           /* cancelled by its owner */
+	AR_FINISHED             /* ended and purged */
+};
+
+/* Why a request was refused or found unavailable. */
+enum ar_reason {
+	AR_R_NONE = 0,
+	AR_R_FULL,              /* not enough free nodes somewhere in the interval */
+	AR_R_PAST,              /* starts before the store's clock */
+	AR_R_HORIZON,           /* ends beyond the horizon */
+	AR_R_CAPACITY,          /* needs more nodes than the cluster has */
+	AR_R_LIMIT              /* ar_suggest: nothing within the search limit */
+};
+
+typedef struct ar_store ar_store;
+typedef struct ar_txn ar_txn;
+
+/* A store's configuration, fixed when it is created. */
+struct ar_config {
+	uint32_t nodes;         /* capacity: nodes in the cluster (default 64) */
+	int64_t slot;           /* slot length in seconds (default 300) */
+	int64_t horizon;        /* how far ahead one may reserve (default 30 days) */
+	uint64_t map_max;       /* largest the store may grow, bytes (16 GiB) */
+};
+
+/* What ar_info() tells about an open store. */
+struct ar_info {
+	struct ar_config config;
+	uint32_t format;        /* AR_FORMAT_VERSION of the store */
+	int64_t clock;          /* latest time any writer used: time never runs back */
+	uint64_t next_id;       /* the id the next reservation gets */
+	uint64_t live;          /* reservations not yet purged or cancelled */
+	uint64_t records;       /* all records, history included */
+	uint64_t map_size;      /* the current map size, bytes */
+};
+
+/* A request, as the commands read it. */
+struct ar_request {
+	int64_t earliest;       /* earliest start */
+	int64_t latest;         /* latest start; == earliest for a fixed start */
+	int64_t duration;       /* seconds, > 0 */
+	uint32_t nodes;         /* nodes each job needs at once, >= 1 */
+	uint32_t jobs;          /* copies of the job, all granted together, >= 1 */
+	uint32_t owner;         /* uid of the requester */
+	const char *user;       /* label, NULL or at most AR_LABEL_MAX bytes */
+	const char *job;        /* label, NULL or at most AR_LABEL_MAX bytes */
+};
+
+#define AR_LABEL_MAX 255
+
+/* The answer to a search, suggest or add. */
+struct ar_answer {
+	enum ar_status status;
+	enum ar_reason reason;
+	uint64_t id;            /* ar_add: the new reservation's id */
+	int64_t start;          /* the start found (slot aligned) */
+	int64_t end;            /* its end */
+	uint32_t free;          /* least free nodes over [start, end) before adding */
+};
+
+/* A reservation record as stored. */
+struct ar_resv {
+	uint64_t id;
+	uint32_t owner;         /* uid that made it */
+	enum ar_status state;   /* AR_GRANTED, AR_CANCELLED or AR_FINISHED */
+	int64_t earliest;       /* as asked */
+	int64_t latest;         /* as asked */
+	int64_t duration;       /* as asked */
+	int64_t start;          /* granted, slot aligned */
+	int64_t end;            /* start + duration rounded up to whole slots */
+	uint32_t nodes;
+	uint32_t jobs;
+	int64_t created;        /* store clock when granted */
+	int64_t changed;        /* store clock when last changed */
+	char user[AR_LABEL_MAX + 1];
+	char job[AR_LABEL_MAX + 1];
+};
+
+/* Fill cfg with the defaults: 64 nodes, 5-minute slots, 30 days. */
+void ar_config_default(struct ar_config *cfg);
+
+/*
+ * Create a store in directory dir (made if missing, mode 0770 before the
+ * umask) with configuration cfg, its clock set to now.  Creating a store
+ * that exists with the same configuration does nothing and succeeds.
+ * Errors: EINVAL (a bad configuration: nodes 0, slot not in 1 s .. 1 day,
+ * horizon not a whole number of slots or more than 10 million slots),
+ * AR_EEXIST (a store with another configuration), AR_EVERSION, errno
+ * values from mkdir and open, LMDB's codes.
+ */
+int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
+
+#define AR_RDONLY 0x1           /* open for reading only */
+
+/*
+ * Open the store in dir and clear the reader slots of dead processes.
+ * Errors: AR_ENOSTORE (no store there; nothing is created), AR_EVERSION,
+ * AR_ECORRUPT, ENOMEM, errno values from open, LMDB's codes.
+ */
+int ar_open(const char *dir, unsigned flags, ar_store **sp);
+
+/* Close a store; every transaction on it must be ended first. */
+void ar_close(ar_store *s);
+
+/* Set how long a writer waits for another writer, in milliseconds
+ * (default 30000; 0 means fail at once). */
+void ar_set_wait(ar_store *s, long ms);
+
+/*
+ * Begin a transaction at time now; the store's clock becomes the later of
+ * now and the clock it had.  A write transaction waits for the writer lock
+ * as set by ar_set_wait().  One transaction at a time per store handle.
+ * Errors: AR_ETIMEDOUT, EACCES (writing a read-only store), LMDB's codes.
+ */
+#define AR_WRITE 0x1
+int ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp);
+
+/* Commit and free a transaction; it is freed whatever the result.
+ * Errors: MDB_MAP_FULL (call ar_grow and redo the work), ENOSPC, EIO. */
+int ar_txn_commit(ar_txn *t);
+
+/* Abandon and free a transaction: nothing it did is kept. */
+void ar_txn_abort(ar_txn *t);
+
+/* Double the map after MDB_MAP_FULL; no transaction may be open.
+ * Errors: AR_EFULL (the store's map_max is reached), LMDB's codes. */
+int ar_grow(ar_store *s);
+
+/*
+ * Run fn(t, arg) in one write transaction and commit it, growing the map
+ * and running fn again from the start when the map is full, so fn must
+ * redo all its work each time.  fn returns 0 to commit, or an error code
+ * to abort; that code is returned.  Errors: those of fn, ar_txn_begin,
+ * ar_txn_commit and ar_grow.
+ */
+int ar_write(ar_store *s, int64_t now, int (*fn)(ar_txn *, void *),
+    void *arg);
+
+/* Describe the store as seen by transaction t. */
+int ar_info(ar_txn *t, struct ar_info *info);
+
+/* The store clock of transaction t (the later of its now and the store's). */
+int64_t ar_txn_now(const ar_txn *t);
+
+/*
+ * GarQ Algorithm 2: does the request fit at its earliest start?  Fills ans
+ * with AR_AVAILABLE or AR_UNAVAILABLE, the reason, the rounded interval and
+ * the least free node count over it.  Errors: EINVAL (a malformed request:
+ * zero nodes, jobs or duration, or latest < earliest), LMDB's codes.
+ */
+int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
+
+/*
+ * GarQ Algorithm 4: up to k alternatives, each the earliest start of a
+ * separate run of starts where the request fits, at or after the request's
+ * earliest start and no later than earliest + limit (seconds) nor the
+ * horizon.  Stores them in alts[0 .. *n) with status AR_SUGGESTED; *n == 0
+ * means none (then alts[0] holds AR_UNAVAILABLE and the reason).
+ * Errors: as ar_search.
+ */
+int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
+    struct ar_answer *alts, size_t k, size_t *n);
+
+/*
+ * Admit the request at the earliest start in [earliest, latest] where it
+ * fits, checking and updating in transaction t (a write transaction).
+ * On success ans has AR_GRANTED and the new id; a refusal leaves the store
+ * unchanged and gives AR_REFUSED with the reason.  Errors: EINVAL, EACCES
+ * (read transaction), MDB_MAP_FULL, LMDB's codes.
+ */
+int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
+
+/* Read reservation id into r.  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
+int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
+
+/*
+ * Cancel reservation id on behalf of uid who (0 is root and may cancel
+ * anything): its remaining slots are freed and the record is kept as
+ * history with state AR_CANCELLED.  The record as it is afterwards goes to
+ * r.  Errors: AR_ENOTFOUND, AR_EPERM, AR_EDONE (already cancelled or
+ * ended), EACCES (read transaction), MDB_MAP_FULL, LMDB's codes.
+ */
+int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
+
+/*
+ * Find the live reservations labelled user and job (both must match; an
+ * empty or NULL label matches only an empty one) and store up to max of
+ * their ids in ids, ascending; *n is how many there are in all.
+ */
+int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
+    size_t max, size_t *n);
+
+/*
+ * Purge: every live reservation that has ended by the store clock leaves
+ * the start lists and becomes history (AR_FINISHED); fn, if not NULL, is
+ * called with each one.  Ring slots before the clock are reused lazily.
+ * Errors: EACCES, MDB_MAP_FULL, LMDB's codes, and fn's nonzero return.
+ */
+int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),
+    void *arg);
+
+#define AR_LIVE 0x1             /* ar_list: only live reservations */
+
+/*
+ * Call fn for every reservation record in id order (with AR_LIVE only
+ * those granted and not ended), stopping at fn's first nonzero return,
+ * which is returned.
+ */
+int ar_list(ar_txn *t, unsigned flags,
+    int (*fn)(const struct ar_resv *, void *), void *arg);
+
+/*
+ * Check the store's invariants: for every slot from the clock to the
+ * horizon, the ring's count equals the sum of the live reservations
+ * covering it and never exceeds the capacity; every start-list entry has a
+ * live record starting in that slot and every live record is listed; every
+ * granted start lies in its window; the label index agrees.  fn, if not
+ * NULL, is called with a one-line description of each violation; *bad is
+ * how many there were.  Errors: LMDB's codes.
+ */
+int ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
+    uint64_t *bad);
+
+/* The least free node count over slots [from, to) (seconds, slot aligned),
+ * for reports and tests.  Errors: EINVAL (outside the ring's window). */
+int ar_free(ar_txn *t, int64_t from, int64_t to, uint32_t *free);
+
+/* A message for any code the library returns: its own, LMDB's, errno's. */
+const char *ar_strerror(int code);
+
+/* The word used for a status or reason in records ("granted", "full"). */
+const char *ar_status_name(enum ar_status st);
+const char *ar_reason_name(enum ar_reason r);
+
+#endif

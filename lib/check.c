@@ -1,0 +1,234 @@
+/*
+ * check.c - the store's invariants, recomputed from the records and
+ * compared with the ring and the indexes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct checker {
+	ar_txn *t;
+	void (*fn)(const char *, void *);
+	void *arg;
+	uint64_t bad;
+	uint64_t *expect;       /* nodes in use per slot from base */
+	uint64_t live, records, max_id;
+};
+
+static void
+violation(struct checker *c, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	c->bad++;
+	if (c->fn == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->fn(msg, c->arg);
+}
+
+/* Is (key, id) in the dup-sorted database dbi? */
+static int
+has_entry(ar_txn *t, MDB_dbi dbi, MDB_val *key, uint64_t id, int *found)
+{
+	unsigned char idk[8];
+	MDB_val v = { 8, idk };
+	MDB_cursor *cur;
+	int rc;
+
+	key_u64(idk, id);
+	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
+		return rc;
+	rc = mdb_cursor_get(cur, key, &v, MDB_GET_BOTH);
+	mdb_cursor_close(cur);
+	*found = rc == 0;
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/* Every record: decodable, in its window, indexed iff live; its nodes
+ * are added to the expected counts. */
+static int
+check_records(struct checker *c)
+{
+	ar_txn *t = c->t;
+	int64_t slot = t->m.slot, top = t->base + t->m.horizon;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	struct ar_resv r;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		unsigned char skey[8], lkey[2 * AR_LABEL_MAX + 1];
+		MDB_val sk = { 8, skey }, lk = { 0, lkey };
+		int64_t from, to;
+		int in_starts, in_labels = 0;
+
+		c->records++;
+		if (k.mv_size != 8 || resv_decode(t, &v, &r) != 0 ||
+		    r.id != u64_key(k.mv_data)) {
+			violation(c, "record %" PRIu64 " cannot be decoded",
+			    k.mv_size == 8 ? u64_key(k.mv_data) : 0);
+			continue;
+		}
+		if (r.id > c->max_id)
+			c->max_id = r.id;
+		from = r.start / slot;
+		to = r.end / slot;
+		key_u64(skey, (uint64_t)from);
+		if ((rc = has_entry(t, t->s->starts, &sk, r.id, &in_starts)) != 0)
+			break;
+		lk.mv_size = label_key(r.user, r.job, lkey);
+		if (lk.mv_size > 1 && (rc = has_entry(t, t->s->labels, &lk,
+		    r.id, &in_labels)) != 0)
+			break;
+		if (r.state != AR_GRANTED) {
+			if (in_starts || in_labels)
+				violation(c, "reservation %" PRIu64 " is %s but "
+				    "still indexed", r.id, ar_status_name(r.state));
+			continue;
+		}
+		c->live++;
+		if (!in_starts)
+			violation(c, "reservation %" PRIu64 " is missing from "
+			    "the start list of its slot", r.id);
+		if (lk.mv_size > 1 && !in_labels)
+			violation(c, "reservation %" PRIu64 " is missing from "
+			    "the label index", r.id);
+		if (from < slot_up(t, r.earliest) || from > slot_up(t, r.latest))
+			violation(c, "reservation %" PRIu64 " starts outside "
+			    "its window", r.id);
+		if (to > top)
+			violation(c, "reservation %" PRIu64 " ends beyond the "
+			    "horizon", r.id);
+		if (from < t->base)
+			from = t->base;
+		for (int64_t s = from; s < to && s < top; s++)
+			c->expect[s - t->base] += (uint64_t)r.nodes * r.jobs;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/* Every entry of a dup-sorted index names a live record that belongs
+ * there; match says whether record r belongs under key k. */
+static int
+check_index(struct checker *c, MDB_dbi dbi, const char *what,
+    int (*match)(const ar_txn *, const MDB_val *, const struct ar_resv *))
+{
+	ar_txn *t = c->t;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	struct ar_resv r;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		uint64_t id;
+
+		if (v.mv_size != 8) {
+			violation(c, "%s entry of the wrong size", what);
+			continue;
+		}
+		id = u64_key(v.mv_data);
+		rc = resv_get(t, id, &r);
+		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
+			violation(c, "%s entry names reservation %" PRIu64
+			    " which has no record", what, id);
+		else if (rc != 0)
+			break;
+		else if (r.state != AR_GRANTED || !match(t, &k, &r))
+			violation(c, "%s entry for reservation %" PRIu64
+			    " does not match its record", what, id);
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+static int
+start_matches(const ar_txn *t, const MDB_val *k, const struct ar_resv *r)
+{
+	return k->mv_size == 8 &&
+	    (int64_t)u64_key(k->mv_data) == r->start / t->m.slot;
+}
+
+static int
+label_matches(const ar_txn *t, const MDB_val *k, const struct ar_resv *r)
+{
+	unsigned char lkey[2 * AR_LABEL_MAX + 1];
+	size_t len = label_key(r->user, r->job, lkey);
+
+	(void)t;
+	return k->mv_size == len && memcmp(k->mv_data, lkey, len) == 0;
+}
+
+/* The ring's counts against the expected ones, slot by slot. */
+static int
+check_ring(struct checker *c)
+{
+	ar_txn *t = c->t;
+	int64_t m = t->m.horizon;
+	uint32_t *got;
+	int rc;
+
+	if ((got = malloc((size_t)m * sizeof(*got))) == NULL)
+		return ENOMEM;
+	rc = ring_counts(t, t->base, t->base + m, got);
+	if (rc == AR_ECORRUPT) {
+		violation(c, "a ring chunk's peak disagrees with its counts "
+		    "or belongs to a later lap");
+		rc = 0;
+	} else if (rc == 0) {
+		for (int64_t i = 0; i < m; i++) {
+			if (got[i] != c->expect[i])
+				violation(c, "slot %" PRId64 " counts %" PRIu32
+				    " nodes in use, its reservations %" PRIu64,
+				    t->base + i, got[i], c->expect[i]);
+			if (got[i] > t->m.nodes)
+				violation(c, "slot %" PRId64 " is over capacity",
+				    t->base + i);
+		}
+	}
+	free(got);
+	return rc;
+}
+
+int
+ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
+    uint64_t *bad)
+{
+	struct checker c = { t, fn, arg, 0, NULL, 0, 0, 0 };
+	int rc;
+
+	*bad = 0;
+	if ((c.expect = calloc((size_t)t->m.horizon, sizeof(*c.expect))) == NULL)
+		return ENOMEM;
+	if ((rc = check_records(&c)) == 0 &&
+	    (rc = check_index(&c, t->s->starts, "start list", start_matches)) == 0 &&
+	    (rc = check_index(&c, t->s->labels, "label index", label_matches)) == 0)
+		rc = check_ring(&c);
+	free(c.expect);
+	if (rc != 0)
+		return rc;
+	if (c.live != t->m.live || c.records != t->m.records)
+		violation(&c, "the counters say %" PRIu64 " live of %" PRIu64
+		    " records, there are %" PRIu64 " of %" PRIu64,
+		    t->m.live, t->m.records, c.live, c.records);
+	if (c.max_id >= t->m.next_id)
+		violation(&c, "reservation %" PRIu64 " is at or past the next "
+		    "id %" PRIu64, c.max_id, t->m.next_id);
+	*bad = c.bad;
+	return 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * internal.h - what the library's files share and nobody else sees.
+ * The on-disk layout described here is specified in format/SCHEMA.md.
+ */
+#ifndef AR_INTERNAL_H
+#define AR_INTERNAL_H
+
+#include <lmdb.h>
+
+#include "ar.h"
+
+/*
+ * The ring is stored as chunks of CHUNK_SLOTS consecutive slots, one LMDB
+ * value each.  The size is chosen so that a chunk fills exactly one 4 KiB
+ * overflow page: LMDB then hands out a pointer to mapped memory, aligned,
+ * and a scan over consecutive slots reads consecutive memory.
+ */
+#define CHUNK_SLOTS 1016
+
+struct chunk {
+	uint64_t number;        /* absolute chunk number (slot / CHUNK_SLOTS) */
+	uint32_t peak;          /* largest count in used[] */
+	uint32_t spare;
+	uint32_t used[CHUNK_SLOTS];     /* nodes in use per slot */
+};
+
+/* The store's configuration and counters, one value under key "meta". */
+struct meta {
+	uint32_t magic;         /* META_MAGIC */
+	uint32_t format;        /* AR_FORMAT_VERSION */
+	uint32_t nodes;
+	uint32_t chunks;        /* ring positions: ceil(horizon / CHUNK_SLOTS) + 1 */
+	int64_t slot;           /* seconds */
+	int64_t horizon;        /* slots (M) */
+	int64_t clock;          /* latest time a writer used */
+	uint64_t next_id;
+	uint64_t live;
+	uint64_t records;
+	uint64_t map_max;
+};
+
+#define META_MAGIC 0x61725354u  /* "arST" */
+
+/* A reservation record on disk: this header, then user, then job bytes. */
+struct disk_resv {
+	uint64_t id;
+	int64_t earliest;
+	int64_t latest;
+	int64_t duration;
+	int64_t start;          /* granted start slot */
+	int64_t created;
+	int64_t changed;
+	uint32_t slots;         /* duration in slots */
+	uint32_t nodes;
+	uint32_t jobs;
+	uint32_t owner;
+	uint16_t state;
+	uint16_t user_len;
+	uint16_t job_len;
+	uint16_t spare;
+};
+
+struct ar_store {
+	MDB_env *env;
+	MDB_dbi meta, ring, resv, starts, labels;
+	int lockfd;             /* data.mdb, flock()ed by writers while waiting */
+	long wait_ms;
+	unsigned flags;
+};
+
+struct ar_txn {
+	ar_store *s;
+	MDB_txn *txn;
+	int write;
+	int locked;             /* holds the writer flock */
+	int meta_dirty;
+	struct meta m;
+	int64_t now;            /* store clock for this transaction */
+	int64_t base;           /* first slot the ring is authoritative for */
+};
+
+/* A request reduced to slots. */
+struct span {
+	int64_t first;          /* earliest start slot */
+	int64_t last;           /* latest start slot */
+	int64_t slots;          /* length */
+	uint64_t need;          /* nodes needed at once */
+};
+
+/* ring.c */
+int ring_peak(ar_txn *t, int64_t from, int64_t to, uint32_t *peak);
+int ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
+    uint64_t need, int64_t *start);
+int ring_next_fit(ar_txn *t, int64_t after, int64_t hi, int64_t len,
+    uint64_t need, int64_t *start);
+int ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta);
+int ring_counts(ar_txn *t, int64_t from, int64_t to, uint32_t *out);
+
+/* resv.c */
+int resv_put(ar_txn *t, const struct ar_resv *r);
+int resv_get(ar_txn *t, uint64_t id, struct ar_resv *r);
+int resv_decode(const ar_txn *t, const MDB_val *v, struct ar_resv *r);
+size_t label_key(const char *user, const char *job, unsigned char *buf);
+int resv_index(ar_txn *t, const struct ar_resv *r, int add);
+void key_u64(unsigned char *buf, uint64_t v);
+uint64_t u64_key(const void *buf);
+
+/* store.c */
+int meta_put(ar_txn *t);
+int64_t slot_up(const ar_txn *t, int64_t time);
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * ops.c - the operations on reservations: search, suggest, add, cancel,
+ * find by label, purge, list.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define TIME_MAX 253402300799LL        /* 9999-12-31T23:59:59Z */
+#define DURATION_MAX 3155760000LL      /* 100 years */
+
+/*
+ * Reduce a request to slots and decide whether it can be considered at
+ * all: ans->reason says why not.  The window is clipped to the part that
+ * is neither past nor beyond the horizon.
+ */
+static int
+to_span(ar_txn *t, const struct ar_request *rq, struct span *sp,
+    struct ar_answer *ans)
+{
+	int64_t slot = t->m.slot, end = t->base + t->m.horizon;
+
+	if (rq->duration <= 0 || rq->duration > DURATION_MAX ||
+	    rq->nodes == 0 || rq->jobs == 0 || rq->earliest < 0 ||
+	    rq->latest < rq->earliest || rq->latest > TIME_MAX ||
+	    (rq->user != NULL && strlen(rq->user) > AR_LABEL_MAX) ||
+	    (rq->job != NULL && strlen(rq->job) > AR_LABEL_MAX))
+		return EINVAL;
+	memset(ans, 0, sizeof(*ans));
+	sp->slots = (rq->duration + slot - 1) / slot;
+	sp->need = (uint64_t)rq->nodes * rq->jobs;
+	sp->first = slot_up(t, rq->earliest);
+	sp->last = slot_up(t, rq->latest);
+	ans->start = sp->first * slot;
+	ans->end = (sp->first + sp->slots) * slot;
+	if (sp->need > t->m.nodes)
+		ans->reason = AR_R_CAPACITY;
+	else if (rq->latest < t->now)
+		ans->reason = AR_R_PAST;
+	else {
+		if (sp->first < slot_up(t, t->now))
+			sp->first = slot_up(t, t->now);
+		if (sp->first + sp->slots > end)
+			ans->reason = AR_R_HORIZON;
+		else if (sp->last > end - sp->slots)
+			sp->last = end - sp->slots;
+	}
+	return 0;
+}
+
+/* Fill in the interval found at slot s and the least free count over it. */
+static int
+place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans)
+{
+	uint32_t peak;
+	int rc;
+
+	if ((rc = ring_peak(t, s, s + sp->slots, &peak)) != 0)
+		return rc;
+	ans->start = s * t->m.slot;
+	ans->end = (s + sp->slots) * t->m.slot;
+	ans->free = t->m.nodes - peak;
+	return 0;
+}
+
+int
+ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct span sp;
+	int64_t s;
+	int rc;
+
+	if ((rc = to_span(t, rq, &sp, ans)) != 0)
+		return rc;
+	ans->status = AR_UNAVAILABLE;
+	if (ans->reason != AR_R_NONE)
+		return 0;
+	if ((rc = ring_first_fit(t, sp.first, sp.last, sp.slots, sp.need,
+	    &s)) != 0)
+		return rc;
+	if (s == -1) {
+		ans->reason = AR_R_FULL;
+		return place(t, &sp, sp.first, ans);
+	}
+	ans->status = AR_AVAILABLE;
+	return place(t, &sp, s, ans);
+}
+
+int
+ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
+    struct ar_answer *alts, size_t k, size_t *n)
+{
+	struct span sp;
+	int64_t s, hi, end;
+	int rc;
+
+	*n = 0;
+	if (k == 0 || limit < 0)
+		return EINVAL;
+	if ((rc = to_span(t, rq, &sp, &alts[0])) != 0)
+		return rc;
+	alts[0].status = AR_UNAVAILABLE;
+	if (alts[0].reason != AR_R_NONE)
+		return 0;
+	end = t->base + t->m.horizon - sp.slots;
+	hi = sp.first + limit / t->m.slot;
+	if (hi < sp.last)
+		hi = sp.last;
+	if (hi > end)
+		hi = end;
+	if ((rc = ring_first_fit(t, sp.first, hi, sp.slots, sp.need, &s)) != 0)
+		return rc;
+	while (s != -1) {
+		alts[*n] = alts[0];
+		alts[*n].status = AR_SUGGESTED;
+		if ((rc = place(t, &sp, s, &alts[*n])) != 0)
+			return rc;
+		if (++*n == k)
+			break;
+		if ((rc = ring_next_fit(t, s, hi, sp.slots, sp.need, &s)) != 0)
+			return rc;
+	}
+	if (*n == 0) {
+		alts[0].reason = AR_R_LIMIT;
+		return place(t, &sp, sp.first, &alts[0]);
+	}
+	return 0;
+}
+
+static void
+copy_label(char *dst, const char *src)
+{
+	size_t len = src == NULL ? 0 : strlen(src);
+
+	memcpy(dst, src == NULL ? "" : src, len);
+	dst[len] = '\0';
+}
+
+int
+ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct ar_resv r;
+	struct span sp;
+	int64_t s;
+	int rc;
+
+	if (!t->write)
+		return EACCES;
+	if ((rc = to_span(t, rq, &sp, ans)) != 0)
+		return rc;
+	ans->status = AR_REFUSED;
+	if (ans->reason != AR_R_NONE)
+		return 0;
+	if ((rc = ring_first_fit(t, sp.first, sp.last, sp.slots, sp.need,
+	    &s)) != 0)
+		return rc;
+	if (s == -1) {
+		ans->reason = AR_R_FULL;
+		return place(t, &sp, sp.first, ans);
+	}
+	if ((rc = place(t, &sp, s, ans)) != 0)
+		return rc;
+	memset(&r, 0, sizeof(r));
+	r.id = t->m.next_id;
+	r.owner = rq->owner;
+	r.state = AR_GRANTED;
+	r.earliest = rq->earliest;
+	r.latest = rq->latest;
+	r.duration = rq->duration;
+	r.start = ans->start;
+	r.end = ans->end;
+	r.nodes = rq->nodes;
+	r.jobs = rq->jobs;
+	r.created = r.changed = t->now;
+	copy_label(r.user, rq->user);
+	copy_label(r.job, rq->job);
+	if ((rc = resv_put(t, &r)) != 0 || (rc = resv_index(t, &r, 1)) != 0 ||
+	    (rc = ring_add(t, s, s + sp.slots, (int64_t)sp.need)) != 0)
+		return rc;
+	t->m.next_id++;
+	t->m.live++;
+	t->m.records++;
+	t->meta_dirty = 1;
+	ans->status = AR_GRANTED;
+	ans->id = r.id;
+	return 0;
+}
+
+int
+ar_get(ar_txn *t, uint64_t id, struct ar_resv *r)
+{
+	return resv_get(t, id, r);
+}
+
+/* Take a live reservation out of the start lists and the ring's future. */
+static int
+retire(ar_txn *t, struct ar_resv *r, enum ar_status state)
+{
+	int64_t from = r->start / t->m.slot, to = r->end / t->m.slot;
+	int rc;
+
+	if (from < t->base)
+		from = t->base;
+	if (from < to && (rc = ring_add(t, from, to,
+	    -(int64_t)r->nodes * r->jobs)) != 0)
+		return rc;
+	if ((rc = resv_index(t, r, 0)) != 0)
+		return rc;
+	r->state = state;
+	r->changed = t->now;
+	if ((rc = resv_put(t, r)) != 0)
+		return rc;
+	t->m.live--;
+	t->meta_dirty = 1;
+	return 0;
+}
+
+int
+ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+{
+	int rc;
+
+	if (!t->write)
+		return EACCES;
+	if ((rc = resv_get(t, id, r)) != 0)
+		return rc;
+	if (who != 0 && who != r->owner)
+		return AR_EPERM;
+	if (r->state != AR_GRANTED || r->end <= t->now)
+		return AR_EDONE;
+	return retire(t, r, AR_CANCELLED);
+}
+
+int
+ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
+    size_t max, size_t *n)
+{
+	unsigned char lkey[2 * AR_LABEL_MAX + 1];
+	MDB_val k = { 0, lkey }, v;
+	MDB_cursor *cur;
+	int rc;
+
+	*n = 0;
+	user = user == NULL ? "" : user;
+	job = job == NULL ? "" : job;
+	if (strlen(user) > AR_LABEL_MAX || strlen(job) > AR_LABEL_MAX)
+		return EINVAL;
+	k.mv_size = label_key(user, job, lkey);
+	if (k.mv_size == 1)
+		return 0;               /* unlabelled reservations are not indexed */
+	if ((rc = mdb_cursor_open(t->txn, t->s->labels, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_KEY); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT_DUP)) {
+		if (v.mv_size != 8) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		if (*n < max)
+			ids[*n] = u64_key(v.mv_data);
+		++*n;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int
+ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
+{
+	MDB_cursor *cur;
+	MDB_val k, v;
+	uint64_t *ids = NULL, *p;
+	size_t n = 0, cap = 0;
+	struct ar_resv r;
+	int rc;
+
+	if (!t->write)
+		return EACCES;
+	if ((rc = mdb_cursor_open(t->txn, t->s->starts, &cur)) != 0)
+		return rc;
+	/* Collect first: the start lists change as reservations retire. */
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		if (k.mv_size != 8 || v.mv_size != 8) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		if ((int64_t)u64_key(k.mv_data) * t->m.slot >= t->now)
+			break;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			if ((p = realloc(ids, cap * sizeof(*ids))) == NULL) {
+				rc = ENOMEM;
+				break;
+			}
+			ids = p;
+		}
+		ids[n++] = u64_key(v.mv_data);
+	}
+	mdb_cursor_close(cur);
+	if (rc == MDB_NOTFOUND)
+		rc = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if ((rc = resv_get(t, ids[i], &r)) != 0)
+			break;
+		if (r.state != AR_GRANTED || r.end > t->now)
+			continue;
+		if ((rc = retire(t, &r, AR_FINISHED)) == 0 && fn != NULL)
+			rc = fn(&r, arg);
+	}
+	free(ids);
+	return rc;
+}
+
+int
+ar_list(ar_txn *t, unsigned flags,
+    int (*fn)(const struct ar_resv *, void *), void *arg)
+{
+	MDB_cursor *cur;
+	MDB_val k, v;
+	struct ar_resv r;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		if ((rc = resv_decode(t, &v, &r)) != 0)
+			break;
+		if ((flags & AR_LIVE) &&
+		    (r.state != AR_GRANTED || r.end <= t->now))
+			continue;
+		if ((rc = fn(&r, arg)) != 0)
+			break;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int
+ar_free(ar_txn *t, int64_t from, int64_t to, uint32_t *free)
+{
+	uint32_t peak;
+	int rc;
+
+	if (from < 0 || to < from || to > TIME_MAX)
+		return EINVAL;
+	if ((rc = ring_peak(t, from / t->m.slot, slot_up(t, to), &peak)) != 0)
+		return rc;
+	*free = t->m.nodes - peak;
+	return 0;
+}

@@ -1,0 +1,157 @@
+/*
+ * resv.c - reservation records and their two indexes: the per-slot start
+ * lists (`starts`) and the user/job labels (`labels`).  Keys are
+ * big-endian so that LMDB's byte order is numeric order.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+void
+key_u64(unsigned char *buf, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		buf[i] = (unsigned char)v;
+}
+
+uint64_t
+u64_key(const void *buf)
+{
+	const unsigned char *p = buf;
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int
+resv_put(ar_txn *t, const struct ar_resv *r)
+{
+	unsigned char key[8], buf[sizeof(struct disk_resv) + 2 * AR_LABEL_MAX];
+	struct disk_resv d;
+	size_t ulen = strlen(r->user), jlen = strlen(r->job);
+	MDB_val kv = { 8, key }, v = { sizeof(d) + ulen + jlen, buf };
+
+	memset(&d, 0, sizeof(d));
+	d.id = r->id;
+	d.earliest = r->earliest;
+	d.latest = r->latest;
+	d.duration = r->duration;
+	d.start = r->start / t->m.slot;
+	d.created = r->created;
+	d.changed = r->changed;
+	d.slots = (uint32_t)((r->end - r->start) / t->m.slot);
+	d.nodes = r->nodes;
+	d.jobs = r->jobs;
+	d.owner = r->owner;
+	d.state = (uint16_t)r->state;
+	d.user_len = (uint16_t)ulen;
+	d.job_len = (uint16_t)jlen;
+	memcpy(buf, &d, sizeof(d));
+	memcpy(buf + sizeof(d), r->user, ulen);
+	memcpy(buf + sizeof(d) + ulen, r->job, jlen);
+	key_u64(key, r->id);
+	return mdb_put(t->txn, t->s->resv, &kv, &v, 0);
+}
+
+/*
+ * Decode a stored record; the slot length is needed to turn slots back
+ * into times, so the caller passes it.
+ */
+static int
+decode(const MDB_val *v, int64_t slot, struct ar_resv *r)
+{
+	struct disk_resv d;
+
+	if (v->mv_size < sizeof(d))
+		return AR_ECORRUPT;
+	memcpy(&d, v->mv_data, sizeof(d));
+	if (d.user_len > AR_LABEL_MAX || d.job_len > AR_LABEL_MAX ||
+	    v->mv_size != sizeof(d) + d.user_len + d.job_len ||
+	    d.state < AR_GRANTED || d.state > AR_FINISHED || d.slots == 0)
+		return AR_ECORRUPT;
+	r->id = d.id;
+	r->owner = d.owner;
+	r->state = d.state;
+	r->earliest = d.earliest;
+	r->latest = d.latest;
+	r->duration = d.duration;
+	r->start = d.start * slot;
+	r->end = (d.start + d.slots) * slot;
+	r->nodes = d.nodes;
+	r->jobs = d.jobs;
+	r->created = d.created;
+	r->changed = d.changed;
+	memcpy(r->user, (const char *)v->mv_data + sizeof(d), d.user_len);
+	r->user[d.user_len] = '\0';
+	memcpy(r->job, (const char *)v->mv_data + sizeof(d) + d.user_len,
+	    d.job_len);
+	r->job[d.job_len] = '\0';
+	return 0;
+}
+
+int
+resv_get(ar_txn *t, uint64_t id, struct ar_resv *r)
+{
+	unsigned char key[8];
+	MDB_val kv = { 8, key }, v;
+	int rc;
+
+	key_u64(key, id);
+	if ((rc = mdb_get(t->txn, t->s->resv, &kv, &v)) != 0)
+		return rc == MDB_NOTFOUND ? AR_ENOTFOUND : rc;
+	if ((rc = decode(&v, t->m.slot, r)) != 0)
+		return rc;
+	return r->id == id ? 0 : AR_ECORRUPT;
+}
+
+int
+resv_decode(const ar_txn *t, const MDB_val *v, struct ar_resv *r)
+{
+	return decode(v, t->m.slot, r);
+}
+
+/* The labels key: user, a NUL, job. */
+size_t
+label_key(const char *user, const char *job, unsigned char *buf)
+{
+	size_t ulen = strlen(user), jlen = strlen(job);
+
+	memcpy(buf, user, ulen);
+	buf[ulen] = '\0';
+	memcpy(buf + ulen + 1, job, jlen);
+	return ulen + 1 + jlen;
+}
+
+/*
+ * Enter a live reservation in, or (add == 0) remove it from, the start
+ * list of its slot and the label index.
+ */
+int
+resv_index(ar_txn *t, const struct ar_resv *r, int add)
+{
+	unsigned char skey[8], id[8], lkey[2 * AR_LABEL_MAX + 1];
+	MDB_val sk = { 8, skey }, iv = { 8, id }, lk = { 0, lkey };
+	int rc;
+
+	key_u64(skey, (uint64_t)(r->start / t->m.slot));
+	key_u64(id, r->id);
+	lk.mv_size = label_key(r->user, r->job, lkey);
+	if (add) {
+		if ((rc = mdb_put(t->txn, t->s->starts, &sk, &iv,
+		    MDB_NODUPDATA)) != 0)
+			return rc;
+		if (lk.mv_size > 1)
+			rc = mdb_put(t->txn, t->s->labels, &lk, &iv,
+			    MDB_NODUPDATA);
+		return rc;
+	}
+	if ((rc = mdb_del(t->txn, t->s->starts, &sk, &iv)) != 0)
+		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+	if (lk.mv_size > 1 &&
+	    (rc = mdb_del(t->txn, t->s->labels, &lk, &iv)) != 0)
+		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+	return 0;
+}
