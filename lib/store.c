@@ -15,7 +15,7 @@
 
 #include "internal.h"
 
-#define MAP_INITIAL (32UL << 20)
+#define MAP_INITIAL (1UL << 20)
 #define MAP_MAX_DEFAULT (16ULL << 30)
 #define HORIZON_MAX_SLOTS 10000000
 #define WAIT_DEFAULT_MS 30000
