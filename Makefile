@@ -82,13 +82,31 @@ san:
 		LDFLAGS="-fsanitize=address,undefined" test
 
 FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
-FUZZ_CFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined $(WARN) \
-	-D_DEFAULT_SOURCE -Ilib -Iformat -Icmd $(LMDB_CFLAGS)
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -O1 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd $(LMDB_CFLAGS)
 FUZZ_SECONDS ?= 900
+FZ = $(B)/fz
+# Everything a target may need, in one archive; each command's main is
+# renamed (ar-add's becomes ar_add_main) so fuzz_cmd can call them all.
+FUZZ_OBJ = $(LIB_SRC:%.c=$(FZ)/%.o) $(FORMAT_SRC:%.c=$(FZ)/%.o) \
+	$(FZ)/cmd/cmd.o $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o)
 
-$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(FORMAT_SRC) cmd/cmd.c $(wildcard cmd/ar-*.c) $(HEADERS)
+$(FZ)/main/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -o $@ fuzz/$*.c $(LIB_SRC) $(FORMAT_SRC) $(LMDB_LIBS)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) \
+		-Dmain=$(subst -,_,$*)_main -c $< -o $@
+
+$(FZ)/%.o: %.c $(HEADERS)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+
+$(FZ)/libfz.a: $(FUZZ_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/fuzz/%: fuzz/%.c $(FZ)/libfz.a
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LMDB_LIBS)
 
 fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	@for t in $(FUZZ_TARGETS); do \
