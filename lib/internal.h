@@ -11,18 +11,29 @@
 
 /*
  * The ring is stored as chunks of CHUNK_SLOTS consecutive slots, one LMDB
- * value each.  The size is chosen so that a chunk fills exactly one 4 KiB
- * overflow page: LMDB then hands out a pointer to mapped memory, aligned,
- * and a scan over consecutive slots reads consecutive memory.
+ * value each, sized to fill one 4 KiB overflow page: LMDB then hands out
+ * a pointer to mapped memory, aligned, so a scan over consecutive slots
+ * reads consecutive memory, and a write modifies the page in place.
+ * Each chunk keeps the largest count of every block of BLOCK_SLOTS slots
+ * and of the whole chunk, and the ring keeps every chunk's peak in one
+ * summary value, so the cost of checking an interval grows with the
+ * number of chunks it covers, not with its slots.
  */
-#define CHUNK_SLOTS 1016
+#define CHUNK_SLOTS 960
+#define BLOCK_SLOTS 32
+#define CHUNK_BLOCKS (CHUNK_SLOTS / BLOCK_SLOTS)
 
 struct chunk {
 	uint64_t number;        /* absolute chunk number (slot / CHUNK_SLOTS) */
 	uint32_t peak;          /* largest count in used[] */
 	uint32_t spare;
-	uint32_t used[CHUNK_SLOTS];     /* nodes in use per slot */
+	uint32_t blockmax[CHUNK_BLOCKS];        /* largest count per block */
+	uint32_t used[CHUNK_SLOTS];             /* nodes in use per slot */
 };
+
+/* The summary: per ring position, chunk number << PEAK_BITS | its peak. */
+#define PEAK_BITS 20            /* capacity is at most 1,000,000 nodes */
+#define SUMMARY_KEY 0xffffffffu
 
 /* The store's configuration and counters, one value under key "meta". */
 struct meta {
@@ -68,6 +79,12 @@ struct ar_store {
 	unsigned flags;
 };
 
+/* A chunk found earlier in this transaction, valid while gen matches. */
+struct cached {
+	const struct chunk *c;
+	uint64_t gen;
+};
+
 struct ar_txn {
 	ar_store *s;
 	MDB_txn *txn;
@@ -77,6 +94,11 @@ struct ar_txn {
 	struct meta m;
 	int64_t now;            /* store clock for this transaction */
 	int64_t base;           /* first slot the ring is authoritative for */
+	uint64_t *summary;      /* the ring summary, loaded on first use */
+	int summary_dirty;      /* written back at commit */
+	struct cached *cache;   /* per ring position */
+	uint64_t gen;           /* bumped by every write: LMDB may move pages */
+	struct chunk scratch;   /* a copy when LMDB's memory is unaligned */
 };
 
 /* A request reduced to slots. */
@@ -95,6 +117,7 @@ int ring_next_fit(ar_txn *t, int64_t after, int64_t hi, int64_t len,
     uint64_t need, int64_t *start);
 int ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta);
 int ring_counts(ar_txn *t, int64_t from, int64_t to, uint32_t *out);
+int ring_flush(ar_txn *t);
 
 /* resv.c */
 int resv_put(ar_txn *t, const struct ar_resv *r);

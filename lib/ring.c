@@ -1,61 +1,145 @@
 /*
  * ring.c - the slotted ring of GarQ: nodes in use per slot.
  *
- * Absolute slot s lives in chunk s / CHUNK_SLOTS, stored at ring position
- * (s / CHUNK_SLOTS) mod m.chunks.  Each chunk records its absolute number,
- * so a chunk left from an earlier lap reads as empty instead of being
- * mistaken for the future.  The ring has one chunk more than the horizon
- * needs: a chunk is reused only once all its slots lie before the clock.
- * Each chunk keeps its peak count, so an interval that covers a whole
- * chunk is checked without reading its slots.
+ * Absolute slot s lives in chunk k = s / CHUNK_SLOTS, stored at ring
+ * position k mod m.chunks.  Each chunk records its absolute number, so a
+ * chunk left from an earlier lap reads as empty instead of being mistaken
+ * for the future.  The ring has one position more than the horizon needs:
+ * a position is reused only once all the slots of its old chunk lie
+ * before the clock.
+ *
+ * Three levels answer "the largest count over [from, to)": the summary
+ * (one peak per chunk, a single value read once per transaction), the
+ * chunk's block maxima, and the slots themselves; a level is descended
+ * only where the one above cannot decide.
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-static void
-ring_key(const ar_txn *t, uint64_t number, unsigned char key[4])
-{
-	uint32_t pos = (uint32_t)(number % t->m.chunks);
+#define PEAK_MASK ((1u << PEAK_BITS) - 1)
 
+static MDB_val *
+pos_key(uint32_t pos, unsigned char key[4], MDB_val *kv)
+{
 	key[0] = pos >> 24;
 	key[1] = pos >> 16;
 	key[2] = pos >> 8;
 	key[3] = pos;
+	kv->mv_size = 4;
+	kv->mv_data = key;
+	return kv;
+}
+
+static uint32_t
+chunk_pos(const ar_txn *t, int64_t k)
+{
+	return (uint32_t)((uint64_t)k % t->m.chunks);
+}
+
+static int
+aligned(const void *p)
+{
+	return (uintptr_t)p % _Alignof(struct chunk) == 0;
+}
+
+/* Load the summary of chunk peaks, once per transaction. */
+static int
+summary_load(ar_txn *t)
+{
+	unsigned char key[4];
+	MDB_val kv, v;
+	size_t size = t->m.chunks * sizeof(uint64_t);
+	int rc;
+
+	if (t->summary != NULL)
+		return 0;
+	if ((t->summary = calloc(t->m.chunks, sizeof(uint64_t))) == NULL)
+		return ENOMEM;
+	rc = mdb_get(t->txn, t->s->ring, pos_key(SUMMARY_KEY, key, &kv), &v);
+	if (rc == MDB_NOTFOUND)
+		return 0;
+	if (rc == 0 && v.mv_size != size)
+		rc = AR_ECORRUPT;
+	if (rc == 0)
+		memcpy(t->summary, v.mv_data, size);
+	return rc;
+}
+
+/* The peak of chunk k: 0 for a chunk of an earlier lap or never written. */
+static int
+chunk_peak(ar_txn *t, int64_t k, uint32_t *peak)
+{
+	uint64_t e;
+	int rc;
+
+	if ((rc = summary_load(t)) != 0)
+		return rc;
+	e = t->summary[chunk_pos(t, k)];
+	*peak = 0;
+	if (e >> PEAK_BITS > (uint64_t)k)
+		return AR_ECORRUPT;     /* a later lap: the slot read is too old */
+	if (e >> PEAK_BITS == (uint64_t)k)
+		*peak = (uint32_t)(e & PEAK_MASK);
+	return 0;
+}
+
+int
+ring_flush(ar_txn *t)
+{
+	unsigned char key[4];
+	MDB_val kv, v = { t->m.chunks * sizeof(uint64_t), t->summary };
+	int rc;
+
+	if (!t->summary_dirty)
+		return 0;
+	rc = mdb_put(t->txn, t->s->ring, pos_key(SUMMARY_KEY, key, &kv), &v, 0);
+	t->gen++;
+	t->summary_dirty = rc != 0;
+	return rc;
 }
 
 /*
  * Find chunk number k.  *c is NULL when the chunk holds no counts for this
- * lap (never written, or left from an earlier lap).  The pointer is valid
- * until the next write to the ring; scratch holds a copy when LMDB's
- * memory is not aligned for the counts (pages larger than 4 KiB).
+ * lap.  The pointer is valid until the next write in this transaction.
  */
 static int
-chunk_get(ar_txn *t, int64_t k, struct chunk *scratch,
-    const struct chunk **c)
+chunk_get(ar_txn *t, int64_t k, const struct chunk **c)
 {
 	unsigned char key[4];
-	MDB_val kv = { 4, key }, v;
+	uint32_t pos = chunk_pos(t, k);
+	struct cached *e = &t->cache[pos];
+	MDB_val kv, v;
 	const struct chunk *p;
 	int rc;
 
-	ring_key(t, (uint64_t)k, key);
-	*c = NULL;
-	if ((rc = mdb_get(t->txn, t->s->ring, &kv, &v)) != 0)
-		return rc == MDB_NOTFOUND ? 0 : rc;
-	if (v.mv_size != sizeof(struct chunk))
-		return AR_ECORRUPT;
-	p = v.mv_data;
-	if ((uintptr_t)p % _Alignof(struct chunk) != 0) {
-		memcpy(scratch, p, sizeof(*scratch));
-		p = scratch;
+	if (e->c != NULL && e->gen == t->gen)
+		p = e->c;
+	else {
+		rc = mdb_get(t->txn, t->s->ring, pos_key(pos, key, &kv), &v);
+		if (rc == MDB_NOTFOUND) {
+			*c = NULL;
+			return 0;
+		}
+		if (rc != 0)
+			return rc;
+		if (v.mv_size != sizeof(struct chunk))
+			return AR_ECORRUPT;
+		if (aligned(v.mv_data)) {
+			p = v.mv_data;
+			e->c = p;
+			e->gen = t->gen;
+		} else {
+			memcpy(&t->scratch, v.mv_data, sizeof(t->scratch));
+			p = &t->scratch;
+		}
 	}
 	if (p->number > (uint64_t)k)
-		return AR_ECORRUPT;     /* a later lap: slot read is too old */
-	if (p->number == (uint64_t)k)
-		*c = p;
+		return AR_ECORRUPT;
+	*c = p->number == (uint64_t)k ? p : NULL;
 	return 0;
 }
 
@@ -66,15 +150,24 @@ in_window(const ar_txn *t, int64_t from, int64_t to)
 	return t->base <= from && from <= to && to <= t->base + t->m.horizon;
 }
 
-/*
- * The first slot in [from, to) with more than cap nodes in use, or -1.
- */
+/* The chunk k, which the summary says holds counts above cap. */
+static int
+busy_chunk(ar_txn *t, int64_t k, const struct chunk **c)
+{
+	int rc;
+
+	if ((rc = chunk_get(t, k, c)) != 0)
+		return rc;
+	return *c == NULL ? AR_ECORRUPT : 0;
+}
+
+/* The first slot in [from, to) with more than cap nodes in use, or -1. */
 static int
 first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap, int64_t *bad)
 {
-	struct chunk scratch;
 	const struct chunk *c;
 	int64_t i = from;
+	uint32_t peak;
 	int rc;
 
 	*bad = -1;
@@ -82,14 +175,23 @@ first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap, int64_t *bad)
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
 
-		if ((rc = chunk_get(t, k, &scratch, &c)) != 0)
+		if ((rc = chunk_peak(t, k, &peak)) != 0)
 			return rc;
-		if (c != NULL && c->peak > cap) {
-			for (; i < stop; i++)
-				if (c->used[i - lo] > cap) {
-					*bad = i;
-					return 0;
-				}
+		if (peak > cap && (rc = busy_chunk(t, k, &c)) != 0)
+			return rc;
+		while (peak > cap && i < stop) {
+			int64_t b = (i - lo) / BLOCK_SLOTS;
+			int64_t end = lo + (b + 1) * BLOCK_SLOTS;
+
+			if (end > stop)
+				end = stop;
+			if (c->blockmax[b] > cap)
+				for (; i < end; i++)
+					if (c->used[i - lo] > cap) {
+						*bad = i;
+						return 0;
+					}
+			i = end;
 		}
 		i = stop;
 	}
@@ -100,10 +202,9 @@ first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap, int64_t *bad)
 int
 ring_peak(ar_txn *t, int64_t from, int64_t to, uint32_t *peak)
 {
-	struct chunk scratch;
 	const struct chunk *c;
 	int64_t i = from;
-	uint32_t max = 0;
+	uint32_t max = 0, p;
 	int rc;
 
 	if (!in_window(t, from, to))
@@ -112,16 +213,31 @@ ring_peak(ar_txn *t, int64_t from, int64_t to, uint32_t *peak)
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
 
-		if ((rc = chunk_get(t, k, &scratch, &c)) != 0)
+		if ((rc = chunk_peak(t, k, &p)) != 0)
 			return rc;
-		if (c == NULL || c->peak <= max)
-			;
-		else if (i == lo && stop == lo + CHUNK_SLOTS)
-			max = c->peak;
-		else
-			for (; i < stop; i++)
-				if (c->used[i - lo] > max)
-					max = c->used[i - lo];
+		if (p > max && i == lo && stop == lo + CHUNK_SLOTS)
+			max = p;
+		else if (p > max) {
+			if ((rc = busy_chunk(t, k, &c)) != 0)
+				return rc;
+			while (i < stop) {
+				int64_t b = (i - lo) / BLOCK_SLOTS;
+				int64_t bl = lo + b * BLOCK_SLOTS;
+				int64_t end = bl + BLOCK_SLOTS;
+
+				if (end > stop)
+					end = stop;
+				if (c->blockmax[b] <= max)
+					;
+				else if (i == bl && end == bl + BLOCK_SLOTS)
+					max = c->blockmax[b];
+				else
+					for (int64_t j = i; j < end; j++)
+						if (c->used[j - lo] > max)
+							max = c->used[j - lo];
+				i = end;
+			}
+		}
 		i = stop;
 	}
 	*peak = max;
@@ -181,60 +297,103 @@ ring_next_fit(ar_txn *t, int64_t prev, int64_t hi, int64_t len,
 	return ring_first_fit(t, bad + 1, hi, len, need, start);
 }
 
+/* Recompute the maxima of blocks [b0, b1] and of the chunk. */
+static void
+chunk_maxima(struct chunk *c, int64_t b0, int64_t b1)
+{
+	uint32_t peak = 0;
+
+	for (int64_t b = b0; b <= b1; b++) {
+		uint32_t max = 0;
+
+		for (int j = 0; j < BLOCK_SLOTS; j++)
+			if (c->used[b * BLOCK_SLOTS + j] > max)
+				max = c->used[b * BLOCK_SLOTS + j];
+		c->blockmax[b] = max;
+	}
+	for (int b = 0; b < CHUNK_BLOCKS; b++)
+		if (c->blockmax[b] > peak)
+			peak = c->blockmax[b];
+	c->peak = peak;
+}
+
 /*
  * Add delta nodes to every slot of [from, to).  A count that would pass
  * the capacity or fall below zero means the caller's view of the ring is
- * wrong, so nothing is written and AR_ECORRUPT is returned.
+ * wrong: AR_ECORRUPT, and the caller aborts the transaction.
+ *
+ * A chunk is written in place: MDB_RESERVE on a page this transaction
+ * already dirtied returns that page; on a clean one it returns a new page,
+ * into which the old contents are copied (LMDB does not reuse a page
+ * freed by this transaction before it commits, so the old one is intact).
  */
 int
 ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta)
 {
-	struct chunk buf;
-	const struct chunk *c;
+	const struct chunk *old;
+	struct chunk *c, buf;
 	unsigned char key[4];
-	MDB_val kv = { 4, key }, v = { sizeof(buf), &buf };
+	MDB_val kv, v;
 	int64_t i = from;
 	int rc;
 
 	if (!in_window(t, from, to))
 		return EINVAL;
+	if ((rc = summary_load(t)) != 0)
+		return rc;
 	while (i < to) {
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
-		uint32_t peak = 0;
+		uint32_t pos = chunk_pos(t, k);
 
-		if ((rc = chunk_get(t, k, &buf, &c)) != 0)
+		if ((rc = chunk_get(t, k, &old)) != 0)
 			return rc;
-		if (c == NULL) {
-			memset(&buf, 0, sizeof(buf));
-			buf.number = (uint64_t)k;
-		} else if (c != &buf)
-			memcpy(&buf, c, sizeof(buf));
-		for (; i < stop; i++) {
-			int64_t n = (int64_t)buf.used[i - lo] + delta;
+		v.mv_size = sizeof(struct chunk);
+		v.mv_data = NULL;
+		rc = mdb_put(t->txn, t->s->ring, pos_key(pos, key, &kv), &v,
+		    MDB_RESERVE);
+		t->gen++;
+		if (rc != 0)
+			return rc;
+		/* Unaligned (pages above 4 KiB): work on a copy. */
+		c = aligned(v.mv_data) ? v.mv_data : &buf;
+		if (old == NULL) {
+			memset(c, 0, sizeof(*c));
+			c->number = (uint64_t)k;
+		} else if (old != c)
+			memcpy(c, old, sizeof(*c));
+		for (int64_t j = i; j < stop; j++) {
+			int64_t n = (int64_t)c->used[j - lo] + delta;
 
 			if (n < 0 || n > t->m.nodes)
 				return AR_ECORRUPT;
-			buf.used[i - lo] = (uint32_t)n;
+			c->used[j - lo] = (uint32_t)n;
 		}
-		for (int j = 0; j < CHUNK_SLOTS; j++)
-			if (buf.used[j] > peak)
-				peak = buf.used[j];
-		buf.peak = peak;
-		ring_key(t, (uint64_t)k, key);
-		if ((rc = mdb_put(t->txn, t->s->ring, &kv, &v, 0)) != 0)
-			return rc;
+		chunk_maxima(c, (i - lo) / BLOCK_SLOTS,
+		    (stop - 1 - lo) / BLOCK_SLOTS);
+		t->summary[pos] = (uint64_t)k << PEAK_BITS | c->peak;
+		t->summary_dirty = 1;
+		if (c == &buf)
+			memcpy(v.mv_data, &buf, sizeof(buf));
+		else {
+			t->cache[pos].c = c;
+			t->cache[pos].gen = t->gen;
+		}
+		i = stop;
 	}
 	return 0;
 }
 
-/* Copy the counts of slots [from, to) to out, for the invariant check. */
+/*
+ * Copy the counts of slots [from, to) to out, for the invariant check,
+ * verifying every maximum on the way.
+ */
 int
 ring_counts(ar_txn *t, int64_t from, int64_t to, uint32_t *out)
 {
-	struct chunk scratch;
 	const struct chunk *c;
 	int64_t i = from;
+	uint32_t peak;
 	int rc;
 
 	if (!in_window(t, from, to))
@@ -242,17 +401,19 @@ ring_counts(ar_txn *t, int64_t from, int64_t to, uint32_t *out)
 	while (i < to) {
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
-		uint32_t peak = 0;
 
-		if ((rc = chunk_get(t, k, &scratch, &c)) != 0)
+		if ((rc = chunk_peak(t, k, &peak)) != 0 ||
+		    (rc = chunk_get(t, k, &c)) != 0)
 			return rc;
 		if (c != NULL) {
-			for (int j = 0; j < CHUNK_SLOTS; j++)
-				if (c->used[j] > peak)
-					peak = c->used[j];
-			if (peak != c->peak)
+			struct chunk copy = *c;
+
+			chunk_maxima(&copy, 0, CHUNK_BLOCKS - 1);
+			if (memcmp(&copy, c, sizeof(copy)) != 0 ||
+			    peak != c->peak)
 				return AR_ECORRUPT;
-		}
+		} else if (peak != 0)
+			return AR_ECORRUPT;
 		for (; i < stop; i++)
 			*out++ = c == NULL ? 0 : c->used[i - lo];
 	}

@@ -309,6 +309,10 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 		goto fail;
 	if ((rc = meta_read(t->txn, s->meta, &t->m)) != 0)
 		goto fail;
+	if ((t->cache = calloc(t->m.chunks, sizeof(*t->cache))) == NULL) {
+		rc = ENOMEM;
+		goto fail;
+	}
 	if (now > t->m.clock) {
 		t->m.clock = now;
 		t->meta_dirty = write;
@@ -327,6 +331,8 @@ txn_free(ar_txn *t)
 {
 	if (t->locked)
 		flock(t->s->lockfd, LOCK_UN);
+	free(t->summary);
+	free(t->cache);
 	free(t);
 }
 
@@ -335,7 +341,8 @@ ar_txn_commit(ar_txn *t)
 {
 	int rc = 0;
 
-	if (t->meta_dirty && (rc = meta_put(t)) != 0)
+	if ((rc = ring_flush(t)) != 0 ||
+	    (t->meta_dirty && (rc = meta_put(t)) != 0))
 		mdb_txn_abort(t->txn);
 	else
 		rc = mdb_txn_commit(t->txn);

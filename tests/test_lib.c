@@ -490,7 +490,7 @@ test_model(void)
 	OK(ar_txn_begin(s, 0, now, &t));
 	m_compare(t, now);
 	ar_txn_abort(t);
-	wraps = (int)(now / M_SLOT / 1016 / 2);
+	wraps = (int)(now / M_SLOT / 960 / 2);
 	printf("model: %" PRIu64 " operations, %d reservations, clock at slot "
 	    "%" PRId64 ", %d laps of the ring\n", ops, nmresv, now / M_SLOT,
 	    wraps);
