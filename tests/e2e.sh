@@ -1,0 +1,187 @@
+#!/bin/sh
+# e2e.sh - end-to-end tests of the ar commands.
+#
+#   AR_BIN=/abs/path/.build/bin sh tests/e2e.sh [tests/e2e/FILE.sh ...]
+#
+# Every case runs the real binaries in $AR_BIN on a real store in a fresh
+# directory of its own, with the clock fixed at 2026-11-21T00:00:00Z (AR_NOW),
+# and compares the exact stdout, stderr and exit status.  The cases are in
+# tests/e2e/*.sh (all of them, or the files named); this file holds the
+# helpers.  A case reads like this:
+#
+#   begin 'add: a grant prints the record with its id'
+#   mkstore --nodes 5
+#   run ar-add start=+1h duration=1h nodes=2
+#   expect_exit 0
+#   expect_out 'start=2026-11-21T01:00:00Z ... status=granted'
+#   expect_err
+#   expect_check
+#
+#   begin NAME        start a case: a fresh directory $D, AR_STORE=$D/store
+#   mkstore [ARG ...] create the store (ar-report --create ARG ...)
+#   run CMD [ARG ...] run a command (stdin as redirected, else /dev/null);
+#                     its stdout, stderr and exit status are kept
+#   expect_exit N     the last run exited with status N
+#   expect_out [LINE ...]
+#                     its stdout is exactly these lines; with no LINE, what
+#                     stdin holds (a here-document; nothing if none is given)
+#   expect_err [LINE ...]
+#                     the same for stderr
+#   expect_check      ar-report --check passes: exit 0, no output
+#   keep NAME         save the last stdout as $D/NAME
+#   filter SED        edit the last stdout with sed (to drop varying fields)
+#   skip NAME WHY     a case that cannot run here: shown, not counted
+#   as_nobody CMD     run CMD as uid 65534 (root only; see can_be_nobody)
+#   $D, $DATA, $ME    the case's directory, tests/data, and our uid (the
+#                     owner of the reservations we make)
+#
+# Feed expect_* from a file or a here-document, never from a pipe: the end
+# of a pipeline runs in a subshell and its verdict would be lost.
+#
+# The last line is "N passed, N failed"; the exit status is 1 if any failed.
+
+: "${AR_BIN:?set AR_BIN to the directory holding the ar binaries}"
+case $AR_BIN in
+/*) ;;
+*) AR_BIN=$(cd "$AR_BIN" && pwd) || exit 2 ;;
+esac
+for c in ar-add ar-del ar-report ar-search ar-suggest; do
+	if [ ! -x "$AR_BIN/$c" ]; then
+		echo "e2e: $AR_BIN/$c: not found (run make all)" >&2
+		exit 2
+	fi
+done
+
+TESTS=$(cd "$(dirname "$0")" && pwd) || exit 2
+DATA=$TESTS/data
+PATH=$AR_BIN:$PATH
+AR_NOW=2026-11-21T00:00:00Z
+LC_ALL=C
+export PATH AR_NOW LC_ALL
+unset AR_STORE AR_WAIT
+
+TOP=$(mktemp -d "${TMPDIR:-/tmp}/ar-e2e.XXXXXX") || exit 2
+trap 'rm -rf "$TOP"' EXIT
+trap 'exit 130' HUP INT TERM
+exec </dev/null
+
+ME=$(id -u)
+n=0 passed=0 failed=0 skipped=0 NAME= D= RC= LAST=
+
+# Record a failure of the current case; the details are shown after it.
+fail() {
+	bad=1
+	printf '    %s\n' "$@" >>"$D/.log"
+}
+
+end_case() {
+	[ -n "$NAME" ] || return 0
+	if [ "$bad" = 0 ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $NAME"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $n - $NAME"
+		cat "$D/.log"
+	fi
+	NAME=
+}
+
+begin() {
+	end_case
+	n=$((n + 1))
+	NAME=$1 bad=0 RC= LAST=
+	D=$TOP/$n
+	mkdir "$D" || exit 2
+	: >"$D/.log"
+	AR_STORE=$D/store
+	export AR_STORE
+}
+
+skip() {
+	end_case
+	skipped=$((skipped + 1))
+	echo "skip - $1 ($2)"
+}
+
+run() {
+	LAST=$*
+	"$@" >"$D/.out" 2>"$D/.err"
+	RC=$?
+}
+
+mkstore() {
+	if ! ar-report --create "$@" >"$D/.mk" 2>&1; then
+		fail "ar-report --create $*: failed:"
+		sed 's/^/    /' "$D/.mk" >>"$D/.log"
+	fi
+}
+
+expect_exit() {
+	[ "$RC" = "$1" ] && return 0
+	fail "$LAST: exit status $RC, expected $1; stderr:"
+	sed 's/^/    | /' "$D/.err" >>"$D/.log"
+}
+
+# compare WHICH FILE [LINE ...]: the last run's FILE against the lines
+# given, or against stdin.
+compare() {
+	what=$1 f=$2
+	shift 2
+	if [ $# -gt 0 ]; then
+		printf '%s\n' "$@" >"$D/.exp"
+	else
+		cat >"$D/.exp"
+	fi
+	if ! diff -u "$D/.exp" "$f" >"$D/.diff"; then
+		fail "$LAST: $what differs from the expected (-) text:"
+		sed '1,2d; s/^/    /' "$D/.diff" >>"$D/.log"
+	fi
+}
+
+expect_out() {
+	compare stdout "$D/.out" "$@"
+}
+
+expect_err() {
+	compare stderr "$D/.err" "$@"
+}
+
+expect_check() {
+	ar-report --check >"$D/.chk" 2>&1
+	rc=$?
+	if [ "$rc" != 0 ] || [ -s "$D/.chk" ]; then
+		fail "ar-report --check: exit status $rc:"
+		sed 's/^/    | /' "$D/.chk" >>"$D/.log"
+	fi
+}
+
+keep() {
+	cp "$D/.out" "$D/$1"
+}
+
+filter() {
+	sed "$1" "$D/.out" >"$D/.sed" && mv "$D/.sed" "$D/.out"
+}
+
+# Running as another user: root can drop to nobody with setpriv(1).
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+}
+
+can_be_nobody() {
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+	    as_nobody ar-report --version >/dev/null 2>&1
+}
+
+if [ $# -eq 0 ]; then
+	set -- "$TESTS"/e2e/*.sh
+fi
+for f in "$@"; do
+	. "$f"
+done
+end_case
+
+[ "$skipped" = 0 ] || echo "($skipped skipped)"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
