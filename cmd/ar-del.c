@@ -2,7 +2,9 @@
  * ar-del - cancel reservations by id or by user and job; purge what has
  * ended.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -57,22 +59,49 @@ prepare(struct ctx *x, struct item *it, char *err)
 	return 0;
 }
 
+/* Make room for n ids in the item; -1 if memory ran out. */
+static int
+room(struct item *it, size_t n)
+{
+	uint64_t *ids;
+	int *rcs;
+
+	if (n <= it->idcap)
+		return 0;
+	if ((ids = realloc(it->ids, n * sizeof(*ids))) == NULL)
+		return -1;
+	it->ids = ids;
+	if ((rcs = realloc(it->rcs, n * sizeof(*rcs))) == NULL)
+		return -1;
+	it->rcs = rcs;
+	it->idcap = n;
+	return 0;
+}
+
 /* Refusals are per reservation; only store errors end the batch. */
 static int
 apply(struct ctx *x, ar_txn *t, struct item *it)
 {
+	const char *user = ar_record_get(&it->rec, "user");
+	const char *job = ar_record_get(&it->rec, "job");
 	struct ar_resv r;
 	size_t found;
 	int rc;
 
 	if (it->id != 0) {
+		if (room(it, 1) != 0)
+			return ENOMEM;
 		it->ids[0] = it->id;
 		it->nids = 1;
-	} else if ((rc = ar_find(t, ar_record_get(&it->rec, "user"),
-	    ar_record_get(&it->rec, "job"), it->ids, ALTS_MAX, &found)) != 0)
-		return rc;
-	else
-		it->nids = found < ALTS_MAX ? found : ALTS_MAX;
+	} else {
+		/* Learn how many match, then fetch them all. */
+		if ((rc = ar_find(t, user, job, it->ids, it->idcap, &found)) != 0)
+			return rc;
+		if (found > it->idcap && (room(it, found) != 0 ||
+		    (rc = ar_find(t, user, job, it->ids, found, &found)) != 0))
+			return rc ? rc : ENOMEM;
+		it->nids = found;
+	}
 	for (size_t i = 0; i < it->nids; i++) {
 		rc = ar_cancel(t, it->ids[i], x->uid, &r);
 		if (rc != 0 && rc != AR_ENOTFOUND && rc != AR_EPERM &&
@@ -171,7 +200,7 @@ whole(struct ctx *x, ar_store *s)
 
 static const struct cmd del = {
 	.name = "ar-del",
-	.usage = "[-q] [--purge | key=value ...]",
+	.usage = "[-pq] [key=value ...]",
 	.write = 1,
 	.shortopts = "pq",
 	.longopts = longopts,

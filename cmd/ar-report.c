@@ -9,6 +9,7 @@
 #include "cmd.h"
 
 enum mode { LIST, ALL, FREE, INFO, CHECK };
+enum { OPT_FROM = 300, OPT_TO };
 
 struct opts {
 	enum mode mode;
@@ -21,8 +22,8 @@ static const struct option longopts[] = {
 	{ "free", no_argument, NULL, 'f' },
 	{ "info", no_argument, NULL, 'i' },
 	{ "list", no_argument, NULL, 'l' },
-	{ "from", required_argument, NULL, 'F' },
-	{ "to", required_argument, NULL, 'T' },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -34,9 +35,9 @@ option(struct ctx *x, int opt, const char *arg)
 	const enum mode m[] = { ALL, FREE, LIST, INFO, CHECK };
 	const char *p;
 
-	if (opt == 'F')
+	if (opt == OPT_FROM)
 		o->from = arg;
-	else if (opt == 'T')
+	else if (opt == OPT_TO)
 		o->to = arg;
 	else if (opt != 0 && (p = strchr(modes, opt)) != NULL)
 		o->mode = m[p - modes];
@@ -182,7 +183,7 @@ whole(struct ctx *x, ar_store *s)
 static const struct cmd report = {
 	.name = "ar-report",
 	.usage = "[-a | -c | -i | -l | -f [--from time] [--to time]]",
-	.shortopts = "acfilF:T:",
+	.shortopts = "acfil",
 	.longopts = longopts,
 	.option = option,
 	.whole = whole,

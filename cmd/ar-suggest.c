@@ -2,6 +2,7 @@
  * ar-suggest - the earliest starts where a request fits.  (GarQ
  * Algorithm 4)
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -24,11 +25,11 @@ option(struct ctx *x, int opt, const char *arg)
 	char err[AR_ERRMAX];
 
 	if (opt == 'l')
-		return cmd_duration_opt(x, "--limit", arg, &o->limit);
+		return cmd_duration_opt(x, "option '--limit'", arg, &o->limit);
 	if (opt == 'k') {
 		if (ar_uint_parse(arg, 1, ALTS_MAX, &o->count, err) == 0)
 			return 0;
-		cmd_warn(x, 0, "option '--count': %s", err);
+		fprintf(stderr, "%s: option '--count': %s\n", x->cmd->name, err);
 	}
 	return -1;
 }
@@ -55,10 +56,9 @@ emit(struct ctx *x, struct item *it)
 		return cmd_answer(it, &it->alts[0]) != 0 ||
 		    cmd_print(x, &it->rec) != 0 ? -1 : EXIT_REFUSED;
 	for (size_t i = 0; i < it->nalts; i++) {
-		if (ar_record_get(&it->rec, "latest") != NULL &&
-		    it->alts[i].start > it->rq.latest &&
-		    ar_record_set_time(&it->rec, "latest", it->alts[i].start) != 0)
-			return -1;
+		/* A window must hold its suggested start to feed ar-add. */
+		if (it->latest >= 0 && it->alts[i].start > it->latest)
+			it->latest = it->alts[i].start;
 		if (cmd_answer(it, &it->alts[i]) != 0 ||
 		    cmd_print(x, &it->rec) != 0)
 			return -1;

@@ -258,7 +258,7 @@ run_batch(struct ctx *x, struct batch *b, const char *dir)
 /* Parse one line into it and prepare its request; 0, or EXIT_USAGE. */
 static int
 take_line(struct ctx *x, struct item *it, const char *line, size_t len,
-    long lineno)
+    long lineno, int flags)
 {
 	char err[AR_ERRMAX];
 	int rc;
@@ -271,7 +271,7 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 		cmd_warn(x, lineno, "line longer than %d bytes", AR_LINE_MAX);
 		return EXIT_USAGE;
 	}
-	if ((rc = ar_record_parse(&it->rec, line, len, x->json, err)) != 0) {
+	if ((rc = ar_record_parse(&it->rec, line, len, flags, err)) != 0) {
 		cmd_warn(x, lineno, "%s", rc == -2 ? "out of memory" : err);
 		return EXIT_USAGE;
 	}
@@ -287,6 +287,23 @@ static int64_t
 wall_clock(void)
 {
 	return (int64_t)time(NULL);
+}
+
+/*
+ * Relative times in records ("now", "+1h") count from the store's clock,
+ * which never runs back: the later of ours and the store's.
+ */
+static int
+store_clock(struct ctx *x)
+{
+	ar_txn *t;
+	int rc;
+
+	if ((rc = ar_txn_begin(x->store, 0, x->now, &t)) != 0)
+		return rc;
+	x->now = ar_txn_now(t);
+	ar_txn_abort(t);
+	return 0;
 }
 
 /* The records from stdin (or the arguments), batch by batch. */
@@ -311,7 +328,8 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 		if ((st = args_line(x, argc, argv, &line, &len)) != 0)
 			status = st == -1 ? EXIT_USAGE : EXIT_STORE;
 		else {
-			st = take_line(x, &b.items[0], line, len, 0);
+			/* Arguments are key=value, whatever --json says. */
+			st = take_line(x, &b.items[0], line, len, 0, 0);
 			free(line);
 			b.n = 1;
 			status = st ? st : run_batch(x, &b, dir);
@@ -323,10 +341,14 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 
 		if (!x->fixed_now)
 			x->now = wall_clock();
+		if ((st = store_clock(x)) != 0) {
+			status = store_error(x, dir, st);
+			break;
+		}
 		b.n = 0;
 		while ((more = reader_next(&r, &line, &len)) == 1) {
 			if ((st = take_line(x, &b.items[b.n], line, len,
-			    r.line)) > status)
+			    r.line, x->json)) > status)
 				status = st;
 			if (++b.n == BATCH_MAX || !reader_ready(&r))
 				break;
@@ -345,21 +367,24 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 			break;
 	}
 out:
-	for (size_t i = 0; i < BATCH_MAX; i++)
+	for (size_t i = 0; i < BATCH_MAX; i++) {
 		ar_record_free(&b.items[i].rec);
+		free(b.items[i].ids);
+		free(b.items[i].rcs);
+	}
 	free(b.items);
 	free(r.buf);
 	return status;
 }
 
 int
-cmd_duration_opt(struct ctx *x, const char *opt, const char *arg, int64_t *d)
+cmd_duration_opt(struct ctx *x, const char *what, const char *arg, int64_t *d)
 {
 	char err[AR_ERRMAX];
 
 	if (ar_duration_parse(arg, d, err) == 0)
 		return 0;
-	fprintf(stderr, "%s: option '%s': %s\n", x->cmd->name, opt, err);
+	fprintf(stderr, "%s: %s: %s\n", x->cmd->name, what, err);
 	return -1;
 }
 
@@ -392,7 +417,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	struct option *lo;
 	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");
 	char err[AR_ERRMAX], *so;
-	int create = 0, config = 0, opt, rc, status;
+	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
 	int64_t d, wait_ms = 30000;
 	uint64_t nodes;
 
@@ -415,9 +440,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 			break;
 		case OPT_NOW:
 			now = optarg;
+			now_opt = 1;
 			break;
 		case OPT_WAIT:
 			wait = optarg;
+			wait_opt = 1;
 			break;
 		case OPT_CREATE:
 			create = 1;
@@ -433,8 +460,9 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 			break;
 		case OPT_SLOT:
 		case OPT_HORIZON:
-			if (cmd_duration_opt(&x, opt == OPT_SLOT ? "--slot" :
-			    "--horizon", optarg, &d) != 0)
+			if (cmd_duration_opt(&x, opt == OPT_SLOT ?
+			    "option '--slot'" : "option '--horizon'", optarg,
+			    &d) != 0)
 				goto usage;
 			*(opt == OPT_SLOT ? &cfg.slot : &cfg.horizon) = d;
 			config = 1;
@@ -460,7 +488,8 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	argv += optind;
 	if (now != NULL) {
 		if (ar_time_parse(now, x.now, &x.now, err) != 0) {
-			fprintf(stderr, "%s: option '--now': %s\n", c->name, err);
+			fprintf(stderr, "%s: %s: %s\n", c->name, now_opt ?
+			    "option '--now'" : "AR_NOW", err);
 			return EXIT_USAGE;
 		}
 		x.fixed_now = 1;
@@ -468,7 +497,8 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	if (wait != NULL) {
 		if (strcmp(wait, "0") == 0)
 			d = 0;
-		else if (cmd_duration_opt(&x, "--wait", wait, &d) != 0)
+		else if (cmd_duration_opt(&x, wait_opt ? "option '--wait'" :
+		    "AR_WAIT", wait, &d) != 0)
 			return EXIT_USAGE;
 		wait_ms = d * 1000;
 	}
@@ -496,9 +526,14 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	if (rc != 0)
 		return store_error(&x, dir, rc);
 	ar_set_wait(x.store, (long)wait_ms);
+	if ((rc = store_clock(&x)) != 0) {
+		ar_close(x.store);
+		return store_error(&x, dir, rc);
+	}
 	status = x.whole ? c->whole(&x, x.store) :
 	    run_records(&x, argc, argv, dir);
-	if (x.whole && status != EXIT_STORE && flush_out(&x) != 0) {
+	/* A whole-store job that failed prints nothing, not a part. */
+	if (x.whole && status < EXIT_USAGE && flush_out(&x) != 0) {
 		fprintf(stderr, "%s: write error: %s\n", c->name,
 		    strerror(errno));
 		status = EXIT_STORE;
@@ -574,6 +609,7 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 	char msg[AR_ERRMAX];
 
 	memset(rq, 0, sizeof(*rq));
+	it->earliest = it->latest = -1;
 	if ((hs = time_field(x, it, "start", &start, err)) < 0 ||
 	    (he = time_field(x, it, "earliest", &earliest, err)) < 0 ||
 	    (hl = time_field(x, it, "latest", &latest, err)) < 0 ||
@@ -588,6 +624,10 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 		snprintf(err, AR_ERRMAX, "missing field 'start' (or 'earliest')");
 		return -1;
 	}
+	if (he)
+		it->earliest = earliest;
+	if (hl)
+		it->latest = latest;
 	/* A start inside a window narrows it to [start, latest]. */
 	rq->earliest = hs ? start : earliest;
 	rq->latest = hl ? latest : rq->earliest;
@@ -628,7 +668,11 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 	struct ar_record *r = &it->rec;
 
 	if (ar_record_set_time(r, "start", a->start) != 0 ||
-	    ar_record_set_time(r, "end", a->end) != 0)
+	    ar_record_set_time(r, "end", a->end) != 0 ||
+	    (it->earliest >= 0 &&
+	    ar_record_set_time(r, "earliest", it->earliest) != 0) ||
+	    (it->latest >= 0 &&
+	    ar_record_set_time(r, "latest", it->latest) != 0))
 		return -1;
 	if (a->reason == AR_R_NONE || a->reason == AR_R_FULL ||
 	    a->reason == AR_R_LIMIT) {

@@ -25,10 +25,12 @@ struct item {
 	int bad;                /* the input was rejected */
 	struct ar_request rq;
 	char user[AR_LABEL_MAX + 1], job[AR_LABEL_MAX + 1];
+	int64_t earliest;       /* the fields as given, -1 when absent */
+	int64_t latest;
 	uint64_t id;            /* ar-del: the reservation named by id, or 0 */
-	size_t nids;            /* ar-del: reservations found, done */
-	uint64_t ids[ALTS_MAX];
-	int rcs[ALTS_MAX];      /* ar-del: the library's answer for each */
+	size_t nids, idcap;     /* ar-del: reservations found, and room */
+	uint64_t *ids;
+	int *rcs;               /* ar-del: the library's answer for each */
 	size_t nalts;           /* answers in alts */
 	struct ar_answer alts[ALTS_MAX];
 };
@@ -86,8 +88,9 @@ int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 /* Report a problem with an input line: "name: line N: msg". */
 void cmd_warn(struct ctx *x, long line, const char *fmt, ...);
 
-/* Parse a duration option; -1 after printing a usage message. */
-int cmd_duration_opt(struct ctx *x, const char *opt, const char *arg,
+/* Parse a duration given by what ("option '--limit'"); -1 after
+ * printing a message. */
+int cmd_duration_opt(struct ctx *x, const char *what, const char *arg,
     int64_t *d);
 
 #endif

@@ -197,7 +197,8 @@ int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 /*
  * GarQ Algorithm 4: up to k alternatives, each the earliest start of a
  * separate run of starts where the request fits, at or after the request's
- * earliest start and no later than earliest + limit (seconds) nor the
+ * earliest start (or the clock, if that is later) and no later than the
+ * later of its latest start and earliest + limit (seconds), nor the
  * horizon.  Stores them in alts[0 .. *n) with status AR_SUGGESTED; *n == 0
  * means none (then alts[0] holds AR_UNAVAILABLE and the reason).
  * Errors: as ar_search.
@@ -228,8 +229,9 @@ int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 
 /*
  * Find the live reservations labelled user and job (both must match; an
- * empty or NULL label matches only an empty one) and store up to max of
- * their ids in ids, ascending; *n is how many there are in all.
+ * empty or NULL label matches only an empty one, and reservations with
+ * neither label are not indexed, so they are never found) and store up to
+ * max of their ids in ids, ascending; *n is how many there are in all.
  */
 int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
     size_t max, size_t *n);

@@ -92,6 +92,7 @@ int
 ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
     struct ar_answer *alts, size_t k, size_t *n)
 {
+	struct ar_request from_now = *rq;
 	struct span sp;
 	int64_t s, hi, end;
 	int rc;
@@ -99,7 +100,10 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	*n = 0;
 	if (k == 0 || limit < 0)
 		return EINVAL;
-	if ((rc = to_span(t, rq, &sp, &alts[0])) != 0)
+	/* A start already past is no reason not to look from the clock on. */
+	if (from_now.latest < t->now && from_now.earliest <= from_now.latest)
+		from_now.latest = t->now;
+	if ((rc = to_span(t, &from_now, &sp, &alts[0])) != 0)
 		return rc;
 	alts[0].status = AR_UNAVAILABLE;
 	if (alts[0].reason != AR_R_NONE)

@@ -397,7 +397,12 @@ m_op(ar_txn *t, int64_t now, uint64_t *ops)
 		int64_t limit = (int64_t)rnd(40 * M_SLOT), hi, prev = -2;
 		size_t want = 0;
 		int64_t expect[3];
+		struct ar_request from_now = rq;
 
+		/* Suggest looks from the clock on when the start is past. */
+		if (from_now.latest < now)
+			from_now.latest = now;
+		why = m_span(now, &from_now, &first, &last, &len, &need);
 		OK(ar_suggest(t, &rq, limit, alts, 3, &n));
 		if (why == AR_R_NONE) {
 			hi = first + limit / M_SLOT;

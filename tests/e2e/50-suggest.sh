@@ -75,16 +75,21 @@ expect_out 'start=2026-11-21T01:00:00Z duration=30m nodes=1 end=2026-11-21T01:30
 expect_err
 expect_check
 
-begin 'suggest: past, horizon and capacity are unavailable, exit 1'
+begin 'suggest: a past start is searched from the clock on'
+mkstore --nodes 5 --horizon 1d
+run ar-suggest start=2026-11-20T23:00Z duration=30m nodes=1
+expect_exit 0
+expect_out 'start=2026-11-21T00:00:00Z duration=30m nodes=1 end=2026-11-21T00:30:00Z free=5 status=suggested'
+expect_check
+
+begin 'suggest: horizon and capacity are unavailable, exit 1'
 mkstore --nodes 5 --horizon 1d
 run ar-suggest <<'EOF'
-start=2026-11-20T23:00Z duration=30m nodes=1
 start=+23h duration=2h nodes=1
 start=+1h duration=30m nodes=6
 EOF
 expect_exit 1
 expect_out <<'EOF'
-start=2026-11-20T23:00:00Z duration=30m nodes=1 end=2026-11-20T23:30:00Z status=unavailable reason=past
 start=2026-11-21T23:00:00Z duration=2h nodes=1 end=2026-11-22T01:00:00Z status=unavailable reason=horizon
 start=2026-11-21T01:00:00Z duration=30m nodes=6 end=2026-11-21T01:30:00Z status=unavailable reason=capacity
 EOF
