@@ -68,11 +68,24 @@ $(B)/tests/%: tests/%.c $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LMDB_LIBS)
 
+# Each suite's closing "N passed, N failed" line is kept in RESULTS so
+# that check can close with the sum of them all.
+RESULTS = $(CURDIR)/.build/results
+
 unit: $(TEST_BINS)
-	@for t in $(TEST_BINS); do echo "== $$t"; $$t || exit 1; done
+	@mkdir -p .build
+	@for t in $(TEST_BINS); do \
+		echo "== $$t"; \
+		$$t >$$t.log 2>&1; rc=$$?; cat $$t.log; \
+		tail -n 1 $$t.log >>$(RESULTS); [ $$rc = 0 ] || exit 1; \
+	done
 
 e2e: $(CMDS)
-	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/e2e.sh
+	@mkdir -p .build
+	@echo "== tests/e2e.sh ($(B))"
+	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/e2e.sh >$(B)/e2e.log 2>&1; rc=$$?; \
+		grep -v '^ok ' $(B)/e2e.log; tail -n 1 $(B)/e2e.log >>$(RESULTS); \
+		exit $$rc
 
 test: unit e2e
 
@@ -128,11 +141,12 @@ fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	done
 
 check: deps
+	@mkdir -p .build && rm -f $(RESULTS)
 	$(MAKE) all
 	$(MAKE) test
 	$(MAKE) san
 	$(MAKE) fuzz-short
-	@echo "check: all passed"
+	@awk '{ p += $$1; f += $$3 } END { print p " passed, " f " failed" }' $(RESULTS)
 
 # --- demo and bench ------------------------------------------------------
 
@@ -140,9 +154,24 @@ demo: deps
 	$(MAKE) all
 	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/demo.sh
 
+SQLITE_CFLAGS = $(shell pkg-config --cflags sqlite3 2>/dev/null)
+SQLITE_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
+BENCH_SRC = $(filter-out tests/bench/true.c,$(wildcard tests/bench/*.c))
+
+$(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SQLITE_CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRC) \
+		$(B)/libar.a $(LMDB_LIBS) $(SQLITE_LIBS)
+
+$(B)/bench/true: tests/bench/true.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+# BENCH_QUICK=1: the first 50k requests of one trace.
 bench: deps
-	$(MAKE) all
-	@echo "bench: not yet written"
+	$(MAKE) all $(B)/bench/bench $(B)/bench/true
+	BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/bench $(B)/bin $(B)/bench/true \
+		../shared/traces
 
 # --- install -------------------------------------------------------------
 
