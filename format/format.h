@@ -9,9 +9,11 @@
  * Times are seconds since the epoch (int64_t); durations are seconds.
  * Nothing here knows about the store.  Functions never print and never
  * exit; on failure they return -1 and leave a one-line message (no
- * trailing newline, no "command:" prefix) in the caller's buffer, of the
- * form  cannot parse 'start': '2026-13-01'  so that the caller can prefix
- * the command name and the line number.
+ * trailing newline, no "command:" prefix) in the caller's buffer, such
+ * as  invalid month 13 in '2026-13-01T00:00Z'  so that the caller can
+ * prefix the command name, the line number or the field name.  Messages
+ * are printable ASCII, under 200 bytes; quoted input is cut to 40 bytes.
+ * format/RECORDS.md lists them all.
  */
 #ifndef AR_FORMAT_H
 #define AR_FORMAT_H
@@ -28,11 +30,13 @@
  *   2026-11-21T10:00:00Z, 2026-11-21T10:00Z, 2026-11-21T10:00:00+02:00,
  *   2026-11-21T10:00:00-0130, a space instead of the T, fractions of a
  *   second are refused; a time without a zone is refused as ambiguous;
- *   @EPOCH (seconds, may be negative only down to 0: times before 1970 are
- *   refused); now; now+DUR; now-DUR; +DUR (same as now+DUR).
- * Years 1970..9999 only.  `now` is the caller's clock.
+ *   @EPOCH (decimal seconds, no sign: times before 1970 are refused);
+ *   now; now+DUR; now-DUR; +DUR (same as now+DUR).
+ * Years 1970..9999 only; the result, after any offset or duration, must
+ * lie in [0, 253402300799].  `now` is the caller's clock.
  * Returns 0 and stores the time in *t, or -1 with a message in err
- * (err has AR_ERRMAX bytes), e.g. "invalid month 13".
+ * (err has AR_ERRMAX bytes), e.g.
+ * "invalid month 13 in '2026-13-01T00:00Z'".
  */
 int ar_time_parse(const char *s, int64_t now, int64_t *t, char *err);
 
@@ -49,7 +53,9 @@ int ar_duration_parse(const char *s, int64_t *d, char *err);
 
 /*
  * Format a time as ISO 8601 UTC ("2026-11-21T10:00:00Z") into buf, which
- * has room for AR_TIMEBUF bytes.  Returns buf.
+ * has room for AR_TIMEBUF bytes.  Returns buf.  A time outside the range
+ * ar_time_parse accepts is printed too (proleptic Gregorian, any number
+ * of year digits), but does not parse back.
  */
 #define AR_TIMEBUF 32
 char *ar_time_format(int64_t t, char *buf);
@@ -57,7 +63,8 @@ char *ar_time_format(int64_t t, char *buf);
 /*
  * Format a duration canonically into buf (AR_TIMEBUF bytes): the largest
  * units first, d h m s, zero groups left out ("1d12h", "1h30m", "45s");
- * 0 is "0s".  ar_duration_parse(ar_duration_format(d)) == d.  Returns buf.
+ * 0 is "0s", a negative d is printed with a '-' (both for display only).
+ * ar_duration_parse(ar_duration_format(d)) == d.  Returns buf.
  */
 char *ar_duration_format(int64_t d, char *buf);
 
@@ -108,8 +115,9 @@ void ar_record_clear(struct ar_record *r);
  * source text, raw = 1); nesting depth is limited to 32.
  * Refused: NUL bytes, invalid UTF-8, a duplicated key ("duplicate field
  * 'start'"), a missing '=', an unterminated quote, a line longer than
- * AR_LINE_MAX.  Returns 0, or -1 with a message in err (AR_ERRMAX bytes);
- * -2 if memory ran out.
+ * AR_LINE_MAX.  One '\r' at the end of the line (CRLF) is dropped.
+ * Returns 0, or -1 with a message in err (AR_ERRMAX bytes); -2 if memory
+ * ran out.  After a failure r is empty, and may be reused.
  */
 int ar_record_parse(struct ar_record *r, const char *line, size_t len,
     int flags, char *err);
@@ -119,8 +127,9 @@ const char *ar_record_get(const struct ar_record *r, const char *key);
 
 /*
  * Set field key to value (a string, raw = 0): replaces the value in place
- * if the key exists, appends the field otherwise.  Returns 0, or -1 if
- * memory ran out.
+ * if the key exists, appends the field otherwise.  key must be a valid
+ * field name (it is not checked); value may hold any bytes, see
+ * ar_record_print.  Returns 0, or -1 if memory ran out.
  */
 int ar_record_set(struct ar_record *r, const char *key, const char *value);
 
@@ -140,8 +149,11 @@ void ar_record_del(struct ar_record *r, const char *key);
  * Print r as one line (with its newline) to a growing buffer: *buf of
  * *cap bytes (may start NULL/0), appending at *len.  key=value output
  * quotes a value when it is empty, or holds a blank, '"', '\\', '=' or a
- * control character.  JSON output escapes strings as JSON requires and
- * prints raw values as they are.  Returns 0, or -1 if memory ran out.
+ * control character; control characters other than newline and tab, which
+ * key=value cannot write, print as '?'.  JSON output escapes strings as
+ * JSON requires and prints raw values as they are.  In both, bytes that
+ * are not UTF-8 (only in values set by a caller) print as '?', so that
+ * the line always parses.  Returns 0, or -1 if memory ran out.
  */
 int ar_record_print(const struct ar_record *r, int flags, char **buf,
     size_t *len, size_t *cap);

@@ -1,0 +1,420 @@
+/*
+ * time.c - times, durations and unsigned numbers as the records spell them.
+ *
+ * Calendar arithmetic is done here (proleptic Gregorian, UTC) rather than
+ * with timegm/mktime so that no locale, TZ setting or libc extension can
+ * change a result.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+
+#define TIME_MAX INT64_C(253402300799)	/* 9999-12-31T23:59:59Z */
+#define DUR_MAX INT64_C(3155760000)	/* 100 years of 365.25 days */
+#define QUOTE_MAX 40			/* bytes of user input in a message */
+
+/* Duration units, largest first; ar_duration_format leaves out weeks. */
+static const char units[] = "wdhms";
+static const int64_t unitsecs[] = { 604800, 86400, 3600, 60, 1 };
+
+static int fail(char *, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+fail(char *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, AR_ERRMAX, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * Copy s for a message into q (QUOTE_MAX + 4 bytes): cut long input and
+ * show any byte that is not printable ASCII as '?', so that a message is
+ * always one short clean line whatever the input was.
+ */
+static const char *
+quote(char *q, const char *s)
+{
+	size_t i;
+	unsigned char c;
+
+	for (i = 0; s[i] != '\0' && i < QUOTE_MAX; i++) {
+		c = s[i];
+		q[i] = c >= 0x20 && c < 0x7f ? c : '?';
+	}
+	strcpy(q + i, s[i] != '\0' ? "..." : "");
+	return q;
+}
+
+static int
+isdig(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Skip c at *pp if it is there. */
+static int
+lit(const char **pp, char c)
+{
+	if (**pp != c)
+		return 0;
+	(*pp)++;
+	return 1;
+}
+
+/* Read exactly n digits at *pp into *v. */
+static int
+fixed(const char **pp, int n, int *v)
+{
+	const char *p = *pp;
+
+	for (*v = 0; n > 0; n--, p++) {
+		if (!isdig(*p))
+			return -1;
+		*v = *v * 10 + (*p - '0');
+	}
+	*pp = p;
+	return 0;
+}
+
+static int
+leap(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+monthdays(int y, int m)
+{
+	static const unsigned char n[] =
+	    { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	return m == 2 && leap(y) ? 29 : n[m - 1];
+}
+
+/*
+ * Days from 1970-01-01 to y-m-d, for y >= 1 (Howard Hinnant's
+ * days_from_civil: years are counted from March so that the leap day
+ * comes last, in 400-year eras of 146097 days).
+ */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = y / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* The inverse, for any day count an int64_t time can give. */
+static void
+civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+{
+	int64_t era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+/* 2026-11-21T10:00[:00](Z|+HH:MM|+HHMM), or a space instead of the T. */
+static int
+iso(const char *s, int64_t *t, char *err)
+{
+	const char *p = s;
+	int y, mo, d, h, mi, sec = 0, oh = 0, om = 0, sign = 1;
+	int64_t v;
+	char q[QUOTE_MAX + 4];
+
+	if (fixed(&p, 4, &y) || !lit(&p, '-') || fixed(&p, 2, &mo) ||
+	    !lit(&p, '-') || fixed(&p, 2, &d))
+		goto bad;
+	if (*p == '\0')
+		return fail(err, "missing time of day in '%s'", quote(q, s));
+	if (!lit(&p, 'T') && !lit(&p, ' '))
+		goto bad;
+	if (fixed(&p, 2, &h) || !lit(&p, ':') || fixed(&p, 2, &mi) ||
+	    (lit(&p, ':') && fixed(&p, 2, &sec)))
+		goto bad;
+	if (*p == '.' || *p == ',')
+		return fail(err, "fractions of a second are not supported "
+		    "in '%s'", quote(q, s));
+	if (*p == '\0')
+		return fail(err, "missing time zone in '%s' (add Z or an "
+		    "offset)", quote(q, s));
+	if (*p == '+' || *p == '-') {
+		sign = *p++ == '-' ? -1 : 1;
+		if (fixed(&p, 2, &oh))
+			goto bad;
+		lit(&p, ':');
+		if (fixed(&p, 2, &om))
+			goto bad;
+	} else if (!lit(&p, 'Z'))
+		goto bad;
+	if (*p != '\0')
+		goto bad;
+
+	if (y < 1970)
+		return fail(err, "invalid year %d in '%s'", y, quote(q, s));
+	if (mo < 1 || mo > 12)
+		return fail(err, "invalid month %d in '%s'", mo, quote(q, s));
+	if (d < 1 || d > monthdays(y, mo))
+		return fail(err, "invalid day %d in '%s'", d, quote(q, s));
+	if (h > 23)
+		return fail(err, "invalid hour %d in '%s'", h, quote(q, s));
+	if (mi > 59)
+		return fail(err, "invalid minute %d in '%s'", mi, quote(q, s));
+	if (sec > 59)
+		return fail(err, "invalid second %d in '%s'", sec, quote(q, s));
+	if (oh > 23 || om > 59)
+		return fail(err, "invalid time zone offset in '%s'",
+		    quote(q, s));
+
+	/* Every term is bounded by the checks above: no overflow. */
+	v = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
+	    sign * (oh * 3600 + om * 60);
+	if (v < 0 || v > TIME_MAX)
+		return fail(err, "time out of range in '%s'", quote(q, s));
+	*t = v;
+	return 0;
+bad:
+	return fail(err, "invalid time '%s' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)", quote(q, s));
+}
+
+int
+ar_time_parse(const char *s, int64_t now, int64_t *t, char *err)
+{
+	const char *p;
+	int64_t d, v;
+	uint64_t u;
+	char q[QUOTE_MAX + 4];
+
+	if (*s == '\0')
+		return fail(err, "empty time");
+	if (*s == '@') {
+		if (ar_uint_parse(s + 1, 0, TIME_MAX, &u, err) == -1)
+			return fail(err, "invalid epoch time '%s' (0 to %"
+			    PRId64 ")", quote(q, s), TIME_MAX);
+		*t = (int64_t)u;
+		return 0;
+	}
+	if (strncmp(s, "now", 3) == 0)
+		p = s + 3;
+	else if (*s == '+')
+		p = s;
+	else
+		return iso(s, t, err);
+
+	v = now;
+	if (*p == '+' || *p == '-') {
+		if (ar_duration_parse(p + 1, &d, err) == -1)
+			return -1;
+		if (*p == '+' ? __builtin_add_overflow(now, d, &v) :
+		    __builtin_sub_overflow(now, d, &v))
+			v = -1;
+	} else if (*p != '\0')
+		return fail(err, "invalid time '%s' (use now, now+DURATION or "
+		    "now-DURATION)", quote(q, s));
+	if (v < 0 || v > TIME_MAX)
+		return fail(err, "time out of range in '%s'", quote(q, s));
+	*t = v;
+	return 0;
+}
+
+/*
+ * Read decimal digits at *pp into *n.  Values above DUR_MAX are all
+ * stored as DUR_MAX + 1: too big either way, and then no later
+ * arithmetic on them can overflow.
+ */
+static int
+number(const char **pp, int64_t *n)
+{
+	const char *p = *pp;
+
+	if (!isdig(*p))
+		return -1;
+	for (*n = 0; isdig(*p); p++)
+		if ((*n = *n * 10 + (*p - '0')) > DUR_MAX)
+			*n = DUR_MAX + 1;
+	*pp = p;
+	return 0;
+}
+
+/* total + n * unit, saturated at DUR_MAX + 1 like number(). */
+static int64_t
+addmul(int64_t total, int64_t n, int64_t unit)
+{
+	int64_t v;
+
+	if (__builtin_mul_overflow(n, unit, &v) ||
+	    __builtin_add_overflow(total, v, &v) || v > DUR_MAX)
+		return DUR_MAX + 1;
+	return v;
+}
+
+/* D-HH, D-HH:MM, D-HH:MM:SS and HH:MM:SS, with the first number read. */
+static int
+clockform(const char *s, const char *p, int64_t n, int64_t *total,
+    char *err)
+{
+	int64_t days = 0, h = n, m = 0, sec = 0;
+	char q[QUOTE_MAX + 4];
+
+	if (lit(&p, '-')) {
+		days = n;
+		if (number(&p, &h) == -1 ||
+		    (lit(&p, ':') && (number(&p, &m) == -1 ||
+		    (lit(&p, ':') && number(&p, &sec) == -1))))
+			goto bad;
+		if (h > 23)
+			return fail(err, "hours must be below 24 in duration "
+			    "'%s'", quote(q, s));
+	} else {
+		p++;
+		if (number(&p, &m) == -1)
+			goto bad;
+		if (*p == '\0')
+			return fail(err, "ambiguous duration '%s' (use "
+			    "HH:MM:SS, or units as in 1h30m)", quote(q, s));
+		if (!lit(&p, ':') || number(&p, &sec) == -1)
+			goto bad;
+	}
+	if (*p != '\0')
+		goto bad;
+	if (m > 59)
+		return fail(err, "minutes must be below 60 in duration '%s'",
+		    quote(q, s));
+	if (sec > 59)
+		return fail(err, "seconds must be below 60 in duration '%s'",
+		    quote(q, s));
+	*total = addmul(addmul(addmul(addmul(0, days, 86400), h, 3600), m, 60),
+	    sec, 1);
+	return 0;
+bad:
+	return fail(err, "invalid duration '%s'", quote(q, s));
+}
+
+int
+ar_duration_parse(const char *s, int64_t *d, char *err)
+{
+	const char *p = s, *u;
+	int64_t n, total = 0;
+	int last = -1;
+	char q[QUOTE_MAX + 4];
+
+	if (*s == '\0')
+		return fail(err, "empty duration");
+	if (number(&p, &n) == -1)
+		return fail(err, "invalid duration '%s'", quote(q, s));
+	if (*p == ':' || *p == '-') {
+		if (clockform(s, p, n, &total, err) == -1)
+			return -1;
+	} else
+		for (;;) {
+			if (*p == '\0')
+				return fail(err, "duration needs a unit: '%s'",
+				    quote(q, s));
+			if ((u = strchr(units, *p)) == NULL)
+				return fail(err, "unknown unit in duration "
+				    "'%s' (use w d h m s)", quote(q, s));
+			if (u - units == last)
+				return fail(err, "repeated unit in duration "
+				    "'%s'", quote(q, s));
+			if (u - units < last)
+				return fail(err, "units out of order in "
+				    "duration '%s'", quote(q, s));
+			last = u - units;
+			total = addmul(total, n, unitsecs[last]);
+			if (*++p == '\0')
+				break;
+			if (number(&p, &n) == -1)
+				return fail(err, "invalid duration '%s'",
+				    quote(q, s));
+		}
+	if (total == 0)
+		return fail(err, "duration must be positive: '%s'",
+		    quote(q, s));
+	if (total > DUR_MAX)
+		return fail(err, "duration longer than 100 years: '%s'",
+		    quote(q, s));
+	*d = total;
+	return 0;
+}
+
+char *
+ar_time_format(int64_t t, char *buf)
+{
+	int64_t days = t / 86400, secs = t % 86400, y;
+	int m, d;
+
+	if (secs < 0) {
+		secs += 86400;
+		days--;
+	}
+	civil_from_days(days, &y, &m, &d);
+	snprintf(buf, AR_TIMEBUF, "%04" PRId64 "-%02d-%02dT%02d:%02d:%02dZ",
+	    y, m, d, (int)(secs / 3600), (int)(secs / 60 % 60),
+	    (int)(secs % 60));
+	return buf;
+}
+
+char *
+ar_duration_format(int64_t d, char *buf)
+{
+	uint64_t v = d < 0 ? -(uint64_t)d : (uint64_t)d, n;
+	size_t len = 0, i;
+
+	if (d == 0)
+		return strcpy(buf, "0s");
+	if (d < 0)
+		buf[len++] = '-';
+	for (i = 1; i < sizeof(unitsecs) / sizeof(unitsecs[0]); i++) {
+		n = v / unitsecs[i];
+		v %= unitsecs[i];
+		if (n > 0)
+			len += snprintf(buf + len, AR_TIMEBUF - len,
+			    "%" PRIu64 "%c", n, units[i]);
+	}
+	return buf;
+}
+
+int
+ar_uint_parse(const char *s, uint64_t min, uint64_t max, uint64_t *v,
+    char *err)
+{
+	const char *p;
+	uint64_t n = 0;
+	int over = 0;
+	char q[QUOTE_MAX + 4];
+
+	for (p = s; isdig(*p); p++)
+		over |= __builtin_mul_overflow(n, 10, &n) ||
+		    __builtin_add_overflow(n, (uint64_t)(*p - '0'), &n);
+	if (p == s || *p != '\0')
+		return fail(err, "not a number: '%s'", quote(q, s));
+	if (*s == '0' && p - s > 1)
+		return fail(err, "leading zero in number: '%s'", quote(q, s));
+	if (over || n < min || n > max)
+		return fail(err, "must be between %" PRIu64 " and %" PRIu64,
+		    min, max);
+	*v = n;
+	return 0;
+}

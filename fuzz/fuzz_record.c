@@ -1,0 +1,136 @@
+/*
+ * fuzz_record.c - libFuzzer target for the record parser and printer.
+ *
+ * The input is parsed as key=value and as JSON.  A failure must leave an
+ * empty record and a short one-line message.  A success must print a
+ * line that parses back to the same fields and prints the same again, in
+ * both formats; setting and deleting fields must keep it so.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+#define KV 0
+#define JS AR_REC_JSON
+
+/* A message is non-empty, short, printable ASCII: one clean line. */
+static void
+checkerr(const char *err)
+{
+	size_t i, n = strlen(err);
+
+	if (n == 0 || n >= 200)
+		abort();
+	for (i = 0; i < n; i++)
+		if (err[i] < 0x20 || err[i] > 0x7e)
+			abort();
+}
+
+static int
+samefields(const struct ar_record *a, const struct ar_record *b, int raw)
+{
+	size_t i;
+
+	if (a->nfields != b->nfields)
+		return 0;
+	for (i = 0; i < a->nfields; i++)
+		if (strcmp(a->fields[i].key, b->fields[i].key) != 0 ||
+		    strcmp(a->fields[i].value, b->fields[i].value) != 0 ||
+		    (raw && a->fields[i].raw != b->fields[i].raw))
+			return 0;
+	return 1;
+}
+
+/*
+ * Print r with flags, parse the line into tmp and print tmp: both lines
+ * must be equal, and when the formats agree the fields too.  A line
+ * printed in key=value may have lost control characters to '?', which
+ * are quoted the first time only, so it is compared one cycle later.
+ */
+static void
+roundtrip(const struct ar_record *r, int from, int flags,
+    struct ar_record *tmp, struct ar_record *tmp2)
+{
+	char err[AR_ERRMAX], *a = NULL, *b = NULL;
+	size_t alen = 0, acap = 0, blen = 0, bcap = 0;
+
+	if (ar_record_print(r, flags, &a, &alen, &acap) != 0 ||
+	    alen == 0 || a[alen - 1] != '\n' ||
+	    memchr(a, '\n', alen - 1) != NULL ||
+	    ar_record_parse(tmp, a, alen - 1, flags, err) != 0)
+		abort();
+	if (from == flags && !samefields(r, tmp, flags == JS))
+		abort();
+	if (from == KV && flags == JS && !samefields(r, tmp, 0))
+		abort();
+	if (flags == KV && from != KV) {
+		alen = 0;
+		if (ar_record_print(tmp, flags, &a, &alen, &acap) != 0 ||
+		    ar_record_parse(tmp2, a, alen - 1, flags, err) != 0)
+			abort();
+		tmp = tmp2;
+	}
+	if (ar_record_print(tmp, flags, &b, &blen, &bcap) != 0 ||
+	    alen != blen || memcmp(a, b, alen) != 0)
+		abort();
+	free(a);
+	free(b);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ar_record r, tmp, tmp2;
+	char err[AR_ERRMAX], key[AR_KEY_MAX + 1], *s;
+	size_t n;
+	int flags, rc;
+
+	ar_record_init(&r);
+	ar_record_init(&tmp);
+	ar_record_init(&tmp2);
+	/* A NUL-terminated copy, as a value to set. */
+	if ((s = malloc(size + 1)) == NULL)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+
+	for (flags = KV; flags <= JS; flags++) {
+		rc = ar_record_parse(&r, (const char *)data, size, flags, err);
+		if (rc != 0) {
+			if (rc != -1 || r.nfields != 0)
+				abort();
+			checkerr(err);
+			continue;
+		}
+		roundtrip(&r, flags, KV, &tmp, &tmp2);
+		roundtrip(&r, flags, JS, &tmp, &tmp2);
+
+		/* Replace the first field and delete it; add some. */
+		if ((n = r.nfields) > 0) {
+			strcpy(key, r.fields[0].key);
+			if (ar_record_set(&r, key, s) != 0 ||
+			    r.nfields != n ||
+			    strcmp(ar_record_get(&r, key), s) != 0)
+				abort();
+			ar_record_del(&r, key);
+			if (r.nfields != n - 1 ||
+			    ar_record_get(&r, key) != NULL)
+				abort();
+		}
+		if (ar_record_set(&r, "fuzz.value", s) != 0 ||
+		    ar_record_set_int(&r, "fuzz.int", (int64_t)size - 5) != 0 ||
+		    ar_record_set_time(&r, "fuzz.time", (int64_t)size * 977) ||
+		    ar_record_set_duration(&r, "fuzz.dur", (int64_t)size) ||
+		    strcmp(ar_record_get(&r, "fuzz.value"), s) != 0)
+			abort();
+		roundtrip(&r, -1, KV, &tmp, &tmp2);
+		roundtrip(&r, -1, JS, &tmp, &tmp2);
+	}
+	ar_record_free(&r);
+	ar_record_free(&tmp);
+	ar_record_free(&tmp2);
+	free(s);
+	return 0;
+}

@@ -1,0 +1,896 @@
+/*
+ * test_format.c - table-driven tests of format/: times, durations,
+ * numbers and records.  Each table pairs an input with the canonical
+ * output it must give, or with the exact message it must fail with.
+ * Nothing here reads the clock: `now` is the fixed NOW below.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+#define NOW INT64_C(1763719200)		/* 2025-11-21T10:00:00Z */
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define KV 0
+#define JS AR_REC_JSON
+
+/* Long names, and arrays 31 and 32 levels deep inside a record. */
+#define A16 "aaaaaaaaaaaaaaaa"
+#define A64 A16 A16 A16 A16
+#define O8 "[[[[[[[["
+#define C8 "]]]]]]]]"
+#define DEEP31 O8 O8 O8 "[[[[[[[1]]]]]]]" C8 C8 C8
+#define DEEP32 "[" DEEP31 "]"
+
+static int npass, nfail, nrows;
+
+/* Count one check; on failure say what was tested, got and wanted. */
+static void
+check(int ok, const char *what, const char *in, const char *got,
+    const char *want)
+{
+	if (ok) {
+		npass++;
+		return;
+	}
+	nfail++;
+	printf("FAIL %s '%s'\n  got:  '%s'\n  want: '%s'\n", what, in, got,
+	    want);
+}
+
+static void
+checkstr(const char *what, const char *in, const char *got, const char *want)
+{
+	check(strcmp(got, want) == 0, what, in, got, want);
+}
+
+/* Good times: input and its value as ar_time_format prints it. */
+static const struct {
+	int64_t now;
+	const char *in, *want;
+} times[] = {
+	{ NOW, "2026-11-21T10:00:00Z", "2026-11-21T10:00:00Z" },
+	{ NOW, "2026-11-21T10:00Z", "2026-11-21T10:00:00Z" },
+	{ NOW, "2026-11-21 10:00Z", "2026-11-21T10:00:00Z" },
+	{ NOW, "2026-11-21 10:00:07Z", "2026-11-21T10:00:07Z" },
+	{ NOW, "2026-11-21T10:00:00+02:00", "2026-11-21T08:00:00Z" },
+	{ NOW, "2026-11-21T10:00:00-0130", "2026-11-21T11:30:00Z" },
+	{ NOW, "2026-11-21T10:00+0000", "2026-11-21T10:00:00Z" },
+	{ NOW, "2026-11-21T10:00-00:00", "2026-11-21T10:00:00Z" },
+	{ NOW, "2026-11-21T00:30+01:00", "2026-11-20T23:30:00Z" },
+	{ NOW, "2026-03-01T00:30+01:00", "2026-02-28T23:30:00Z" },
+	{ NOW, "2024-03-01T00:30+01:00", "2024-02-29T23:30:00Z" },
+	{ NOW, "2026-12-31T23:59:59-23:59", "2027-01-01T23:58:59Z" },
+	{ NOW, "1970-01-01T23:59+23:59", "1970-01-01T00:00:00Z" },
+	{ NOW, "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z" },
+	{ NOW, "9999-12-31T23:59:59Z", "9999-12-31T23:59:59Z" },
+	{ NOW, "2024-02-29T12:00Z", "2024-02-29T12:00:00Z" },
+	{ NOW, "2000-02-29T00:00Z", "2000-02-29T00:00:00Z" },
+	{ NOW, "2025-12-31T23:59:59Z", "2025-12-31T23:59:59Z" },
+	{ NOW, "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z" },
+	{ NOW, "2026-04-30T00:00Z", "2026-04-30T00:00:00Z" },
+	{ NOW, "2038-01-19T03:14:08Z", "2038-01-19T03:14:08Z" },
+	{ NOW, "@0", "1970-01-01T00:00:00Z" },
+	{ NOW, "@1700000000", "2023-11-14T22:13:20Z" },
+	{ NOW, "@253402300799", "9999-12-31T23:59:59Z" },
+	{ NOW, "now", "2025-11-21T10:00:00Z" },
+	{ NOW, "now+2h", "2025-11-21T12:00:00Z" },
+	{ NOW, "now-90m", "2025-11-21T08:30:00Z" },
+	{ NOW, "+90m", "2025-11-21T11:30:00Z" },
+	{ NOW, "now+1w", "2025-11-28T10:00:00Z" },
+	{ NOW, "now+1d12h", "2025-11-22T22:00:00Z" },
+	{ NOW, "now+01:00:00", "2025-11-21T11:00:00Z" },
+	{ NOW, "now-1-00", "2025-11-20T10:00:00Z" },
+	{ NOW, "now+36525d", "2125-11-22T10:00:00Z" },
+	{ 0, "now", "1970-01-01T00:00:00Z" },
+	{ 0, "now+1s", "1970-01-01T00:00:01Z" },
+	{ INT64_C(253402300799), "now", "9999-12-31T23:59:59Z" },
+};
+
+/* Bad times and the exact message. */
+static const struct {
+	int64_t now;
+	const char *in, *err;
+} badtimes[] = {
+	{ NOW, "", "empty time" },
+	{ NOW, "2026-13-01T00:00Z",
+	    "invalid month 13 in '2026-13-01T00:00Z'" },
+	{ NOW, "2026-00-10T00:00Z",
+	    "invalid month 0 in '2026-00-10T00:00Z'" },
+	{ NOW, "2026-11-21T10:00",
+	    "missing time zone in '2026-11-21T10:00' (add Z or an offset)" },
+	{ NOW, "2026-11-21T10:00:00",
+	    "missing time zone in '2026-11-21T10:00:00' (add Z or an "
+	    "offset)" },
+	{ NOW, "2026-11-21", "missing time of day in '2026-11-21'" },
+	{ NOW, "2026-02-29T00:00Z", "invalid day 29 in '2026-02-29T00:00Z'" },
+	{ NOW, "2100-02-29T00:00Z", "invalid day 29 in '2100-02-29T00:00Z'" },
+	{ NOW, "2026-04-31T00:00Z", "invalid day 31 in '2026-04-31T00:00Z'" },
+	{ NOW, "2026-01-00T00:00Z", "invalid day 0 in '2026-01-00T00:00Z'" },
+	{ NOW, "2026-01-32T00:00Z", "invalid day 32 in '2026-01-32T00:00Z'" },
+	{ NOW, "1969-12-31T23:59:59Z",
+	    "invalid year 1969 in '1969-12-31T23:59:59Z'" },
+	{ NOW, "0000-01-01T00:00Z", "invalid year 0 in '0000-01-01T00:00Z'" },
+	{ NOW, "2026-11-21T24:00Z", "invalid hour 24 in '2026-11-21T24:00Z'" },
+	{ NOW, "2026-11-21T10:60Z",
+	    "invalid minute 60 in '2026-11-21T10:60Z'" },
+	{ NOW, "2026-11-21T10:00:60Z",
+	    "invalid second 60 in '2026-11-21T10:00:60Z'" },
+	{ NOW, "2026-11-21T10:00:00.5Z",
+	    "fractions of a second are not supported in "
+	    "'2026-11-21T10:00:00.5Z'" },
+	{ NOW, "2026-11-21T10:00:00,5Z",
+	    "fractions of a second are not supported in "
+	    "'2026-11-21T10:00:00,5Z'" },
+	{ NOW, "2026-11-21T10:00+24:00",
+	    "invalid time zone offset in '2026-11-21T10:00+24:00'" },
+	{ NOW, "2026-11-21T10:00+01:60",
+	    "invalid time zone offset in '2026-11-21T10:00+01:60'" },
+	{ NOW, "2026-11-21T10:00+1",
+	    "invalid time '2026-11-21T10:00+1' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)" },
+	{ NOW, "2026-11-21T10:00+01:0",
+	    "invalid time '2026-11-21T10:00+01:0' (use 2026-11-21T10:00Z, "
+	    "@EPOCH or now+DURATION)" },
+	{ NOW, "2026-11-21t10:00Z",
+	    "invalid time '2026-11-21t10:00Z' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)" },
+	{ NOW, "2026-11-21T10:00z",
+	    "invalid time '2026-11-21T10:00z' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)" },
+	{ NOW, "2026-11-21T10:00Z ",
+	    "invalid time '2026-11-21T10:00Z ' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)" },
+	{ NOW, " 2026-11-21T10:00Z",
+	    "invalid time ' 2026-11-21T10:00Z' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)" },
+	{ NOW, "26-11-21T10:00Z",
+	    "invalid time '26-11-21T10:00Z' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)" },
+	{ NOW, "2026-1-21T10:00Z",
+	    "invalid time '2026-1-21T10:00Z' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)" },
+	{ NOW, "2026-11-21T1:00Z",
+	    "invalid time '2026-11-21T1:00Z' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)" },
+	{ NOW, "2026-11-21T10Z",
+	    "invalid time '2026-11-21T10Z' (use 2026-11-21T10:00Z, @EPOCH "
+	    "or now+DURATION)" },
+	{ NOW, "-2h",
+	    "invalid time '-2h' (use 2026-11-21T10:00Z, @EPOCH or "
+	    "now+DURATION)" },
+	{ NOW, "tomorrow",
+	    "invalid time 'tomorrow' (use 2026-11-21T10:00Z, @EPOCH or "
+	    "now+DURATION)" },
+	{ NOW, "2026-11-21T10:00:00Zxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	    "invalid time '2026-11-21T10:00:00Zxxxxxxxxxxxxxxxxxxxx...' (use "
+	    "2026-11-21T10:00Z, @EPOCH or now+DURATION)" },
+	{ NOW, "2026-11-21\001\n",
+	    "invalid time '2026-11-21?\?' (use 2026-11-21T10:00Z, @EPOCH or "
+	    "now+DURATION)" },
+	{ NOW, "2026-11-21T10:00Z\xc3\xa9",
+	    "invalid time '2026-11-21T10:00Z?\?' (use 2026-11-21T10:00Z, "
+	    "@EPOCH or now+DURATION)" },
+	{ NOW, "1970-01-01T00:00+00:01",
+	    "time out of range in '1970-01-01T00:00+00:01'" },
+	{ NOW, "9999-12-31T23:59-00:01",
+	    "time out of range in '9999-12-31T23:59-00:01'" },
+	{ NOW, "@-1", "invalid epoch time '@-1' (0 to 253402300799)" },
+	{ NOW, "@", "invalid epoch time '@' (0 to 253402300799)" },
+	{ NOW, "@01", "invalid epoch time '@01' (0 to 253402300799)" },
+	{ NOW, "@+5", "invalid epoch time '@+5' (0 to 253402300799)" },
+	{ NOW, "@1.5", "invalid epoch time '@1.5' (0 to 253402300799)" },
+	{ NOW, "@253402300800",
+	    "invalid epoch time '@253402300800' (0 to 253402300799)" },
+	{ NOW, "@99999999999999999999999",
+	    "invalid epoch time '@99999999999999999999999' (0 to "
+	    "253402300799)" },
+	{ NOW, "now+", "empty duration" },
+	{ NOW, "now+90", "duration needs a unit: '90'" },
+	{ NOW, "+90", "duration needs a unit: '90'" },
+	{ NOW, "now+0s", "duration must be positive: '0s'" },
+	{ NOW, "now+ 2h", "invalid duration ' 2h'" },
+	{ NOW, "nowish",
+	    "invalid time 'nowish' (use now, now+DURATION or now-DURATION)" },
+	{ NOW, "now 2h",
+	    "invalid time 'now 2h' (use now, now+DURATION or now-DURATION)" },
+	{ NOW, "Now",
+	    "invalid time 'Now' (use 2026-11-21T10:00Z, @EPOCH or "
+	    "now+DURATION)" },
+	{ NOW, "now-36500d", "time out of range in 'now-36500d'" },
+	{ INT64_C(253402300799), "now+1s", "time out of range in 'now+1s'" },
+	{ -1, "now", "time out of range in 'now'" },
+	{ INT64_MAX, "now+1s", "time out of range in 'now+1s'" },
+	{ INT64_MIN, "now-1s", "time out of range in 'now-1s'" },
+};
+
+/* Good durations and their canonical form. */
+static const struct {
+	const char *in, *want;
+} durs[] = {
+	{ "90m", "1h30m" },
+	{ "2h", "2h" },
+	{ "1d12h", "1d12h" },
+	{ "1h30m15s", "1h30m15s" },
+	{ "45s", "45s" },
+	{ "1w", "7d" },
+	{ "1w2d3h4m5s", "9d3h4m5s" },
+	{ "3600s", "1h" },
+	{ "86400s", "1d" },
+	{ "61m", "1h1m" },
+	{ "0h1s", "1s" },
+	{ "007m", "7m" },
+	{ "1d0s", "1d" },
+	{ "01:00:00", "1h" },
+	{ "1:02:03", "1h2m3s" },
+	{ "100:00:00", "4d4h" },
+	{ "0:00:01", "1s" },
+	{ "1-00", "1d" },
+	{ "1-12", "1d12h" },
+	{ "1-12:30", "1d12h30m" },
+	{ "1-12:30:15", "1d12h30m15s" },
+	{ "0-0:0:1", "1s" },
+	{ "5217w", "36519d" },
+	{ "36525d", "36525d" },
+	{ "3155760000s", "36525d" },
+	{ "876600:00:00", "36525d" },
+	{ "36524-23:59:59", "36524d23h59m59s" },
+};
+
+static const struct {
+	const char *in, *err;
+} baddurs[] = {
+	{ "", "empty duration" },
+	{ "90", "duration needs a unit: '90'" },
+	{ "1h30", "duration needs a unit: '1h30'" },
+	{ "10:30",
+	    "ambiguous duration '10:30' (use HH:MM:SS, or units as in 1h30m)" },
+	{ "0s", "duration must be positive: '0s'" },
+	{ "0w0d0h0m0s", "duration must be positive: '0w0d0h0m0s'" },
+	{ "0:00:00", "duration must be positive: '0:00:00'" },
+	{ "0-0", "duration must be positive: '0-0'" },
+	{ "30m1h", "units out of order in duration '30m1h'" },
+	{ "1s1w", "units out of order in duration '1s1w'" },
+	{ "1h1h", "repeated unit in duration '1h1h'" },
+	{ "5x", "unknown unit in duration '5x' (use w d h m s)" },
+	{ "5H", "unknown unit in duration '5H' (use w d h m s)" },
+	{ "1.5h", "unknown unit in duration '1.5h' (use w d h m s)" },
+	{ "1y", "unknown unit in duration '1y' (use w d h m s)" },
+	{ "h", "invalid duration 'h'" },
+	{ "-5m", "invalid duration '-5m'" },
+	{ "+5m", "invalid duration '+5m'" },
+	{ " 5m", "invalid duration ' 5m'" },
+	{ "5m ", "invalid duration '5m '" },
+	{ "1h 30m", "invalid duration '1h 30m'" },
+	{ "1hm", "invalid duration '1hm'" },
+	{ "36525d1s", "duration longer than 100 years: '36525d1s'" },
+	{ "3155760001s", "duration longer than 100 years: '3155760001s'" },
+	{ "5218w", "duration longer than 100 years: '5218w'" },
+	{ "99999999999999999999999s",
+	    "duration longer than 100 years: '99999999999999999999999s'" },
+	{ "9999999999999999w9999999999999999d",
+	    "duration longer than 100 years: "
+	    "'9999999999999999w9999999999999999d'" },
+	{ "876600:00:01", "duration longer than 100 years: '876600:00:01'" },
+	{ "1-24", "hours must be below 24 in duration '1-24'" },
+	{ "1:60:00", "minutes must be below 60 in duration '1:60:00'" },
+	{ "1:00:60", "seconds must be below 60 in duration '1:00:60'" },
+	{ "1-1:60", "minutes must be below 60 in duration '1-1:60'" },
+	{ "1-1:1:99999999999",
+	    "seconds must be below 60 in duration '1-1:1:99999999999'" },
+	{ "1:2:3:4", "invalid duration '1:2:3:4'" },
+	{ "1-", "invalid duration '1-'" },
+	{ "1-2:", "invalid duration '1-2:'" },
+	{ ":30", "invalid duration ':30'" },
+	{ "1::00", "invalid duration '1::00'" },
+	{ "1-2-3", "invalid duration '1-2-3'" },
+	{ "1:00:00x", "invalid duration '1:00:00x'" },
+	{ "1:00x", "invalid duration '1:00x'" },
+	{ "1h\001", "invalid duration '1h?'" },
+};
+
+/* ar_time_format and ar_duration_format of chosen values. */
+static const struct {
+	int64_t v;
+	const char *want;
+} timefmts[] = {
+	{ 0, "1970-01-01T00:00:00Z" },
+	{ 1700000000, "2023-11-14T22:13:20Z" },
+	{ 951782400, "2000-02-29T00:00:00Z" },
+	{ -1, "1969-12-31T23:59:59Z" },
+	{ INT64_C(253402300799), "9999-12-31T23:59:59Z" },
+	{ INT64_C(253402300800), "10000-01-01T00:00:00Z" },
+	{ INT64_MAX, "292277026596-12-04T15:30:07Z" },
+	{ INT64_MIN, "-292277022657-01-27T08:29:52Z" },
+}, durfmts[] = {
+	{ 0, "0s" },
+	{ 1, "1s" },
+	{ 59, "59s" },
+	{ 60, "1m" },
+	{ 3599, "59m59s" },
+	{ 3600, "1h" },
+	{ 86399, "23h59m59s" },
+	{ 86400, "1d" },
+	{ 90061, "1d1h1m1s" },
+	{ 604800, "7d" },
+	{ -90, "-1m30s" },
+	{ INT64_MAX, "106751991167300d15h30m7s" },
+	{ INT64_MIN, "-106751991167300d15h30m8s" },
+};
+
+/* ar_uint_parse: want is the value printed, or the message. */
+static const struct {
+	const char *in;
+	uint64_t min, max;
+	const char *want;
+} uints[] = {
+	{ "0", 0, 10, "0" },
+	{ "10", 0, 10, "10" },
+	{ "1", 1, 64, "1" },
+	{ "64", 1, 64, "64" },
+	{ "18446744073709551615", 0, UINT64_MAX, "18446744073709551615" },
+	{ "18446744073709551616", 0, UINT64_MAX,
+	    "must be between 0 and 18446744073709551615" },
+	{ "99999999999999999999999", 0, UINT64_MAX,
+	    "must be between 0 and 18446744073709551615" },
+	{ "11", 0, 10, "must be between 0 and 10" },
+	{ "0", 1, 64, "must be between 1 and 64" },
+	{ "65", 1, 64, "must be between 1 and 64" },
+	{ "x1", 0, 10, "not a number: 'x1'" },
+	{ "", 0, 10, "not a number: ''" },
+	{ "-1", 0, 10, "not a number: '-1'" },
+	{ "+1", 0, 10, "not a number: '+1'" },
+	{ " 1", 0, 10, "not a number: ' 1'" },
+	{ "1 ", 0, 10, "not a number: '1 '" },
+	{ "1e3", 0, 10000, "not a number: '1e3'" },
+	{ "0x10", 0, 100, "not a number: '0x10'" },
+	{ "007", 0, 10, "leading zero in number: '007'" },
+	{ "00", 0, 10, "leading zero in number: '00'" },
+	{ "12345678901234567890123456789012345678901234567890x", 0, 10,
+	    "not a number: '1234567890123456789012345678901234567890...'" },
+	{ "1\t", 0, 10, "not a number: '1?'" },
+};
+
+/*
+ * Good records: a line parsed with flags in and printed with flags out.
+ * The line is a string literal, so it cannot hold a NUL.
+ */
+static const struct {
+	int in;
+	const char *line;
+	int out;
+	const char *want;
+} recs[] = {
+	/* key=value */
+	{ KV, "", KV, "\n" },
+	{ KV, "   \t ", KV, "\n" },
+	{ KV, "a=1", KV, "a=1\n" },
+	{ KV, "  a=1   b=2  ", KV, "a=1 b=2\n" },
+	{ KV, "a=1\tb=2\t", KV, "a=1 b=2\n" },
+	{ KV, "a=1 b=2\r", KV, "a=1 b=2\n" },
+	{ KV, "a=", KV, "a=\"\"\n" },
+	{ KV, "a= b=", KV, "a=\"\" b=\"\"\n" },
+	{ KV, "a=\"\"", KV, "a=\"\"\n" },
+	{ KV, "a=\"x y\"", KV, "a=\"x y\"\n" },
+	{ KV, "a=\"x\\ty\"", KV, "a=\"x\\ty\"\n" },
+	{ KV, "a=\"x\ty\"", KV, "a=\"x\\ty\"\n" },
+	{ KV, "a=\"\\\"\\\\\\n\"", KV, "a=\"\\\"\\\\\\n\"\n" },
+	{ KV, "a=\"plain\"", KV, "a=plain\n" },
+	{ KV, "a=\"x y\"\tb=1", KV, "a=\"x y\" b=1\n" },
+	{ KV, "a=b=c", KV, "a=\"b=c\"\n" },
+	{ KV, "a==", KV, "a=\"=\"\n" },
+	{ KV, "a=C:\\x", KV, "a=\"C:\\\\x\"\n" },
+	{ KV, "a=it's", KV, "a=it's\n" },
+	{ KV, "user=\xc3\xa9lodie", KV, "user=\xc3\xa9lodie\n" },
+	{ KV, "a=\xe2\x82\xac\xf0\x9f\x98\x80", KV,
+	    "a=\xe2\x82\xac\xf0\x9f\x98\x80\n" },
+	{ KV, "a=\"\xc3\xa9 \xc3\xa9\"", KV, "a=\"\xc3\xa9 \xc3\xa9\"\n" },
+	{ KV, "k.x-y_z=1 _=2 A9=3 a.=4 a-=5", KV,
+	    "k.x-y_z=1 _=2 A9=3 a.=4 a-=5\n" },
+	{ KV, A64 "=1", KV, A64 "=1\n" },
+	{ KV, "start=2026-11-21T10:00:00Z zz=unknown user=bob x.y=1", KV,
+	    "start=2026-11-21T10:00:00Z zz=unknown user=bob x.y=1\n" },
+	{ KV, "b=2 a=1 c=3", KV, "b=2 a=1 c=3\n" },
+	{ KV, "A=1 a=2", KV, "A=1 a=2\n" },
+	{ KV, "a=\\ b=\\\\", KV, "a=\"\\\\\" b=\"\\\\\\\\\"\n" },
+	/* key=value to JSON */
+	{ KV, "", JS, "{}\n" },
+	{ KV, "a=1 b=x", JS, "{\"a\":\"1\",\"b\":\"x\"}\n" },
+	{ KV, "a=\"x\\ny\"", JS, "{\"a\":\"x\\ny\"}\n" },
+	{ KV, "a=\"q\\\"\\\\\"", JS, "{\"a\":\"q\\\"\\\\\"}\n" },
+	{ KV, "a=\"\\t\"", JS, "{\"a\":\"\\t\"}\n" },
+	{ KV, "a=\xc3\xa9", JS, "{\"a\":\"\xc3\xa9\"}\n" },
+	{ KV, "a=/ b=", JS, "{\"a\":\"/\",\"b\":\"\"}\n" },
+	{ KV, "a=true", JS, "{\"a\":\"true\"}\n" },
+	/* JSON */
+	{ JS, "{}", JS, "{}\n" },
+	{ JS, "  { \t}  ", JS, "{}\n" },
+	{ JS, "{\"a\":1}", JS, "{\"a\":1}\n" },
+	{ JS, "{ \"a\" : 1 , \"b\" : \"x\" }", JS, "{\"a\":1,\"b\":\"x\"}\n" },
+	{ JS, "{\"n\":-1.5e+10}", JS, "{\"n\":-1.5e+10}\n" },
+	{ JS, "{\"n\":0,\"m\":-0,\"o\":0.0,\"p\":1E5,\"q\":2e-3}", JS,
+	    "{\"n\":0,\"m\":-0,\"o\":0.0,\"p\":1E5,\"q\":2e-3}\n" },
+	{ JS, "{\"t\":true,\"f\":false,\"z\":null}", JS,
+	    "{\"t\":true,\"f\":false,\"z\":null}\n" },
+	{ JS, "{\"a\":[1, 2, {\"b\": [ ]}]}", JS,
+	    "{\"a\":[1, 2, {\"b\": [ ]}]}\n" },
+	{ JS, "{\"a\":{\"x\":\"\\u0041\"}}", JS,
+	    "{\"a\":{\"x\":\"\\u0041\"}}\n" },
+	{ JS, "{\"a\":[]}", JS, "{\"a\":[]}\n" },
+	{ JS, "{\"a\":{}}", JS, "{\"a\":{}}\n" },
+	{ JS, "{\"s\":\"\\u0041\\u00e9\\u20AC\\ud83d\\ude00\"}", JS,
+	    "{\"s\":\"A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}\n" },
+	{ JS, "{\"s\":\"\\/\\b\\f\\r\"}", JS,
+	    "{\"s\":\"/\\u0008\\u000c\\u000d\"}\n" },
+	{ JS, "{\"s\":\"\\u001f\\u007f\x7f\"}", JS,
+	    "{\"s\":\"\\u001f\\u007f\\u007f\"}\n" },
+	{ JS, "{\"s\":\"\\n\\t\\\"\\\\\"}", JS,
+	    "{\"s\":\"\\n\\t\\\"\\\\\"}\n" },
+	{ JS, "{\"\\u0061\":1}", JS, "{\"a\":1}\n" },
+	{ JS, "{\"a\":1}\r", JS, "{\"a\":1}\n" },
+	{ JS, "{\"s\":\"\"}", JS, "{\"s\":\"\"}\n" },
+	{ JS, "{\"s\":\"x y=z\"}", JS, "{\"s\":\"x y=z\"}\n" },
+	{ JS, "{\"a\":" DEEP31 "}", JS, "{\"a\":" DEEP31 "}\n" },
+	/* JSON to key=value */
+	{ JS, "{}", KV, "\n" },
+	{ JS, "{\"a\":1,\"b\":\"x y\"}", KV, "a=1 b=\"x y\"\n" },
+	{ JS, "{\"a\":[1, 2]}", KV, "a=\"[1, 2]\"\n" },
+	{ JS, "{\"a\":[1,2]}", KV, "a=[1,2]\n" },
+	{ JS, "{\"a\":{\"b\":1}}", KV, "a=\"{\\\"b\\\":1}\"\n" },
+	{ JS, "{\"a\":\"\"}", KV, "a=\"\"\n" },
+	{ JS, "{\"a\":null}", KV, "a=null\n" },
+	{ JS, "{\"a\":\"x=y\"}", KV, "a=\"x=y\"\n" },
+	{ JS, "{\"a\":\"\\u00e9\"}", KV, "a=\xc3\xa9\n" },
+};
+
+/*
+ * key=value cannot write control characters other than tab and newline:
+ * they print as '?', quoted the first time as they are control
+ * characters, and the '?' then prints bare.
+ */
+static const struct {
+	const char *json, *first, *second;
+} lossy[] = {
+	{ "{\"a\":\"\\r\"}", "a=\"?\"\n", "a=?\n" },
+	{ "{\"a\":\"\\u007f\"}", "a=\"?\"\n", "a=?\n" },
+	{ "{\"a\":\"x\\u0001 y\"}", "a=\"x? y\"\n", "a=\"x? y\"\n" },
+};
+
+/* Bad records: line (len bytes, so it may hold a NUL) and the message. */
+static const struct {
+	int flags;
+	const char *line;
+	size_t len;
+	const char *err;
+} badrecs[] = {
+#define L(s) s, sizeof(s) - 1
+	{ KV, L("a"), "missing '=' after 'a'" },
+	{ KV, L("a b=1"), "missing '=' after 'a'" },
+	{ KV, L("a=1 b"), "missing '=' after 'b'" },
+	{ KV, L("a =1"), "missing '=' after 'a'" },
+	{ KV, L("=1"), "missing field name at byte 1" },
+	{ KV, L("a=1  =1"), "missing field name at byte 6" },
+	{ KV, L("1a=1"), "invalid field name at byte 1" },
+	{ KV, L(".a=1"), "invalid field name at byte 1" },
+	{ KV, L("-a=1"), "invalid field name at byte 1" },
+	{ KV, L("a!=1"), "invalid field name at byte 2" },
+	{ KV, L("\"a\"=1"), "invalid field name at byte 1" },
+	{ KV, L("\xc3\xa9=1"), "invalid field name at byte 1" },
+	{ KV, L("a" A64 "=1"),
+	    "field name longer than 64 bytes at byte 1" },
+	{ KV, L("a=1 a=2"), "duplicate field 'a'" },
+	{ KV, L("a=1 b=2 c=3 b=\"x\""), "duplicate field 'b'" },
+	{ KV, L("start=1 user=\"x"), "unterminated quote in field 'user'" },
+	{ KV, L("a=\""), "unterminated quote in field 'a'" },
+	{ KV, L("a=\"x\\\""), "unterminated quote in field 'a'" },
+	{ KV, L("a=\"x\\"), "unterminated quote in field 'a'" },
+	{ KV, L("a=\"x\\q\""), "invalid escape in field 'a' at byte 5" },
+	{ KV, L("a=\"\\u0041\""), "invalid escape in field 'a' at byte 4" },
+	{ KV, L("a=\"\\r\""), "invalid escape in field 'a' at byte 4" },
+	{ KV, L("a=\"x\"y"),
+	    "text after closing quote in field 'a' at byte 6" },
+	{ KV, L("a=\"x\"\"y\""),
+	    "text after closing quote in field 'a' at byte 6" },
+	{ KV, L("a=x\"y"), "unexpected quote in field 'a' at byte 4" },
+	{ KV, L("a=x\001"), "control character in field 'a' at byte 4" },
+	{ KV, L("a=\"\001\""), "control character in field 'a' at byte 4" },
+	{ KV, L("a=\"\x7f\""), "control character in field 'a' at byte 4" },
+	{ KV, L("a=x\x7f"), "control character in field 'a' at byte 4" },
+	{ KV, L("a=1\r\r"), "control character in field 'a' at byte 4" },
+	{ KV, L("a=1\rb=2"), "control character in field 'a' at byte 4" },
+	{ KV, L("a=1\nb=2"), "control character in field 'a' at byte 4" },
+	{ KV, L("a=b\0c"), "NUL byte at byte 4" },
+	{ KV, L("\0"), "NUL byte at byte 1" },
+	{ KV, L("a=\xff"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xc0\x80"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xc1\xbf"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xe0\x9f\xbf"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xf0\x8f\xbf\xbf"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xed\xa0\x80"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xf4\x90\x80\x80"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xe2\x82"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xc3"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\x80"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xf8\x88\x80\x80\x80"), "invalid UTF-8 at byte 3" },
+	{ KV, L("a=\xc3\xa9\xc3(b"), "invalid UTF-8 at byte 5" },
+	{ KV, L("a=1 b=\"\xff\""), "invalid UTF-8 at byte 8" },
+	/* JSON */
+	{ JS, L(""), "expected '{' at end of line" },
+	{ JS, L("   "), "expected '{' at end of line" },
+	{ JS, L("a=1"), "expected '{' at byte 1" },
+	{ JS, L("[]"), "expected '{' at byte 1" },
+	{ JS, L("{"), "expected '\"' at end of line" },
+	{ JS, L("{'a':1}"), "expected '\"' at byte 2" },
+	{ JS, L("{\"a\"}"), "expected ':' at byte 5" },
+	{ JS, L("{\"a\" 1}"), "expected ':' at byte 6" },
+	{ JS, L("{\"a\":}"), "expected a value at byte 6" },
+	{ JS, L("{\"a\":1"), "expected ',' or '}' at end of line" },
+	{ JS, L("{\"a\":1,}"), "expected '\"' at byte 8" },
+	{ JS, L("{\"a\":1 \"b\":2}"), "expected ',' or '}' at byte 8" },
+	{ JS, L("{\"a\":1}x"), "text after the object at byte 8" },
+	{ JS, L("{\"a\":1}{}"), "text after the object at byte 8" },
+	{ JS, L("{\"a\":1}\r\r"), "text after the object at byte 8" },
+	{ JS, L("{\"a\":01}"), "invalid number at byte 6" },
+	{ JS, L("{\"a\":-}"), "invalid number at byte 6" },
+	{ JS, L("{\"a\":-a}"), "invalid number at byte 6" },
+	{ JS, L("{\"a\":1.}"), "invalid number at byte 6" },
+	{ JS, L("{\"a\":1e}"), "invalid number at byte 6" },
+	{ JS, L("{\"a\":1e+}"), "invalid number at byte 6" },
+	{ JS, L("{\"a\":.5}"), "expected a value at byte 6" },
+	{ JS, L("{\"a\":+1}"), "expected a value at byte 6" },
+	{ JS, L("{\"a\":tru}"), "expected a value at byte 6" },
+	{ JS, L("{\"a\":True}"), "expected a value at byte 6" },
+	{ JS, L("{\"a\":nul"), "expected a value at byte 6" },
+	{ JS, L("{\"a\":truex}"), "expected ',' or '}' at byte 10" },
+	{ JS, L("{\"a\":\"x}"), "unterminated string at byte 6" },
+	{ JS, L("{\"a"), "unterminated string at byte 2" },
+	{ JS, L("{\"a\":\"\\x\"}"), "invalid escape at byte 7" },
+	{ JS, L("{\"a\":\"\\U0041\"}"), "invalid escape at byte 7" },
+	{ JS, L("{\"a\":\"\\u00\"}"), "invalid \\u escape at byte 7" },
+	{ JS, L("{\"a\":\"\\u00g0\"}"), "invalid \\u escape at byte 7" },
+	{ JS, L("{\"a\":\"\\u0000\"}"), "\\u0000 is not allowed at byte 7" },
+	{ JS, L("{\"a\":\"\\ud800\"}"), "lone surrogate at byte 7" },
+	{ JS, L("{\"a\":\"\\udc00\"}"), "lone surrogate at byte 7" },
+	{ JS, L("{\"a\":\"\\ud800\\u0041\"}"), "lone surrogate at byte 7" },
+	{ JS, L("{\"a\":\"\\ud800\\ud800\"}"), "lone surrogate at byte 7" },
+	{ JS, L("{\"a\":\"x\ty\"}"), "control character at byte 8" },
+	{ JS, L("{\"a\":[\"\001\"]}"), "control character at byte 8" },
+	{ JS, L("{\"a\":1,\n\"b\":2}"), "expected '\"' at byte 8" },
+	{ JS, L("{\"a b\":1}"), "invalid field name at byte 2" },
+	{ JS, L("{\"\":1}"), "invalid field name at byte 2" },
+	{ JS, L("{\"1a\":1}"), "invalid field name at byte 2" },
+	{ JS, L("{\"a\\u0000\":1}"), "\\u0000 is not allowed at byte 4" },
+	{ JS, L("{\"a" A64 "\":1}"),
+	    "invalid field name at byte 2" },
+	{ JS, L("{\"a\":1,\"a\":2}"), "duplicate field 'a'" },
+	{ JS, L("{\"\\u0061\":1,\"a\":2}"), "duplicate field 'a'" },
+	{ JS, L("{\"a\":[1,]}"), "expected a value at byte 9" },
+	{ JS, L("{\"a\":[1 2]}"), "expected ',' or ']' at byte 9" },
+	{ JS, L("{\"a\":[1"), "expected ',' or ']' at end of line" },
+	{ JS, L("{\"a\":{\"b\"}}"), "expected ':' at byte 10" },
+	{ JS, L("{\"a\":{1:2}}"), "expected '\"' at byte 7" },
+	{ JS, L("{\"a\":{\"b\":1,}}"), "expected '\"' at byte 13" },
+	{ JS, L("{\"a\":" DEEP32 "}"),
+	    "nested deeper than 32 levels at byte 37" },
+	{ JS, L("{\"a\":\"\xff\"}"), "invalid UTF-8 at byte 7" },
+	{ JS, L("{\"a\":\"\0\"}"), "NUL byte at byte 7" },
+#undef L
+};
+
+/* Editing: apply one operation to a parsed record, print it. */
+enum op { SET, INT, TIME, DUR, DEL, GET };
+static const struct {
+	const char *line;
+	enum op op;
+	const char *key, *value;	/* for INT, TIME, DUR: a number */
+	int out;
+	const char *want;		/* for GET: the value or "(null)" */
+} edits[] = {
+	{ "a=1 b=2", SET, "b", "3", KV, "a=1 b=3\n" },
+	{ "a=1 b=2", SET, "a", "3", KV, "a=3 b=2\n" },
+	{ "a=1 b=2", SET, "c", "x", KV, "a=1 b=2 c=x\n" },
+	{ "", SET, "c", "x", KV, "c=x\n" },
+	{ "", SET, "c", "x", JS, "{\"c\":\"x\"}\n" },
+	{ "a=1", SET, "a", "two words", KV, "a=\"two words\"\n" },
+	{ "a=1", SET, "a", "", KV, "a=\"\"\n" },
+	{ "a=1", SET, "a", "x\001y", KV, "a=\"x?y\"\n" },
+	{ "a=1", SET, "a", "x\001y", JS, "{\"a\":\"x\\u0001y\"}\n" },
+	{ "a=1", SET, "a", "x\ry", KV, "a=\"x?y\"\n" },
+	{ "a=1", SET, "a", "x\xffy", KV, "a=x?y\n" },
+	{ "a=1", SET, "a", "x\xff y", KV, "a=\"x? y\"\n" },
+	{ "a=1", SET, "a", "\xed\xa0\x80", JS, "{\"a\":\"???\"}\n" },
+	{ "a=1", SET, "a", "x\ny\tz", KV, "a=\"x\\ny\\tz\"\n" },
+	{ "a=1", SET, "a", "\"q\"", KV, "a=\"\\\"q\\\"\"\n" },
+	{ "a=1 z=9", INT, "n", "-5", KV, "a=1 z=9 n=-5\n" },
+	{ "a=1 z=9", INT, "n", "-5", JS,
+	    "{\"a\":\"1\",\"z\":\"9\",\"n\":-5}\n" },
+	{ "n=x", INT, "n", "9223372036854775807", JS,
+	    "{\"n\":9223372036854775807}\n" },
+	{ "t=x", TIME, "t", "0", KV, "t=1970-01-01T00:00:00Z\n" },
+	{ "", TIME, "t", "1763719200", JS,
+	    "{\"t\":\"2025-11-21T10:00:00Z\"}\n" },
+	{ "d=1", DUR, "d", "5400", KV, "d=1h30m\n" },
+	{ "", DUR, "d", "0", JS, "{\"d\":\"0s\"}\n" },
+	{ "a=1 b=2 c=3", DEL, "b", NULL, KV, "a=1 c=3\n" },
+	{ "a=1 b=2 c=3", DEL, "a", NULL, KV, "b=2 c=3\n" },
+	{ "a=1 b=2 c=3", DEL, "c", NULL, KV, "a=1 b=2\n" },
+	{ "a=1 b=2 c=3", DEL, "d", NULL, KV, "a=1 b=2 c=3\n" },
+	{ "a=1", DEL, "a", NULL, KV, "\n" },
+	{ "a=1", DEL, "a", NULL, JS, "{}\n" },
+	{ "a=1 b=\"x y\"", GET, "b", NULL, KV, "x y" },
+	{ "a=1 b=\"x y\"", GET, "c", NULL, KV, "(null)" },
+	{ "a=1 b=\"x y\"", GET, "A", NULL, KV, "(null)" },
+	{ "a= b=\"x y\"", GET, "a", NULL, KV, "" },
+};
+
+static void
+test_times(void)
+{
+	char err[AR_ERRMAX], buf[AR_TIMEBUF], got[AR_ERRMAX];
+	int64_t t, t2;
+	size_t i;
+
+	for (i = 0; i < NELEM(times); i++, nrows++) {
+		if (ar_time_parse(times[i].in, times[i].now, &t, err) == -1) {
+			check(0, "time", times[i].in, err, times[i].want);
+			continue;
+		}
+		checkstr("time", times[i].in, ar_time_format(t, buf),
+		    times[i].want);
+		/* The printed form is a time that parses to the same. */
+		check(ar_time_parse(buf, 0, &t2, err) == 0 && t2 == t,
+		    "time round trip", buf, err, buf);
+	}
+	for (i = 0; i < NELEM(badtimes); i++, nrows++) {
+		if (ar_time_parse(badtimes[i].in, badtimes[i].now, &t,
+		    got) == 0)
+			strcpy(got, "(accepted)");
+		checkstr("bad time", badtimes[i].in, got, badtimes[i].err);
+		check(strlen(got) < 200 && strchr(got, '\n') == NULL,
+		    "short message", badtimes[i].in, got, "< 200 bytes");
+	}
+	for (i = 0; i < NELEM(timefmts); i++, nrows++)
+		checkstr("time format", timefmts[i].want,
+		    ar_time_format(timefmts[i].v, buf), timefmts[i].want);
+}
+
+static void
+test_durations(void)
+{
+	char err[AR_ERRMAX], buf[AR_TIMEBUF], got[AR_ERRMAX];
+	int64_t d, d2;
+	size_t i;
+
+	for (i = 0; i < NELEM(durs); i++, nrows++) {
+		if (ar_duration_parse(durs[i].in, &d, err) == -1) {
+			check(0, "duration", durs[i].in, err, durs[i].want);
+			continue;
+		}
+		checkstr("duration", durs[i].in, ar_duration_format(d, buf),
+		    durs[i].want);
+		check(ar_duration_parse(buf, &d2, err) == 0 && d2 == d,
+		    "duration round trip", buf, err, buf);
+	}
+	for (i = 0; i < NELEM(baddurs); i++, nrows++) {
+		if (ar_duration_parse(baddurs[i].in, &d, got) == 0)
+			strcpy(got, "(accepted)");
+		checkstr("bad duration", baddurs[i].in, got, baddurs[i].err);
+	}
+	for (i = 0; i < NELEM(durfmts); i++, nrows++)
+		checkstr("duration format", durfmts[i].want,
+		    ar_duration_format(durfmts[i].v, buf), durfmts[i].want);
+}
+
+static void
+test_uints(void)
+{
+	char got[AR_ERRMAX];
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < NELEM(uints); i++, nrows++) {
+		if (ar_uint_parse(uints[i].in, uints[i].min, uints[i].max, &v,
+		    got) == 0)
+			snprintf(got, sizeof(got), "%" PRIu64, v);
+		checkstr("uint", uints[i].in, got, uints[i].want);
+	}
+}
+
+/* Print r with flags into a fresh string (the caller frees it). */
+static char *
+print(const struct ar_record *r, int flags)
+{
+	char *buf = NULL, *s;
+	size_t len = 0, cap = 0;
+
+	if (ar_record_print(r, flags, &buf, &len, &cap) == -1 ||
+	    (s = malloc(len + 1)) == NULL) {
+		fprintf(stderr, "out of memory\n");
+		exit(2);
+	}
+	memcpy(s, buf, len);
+	s[len] = '\0';
+	free(buf);
+	return s;
+}
+
+static void
+test_records(struct ar_record *r)
+{
+	struct ar_record r2;
+	char err[AR_ERRMAX], got[AR_ERRMAX], *out, *out2;
+	size_t i, len;
+	int rc;
+
+	ar_record_init(&r2);
+	for (i = 0; i < NELEM(recs); i++, nrows++) {
+		if (ar_record_parse(r, recs[i].line, strlen(recs[i].line),
+		    recs[i].in, err) != 0) {
+			check(0, "record", recs[i].line, err, recs[i].want);
+			continue;
+		}
+		out = print(r, recs[i].out);
+		checkstr("record", recs[i].line, out, recs[i].want);
+		/* What was printed parses back and prints the same. */
+		len = strlen(out) - 1;
+		if (ar_record_parse(&r2, out, len, recs[i].out, err) != 0)
+			check(0, "record round trip", out, err, out);
+		else {
+			out2 = print(&r2, recs[i].out);
+			checkstr("record round trip", out, out2, out);
+			free(out2);
+		}
+		free(out);
+	}
+	for (i = 0; i < NELEM(lossy); i++, nrows++) {
+		if (ar_record_parse(r, lossy[i].json, strlen(lossy[i].json), JS,
+		    err) != 0) {
+			check(0, "lossy", lossy[i].json, err, "parsed");
+			continue;
+		}
+		out = print(r, KV);
+		checkstr("lossy", lossy[i].json, out, lossy[i].first);
+		if (ar_record_parse(r, out, strlen(out) - 1, KV, err) != 0)
+			check(0, "lossy reparse", out, err, lossy[i].second);
+		else {
+			out2 = print(r, KV);
+			checkstr("lossy reparse", out, out2, lossy[i].second);
+			free(out2);
+		}
+		free(out);
+	}
+	for (i = 0; i < NELEM(badrecs); i++, nrows++) {
+		/* A record that held fields must come out empty. */
+		ar_record_parse(r, "x=1 y=2", 7, KV, err);
+		rc = ar_record_parse(r, badrecs[i].line, badrecs[i].len,
+		    badrecs[i].flags, got);
+		if (rc == 0)
+			strcpy(got, "(accepted)");
+		checkstr("bad record", badrecs[i].line, got, badrecs[i].err);
+		check(rc == -1 && r->nfields == 0, "bad record leaves it empty",
+		    badrecs[i].line, rc == -1 ? "not empty" : "rc != -1",
+		    "empty");
+	}
+	ar_record_free(&r2);
+}
+
+static void
+test_long_lines(struct ar_record *r)
+{
+	char err[AR_ERRMAX], *line, *out;
+	size_t n = AR_LINE_MAX + 1;
+
+	if ((line = malloc(n)) == NULL)
+		exit(2);
+	memcpy(line, "a=", 2);
+	memset(line + 2, 'x', n - 2);
+	nrows++;
+	check(ar_record_parse(r, line, n, KV, err) == -1 &&
+	    strcmp(err, "line longer than 65536 bytes") == 0,
+	    "long line", "a=xxx...", err, "line longer than 65536 bytes");
+	nrows++;
+	check(ar_record_parse(r, line, n - 1, KV, err) == 0 &&
+	    strlen(ar_record_get(r, "a")) == n - 3,
+	    "longest line", "a=xxx...", err, "accepted");
+	/* Every byte escaped six-fold still prints. */
+	nrows++;
+	memset(line + 2, '\001', n - 2);
+	line[n - 1] = '\0';
+	ar_record_clear(r);
+	if (ar_record_set(r, "a", line + 2) == -1)
+		exit(2);
+	out = print(r, JS);
+	check(strlen(out) == 9 + 6 * (n - 3), "escaped line", "a=\\001...",
+	    "wrong length", "six bytes a byte");
+	free(out);
+	free(line);
+}
+
+static void
+test_edits(struct ar_record *r)
+{
+	char err[AR_ERRMAX], *out;
+	const char *v;
+	int64_t n;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < NELEM(edits); i++, nrows++) {
+		if (ar_record_parse(r, edits[i].line, strlen(edits[i].line),
+		    KV, err) != 0) {
+			check(0, "edit", edits[i].line, err, "parsed");
+			continue;
+		}
+		n = edits[i].value ? strtoll(edits[i].value, NULL, 10) : 0;
+		switch (edits[i].op) {
+		case SET:
+			rc = ar_record_set(r, edits[i].key, edits[i].value);
+			break;
+		case INT:
+			rc = ar_record_set_int(r, edits[i].key, n);
+			break;
+		case TIME:
+			rc = ar_record_set_time(r, edits[i].key, n);
+			break;
+		case DUR:
+			rc = ar_record_set_duration(r, edits[i].key, n);
+			break;
+		case DEL:
+			ar_record_del(r, edits[i].key);
+			break;
+		case GET:
+			v = ar_record_get(r, edits[i].key);
+			checkstr("get", edits[i].key, v ? v : "(null)",
+			    edits[i].want);
+			continue;
+		}
+		if (rc != 0) {
+			check(0, "edit", edits[i].line, "-1", "0");
+			continue;
+		}
+		out = print(r, edits[i].out);
+		checkstr("edit", edits[i].line, out, edits[i].want);
+		free(out);
+	}
+}
+
+/* Printing appends to what the buffer holds, and grows it. */
+static void
+test_append(struct ar_record *r)
+{
+	char err[AR_ERRMAX], *buf = NULL;
+	size_t len = 0, cap = 0, i;
+	int ok = 1;
+
+	nrows++;
+	ar_record_parse(r, "a=1 b=\"x y\"", 11, KV, err);
+	for (i = 0; i < 1000 && ok; i++)
+		ok = ar_record_print(r, KV, &buf, &len, &cap) == 0 &&
+		    ar_record_print(r, JS, &buf, &len, &cap) == 0;
+	ok = ok && len == 1000 * (12 + 20) && len <= cap &&
+	    memcmp(buf + len - 32,
+	    "a=1 b=\"x y\"\n{\"a\":\"1\",\"b\":\"x y\"}\n", 32) == 0;
+	check(ok, "append", "1000 lines", ok ? "" : "wrong output", "");
+	free(buf);
+}
+
+int
+main(void)
+{
+	struct ar_record r;
+
+	ar_record_init(&r);
+	test_times();
+	test_durations();
+	test_uints();
+	test_records(&r);
+	test_long_lines(&r);
+	test_edits(&r);
+	test_append(&r);
+	ar_record_free(&r);
+	printf("%d table rows\n", nrows);
+	printf("%d passed, %d failed\n", npass, nfail);
+	return nfail != 0;
+}
