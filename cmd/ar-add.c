@@ -1,42 +1,131 @@
 /*
- * ar-add - admit reservations atomically.  (GarQ Algorithm 3)
+ * ar-add - admit reservations atomically: GarQ Algorithm 3, with start
+ * windows, parametric copies and FCFS-LRH / FCFS-EDS rearrangement.
  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd.h"
+
+static const struct option longopts[] = {
+	{ "no-move", no_argument, NULL, 'n' },
+	{ "later", no_argument, NULL, 'e' },
+	{ "partial", no_argument, NULL, 'p' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+option(struct ctx *x, int opt, const char *arg)
+{
+	unsigned *flags = x->data;
+
+	(void)arg;
+	switch (opt) {
+	case 'n':
+		*flags |= AR_NOMOVE;
+		return 0;
+	case 'e':
+		*flags |= AR_LATER;
+		return 0;
+	case 'p':
+		*flags |= AR_PARTIAL;
+		return 0;
+	}
+	return -1;
+}
 
 static int
 prepare(struct ctx *x, struct item *it, char *err)
 {
-	return cmd_request(x, it, err);
+	if (cmd_request(x, it, err) != 0)
+		return -1;
+	it->rq.flags = *(unsigned *)x->data;
+	return 0;
 }
 
+/* Keep what the library did while its transaction is open. */
 static int
 apply(struct ctx *x, ar_txn *t, struct item *it)
 {
+	const struct ar_placed *g, *m;
+	size_t ng, nm;
+	int rc;
+
 	(void)x;
 	it->nalts = 1;
-	return ar_add(t, &it->rq, &it->alts[0]);
+	it->ngranted = it->nplaced = 0;
+	if ((rc = ar_add(t, &it->rq, &it->alts[0])) != 0)
+		return rc;
+	ar_added(t, &g, &ng, &m, &nm);
+	if (ng + nm > it->placedcap) {
+		struct ar_placed *p;
+		struct ar_resv *r;
+
+		if ((p = realloc(it->placed, (ng + nm) * sizeof(*p))) == NULL)
+			return ENOMEM;
+		it->placed = p;
+		if ((r = realloc(it->moved, (ng + nm) * sizeof(*r))) == NULL)
+			return ENOMEM;
+		it->moved = r;
+		it->placedcap = ng + nm;
+	}
+	memcpy(it->placed, g, ng * sizeof(*g));
+	memcpy(it->placed + ng, m, nm * sizeof(*m));
+	it->ngranted = ng;
+	it->nplaced = ng + nm;
+	for (size_t i = ng; i < it->nplaced; i++)
+		if ((rc = ar_get(t, it->placed[i].id, &it->moved[i])) != 0)
+			return rc;
+	return 0;
 }
 
+/* One line per copy granted, then one per reservation moved. */
 static int
 emit(struct ctx *x, struct item *it)
 {
-	const struct ar_answer *a = &it->alts[0];
+	struct ar_answer a = it->alts[0];
+	struct ar_record *r = &it->rec;
 
-	if (a->status == AR_GRANTED) {
-		if (ar_record_set_int(&it->rec, "id", (int64_t)a->id) != 0)
+	if (a.status != AR_GRANTED) {
+		ar_record_del(r, "id");
+		return cmd_answer(it, &a) != 0 || cmd_print(x, r) != 0 ?
+		    -1 : EXIT_REFUSED;
+	}
+	for (size_t i = 0; i < it->ngranted; i++) {
+		a.start = it->placed[i].start;
+		a.end = it->placed[i].end;
+		if (ar_record_set_int(r, "id", (int64_t)it->placed[i].id) != 0 ||
+		    (it->rq.jobs > 1 &&
+		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
+		    cmd_answer(it, &a) != 0 || cmd_print(x, r) != 0)
 			return -1;
-	} else
-		ar_record_del(&it->rec, "id");
-	if (cmd_answer(it, a) != 0 || cmd_print(x, &it->rec) != 0)
-		return -1;
-	return a->status == AR_GRANTED ? 0 : EXIT_REFUSED;
+	}
+	for (size_t i = it->ngranted; i < it->nplaced; i++) {
+		struct ar_record moved;
+		int rc;
+
+		ar_record_init(&moved);
+		rc = cmd_resv(&moved, &it->moved[i]) != 0 ||
+		    ar_record_set_time(&moved, "old_start",
+		    it->placed[i].from) != 0 ||
+		    ar_record_set(&moved, "status", "moved") != 0 ||
+		    cmd_print(x, &moved) != 0;
+		ar_record_free(&moved);
+		if (rc)
+			return -1;
+	}
+	return it->ngranted < it->rq.jobs ? EXIT_REFUSED : 0;
 }
 
 static const struct cmd add = {
 	.name = "ar-add",
-	.usage = "[key=value ...]",
+	.usage = "[-enp] [key=value ...]",
 	.write = 1,
-	.shortopts = "",
+	.shortopts = "enp",
+	.longopts = longopts,
+	.option = option,
 	.prepare = prepare,
 	.apply = apply,
 	.emit = emit,
@@ -45,5 +134,7 @@ static const struct cmd add = {
 int
 main(int argc, char **argv)
 {
-	return cmd_main(&add, argc, argv, NULL);
+	unsigned flags = 0;
+
+	return cmd_main(&add, argc, argv, &flags);
 }

@@ -371,6 +371,8 @@ out:
 		ar_record_free(&b.items[i].rec);
 		free(b.items[i].ids);
 		free(b.items[i].rcs);
+		free(b.items[i].placed);
+		free(b.items[i].moved);
 	}
 	free(b.items);
 	free(r.buf);

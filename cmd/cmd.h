@@ -31,6 +31,9 @@ struct item {
 	size_t nids, idcap;     /* ar-del: reservations found, and room */
 	uint64_t *ids;
 	int *rcs;               /* ar-del: the library's answer for each */
+	struct ar_placed *placed;       /* ar-add: copies granted, then moves */
+	size_t ngranted, nplaced, placedcap;
+	struct ar_resv *moved;          /* ar-add: the moved reservations */
 	size_t nalts;           /* answers in alts */
 	struct ar_answer alts[ALTS_MAX];
 };

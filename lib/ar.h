@@ -78,17 +78,30 @@ struct ar_info {
 	uint64_t map_size;      /* the current map size, bytes */
 };
 
-/* A request, as the commands read it. */
+/*
+ * A request, as the commands read it.  An MPI job is one job of `nodes`
+ * nodes that all start together; a parametric request is `jobs`
+ * independent copies, each placed on its own (ar_add) and each becoming a
+ * reservation of its own.
+ */
 struct ar_request {
 	int64_t earliest;       /* earliest start */
 	int64_t latest;         /* latest start; == earliest for a fixed start */
 	int64_t duration;       /* seconds, > 0 */
 	uint32_t nodes;         /* nodes each job needs at once, >= 1 */
-	uint32_t jobs;          /* copies of the job, all granted together, >= 1 */
+	uint32_t jobs;          /* independent copies of the job, >= 1 */
 	uint32_t owner;         /* uid of the requester */
 	const char *user;       /* label, NULL or at most AR_LABEL_MAX bytes */
 	const char *job;        /* label, NULL or at most AR_LABEL_MAX bytes */
+	unsigned flags;         /* AR_NOMOVE, AR_LATER, AR_PARTIAL */
 };
+
+/* How ar_add may place a request (struct ar_request's flags). */
+#define AR_NOMOVE  0x1  /* first fit in the window only: move nothing */
+#define AR_LATER   0x2  /* move others only later (FCFS-EDS); by default
+                         * earlier or later, nearest first (FCFS-LRH) */
+#define AR_PARTIAL 0x4  /* grant the copies that fit, not all or nothing */
+#define AR_JOBS_MAX 4096        /* copies in one request */
 
 #define AR_LABEL_MAX 255
 
@@ -207,13 +220,36 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
     struct ar_answer *alts, size_t k, size_t *n);
 
 /*
- * Admit the request at the earliest start in [earliest, latest] where it
- * fits, checking and updating in transaction t (a write transaction).
- * On success ans has AR_GRANTED and the new id; a refusal leaves the store
- * unchanged and gives AR_REFUSED with the reason.  Errors: EINVAL, EACCES
- * (read transaction), MDB_MAP_FULL, LMDB's codes.
+ * Admit the request in transaction t (a write transaction), each copy at
+ * the earliest start in [earliest, latest] where it fits (thesis Alg.
+ * 3.1/3.2 lines 16-25).  Where none fits and the flags allow, granted
+ * reservations that have not started and whose own window allows it are
+ * moved inside their windows to make room (FCFS-LRH, or FCFS-EDS with
+ * AR_LATER); reservations with a fixed start never move.  All copies are
+ * granted or none (unless AR_PARTIAL); a refusal leaves the store as it
+ * was, moves included.  ans tells the first copy granted (AR_GRANTED, its
+ * id and interval) or the refusal and its reason; ar_added() lists every
+ * copy and every move.  Errors: EINVAL (a malformed request, or more than
+ * AR_JOBS_MAX copies), EACCES (read transaction), MDB_MAP_FULL, ENOMEM,
+ * LMDB's codes.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
+
+/* A copy granted, or a reservation moved, by the last ar_add. */
+struct ar_placed {
+	uint64_t id;
+	int64_t start;          /* where it is now */
+	int64_t end;
+	int64_t from;           /* a move: where it started before */
+};
+
+/*
+ * What the last ar_add on t did: the copies granted, in order, and the
+ * earlier reservations it moved (each once, from its old start to its new
+ * one).  The arrays belong to t and last until the next ar_add.
+ */
+void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
+    const struct ar_placed **moved, size_t *nm);
 
 /* Read reservation id into r.  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
 int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);

@@ -99,6 +99,8 @@ struct ar_txn {
 	struct cached *cache;   /* per ring position */
 	uint64_t gen;           /* bumped by every write: LMDB may move pages */
 	struct chunk scratch;   /* a copy when LMDB's memory is unaligned */
+	struct ar_placed *granted, *moved;      /* what the last ar_add did */
+	size_t ngranted, nmoved, gcap, mcap;
 };
 
 /* A request reduced to slots. */
@@ -109,7 +111,15 @@ struct span {
 	uint64_t need;          /* nodes needed at once */
 };
 
+/* ops.c */
+int to_span(ar_txn *t, const struct ar_request *rq, int together,
+    struct span *sp, struct ar_answer *ans);
+int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
+
 /* ring.c */
+int ring_summary(ar_txn *t);
+int ring_first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap,
+    int64_t *bad);
 int ring_peak(ar_txn *t, int64_t from, int64_t to, uint32_t *peak);
 int ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
     uint64_t need, int64_t *start);

@@ -16,21 +16,22 @@
  * all: ans->reason says why not.  The window is clipped to the part that
  * is neither past nor beyond the horizon.
  */
-static int
-to_span(ar_txn *t, const struct ar_request *rq, struct span *sp,
-    struct ar_answer *ans)
+int
+to_span(ar_txn *t, const struct ar_request *rq, int together,
+    struct span *sp, struct ar_answer *ans)
 {
 	int64_t slot = t->m.slot, end = t->base + t->m.horizon;
 
 	if (rq->duration <= 0 || rq->duration > DURATION_MAX ||
-	    rq->nodes == 0 || rq->jobs == 0 || rq->earliest < 0 ||
+	    rq->nodes == 0 || rq->jobs == 0 || rq->jobs > AR_JOBS_MAX ||
+	    rq->earliest < 0 ||
 	    rq->latest < rq->earliest || rq->latest > TIME_MAX ||
 	    (rq->user != NULL && strlen(rq->user) > AR_LABEL_MAX) ||
 	    (rq->job != NULL && strlen(rq->job) > AR_LABEL_MAX))
 		return EINVAL;
 	memset(ans, 0, sizeof(*ans));
 	sp->slots = (rq->duration + slot - 1) / slot;
-	sp->need = (uint64_t)rq->nodes * rq->jobs;
+	sp->need = (uint64_t)rq->nodes * (together ? rq->jobs : 1);
 	sp->first = slot_up(t, rq->earliest);
 	sp->last = slot_up(t, rq->latest);
 	ans->start = sp->first * slot;
@@ -51,7 +52,7 @@ to_span(ar_txn *t, const struct ar_request *rq, struct span *sp,
 }
 
 /* Fill in the interval found at slot s and the least free count over it. */
-static int
+int
 place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans)
 {
 	uint32_t peak;
@@ -72,7 +73,7 @@ ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	int64_t s;
 	int rc;
 
-	if ((rc = to_span(t, rq, &sp, ans)) != 0)
+	if ((rc = to_span(t, rq, 1, &sp, ans)) != 0)
 		return rc;
 	ans->status = AR_UNAVAILABLE;
 	if (ans->reason != AR_R_NONE)
@@ -103,7 +104,7 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	/* A start already past is no reason not to look from the clock on. */
 	if (from_now.latest < t->now && from_now.earliest <= from_now.latest)
 		from_now.latest = t->now;
-	if ((rc = to_span(t, &from_now, &sp, &alts[0])) != 0)
+	if ((rc = to_span(t, &from_now, 1, &sp, &alts[0])) != 0)
 		return rc;
 	alts[0].status = AR_UNAVAILABLE;
 	if (alts[0].reason != AR_R_NONE)
@@ -130,65 +131,6 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 		alts[0].reason = AR_R_LIMIT;
 		return place(t, &sp, sp.first, &alts[0]);
 	}
-	return 0;
-}
-
-static void
-copy_label(char *dst, const char *src)
-{
-	size_t len = src == NULL ? 0 : strlen(src);
-
-	memcpy(dst, src == NULL ? "" : src, len);
-	dst[len] = '\0';
-}
-
-int
-ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
-{
-	struct ar_resv r;
-	struct span sp;
-	int64_t s;
-	int rc;
-
-	if (!t->write)
-		return EACCES;
-	if ((rc = to_span(t, rq, &sp, ans)) != 0)
-		return rc;
-	ans->status = AR_REFUSED;
-	if (ans->reason != AR_R_NONE)
-		return 0;
-	if ((rc = ring_first_fit(t, sp.first, sp.last, sp.slots, sp.need,
-	    &s)) != 0)
-		return rc;
-	if (s == -1) {
-		ans->reason = AR_R_FULL;
-		return place(t, &sp, sp.first, ans);
-	}
-	if ((rc = place(t, &sp, s, ans)) != 0)
-		return rc;
-	memset(&r, 0, sizeof(r));
-	r.id = t->m.next_id;
-	r.owner = rq->owner;
-	r.state = AR_GRANTED;
-	r.earliest = rq->earliest;
-	r.latest = rq->latest;
-	r.duration = rq->duration;
-	r.start = ans->start;
-	r.end = ans->end;
-	r.nodes = rq->nodes;
-	r.jobs = rq->jobs;
-	r.created = r.changed = t->now;
-	copy_label(r.user, rq->user);
-	copy_label(r.job, rq->job);
-	if ((rc = resv_put(t, &r)) != 0 || (rc = resv_index(t, &r, 1)) != 0 ||
-	    (rc = ring_add(t, s, s + sp.slots, (int64_t)sp.need)) != 0)
-		return rc;
-	t->m.next_id++;
-	t->m.live++;
-	t->m.records++;
-	t->meta_dirty = 1;
-	ans->status = AR_GRANTED;
-	ans->id = r.id;
 	return 0;
 }
 

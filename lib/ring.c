@@ -47,8 +47,8 @@ aligned(const void *p)
 }
 
 /* Load the summary of chunk peaks, once per transaction. */
-static int
-summary_load(ar_txn *t)
+int
+ring_summary(ar_txn *t)
 {
 	unsigned char key[4];
 	MDB_val kv, v;
@@ -76,7 +76,7 @@ chunk_peak(ar_txn *t, int64_t k, uint32_t *peak)
 	uint64_t e;
 	int rc;
 
-	if ((rc = summary_load(t)) != 0)
+	if ((rc = ring_summary(t)) != 0)
 		return rc;
 	e = t->summary[chunk_pos(t, k)];
 	*peak = 0;
@@ -162,8 +162,8 @@ busy_chunk(ar_txn *t, int64_t k, const struct chunk **c)
 }
 
 /* The first slot in [from, to) with more than cap nodes in use, or -1. */
-static int
-first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap, int64_t *bad)
+int
+ring_first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap, int64_t *bad)
 {
 	const struct chunk *c;
 	int64_t i = from;
@@ -262,7 +262,7 @@ ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
 	if (!in_window(t, lo, hi + len))
 		return EINVAL;
 	while (s <= hi) {
-		if ((rc = first_over(t, s, s + len, t->m.nodes - (uint32_t)need,
+		if ((rc = ring_first_over(t, s, s + len, t->m.nodes - (uint32_t)need,
 		    &bad)) != 0)
 			return rc;
 		if (bad == -1) {
@@ -289,7 +289,7 @@ ring_next_fit(ar_txn *t, int64_t prev, int64_t hi, int64_t len,
 	*start = -1;
 	if (!in_window(t, prev, hi + len))
 		return EINVAL;
-	if ((rc = first_over(t, prev + len, hi + len,
+	if ((rc = ring_first_over(t, prev + len, hi + len,
 	    t->m.nodes - (uint32_t)need, &bad)) != 0)
 		return rc;
 	if (bad == -1)
@@ -339,7 +339,7 @@ ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta)
 
 	if (!in_window(t, from, to))
 		return EINVAL;
-	if ((rc = summary_load(t)) != 0)
+	if ((rc = ring_summary(t)) != 0)
 		return rc;
 	while (i < to) {
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;

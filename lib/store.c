@@ -333,6 +333,8 @@ txn_free(ar_txn *t)
 		flock(t->s->lockfd, LOCK_UN);
 	free(t->summary);
 	free(t->cache);
+	free(t->granted);
+	free(t->moved);
 	free(t);
 }
 

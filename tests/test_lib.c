@@ -74,7 +74,7 @@ static struct ar_request
 request(int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL };
+	    NULL, NULL, 0 };
 
 	return rq;
 }
@@ -320,13 +320,13 @@ m_least(int64_t s, int64_t len)
 
 /* What the store should answer: the reason, and the window of starts. */
 static enum ar_reason
-m_span(int64_t now, const struct ar_request *rq, int64_t *first,
-    int64_t *last, int64_t *len, int64_t *need)
+m_span(int64_t now, const struct ar_request *rq, int together,
+    int64_t *first, int64_t *last, int64_t *len, int64_t *need)
 {
 	int64_t base = now / M_SLOT;
 
 	*len = up(rq->duration);
-	*need = (int64_t)rq->nodes * rq->jobs;
+	*need = (int64_t)rq->nodes * (together ? rq->jobs : 1);
 	*first = up(rq->earliest);
 	*last = up(rq->latest);
 	if (*need > M_NODES)
@@ -367,25 +367,49 @@ m_op(ar_txn *t, int64_t now, uint64_t *ops)
 	if (rnd(3) == 0)
 		rq.latest = rq.earliest + (int64_t)rnd(20 * M_SLOT);
 	rq.owner = (uint32_t)rnd(3);
-	why = m_span(now, &rq, &first, &last, &len, &need);
 	(*ops)++;
 	if (op < 4) {
+		const struct ar_placed *g, *mv;
+		int64_t starts[2];
+		uint32_t j = 0;
+		size_t ng, nm;
+
+		/* Copies one by one, first fit, all or none. */
+		rq.flags = AR_NOMOVE;
+		why = m_span(now, &rq, 0, &first, &last, &len, &need);
 		OK(ar_add(t, &rq, &a));
-		s = why == AR_R_NONE ? m_first_fit(first, last, len, need) : -1;
-		CHECK((a.status == AR_GRANTED) == (s != -1) &&
-		    (s == -1 || a.start == s * M_SLOT),
+		for (j = 0; why == AR_R_NONE && j < rq.jobs; j++) {
+			if ((s = m_first_fit(first, last, len, need)) == -1)
+				break;
+			starts[j] = s;
+			for (int64_t i = s; i < s + len; i++)
+				model[i] += (uint32_t)need;
+		}
+		if (j < rq.jobs)
+			while (j-- > 0)
+				for (int64_t i = starts[j]; i < starts[j] + len; i++)
+					model[i] -= (uint32_t)need;
+		ar_added(t, &g, &ng, &mv, &nm);
+		CHECK((a.status == AR_GRANTED) == (j == rq.jobs) && nm == 0 &&
+		    (a.status != AR_GRANTED || (ng == rq.jobs &&
+		    a.start == starts[0] * M_SLOT)),
 		    "add at %" PRId64 ": store %d start %" PRId64 ", model %"
-		    PRId64, first, a.status, a.start / M_SLOT, s);
+		    "u copies", first, a.status, a.start / M_SLOT, j);
 		if (a.status != AR_GRANTED)
 			CHECK(a.reason == (why ? why : AR_R_FULL),
 			    "add reason %d, model %d", a.reason, why);
-		else {
-			for (int64_t i = s; i < s + len; i++)
-				model[i] += (uint32_t)need;
-			mresv[nmresv++] = (struct mresv){ a.id, s, len, need,
-			    rq.owner, 1 };
-		}
-	} else if (op < 6) {
+		else
+			for (j = 0; j < ng && j < rq.jobs; j++) {
+				CHECK(g[j].start == starts[j] * M_SLOT,
+				    "copy %u at %" PRId64 ", model %" PRId64, j,
+				    g[j].start / M_SLOT, starts[j]);
+				mresv[nmresv++] = (struct mresv){ g[j].id,
+				    starts[j], len, need, rq.owner, 1 };
+			}
+		return;
+	}
+	why = m_span(now, &rq, 1, &first, &last, &len, &need);
+	if (op < 6) {
 		OK(ar_search(t, &rq, &a));
 		s = why == AR_R_NONE ? m_first_fit(first, last, len, need) : -1;
 		CHECK((a.status == AR_AVAILABLE) == (s != -1) &&
@@ -402,7 +426,7 @@ m_op(ar_txn *t, int64_t now, uint64_t *ops)
 		/* Suggest looks from the clock on when the start is past. */
 		if (from_now.latest < now)
 			from_now.latest = now;
-		why = m_span(now, &from_now, &first, &last, &len, &need);
+		why = m_span(now, &from_now, 1, &first, &last, &len, &need);
 		OK(ar_suggest(t, &rq, limit, alts, 3, &n));
 		if (why == AR_R_NONE) {
 			hi = first + limit / M_SLOT;
@@ -505,6 +529,76 @@ test_model(void)
 	rm_store(dir);
 }
 
+/*
+ * Rearrangement: random flexible requests on a small busy store, moves
+ * allowed (FCFS-LRH, then FCFS-EDS).  Whatever moved must have been
+ * movable (granted, not started, a window of its own, later only for
+ * EDS), every start stays in its window (ar_check), and moves admit at
+ * least as many requests as first fit alone on the same sequence.
+ */
+static uint64_t
+rearrange_run(unsigned flags, int *bad_moves)
+{
+	struct ar_config cfg = { 10, 300, 86400, 1 << 30 };
+	uint64_t granted = 0, bad;
+	ar_store *s;
+	ar_txn *t;
+	const char *dir = store_path(flags & AR_NOMOVE ? "nomove" :
+	    flags & AR_LATER ? "eds" : "lrh");
+
+	rng = 12345;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	for (int64_t now = T0; now < T0 + 6 * 3600; now += 300) {
+		OK(ar_txn_begin(s, AR_WRITE, now, &t));
+		for (int i = 0; i < 3; i++) {
+			struct ar_request rq = request(now + 300 *
+			    (int64_t)rnd(48), 300 * (1 + (int64_t)rnd(12)),
+			    1 + (uint32_t)rnd(4));
+			const struct ar_placed *g, *mv;
+			struct ar_answer a;
+			struct ar_resv r;
+			size_t ng, nm;
+
+			if (rnd(4) != 0)
+				rq.latest = rq.earliest + 300 * (int64_t)rnd(12);
+			rq.jobs = 1 + (uint32_t)rnd(3);
+			rq.flags = flags;
+			OK(ar_add(t, &rq, &a));
+			ar_added(t, &g, &ng, &mv, &nm);
+			granted += ng;
+			for (size_t m = 0; m < nm; m++) {
+				OK(ar_get(t, mv[m].id, &r));
+				if (mv[m].from <= now || r.earliest == r.latest ||
+				    ((flags & AR_LATER) && mv[m].start < mv[m].from) ||
+				    mv[m].start != r.start)
+					++*bad_moves;
+			}
+		}
+		OK(ar_check(t, NULL, NULL, &bad));
+		CHECK(bad == 0, "%" PRIu64 " violations after rearranging", bad);
+		OK(ar_txn_commit(t));
+	}
+	ar_close(s);
+	rm_store(dir);
+	return granted;
+}
+
+static void
+test_rearrange(void)
+{
+	int bad_moves = 0;
+	uint64_t none = rearrange_run(AR_NOMOVE, &bad_moves);
+	uint64_t lrh = rearrange_run(0, &bad_moves);
+	uint64_t eds = rearrange_run(AR_LATER, &bad_moves);
+
+	printf("rearrange: copies granted: first fit %" PRIu64 ", FCFS-EDS %"
+	    PRIu64 ", FCFS-LRH %" PRIu64 "\n", none, eds, lrh);
+	CHECK(bad_moves == 0, "%d moves of reservations that may not move",
+	    bad_moves);
+	CHECK(lrh > none && eds > none, "moving others admitted no more");
+}
+
 int
 main(void)
 {
@@ -516,6 +610,7 @@ main(void)
 	test_basic();
 	test_map_full();
 	test_model();
+	test_rearrange();
 	rmdir(store_path("bad"));
 	rmdir(tmproot);
 	printf("%d passed, %d failed\n", passed, failed);

@@ -22,12 +22,14 @@ run ar-del id=1
 expect_exit 0
 run ar-report --list
 expect_exit 0
-expect_out "id=2 user=bob job=b1 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=1 jobs=2 owner=$ME status=granted"
+expect_out "id=2 user=bob job=b1 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=1 owner=$ME status=granted" \
+    "id=3 user=bob job=b1 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=1 owner=$ME status=granted"
 run ar-report --all
 expect_exit 0
 expect_out <<EOF
 id=1 user=alice job=a1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=cancelled
-id=2 user=bob job=b1 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=1 jobs=2 owner=$ME status=granted
+id=2 user=bob job=b1 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=1 owner=$ME status=granted
+id=3 user=bob job=b1 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=1 owner=$ME status=granted
 EOF
 expect_err
 expect_check

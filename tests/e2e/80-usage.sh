@@ -5,6 +5,7 @@
 usage_of() {
 	pad=$(printf '%s' "$1" | sed 's/./ /g')
 	case $1 in
+	ar-add) tail='[-enp] [key=value ...]' ;;
 	ar-del) tail='[-pq] [key=value ...]' ;;
 	ar-suggest) tail='[-l limit] [-k count] [key=value ...]' ;;
 	ar-report) tail='[-a | -c | -i | -l | -f [--from time] [--to time]]' ;;

@@ -1,0 +1,492 @@
+/*
+ * flex.c - admission: start windows, parametric copies, and the
+ * rearrangement of earlier flexible reservations (thesis ch. 3-4,
+ * FCFS-EDS; Pujiyanta and Noviyanto, FCFS-LRH).
+ *
+ * A copy is placed at the first start in its window where it fits.  If
+ * there is none, each start of the window is tried in turn: the
+ * reservations blocking it that may move (granted, not started, with a
+ * window of their own) are taken out, the copy is placed, and they are put
+ * back inside their windows - later only (EDS) or nearest first, earlier
+ * or later (LRH), in the order they were granted.  Every attempt runs in a
+ * nested LMDB transaction, so a failed one is undone exactly: this is the
+ * thesis's putBackAllShiftedJob, without the bookkeeping.
+ *
+ * The thesis shifts the jobs of one blocking slot at a time; here every
+ * blocking slot of the candidate interval may shed reservations, and a
+ * reservation may move any distance its window allows.  Each admission
+ * stays bounded: at most MOVERS_MAX reservations move for one copy, only
+ * reservations starting within LOOKBACK before a blocking slot are
+ * considered, and at most STARTS_MAX starts of a window are tried.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MOVERS_MAX 32
+#define LOOKBACK (24 * 3600)   /* seconds */
+#define STARTS_MAX 288
+
+/* A savepoint: a nested transaction and what ar_txn caches beside it. */
+struct save {
+	MDB_txn *parent;
+	struct meta m;
+	uint64_t *summary;
+	int summary_dirty, meta_dirty;
+	size_t ngranted, nmoved;
+	struct ar_placed *moved;
+};
+
+static int
+save_begin(ar_txn *t, struct save *sv)
+{
+	size_t size = t->m.chunks * sizeof(uint64_t);
+	MDB_txn *child;
+	int rc;
+
+	if ((rc = ring_summary(t)) != 0)
+		return rc;
+	memset(sv, 0, sizeof(*sv));
+	if ((sv->summary = malloc(size)) == NULL ||
+	    (t->nmoved > 0 && (sv->moved = malloc(t->nmoved *
+	    sizeof(*sv->moved))) == NULL)) {
+		free(sv->summary);
+		return ENOMEM;
+	}
+	if ((rc = mdb_txn_begin(t->s->env, t->txn, 0, &child)) != 0) {
+		free(sv->summary);
+		free(sv->moved);
+		return rc;
+	}
+	memcpy(sv->summary, t->summary, size);
+	if (t->nmoved > 0)
+		memcpy(sv->moved, t->moved, t->nmoved * sizeof(*sv->moved));
+	sv->parent = t->txn;
+	sv->m = t->m;
+	sv->summary_dirty = t->summary_dirty;
+	sv->meta_dirty = t->meta_dirty;
+	sv->ngranted = t->ngranted;
+	sv->nmoved = t->nmoved;
+	t->txn = child;
+	t->gen++;
+	return 0;
+}
+
+/* Keep what was done since the savepoint. */
+static int
+save_keep(ar_txn *t, struct save *sv)
+{
+	int rc = mdb_txn_commit(t->txn);
+
+	t->txn = sv->parent;
+	t->gen++;
+	free(sv->summary);
+	free(sv->moved);
+	return rc;
+}
+
+/* Undo everything since the savepoint. */
+static void
+save_undo(ar_txn *t, struct save *sv)
+{
+	mdb_txn_abort(t->txn);
+	t->txn = sv->parent;
+	t->gen++;
+	memcpy(t->summary, sv->summary, t->m.chunks * sizeof(uint64_t));
+	t->m = sv->m;
+	t->summary_dirty = sv->summary_dirty;
+	t->meta_dirty = sv->meta_dirty;
+	t->ngranted = sv->ngranted;
+	t->nmoved = sv->nmoved;
+	if (sv->nmoved > 0)
+		memcpy(t->moved, sv->moved, sv->nmoved * sizeof(*sv->moved));
+	free(sv->summary);
+	free(sv->moved);
+}
+
+static int
+grow(struct ar_placed **a, size_t n, size_t *cap)
+{
+	struct ar_placed *p;
+
+	if (n < *cap)
+		return 0;
+	if ((p = realloc(*a, (*cap ? 2 * *cap : 16) * sizeof(*p))) == NULL)
+		return ENOMEM;
+	*a = p;
+	*cap = *cap ? 2 * *cap : 16;
+	return 0;
+}
+
+/* Note that reservation r now starts at slot s; it started at from. */
+static int
+log_move(ar_txn *t, const struct ar_resv *r, int64_t from)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < t->nmoved && t->moved[i].id != r->id; i++)
+		;
+	if (i == t->nmoved) {
+		if ((rc = grow(&t->moved, t->nmoved, &t->mcap)) != 0)
+			return rc;
+		t->moved[t->nmoved++].from = from;
+	}
+	t->moved[i].id = r->id;
+	t->moved[i].start = r->start;
+	t->moved[i].end = r->end;
+	return 0;
+}
+
+/* Take a live reservation out of the ring and its start list. */
+static int
+take_out(ar_txn *t, const struct ar_resv *r)
+{
+	int rc;
+
+	if ((rc = ring_add(t, r->start / t->m.slot, r->end / t->m.slot,
+	    -(int64_t)r->nodes * r->jobs)) != 0)
+		return rc;
+	return resv_index(t, r, 0);
+}
+
+/* Put reservation r back at slot s. */
+static int
+put_back(ar_txn *t, struct ar_resv *r, int64_t s)
+{
+	int64_t len = (r->end - r->start) / t->m.slot, from = r->start;
+	int rc;
+
+	r->start = s * t->m.slot;
+	r->end = (s + len) * t->m.slot;
+	if (r->start != from)
+		r->changed = t->now;
+	if ((rc = ring_add(t, s, s + len, (int64_t)r->nodes * r->jobs)) != 0 ||
+	    (rc = resv_index(t, r, 1)) != 0 || (rc = resv_put(t, r)) != 0)
+		return rc;
+	return r->start != from ? log_move(t, r, from) : 0;
+}
+
+/* The starts a reservation may move to: its window, clipped to the
+ * clock and the horizon.  0 if it may not move at all. */
+static int
+may_move(ar_txn *t, const struct ar_resv *r, uint64_t own, int64_t *lo,
+    int64_t *hi)
+{
+	int64_t len = (r->end - r->start) / t->m.slot;
+
+	if (r->state != AR_GRANTED || r->id >= own || r->start <= t->now)
+		return 0;
+	*lo = slot_up(t, r->earliest);
+	*hi = slot_up(t, r->latest);
+	if (*lo < slot_up(t, t->now))
+		*lo = slot_up(t, t->now);
+	if (*hi > t->base + t->m.horizon - len)
+		*hi = t->base + t->m.horizon - len;
+	return *lo < *hi;
+}
+
+/*
+ * Add to out[] the movable reservations covering slot b, not yet there;
+ * *n grows, up to MOVERS_MAX.
+ */
+static int
+blockers(ar_txn *t, int64_t b, uint64_t own, struct ar_resv *out, size_t *n)
+{
+	unsigned char key[8];
+	MDB_val k = { 8, key }, v;
+	MDB_cursor *cur;
+	int64_t from = b - LOOKBACK / t->m.slot, lo, hi;
+	int rc;
+
+	key_u64(key, (uint64_t)(from < 0 ? 0 : from));
+	if ((rc = mdb_cursor_open(t->txn, t->s->starts, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+	    rc == 0 && *n < MOVERS_MAX;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		struct ar_resv *r = &out[*n];
+		size_t i;
+
+		if (k.mv_size != 8 || v.mv_size != 8) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		if ((int64_t)u64_key(k.mv_data) > b)
+			break;
+		if ((rc = resv_get(t, u64_key(v.mv_data), r)) != 0)
+			break;
+		for (i = 0; i < *n && out[i].id != r->id; i++)
+			;
+		if (i == *n && r->end / t->m.slot > b &&
+		    may_move(t, r, own, &lo, &hi))
+			++*n;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/* Does a reservation of len slots and need nodes fit at slot s? */
+static int
+fits(ar_txn *t, int64_t s, int64_t len, uint64_t need, int *yes)
+{
+	int64_t found;
+	int rc;
+
+	rc = ring_first_fit(t, s, s, len, need, &found);
+	*yes = found == s;
+	return rc;
+}
+
+/* Where reservation r goes back: its old start if it still fits, else
+ * the nearest start allowed (later only with AR_LATER); -1 if none. */
+static int
+new_start(ar_txn *t, const struct ar_resv *r, unsigned flags, uint64_t own,
+    int64_t *s)
+{
+	int64_t cur = r->start / t->m.slot, len = (r->end - r->start) /
+	    t->m.slot, lo, hi;
+	uint64_t need = (uint64_t)r->nodes * r->jobs;
+	int rc, yes;
+
+	*s = -1;
+	if (!may_move(t, r, own, &lo, &hi))
+		lo = hi = cur;
+	if (flags & AR_LATER)
+		lo = cur;
+	if (cur >= lo && cur <= hi) {
+		if ((rc = fits(t, cur, len, need, &yes)) != 0 || yes) {
+			*s = yes ? cur : -1;
+			return rc;
+		}
+	}
+	for (int64_t d = 1; cur - d >= lo || cur + d <= hi; d++) {
+		if (cur - d >= lo && cur - d <= hi) {
+			if ((rc = fits(t, cur - d, len, need, &yes)) != 0)
+				return rc;
+			if (yes) {
+				*s = cur - d;
+				return 0;
+			}
+		}
+		if (cur + d <= hi && cur + d >= lo) {
+			if ((rc = fits(t, cur + d, len, need, &yes)) != 0)
+				return rc;
+			if (yes) {
+				*s = cur + d;
+				return 0;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	const struct ar_resv *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Try to make room for a copy at slot s by moving others: *ok says
+ * whether it worked; if it did, the copy's slots are taken (ring only)
+ * and the moves are kept, else nothing changed.
+ */
+static int
+make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
+    uint64_t own, struct ar_resv *movers, int *ok)
+{
+	uint32_t cap = t->m.nodes - (uint32_t)sp->need;
+	struct save sv;
+	size_t n = 0, had;
+	int64_t bad, to;
+	int rc;
+
+	*ok = 0;
+	if ((rc = save_begin(t, &sv)) != 0)
+		return rc;
+	for (;;) {
+		if ((rc = ring_first_over(t, s, s + sp->slots, cap, &bad)) != 0)
+			goto undo;
+		if (bad == -1)
+			break;
+		had = n;
+		if ((rc = blockers(t, bad, own, movers, &n)) != 0)
+			goto undo;
+		if (n == had)
+			goto undo;      /* nothing more can move: no room here */
+		for (size_t i = had; i < n; i++)
+			if ((rc = take_out(t, &movers[i])) != 0)
+				goto undo;
+	}
+	if ((rc = ring_add(t, s, s + sp->slots, (int64_t)sp->need)) != 0)
+		goto undo;
+	/* First come, first served: earlier grants choose first. */
+	qsort(movers, n, sizeof(*movers), by_id);
+	for (size_t i = 0; i < n; i++) {
+		if ((rc = new_start(t, &movers[i], flags, own, &to)) != 0 ||
+		    to == -1)
+			goto undo;
+		if ((rc = put_back(t, &movers[i], to)) != 0)
+			goto undo;
+	}
+	if ((rc = save_keep(t, &sv)) == 0)
+		*ok = 1;
+	return rc;
+undo:
+	save_undo(t, &sv);
+	return rc;
+}
+
+/* Record a copy granted at slot s, whose slots are already taken when
+ * taken is set. */
+static int
+grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    int64_t s, int taken)
+{
+	struct ar_resv r;
+	size_t ulen = rq->user ? strlen(rq->user) : 0;
+	size_t jlen = rq->job ? strlen(rq->job) : 0;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.id = t->m.next_id;
+	r.owner = rq->owner;
+	r.state = AR_GRANTED;
+	r.earliest = rq->earliest;
+	r.latest = rq->latest;
+	r.duration = rq->duration;
+	r.start = s * t->m.slot;
+	r.end = (s + sp->slots) * t->m.slot;
+	r.nodes = rq->nodes;
+	r.jobs = 1;
+	r.created = r.changed = t->now;
+	memcpy(r.user, ulen ? rq->user : "", ulen);
+	memcpy(r.job, jlen ? rq->job : "", jlen);
+	if ((rc = resv_put(t, &r)) != 0 || (rc = resv_index(t, &r, 1)) != 0 ||
+	    (!taken && (rc = ring_add(t, s, s + sp->slots,
+	    (int64_t)sp->need)) != 0))
+		return rc;
+	if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
+		return rc;
+	t->granted[t->ngranted++] = (struct ar_placed){ r.id, r.start, r.end,
+	    r.start };
+	t->m.next_id++;
+	t->m.live++;
+	t->m.records++;
+	t->meta_dirty = 1;
+	return 0;
+}
+
+/* Place one copy: first fit, then rearrangement.  *s is -1 if neither. */
+static int
+place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    uint64_t own, struct ar_resv *movers, int64_t *s)
+{
+	int64_t last;
+	int rc, ok;
+
+	if ((rc = ring_first_fit(t, sp->first, sp->last, sp->slots, sp->need,
+	    s)) != 0 || *s != -1)
+		return rc ? rc : grant(t, rq, sp, *s, 0);
+	if (rq->flags & AR_NOMOVE)
+		return 0;
+	last = sp->last - sp->first >= STARTS_MAX ?
+	    sp->first + STARTS_MAX - 1 : sp->last;
+	for (int64_t c = sp->first; c <= last; c++) {
+		if ((rc = make_room(t, sp, c, rq->flags, own, movers, &ok)) != 0)
+			return rc;
+		if (ok) {
+			*s = c;
+			return grant(t, rq, sp, c, 1);
+		}
+	}
+	return 0;
+}
+
+/* Moves that came back to where they started are no moves. */
+static void
+drop_returns(ar_txn *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nmoved; i++)
+		if (t->moved[i].start != t->moved[i].from)
+			t->moved[n++] = t->moved[i];
+	t->nmoved = n;
+}
+
+int
+ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct ar_resv *movers = NULL;
+	struct save whole;
+	struct span sp;
+	uint64_t own = t->m.next_id;
+	uint32_t placed = 0;
+	int64_t s, first = -1;
+	int rc, atomic;
+
+	t->ngranted = t->nmoved = 0;
+	if (!t->write)
+		return EACCES;
+	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
+		return rc;
+	ans->status = AR_REFUSED;
+	if (ans->reason != AR_R_NONE)
+		return 0;
+	if ((rc = ring_first_fit(t, sp.first, sp.last, sp.slots, sp.need,
+	    &s)) != 0)
+		return rc;
+	if ((rc = place(t, &sp, s == -1 ? sp.first : s, ans)) != 0)
+		return rc;
+	if (s == -1 && (rq->flags & AR_NOMOVE) && !(rq->flags & AR_PARTIAL)) {
+		ans->reason = AR_R_FULL;        /* the common refusal, cheaply */
+		return 0;
+	}
+	if ((movers = malloc(MOVERS_MAX * sizeof(*movers))) == NULL)
+		return ENOMEM;
+	/* Copies granted before a later one fails must go again. */
+	atomic = rq->jobs > 1 && !(rq->flags & AR_PARTIAL);
+	if (atomic && (rc = save_begin(t, &whole)) != 0)
+		goto out;
+	for (uint32_t j = 0; j < rq->jobs; j++) {
+		if ((rc = place_copy(t, rq, &sp, own, movers, &s)) != 0)
+			break;
+		if (s == -1 && atomic)
+			break;
+		if (s != -1 && placed++ == 0)
+			first = s;
+	}
+	if (atomic)
+		rc = rc == 0 && placed == rq->jobs ? save_keep(t, &whole) :
+		    (save_undo(t, &whole), rc);
+	if (rc != 0 || placed == 0 || (atomic && placed < rq->jobs)) {
+		t->ngranted = t->nmoved = 0;
+		ans->reason = AR_R_FULL;
+		goto out;
+	}
+	drop_returns(t);
+	ans->status = AR_GRANTED;
+	ans->reason = AR_R_NONE;
+	ans->id = t->granted[0].id;
+	ans->start = first * t->m.slot;
+	ans->end = (first + sp.slots) * t->m.slot;
+out:
+	free(movers);
+	return rc;
+}
+
+void
+ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
+    const struct ar_placed **moved, size_t *nm)
+{
+	*granted = t->granted;
+	*ng = t->ngranted;
+	*moved = t->moved;
+	*nm = t->nmoved;
+}
