@@ -58,7 +58,8 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-.PHONY: all deps demo check test unit e2e san fuzz-short fuzz bench install clean
+.PHONY: all deps demo check test unit e2e crash-test crash san fuzz-short fuzz \
+	bench flexbench install clean
 
 # --- tests ---------------------------------------------------------------
 
@@ -87,7 +88,20 @@ e2e: $(CMDS)
 		grep -v '^ok ' $(B)/e2e.log; tail -n 1 $(B)/e2e.log >>$(RESULTS); \
 		exit $$rc
 
-test: unit e2e
+# Writers killed at random moments: CRASH_ROUNDS rounds (make crash: 500).
+CRASH_ROUNDS ?= 30
+
+crash-test: $(B)/tests/test_crash $(CMDS)
+	@mkdir -p .build
+	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, $(B))"
+	@$(B)/tests/test_crash $(B)/bin $(CRASH_ROUNDS) >$(B)/crash.log 2>&1; \
+		rc=$$?; cat $(B)/crash.log; \
+		tail -n 1 $(B)/crash.log >>$(RESULTS); exit $$rc
+
+crash:
+	$(MAKE) crash-test CRASH_ROUNDS=500
+
+test: unit e2e crash-test
 
 san:
 	$(MAKE) B=.build/san CC=clang \
@@ -156,7 +170,8 @@ demo: deps
 
 SQLITE_CFLAGS = $(shell pkg-config --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
-BENCH_SRC = $(filter-out tests/bench/true.c,$(wildcard tests/bench/*.c))
+BENCH_SRC = $(filter-out tests/bench/true.c tests/bench/argen.c \
+	tests/bench/flexbench.c,$(wildcard tests/bench/*.c))
 
 $(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
 	@mkdir -p $(@D)
@@ -172,6 +187,25 @@ bench: deps
 	$(MAKE) all $(B)/bench/bench $(B)/bench/true
 	BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/bench $(B)/bin $(B)/bench/true \
 		../shared/traces
+
+# Umar's thesis, Tables 6.1 and 6.2: fixed, first fit, FCFS-EDS, FCFS-LRH
+# on the same generated workloads (tests/bench/argen.c prints them).
+FLEX_DEPS = tests/bench/flex.h $(B)/libar.a $(HEADERS)
+
+$(B)/bench/argen: tests/bench/argen.c $(FLEX_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/bench/argen.c \
+		$(B)/libar.a $(LMDB_LIBS) -lm
+
+$(B)/bench/flexbench: tests/bench/flexbench.c tests/bench/argen.c $(FLEX_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -DARGEN_LIB -o $@ \
+		tests/bench/flexbench.c tests/bench/argen.c \
+		$(B)/libar.a $(LMDB_LIBS) -lm
+
+flexbench: deps
+	$(MAKE) all $(B)/bench/argen $(B)/bench/flexbench
+	$(B)/bench/flexbench
 
 # --- install -------------------------------------------------------------
 

@@ -1,0 +1,277 @@
+/*
+ * test_crash.c - kill concurrent writers at random moments and check that
+ * nothing they reported is lost and nothing is half written.
+ *
+ *   test_crash BINDIR [ROUNDS [SEED]]
+ *
+ * Each round starts, on one store, two ar-add streams of random requests
+ * (rigid and flexible, parametric and MPI), one ar-del stream cancelling
+ * what earlier rounds granted, and one ar-del --purge, all with the clock
+ * a little later than the round before; then SIGKILLs every one of them
+ * after a random delay.  After each round: the store opens without repair,
+ * its invariants hold (ar_check: ring equals records, nothing over
+ * capacity, indexes agree, starts inside windows), every reservation a
+ * writer printed as granted exists, and every one printed as cancelled is
+ * cancelled.  Seeded explicitly; the kill times come from the seed too.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ar.h"
+
+extern char **environ;
+
+#define T0 ((int64_t)1795219200)       /* 2026-11-21T00:00:00Z */
+#define WRITERS 4
+#define LINES 600
+
+static uint64_t rng;
+
+static uint64_t
+rnd(uint64_t n)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (rng * 0x2545f4914f6cdd1dULL) % n;
+}
+
+static char dir[] = "/tmp/ar-crash-XXXXXX";
+static char store[300];
+static uint64_t *granted, *cancelled;
+static size_t ngranted, ncancelled, capg, capc;
+
+static void
+die(const char *what)
+{
+	fprintf(stderr, "test_crash: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static void
+remember(uint64_t **a, size_t *n, size_t *cap, uint64_t id)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		if ((*a = realloc(*a, *cap * sizeof(**a))) == NULL)
+			die("realloc");
+	}
+	(*a)[(*n)++] = id;
+}
+
+/* Write the input of one writer to path. */
+static void
+make_input(const char *path, int kind, int64_t now)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		die(path);
+	for (int i = 0; i < LINES; i++) {
+		if (kind == 2) {        /* cancel something granted before */
+			if (ngranted > 0)
+				fprintf(f, "id=%" PRIu64 "\n",
+				    granted[rnd(ngranted)]);
+			continue;
+		}
+		int64_t start = now + 300 * (int64_t)(1 + rnd(2000));
+		int flexible = rnd(2);
+
+		fprintf(f, "%s=@%" PRId64 " ", flexible ? "earliest" : "start",
+		    start);
+		if (flexible)
+			fprintf(f, "latest=@%" PRId64 " ",
+			    start + 300 * (int64_t)rnd(24));
+		fprintf(f, "duration=%" PRIu64 "m nodes=%" PRIu64 " jobs=%"
+		    PRIu64 " user=u%d job=%d\n", 5 + rnd(600), 1 + rnd(16),
+		    1 + rnd(3), kind, i);
+	}
+	if (fclose(f) != 0)
+		die(path);
+}
+
+static pid_t
+start(const char *bin, const char *cmd, const char *opt, const char *in,
+    const char *out, int64_t now)
+{
+	posix_spawn_file_actions_t fa;
+	char path[512], nowarg[32];
+	char *argv[] = { (char *)cmd, "--store", store, "--now", nowarg,
+	    "--wait", "60s", (char *)opt, NULL };
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", bin, cmd);
+	snprintf(nowarg, sizeof(nowarg), "@%" PRId64, now);
+	if (posix_spawn_file_actions_init(&fa) != 0 ||
+	    posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0) != 0 ||
+	    posix_spawn_file_actions_addopen(&fa, 1, out,
+	    O_WRONLY | O_CREAT | O_TRUNC, 0600) != 0 ||
+	    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null",
+	    O_WRONLY, 0) != 0)
+		die("posix_spawn_file_actions");
+	if (posix_spawn(&pid, path, &fa, NULL, argv, environ) != 0)
+		die(path);
+	posix_spawn_file_actions_destroy(&fa);
+	return pid;
+}
+
+/* Read what a writer printed: ids granted and cancelled.  A line cut
+ * short by the kill is not a report (it has no newline). */
+static void
+harvest(const char *path)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		die(path);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		const char *id = strstr(line, "id=");
+
+		if (strchr(line, '\n') == NULL || id == NULL)
+			continue;
+		if (id != line && id[-1] != ' ')
+			continue;
+		if (strstr(line, "status=granted") != NULL)
+			remember(&granted, &ngranted, &capg,
+			    strtoull(id + 3, NULL, 10));
+		else if (strstr(line, "status=cancelled") != NULL)
+			remember(&cancelled, &ncancelled, &capc,
+			    strtoull(id + 3, NULL, 10));
+	}
+	fclose(f);
+}
+
+static void
+report_violation(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "violation: %s\n", msg);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ar_config cfg;
+	uint64_t rounds = argc > 2 ? strtoull(argv[2], NULL, 10) : 30;
+	uint64_t kills = 0, lost = 0, wrong = 0, violations = 0, checked = 0;
+	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del" };
+	const char *opts[WRITERS] = { NULL, NULL, NULL, "--purge" };
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_crash bindir [rounds [seed]]\n");
+		return 2;
+	}
+	rng = argc > 3 ? strtoull(argv[3], NULL, 10) : 20261121;
+	if (mkdtemp(dir) == NULL)
+		die("mkdtemp");
+	snprintf(store, sizeof(store), "%s/store", dir);
+	ar_config_default(&cfg);
+	if (ar_create(store, &cfg, T0) != 0)
+		die("ar_create");
+	for (uint64_t r = 0; r < rounds; r++) {
+		int64_t now = T0 + (int64_t)r * 900;
+		char in[WRITERS][400], out[WRITERS][400];
+		pid_t pid[WRITERS];
+		struct timespec delay = { 0, (long)(1 + rnd(60)) * 1000000 };
+		ar_store *s;
+		ar_txn *t;
+		uint64_t bad = 0;
+		int rc;
+
+		for (int w = 0; w < WRITERS; w++) {
+			snprintf(in[w], sizeof(in[w]), "%s/in%d", dir, w);
+			snprintf(out[w], sizeof(out[w]), "%s/out%d", dir, w);
+			make_input(in[w], w == 2 ? 2 : w, now);
+		}
+		for (int w = 0; w < WRITERS; w++)
+			pid[w] = start(argv[1], cmds[w], opts[w], in[w], out[w],
+			    now);
+		nanosleep(&delay, NULL);
+		for (int w = 0; w < WRITERS; w++) {
+			int st;
+
+			kill(pid[w], SIGKILL);
+			if (waitpid(pid[w], &st, 0) == -1)
+				die("waitpid");
+			if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+				kills++;
+			else if (!WIFEXITED(st) || WEXITSTATUS(st) > 1) {
+				fprintf(stderr, "round %" PRIu64 ": %s exited "
+				    "with %d\n", r, cmds[w], WEXITSTATUS(st));
+				wrong++;
+			}
+			harvest(out[w]);
+		}
+		/* The store must open as it is, and be whole. */
+		if ((rc = ar_open(store, AR_RDONLY, &s)) != 0 ||
+		    (rc = ar_txn_begin(s, 0, now, &t)) != 0) {
+			fprintf(stderr, "round %" PRIu64 ": cannot open: %s\n",
+			    r, ar_strerror(rc));
+			return 1;
+		}
+		if ((rc = ar_check(t, report_violation, NULL, &bad)) != 0) {
+			fprintf(stderr, "check: %s\n", ar_strerror(rc));
+			return 1;
+		}
+		violations += bad;
+		for (size_t i = 0; i < ngranted; i++) {
+			struct ar_resv v;
+
+			checked++;
+			if (ar_get(t, granted[i], &v) != 0) {
+				fprintf(stderr, "lost: reservation %" PRIu64
+				    " was reported granted\n", granted[i]);
+				lost++;
+			}
+		}
+		for (size_t i = 0; i < ncancelled; i++) {
+			struct ar_resv v;
+
+			checked++;
+			if (ar_get(t, cancelled[i], &v) != 0 ||
+			    v.state != AR_CANCELLED) {
+				fprintf(stderr, "lost: cancellation of %" PRIu64
+				    "\n", cancelled[i]);
+				lost++;
+			}
+		}
+		ar_txn_abort(t);
+		ar_close(s);
+	}
+	printf("crash: %" PRIu64 " rounds, %" PRIu64 " kills, %" PRIu64
+	    " reports checked (%zu granted, %zu cancelled), %" PRIu64
+	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits\n",
+	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
+	    wrong);
+	for (int w = 0; w < WRITERS; w++) {
+		char p[400];
+
+		snprintf(p, sizeof(p), "%s/in%d", dir, w);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/out%d", dir, w);
+		unlink(p);
+	}
+	snprintf(store + strlen(store), sizeof(store) - strlen(store),
+	    "/data.mdb");
+	unlink(store);
+	strcpy(strrchr(store, '/'), "/lock.mdb");
+	unlink(store);
+	*strrchr(store, '/') = '\0';
+	rmdir(store);
+	rmdir(dir);
+	printf("%d passed, %d failed\n", lost == 0 && violations == 0 &&
+	    wrong == 0, !(lost == 0 && violations == 0 && wrong == 0));
+	return lost != 0 || violations != 0 || wrong != 0;
+}
