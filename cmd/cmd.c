@@ -22,7 +22,8 @@
 #define DEFAULT_STORE "/var/lib/ar"
 
 enum {
-	OPT_NOW = 256, OPT_WAIT, OPT_CREATE, OPT_NODES, OPT_SLOT, OPT_HORIZON
+	OPT_NOW = 256, OPT_WAIT, OPT_CREATE, OPT_NODES, OPT_SLOT, OPT_HORIZON,
+	OPT_MAX_SIZE
 };
 
 static const struct option common_opts[] = {
@@ -34,6 +35,7 @@ static const struct option common_opts[] = {
 	{ "nodes", required_argument, NULL, OPT_NODES },
 	{ "slot", required_argument, NULL, OPT_SLOT },
 	{ "horizon", required_argument, NULL, OPT_HORIZON },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -53,7 +55,7 @@ usage(const struct cmd *c, FILE *f)
 {
 	fprintf(f, "usage: %s [-jV] [-s dir] [--now time] [--wait duration]\n"
 	    "       %*s [--create [--nodes n] [--slot duration] "
-	    "[--horizon duration]]\n"
+	    "[--horizon duration] [--max-size mib]]\n"
 	    "       %*s %s\n", c->name, (int)strlen(c->name), "",
 	    (int)strlen(c->name), "", c->usage);
 }
@@ -460,6 +462,16 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 			cfg.nodes = (uint32_t)nodes;
 			config = 1;
 			break;
+		case OPT_MAX_SIZE:
+			/* In MiB: the largest the store's map may grow to. */
+			if (ar_uint_parse(optarg, 1, 1 << 24, &nodes, err) != 0) {
+				fprintf(stderr, "%s: option '--max-size': %s\n",
+				    c->name, err);
+				goto usage;
+			}
+			cfg.map_max = nodes << 20;
+			config = 1;
+			break;
 		case OPT_SLOT:
 		case OPT_HORIZON:
 			if (cmd_duration_opt(&x, opt == OPT_SLOT ?
@@ -505,8 +517,8 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		wait_ms = d * 1000;
 	}
 	if (config && !create) {
-		fprintf(stderr, "%s: --nodes, --slot and --horizon go with "
-		    "--create\n", c->name);
+		fprintf(stderr, "%s: --nodes, --slot, --horizon and --max-size "
+		    "go with --create\n", c->name);
 		return EXIT_USAGE;
 	}
 	if (c->prepare == NULL)

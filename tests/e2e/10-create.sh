@@ -53,7 +53,7 @@ mkstore
 run ar-report --nodes 5 --info
 expect_exit 2
 expect_out
-expect_err 'ar-report: --nodes, --slot and --horizon go with --create'
+expect_err 'ar-report: --nodes, --slot, --horizon and --max-size go with --create'
 expect_check
 
 begin 'create: a horizon that is not a whole number of slots is refused'
@@ -78,7 +78,7 @@ expect_out
 expect_err <<'EOF'
 ar-report: option '--nodes': must be between 1 and 1000000
 usage: ar-report [-jV] [-s dir] [--now time] [--wait duration]
-                 [--create [--nodes n] [--slot duration] [--horizon duration]]
+                 [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib]]
                  [-a | -c | -i | -l | -f [--from time] [--to time]]
 EOF
 run test -e "$AR_STORE"
