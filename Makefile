@@ -139,7 +139,7 @@ fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	@for t in $(FUZZ_TARGETS); do \
 		echo "== fuzz $$t (20 s)"; \
 		mkdir -p $(B)/fuzz/$$t.corpus; \
-		$(B)/fuzz/$$t -max_total_time=20 -print_final_stats=1 \
+		$(B)/fuzz/$$t -max_total_time=20 -print_final_stats=1 -close_fd_mask=3 \
 			-artifact_prefix=$(B)/fuzz/$$t- \
 			$(B)/fuzz/$$t.corpus fuzz/corpus/$${t#fuzz_} 2>$(B)/fuzz/$$t.log \
 			|| { tail -40 $(B)/fuzz/$$t.log; exit 1; }; \
@@ -150,6 +150,7 @@ fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	@for t in $(FUZZ_TARGETS); do \
 		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
 		$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-close_fd_mask=3 \
 			-artifact_prefix=fuzz/corpus/$${t#fuzz_}/crash- \
 			fuzz/corpus/$${t#fuzz_} 2>&1 | tail -12; \
 	done

@@ -71,8 +71,10 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		it->moved = r;
 		it->placedcap = ng + nm;
 	}
-	memcpy(it->placed, g, ng * sizeof(*g));
-	memcpy(it->placed + ng, m, nm * sizeof(*m));
+	if (ng > 0)             /* a refusal lists nothing, maybe no array */
+		memcpy(it->placed, g, ng * sizeof(*g));
+	if (nm > 0)
+		memcpy(it->placed + ng, m, nm * sizeof(*m));
 	it->ngranted = ng;
 	it->nplaced = ng + nm;
 	for (size_t i = ng; i < it->nplaced; i++)
