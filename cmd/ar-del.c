@@ -140,7 +140,7 @@ emit(struct ctx *x, struct item *it)
 			    (unsigned long long)it->ids[i], ar_strerror(rc));
 			status = EXIT_REFUSED;
 		}
-		if (ar_record_set_int(r, "id", (int64_t)it->ids[i]) != 0 ||
+		if (ar_record_set_uint(r, "id", it->ids[i]) != 0 ||
 		    ar_record_set(r, "status", rc ? "refused" : "cancelled"))
 			return -1;
 		if (rc == 0)

@@ -84,11 +84,11 @@ info(struct out *o, ar_txn *t)
 	    ar_record_set_duration(r, "slot", i.config.slot) != 0 ||
 	    ar_record_set_duration(r, "horizon", i.config.horizon) != 0 ||
 	    ar_record_set_time(r, "clock", i.clock) != 0 ||
-	    ar_record_set_int(r, "live", (int64_t)i.live) != 0 ||
-	    ar_record_set_int(r, "records", (int64_t)i.records) != 0 ||
-	    ar_record_set_int(r, "next_id", (int64_t)i.next_id) != 0 ||
-	    ar_record_set_int(r, "map_size", (int64_t)i.map_size) != 0 ||
-	    ar_record_set_int(r, "map_max", (int64_t)i.config.map_max) != 0 ||
+	    ar_record_set_uint(r, "live", i.live) != 0 ||
+	    ar_record_set_uint(r, "records", i.records) != 0 ||
+	    ar_record_set_uint(r, "next_id", i.next_id) != 0 ||
+	    ar_record_set_uint(r, "map_size", i.map_size) != 0 ||
+	    ar_record_set_uint(r, "map_max", i.config.map_max) != 0 ||
 	    ar_record_set_int(r, "format", i.format) != 0)
 		return ENOMEM;
 	return cmd_print(o->x, r) != 0 ? ENOMEM : 0;

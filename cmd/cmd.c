@@ -8,6 +8,7 @@
  * of a write batch is printed only after its transaction committed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -413,6 +414,20 @@ options(const struct cmd *c, struct option **lo, char **so)
 	return 0;
 }
 
+/*
+ * A closed standard descriptor would be handed to the store's files when
+ * they are opened, and input or output would land in them: put /dev/null
+ * there, opened the wrong way round so that using it fails with EBADF.
+ */
+static void
+guard_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
+			_exit(EXIT_STORE);
+}
+
 int
 cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 {
@@ -425,6 +440,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	int64_t d, wait_ms = 30000;
 	uint64_t nodes;
 
+	guard_std_fds();
 	ar_config_default(&cfg);
 	x.uid = (uint32_t)getuid();
 	x.now = wall_clock();
@@ -681,8 +697,10 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 {
 	struct ar_record *r = &it->rec;
 
+	if (a->end < 0)
+		ar_record_del(r, "end");        /* no time to print */
 	if (ar_record_set_time(r, "start", a->start) != 0 ||
-	    ar_record_set_time(r, "end", a->end) != 0 ||
+	    (a->end >= 0 && ar_record_set_time(r, "end", a->end) != 0) ||
 	    (it->earliest >= 0 &&
 	    ar_record_set_time(r, "earliest", it->earliest) != 0) ||
 	    (it->latest >= 0 &&
@@ -707,7 +725,7 @@ int
 cmd_resv(struct ar_record *r, const struct ar_resv *v)
 {
 	ar_record_clear(r);
-	if (ar_record_set_int(r, "id", (int64_t)v->id) != 0 ||
+	if (ar_record_set_uint(r, "id", v->id) != 0 ||
 	    (*v->user && ar_record_set(r, "user", v->user) != 0) ||
 	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
 	    ar_record_set_time(r, "start", v->start) != 0 ||

@@ -690,6 +690,15 @@ ar_record_set_int(struct ar_record *r, const char *key, int64_t value)
 }
 
 int
+ar_record_set_uint(struct ar_record *r, const char *key, uint64_t value)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, value);
+	return set(r, key, buf, 1);
+}
+
+int
 ar_record_set_time(struct ar_record *r, const char *key, int64_t t)
 {
 	char buf[AR_TIMEBUF];

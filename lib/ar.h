@@ -52,7 +52,8 @@ enum ar_reason {
 	AR_R_FULL,              /* not enough free nodes somewhere in the interval */
 	AR_R_PAST,              /* starts before the store's clock */
 	AR_R_HORIZON,           /* ends beyond the horizon */
-	AR_R_CAPACITY,          /* needs more nodes than the cluster has */
+	AR_R_CAPACITY,          /* needs more nodes than the cluster has, or
+	                         * more than AR_JOBS_MAX copies */
 	AR_R_LIMIT              /* ar_suggest: nothing within the search limit */
 };
 
@@ -111,7 +112,7 @@ struct ar_answer {
 	enum ar_reason reason;
 	uint64_t id;            /* ar_add: the new reservation's id */
 	int64_t start;          /* the start found (slot aligned) */
-	int64_t end;            /* its end */
+	int64_t end;            /* its end; -1 if past the year 9999 */
 	uint32_t free;          /* least free nodes over [start, end) before adding */
 };
 
@@ -229,9 +230,8 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * granted or none (unless AR_PARTIAL); a refusal leaves the store as it
  * was, moves included.  ans tells the first copy granted (AR_GRANTED, its
  * id and interval) or the refusal and its reason; ar_added() lists every
- * copy and every move.  Errors: EINVAL (a malformed request, or more than
- * AR_JOBS_MAX copies), EACCES (read transaction), MDB_MAP_FULL, ENOMEM,
- * LMDB's codes.
+ * copy and every move.  Errors: EINVAL (a malformed request), EACCES
+ * (read transaction), MDB_MAP_FULL, ENOMEM, LMDB's codes.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 

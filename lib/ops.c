@@ -23,8 +23,7 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 	int64_t slot = t->m.slot, end = t->base + t->m.horizon;
 
 	if (rq->duration <= 0 || rq->duration > DURATION_MAX ||
-	    rq->nodes == 0 || rq->jobs == 0 || rq->jobs > AR_JOBS_MAX ||
-	    rq->earliest < 0 ||
+	    rq->nodes == 0 || rq->jobs == 0 || rq->earliest < 0 ||
 	    rq->latest < rq->earliest || rq->latest > TIME_MAX ||
 	    (rq->user != NULL && strlen(rq->user) > AR_LABEL_MAX) ||
 	    (rq->job != NULL && strlen(rq->job) > AR_LABEL_MAX))
@@ -36,8 +35,14 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 	sp->last = slot_up(t, rq->latest);
 	ans->start = sp->first * slot;
 	ans->end = (sp->first + sp->slots) * slot;
-	if (sp->need > t->m.nodes)
+	if (sp->need > t->m.nodes || rq->jobs > AR_JOBS_MAX)
 		ans->reason = AR_R_CAPACITY;
+	else if (ans->end > TIME_MAX) {
+		/* Not even printable: say where it was asked to start. */
+		ans->reason = AR_R_HORIZON;
+		ans->start = rq->earliest;
+		ans->end = -1;
+	}
 	else if (rq->latest < t->now)
 		ans->reason = AR_R_PAST;
 	else {

@@ -59,6 +59,33 @@ slot_down(int64_t time, int64_t slot)
 	return r < 0 ? q - 1 : q;
 }
 
+/*
+ * A data file shorter than the pages its meta page names (truncated by
+ * hand, or a copy cut short) would fault on the first read of a missing
+ * page: refuse it before any is read.  The size is taken after the meta:
+ * a writer grows the file before it commits a meta naming the new pages.
+ */
+static int
+size_check(ar_store *s)
+{
+	MDB_envinfo info;
+	MDB_stat ms;
+	struct stat st;
+	mdb_filehandle_t fd;
+	int rc;
+
+	if ((rc = mdb_env_info(s->env, &info)) != 0 ||
+	    (rc = mdb_env_stat(s->env, &ms)) != 0 ||
+	    (rc = mdb_env_get_fd(s->env, &fd)) != 0)
+		return rc;
+	if (fstat(fd, &st) == -1)
+		return errno;
+	if ((uint64_t)(info.me_last_pgno + 1) * ms.ms_psize >
+	    (uint64_t)st.st_size)
+		return AR_ECORRUPT;
+	return 0;
+}
+
 /* Open the environment and the five databases; create them if asked. */
 static int
 env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
@@ -79,7 +106,8 @@ env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 		goto fail;
 	if (create && (rc = mdb_env_set_mapsize(s->env, MAP_INITIAL)) != 0)
 		goto fail;
-	if ((rc = mdb_env_open(s->env, dir, envflags | MDB_NOTLS, 0660)) != 0)
+	if ((rc = mdb_env_open(s->env, dir, envflags | MDB_NOTLS, 0660)) != 0 ||
+	    (rc = size_check(s)) != 0)
 		goto fail;
 	/* Reader slots of killed processes pin old pages and grow the file. */
 	if ((rc = mdb_reader_check(s->env, &dead)) != 0)
@@ -220,6 +248,9 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 		return ENAMETOOLONG;
 	if (stat(path, &st) == -1)
 		return errno == ENOENT || errno == ENOTDIR ? AR_ENOSTORE : errno;
+	/* LMDB would make an empty file a new environment. */
+	if (!S_ISREG(st.st_mode) || st.st_size < 2 * 4096)
+		return MDB_INVALID;
 	if ((rc = env_open(dir, (flags & AR_RDONLY) ? MDB_RDONLY : 0, 0, &s)) != 0)
 		return rc;
 	if ((rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn)) != 0) {
