@@ -4,9 +4,11 @@
  * across many laps of the ring.  Seeded explicitly; never the clock.
  */
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -599,6 +601,85 @@ test_rearrange(void)
 	CHECK(lrh > none && eds > none, "moving others admitted no more");
 }
 
+/*
+ * A reader killed inside its transaction leaves its slot in LMDB's lock
+ * file; until the slot is cleared, no page freed after its snapshot can
+ * be reused and the file grows with every write.  Opening a store clears
+ * such slots: after one, churning writes must not grow the file.
+ */
+static int
+churn(ar_txn *t, void *arg)
+{
+	struct ar_request rq = request(T0 + 3600, 3600, 1);
+	struct ar_answer a;
+	struct ar_resv r;
+	int rc;
+
+	(void)arg;
+	rq.user = "churn";
+	if ((rc = ar_add(t, &rq, &a)) != 0)
+		return rc;
+	return ar_cancel(t, a.id, 1000, &r);
+}
+
+static off_t
+file_size(const char *dir)
+{
+	char path[300];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/data.mdb", dir);
+	return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+static void
+test_stale_reader(void)
+{
+	struct ar_config cfg;
+	ar_store *s;
+	ar_txn *t;
+	off_t before, after;
+	pid_t pid, holder;
+	int st;
+	const char *dir = store_path("stale");
+
+	ar_config_default(&cfg);
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	for (int i = 0; i < 50; i++)
+		OK(ar_write(s, T0, churn, NULL));
+	ar_close(s);
+	/* Another process keeps the store open: an opener that found it
+	 * unused would reset LMDB's reader table anyway. */
+	if ((holder = fork()) == 0) {
+		if (ar_open(dir, AR_RDONLY, &s) == 0)
+			pause();
+		_exit(1);
+	}
+	usleep(100000);
+	if ((pid = fork()) == 0) {
+		if (ar_open(dir, AR_RDONLY, &s) == 0 &&
+		    ar_txn_begin(s, 0, T0, &t) == 0)
+			raise(SIGKILL);
+		_exit(1);
+	}
+	CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st),
+	    "the reader was not killed in its transaction");
+	before = file_size(dir);
+	OK(ar_open(dir, 0, &s));
+	for (int i = 0; i < 300; i++)
+		OK(ar_write(s, T0, churn, NULL));
+	ar_close(s);
+	after = file_size(dir);
+	kill(holder, SIGKILL);
+	waitpid(holder, &st, 0);
+	printf("stale reader: data.mdb %lld bytes before 300 writes, %lld "
+	    "after\n", (long long)before, (long long)after);
+	CHECK(after - before < 64 * 1024, "the file grew by %lld bytes",
+	    (long long)(after - before));
+	rm_store(dir);
+}
+
 int
 main(void)
 {
@@ -611,6 +692,7 @@ main(void)
 	test_map_full();
 	test_model();
 	test_rearrange();
+	test_stale_reader();
 	rmdir(store_path("bad"));
 	rmdir(tmproot);
 	printf("%d passed, %d failed\n", passed, failed);
