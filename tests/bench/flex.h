@@ -1,0 +1,60 @@
+/*
+ * flex.h - the workload generator of Umar's thesis (section 6.2), shared
+ * by argen (which prints it) and flexbench (which replays it in-process).
+ * See argen.c.
+ */
+#ifndef FLEX_H
+#define FLEX_H
+
+#include <stdint.h>
+
+#define FLEX_SLOT 300           /* seconds: the thesis's 5-minute slot */
+
+/* The ranges a request's values are drawn from, uniformly, in slots. */
+struct flex_shape {
+	const char *name;       /* "parametric" or "MPI" */
+	int64_t exec_min, exec_max;     /* execution time */
+	int64_t ahead_max;      /* book-ahead: earliest = arrival + [0, this] */
+	int64_t relax_max;      /* a flexible request: latest = earliest +
+	                         * [1, this] */
+	uint32_t nodes_min, nodes_max;  /* nodes per job */
+	uint32_t jobs_min, jobs_max;    /* independent jobs (copies) */
+};
+
+extern const struct flex_shape flex_parametric;        /* section 6.4 */
+extern const struct flex_shape flex_mpi;               /* section 6.5 */
+
+/* One request, times absolute (seconds since the epoch). */
+struct flex_req {
+	int64_t arrival;        /* start of the slot it arrives in */
+	int64_t earliest;
+	int64_t latest;         /* == earliest for a rigid request */
+	int64_t duration;       /* seconds, whole slots */
+	uint32_t nodes, jobs;
+	uint64_t k;             /* 1, 2, ...: labelled user=uK job=K */
+};
+
+/* A generator's parameters and state. */
+struct flex_gen {
+	const struct flex_shape *shape;
+	double rate;            /* mean arrivals per slot (Poisson) */
+	unsigned flexible;      /* percent of requests with a window */
+	int64_t slots;          /* slots of arrivals */
+	int64_t start;          /* epoch of slot 0 */
+	uint64_t rng;           /* xorshift64* state */
+	int64_t t;              /* the slot being generated */
+	uint64_t left;          /* arrivals still to come in slot t */
+	uint64_t k;             /* requests generated so far */
+};
+
+#define FLEX_RATE_MAX 100.0
+
+/* Start a generator: rate in (0, FLEX_RATE_MAX], flexible <= 100. */
+void flex_init(struct flex_gen *g, const struct flex_shape *shape,
+    double rate, unsigned flexible, int64_t slots, uint64_t seed,
+    int64_t start);
+
+/* The next request, in order of arrival: 1, or 0 when there are no more. */
+int flex_next(struct flex_gen *g, struct flex_req *r);
+
+#endif
