@@ -17,7 +17,9 @@
  * reservation may move any distance its window allows.  Each admission
  * stays bounded: at most MOVERS_MAX reservations move for one copy, only
  * reservations starting within LOOKBACK before a blocking slot are
- * considered, and at most STARTS_MAX starts of a window are tried.
+ * considered, and at most STARTS_MAX starts of a window are tried.  A
+ * blocking slot that stays full even if everything movable leaves it
+ * rules out every start whose interval covers it, so those are skipped.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -298,15 +300,17 @@ by_id(const void *a, const void *b)
  */
 static int
 make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
-    uint64_t own, struct ar_resv *movers, int *ok)
+    uint64_t own, struct ar_resv *movers, int *ok, int64_t *next)
 {
-	uint32_t cap = t->m.nodes - (uint32_t)sp->need;
+	uint32_t cap = t->m.nodes - (uint32_t)sp->need, used;
+	uint64_t freeable;
 	struct save sv;
 	size_t n = 0, had;
 	int64_t bad, to;
 	int rc;
 
 	*ok = 0;
+	*next = s + 1;
 	if ((rc = save_begin(t, &sv)) != 0)
 		return rc;
 	for (;;) {
@@ -315,10 +319,20 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 		if (bad == -1)
 			break;
 		had = n;
-		if ((rc = blockers(t, bad, own, movers, &n)) != 0)
+		if ((rc = blockers(t, bad, own, movers, &n)) != 0 ||
+		    (rc = ring_peak(t, bad, bad + 1, &used)) != 0)
 			goto undo;
-		if (n == had)
-			goto undo;      /* nothing more can move: no room here */
+		freeable = 0;
+		for (size_t i = had; i < n; i++)
+			freeable += (uint64_t)movers[i].nodes * movers[i].jobs;
+		/*
+		 * If moving all that may move from this slot leaves no room,
+		 * no start whose interval covers it can work: skip past it.
+		 */
+		if (used > freeable + cap) {
+			*next = bad + 1;
+			goto undo;
+		}
 		for (size_t i = had; i < n; i++)
 			if ((rc = take_out(t, &movers[i])) != 0)
 				goto undo;
@@ -397,8 +411,9 @@ place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		return 0;
 	last = sp->last - sp->first >= STARTS_MAX ?
 	    sp->first + STARTS_MAX - 1 : sp->last;
-	for (int64_t c = sp->first; c <= last; c++) {
-		if ((rc = make_room(t, sp, c, rq->flags, own, movers, &ok)) != 0)
+	for (int64_t c = sp->first, next; c <= last; c = next) {
+		if ((rc = make_room(t, sp, c, rq->flags, own, movers, &ok,
+		    &next)) != 0)
 			return rc;
 		if (ok) {
 			*s = c;
