@@ -171,8 +171,8 @@ demo: deps
 
 SQLITE_CFLAGS = $(shell pkg-config --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
-BENCH_SRC = $(filter-out tests/bench/true.c tests/bench/argen.c \
-	tests/bench/flexbench.c,$(wildcard tests/bench/*.c))
+BENCH_SRC = $(addprefix tests/bench/,bench.c trace.c floor.c arstore.c \
+	sqlite.c cmds.c curve.c)
 
 $(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
 	@mkdir -p $(@D)

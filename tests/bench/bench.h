@@ -1,0 +1,130 @@
+/*
+ * bench.h - what the benchmark's files share.  See bench.c.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NODES 64
+#define SLOT 300                        /* seconds */
+#define HORIZON (30 * 86400)            /* seconds */
+#define PERIOD (14 * 86400)             /* the clock moves once per period */
+#define SUGGEST_LIMIT (12 * 3600)
+
+/* One request of a trace. */
+struct req {
+	int64_t start;          /* seconds since the epoch, not rounded */
+	int64_t dur;            /* seconds, clamped to [300 s, 28 d] */
+	uint32_t nodes;         /* [1, 64] */
+	uint32_t idx;           /* its position in the trace file */
+	int nowait;             /* the trace gives no wait time */
+};
+
+/* A trace's requests in the order they are replayed, period by period. */
+struct trace {
+	const char *name;
+	const char *order;      /* "original" or "shuffled" */
+	int nowait;             /* no wait times: start = submit */
+	struct req *r;
+	size_t n;
+	size_t *pfirst;         /* first request of each non-empty period ... */
+	int64_t *pclock;        /* ... and the clock when it is considered */
+	size_t np;              /* periods; pfirst[np] == n */
+};
+
+/* Time samples of one kind of call, in nanoseconds. */
+struct samples {
+	uint64_t *ns;
+	size_t n, cap;
+};
+
+enum { OP_SEARCH, OP_SUGGEST, OP_ADD, OP_DELETE, OP_COMMIT, NOPS };
+
+/* What one replay measured. */
+struct stats {
+	struct samples op[NOPS];
+	int64_t *granted;       /* per replayed request: granted start or -1 */
+	size_t done;            /* requests replayed */
+	size_t ngranted, ndeleted;
+	double wall;            /* seconds */
+};
+
+/* The answer of a backend's search. */
+enum fit { FIT, FULL, BEYOND };        /* BEYOND: ends past the horizon */
+
+/*
+ * A backend.  run() considers requests tr->r[from .. to) of one period at
+ * clock, calling admit() for each; purge() deletes what has ended by
+ * clock.  They and the steps return 0, or an error code (-1 after a
+ * message for the floor and SQLite; ar's own codes for ar).
+ */
+struct backend {
+	const char *name;
+	void *ctx;
+	int (*purge)(const struct backend *b, int64_t clock, struct stats *st);
+	int (*run)(const struct backend *b, const struct trace *tr,
+	    size_t from, size_t to, int64_t clock, struct stats *st);
+	/* The algorithm's steps, used by admit(). */
+	int (*search)(void *ctx, const struct req *q, enum fit *f);
+	int (*suggest)(void *ctx, const struct req *q, int64_t *start);
+	int (*add)(void *ctx, const struct req *q, int64_t start,
+	    int64_t *granted);
+};
+
+/* bench.c */
+extern int quick;
+uint64_t now_ns(void);
+int sample(struct samples *s, uint64_t ns);
+int admit(const struct backend *b, const struct trace *tr, size_t i,
+    struct stats *st);
+char *scratch_dir(const char *name);
+int64_t slots_up(int64_t t, int64_t slot);
+int64_t slots_down(int64_t t, int64_t slot);
+
+/* trace.c */
+int trace_load(const char *path, size_t max, struct req **r, size_t *n,
+    int *nowait);
+int trace_order(struct trace *tr, const struct req *r, size_t n,
+    int shuffle);
+void trace_free(struct trace *tr);
+uint64_t bench_rand(uint64_t *seed);
+
+/* floor.c: GarQ's ring as a plain array of counts in memory */
+struct garq;
+struct garq *garq_new(int64_t slot, int64_t slots, int64_t clock);
+void garq_free(struct garq *g);
+void garq_clock(struct garq *g, int64_t clock);
+enum fit garq_search(const struct garq *g, int64_t first, int64_t len,
+    uint32_t nodes);
+int64_t garq_suggest(const struct garq *g, int64_t first, int64_t len,
+    uint32_t nodes, int64_t limit);
+void garq_add(struct garq *g, int64_t first, int64_t len, int64_t nodes);
+double garq_used(const struct garq *g);
+int64_t garq_base(const struct garq *g);
+int floor_backend(struct backend *b, int64_t clock);
+void floor_backend_free(struct backend *b);
+
+/* arstore.c: the ar library, in process */
+int ar_backend(struct backend *b, const char *dir, int64_t clock,
+    size_t group);
+int ar_backend_close(struct backend *b, const char *label);
+void ar_disk_report(void);
+
+/* sqlite.c */
+int sqlite_backend(struct backend *b, const char *dir, int full);
+void sqlite_backend_free(struct backend *b);
+
+/* cmds.c: the commands in a pipeline, and one invocation */
+int spawn_wait(char *const argv[], const char *in, const char *out,
+    int ok);
+int pipeline_replay(const struct trace *tr, const char *bin,
+    const char *dir, size_t *granted, double *wall);
+int invocation_report(const char *bin, const char *truebin,
+    const char *store, int64_t clock);
+
+/* curve.c */
+int cost_curve(void);
+
+#endif

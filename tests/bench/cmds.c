@@ -1,0 +1,323 @@
+/*
+ * cmds.c - ar's commands as an operator would use them: a trace replayed
+ * through pipelines, and the cost of one invocation.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ar.h"
+#include "bench.h"
+
+extern char **environ;
+
+/* Wait for pid; 0 if it exited with a status of at most ok. */
+static int
+reap(pid_t pid, const char *name, int ok)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR) {
+			perror("bench: waitpid");
+			return -1;
+		}
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= ok)
+		return 0;
+	fprintf(stderr, "bench: %s: %s %d\n", name, WIFEXITED(status) ?
+	    "exit status" : "killed by signal", WIFEXITED(status) ?
+	    WEXITSTATUS(status) : WTERMSIG(status));
+	return -1;
+}
+
+/* Start argv with stdin from fd in and stdout to fd out (-1: inherit). */
+static int
+start(char *const argv[], int in, int out, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	int rc;
+
+	if ((rc = posix_spawn_file_actions_init(&fa)) != 0)
+		goto fail;
+	if ((in != -1 && (rc = posix_spawn_file_actions_adddup2(&fa, in, 0))
+	    != 0) ||
+	    (out != -1 && (rc = posix_spawn_file_actions_adddup2(&fa, out, 1))
+	    != 0)) {
+		posix_spawn_file_actions_destroy(&fa);
+		goto fail;
+	}
+	rc = posix_spawn(pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc == 0)
+		return 0;
+fail:
+	fprintf(stderr, "bench: cannot run %s: %s\n", argv[0], strerror(rc));
+	return -1;
+}
+
+/* Run argv with stdin from path in and stdout to path out (NULL:
+ * /dev/null); 0 if it exited with a status of at most ok. */
+int
+spawn_wait(char *const argv[], const char *in, const char *out, int ok)
+{
+	int fin, fout, rc = -1;
+	pid_t pid;
+
+	if ((fin = open(in ? in : "/dev/null", O_RDONLY | O_CLOEXEC)) == -1) {
+		perror(in);
+		return -1;
+	}
+	if ((fout = open(out ? out : "/dev/null", O_WRONLY | O_CREAT |
+	    O_TRUNC | O_CLOEXEC, 0600)) == -1) {
+		perror(out);
+		close(fin);
+		return -1;
+	}
+	if (start(argv, fin, fout, &pid) == 0)
+		rc = reap(pid, argv[0], ok);
+	close(fin);
+	close(fout);
+	return rc;
+}
+
+/* Count the granted records in path, and copy the refused ones to ref. */
+static int
+sift(const char *path, const char *ref, size_t *granted, size_t *refused)
+{
+	char line[4096];
+	FILE *in, *out = NULL;
+	int rc = 0;
+
+	*refused = 0;
+	if ((in = fopen(path, "r")) == NULL ||
+	    (ref != NULL && (out = fopen(ref, "w")) == NULL)) {
+		perror(in ? ref : path);
+		if (in)
+			fclose(in);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), in) != NULL)
+		if (strstr(line, " status=granted") != NULL)
+			++*granted;
+		else if (out != NULL && strstr(line, " status=refused") != NULL) {
+			++*refused;
+			if (fputs(line, out) == EOF)
+				rc = -1;
+		}
+	if (ferror(in))
+		rc = -1;
+	fclose(in);
+	if (out != NULL && fclose(out) != 0)
+		rc = -1;
+	if (rc != 0)
+		fprintf(stderr, "bench: %s: read or write error\n", path);
+	return rc;
+}
+
+/* ar-suggest < in | ar-add > out */
+static int
+suggest_add(char *sug[], char *add[], const char *in, const char *out)
+{
+	int fin, fout, p[2], rc = -1;
+	pid_t a, b;
+
+	if ((fin = open(in, O_RDONLY | O_CLOEXEC)) == -1) {
+		perror(in);
+		return -1;
+	}
+	if ((fout = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) == -1) {
+		perror(out);
+		close(fin);
+		return -1;
+	}
+	if (pipe(p) == -1 || fcntl(p[0], F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(p[1], F_SETFD, FD_CLOEXEC) == -1) {
+		perror("bench: pipe");
+		close(fin);
+		close(fout);
+		return -1;
+	}
+	if (start(sug, fin, p[1], &a) == 0) {
+		if (start(add, p[0], fout, &b) == 0) {
+			close(p[0]);
+			close(p[1]);
+			p[0] = p[1] = -1;
+			rc = reap(b, add[0], 1);
+		}
+		if (p[1] != -1)
+			close(p[1]);       /* ar-suggest sees no reader and ends */
+		p[1] = -1;
+		if (reap(a, sug[0], 1) != 0)
+			rc = -1;
+	}
+	if (p[0] != -1)
+		close(p[0]);
+	if (p[1] != -1)
+		close(p[1]);
+	close(fin);
+	close(fout);
+	return rc;
+}
+
+/*
+ * Per period: the period's requests through ar-add on a fresh store, the
+ * refused ones through ar-suggest | ar-add, then ar-del --purge, all with
+ * the period's clock.
+ */
+int
+pipeline_replay(const struct trace *tr, const char *bin, const char *dir,
+    size_t *granted, double *wall)
+{
+	char addp[4200], sugp[4200], delp[4200], store[4200], now[32];
+	char reqf[4200], out1[4200], ref[4200], out2[4200];
+	char *add[] = { addp, "--store", store, "--now", now, NULL };
+	char *sug[] = { sugp, "--store", store, "--now", now, NULL };
+	char *del[] = { delp, "--store", store, "--now", now, "--purge", "-q",
+	    NULL };
+	struct ar_config cfg;
+	uint64_t t0 = now_ns();
+	size_t refused;
+	int rc;
+
+	snprintf(addp, sizeof(addp), "%s/ar-add", bin);
+	snprintf(sugp, sizeof(sugp), "%s/ar-suggest", bin);
+	snprintf(delp, sizeof(delp), "%s/ar-del", bin);
+	snprintf(store, sizeof(store), "%s/store", dir);
+	snprintf(reqf, sizeof(reqf), "%s/requests", dir);
+	snprintf(out1, sizeof(out1), "%s/added", dir);
+	snprintf(ref, sizeof(ref), "%s/refused", dir);
+	snprintf(out2, sizeof(out2), "%s/suggested", dir);
+	*granted = 0;
+	ar_config_default(&cfg);
+	if (tr->np > 0 && (rc = ar_create(store, &cfg, tr->pclock[0])) != 0) {
+		fprintf(stderr, "bench: %s: %s\n", store, ar_strerror(rc));
+		return -1;
+	}
+	for (size_t p = 0; p < tr->np; p++) {
+		FILE *f;
+
+		snprintf(now, sizeof(now), "@%lld", (long long)tr->pclock[p]);
+		if ((f = fopen(reqf, "w")) == NULL) {
+			perror(reqf);
+			return -1;
+		}
+		for (size_t i = tr->pfirst[p]; i < tr->pfirst[p + 1]; i++)
+			fprintf(f, "start=@%lld duration=%llds nodes=%u\n",
+			    (long long)tr->r[i].start,
+			    (long long)tr->r[i].dur, tr->r[i].nodes);
+		if (fclose(f) != 0) {
+			perror(reqf);
+			return -1;
+		}
+		if (spawn_wait(add, reqf, out1, 1) != 0 ||
+		    sift(out1, ref, granted, &refused) != 0)
+			return -1;
+		if (refused > 0 && (suggest_add(sug, add, ref, out2) != 0 ||
+		    sift(out2, NULL, granted, &refused) != 0))
+			return -1;
+		if (spawn_wait(del, NULL, NULL, 0) != 0)
+			return -1;
+	}
+	*wall = (double)(now_ns() - t0) / 1e9;
+	return 0;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Median and 90th percentile wall time of runs runs of argv, in ms; if
+ * start is not NULL, run i asks for a start i hours after at.
+ */
+static int
+time_runs(char *const argv[], int runs, char *start, int64_t at,
+    double *p50, double *p90)
+{
+	uint64_t *t;
+
+	if ((t = malloc((size_t)runs * sizeof(*t))) == NULL)
+		return -1;
+	for (int i = 0; i < runs; i++) {
+		uint64_t t0;
+
+		if (start != NULL)
+			snprintf(start, 40, "start=@%lld",
+			    (long long)at + 3600LL * i);
+		t0 = now_ns();
+
+		if (spawn_wait(argv, NULL, NULL, 1) != 0) {
+			free(t);
+			return -1;
+		}
+		t[i] = now_ns() - t0;
+	}
+	qsort(t, (size_t)runs, sizeof(*t), cmp_u64);
+	*p50 = (double)t[runs / 2] / 1e6;
+	*p90 = (double)t[runs * 9 / 10] / 1e6;
+	free(t);
+	return 0;
+}
+
+/*
+ * One invocation, started with posix_spawn and reaped with waitpid:
+ * ar-search on the replayed store, ar-add on a scratch store, and a
+ * program that does nothing.
+ */
+int
+invocation_report(const char *bin, const char *truebin, const char *store,
+    int64_t clock)
+{
+	char search[4200], add[4200], scratch[4200], now[32], st[40], at[40];
+	char *sargv[] = { search, "--store", (char *)store, "--now", now, st,
+	    "duration=1h", "nodes=1", NULL };
+	char *aargv[] = { add, "--store", scratch, "--now", now, at,
+	    "duration=1h", "nodes=1", NULL };
+	char *targv[] = { (char *)truebin, NULL };
+	struct ar_config cfg;
+	double s50, s90, a50, a90, t50, t90;
+	int runs = quick ? 50 : 200, rc;
+	char *dir;
+
+	if ((dir = scratch_dir("invocation")) == NULL)
+		return -1;
+	snprintf(search, sizeof(search), "%s/ar-search", bin);
+	snprintf(add, sizeof(add), "%s/ar-add", bin);
+	snprintf(scratch, sizeof(scratch), "%s/store", dir);
+	snprintf(now, sizeof(now), "@%lld", (long long)clock);
+	snprintf(st, sizeof(st), "start=@%lld", (long long)clock + 86400);
+	ar_config_default(&cfg);
+	if ((rc = ar_create(scratch, &cfg, clock)) != 0) {
+		fprintf(stderr, "bench: %s: %s\n", scratch, ar_strerror(rc));
+		return -1;
+	}
+	if (time_runs(targv, runs, NULL, 0, &t50, &t90) != 0 ||
+	    time_runs(sargv, runs, NULL, 0, &s50, &s90) != 0 ||
+	    time_runs(aargv, runs, at, clock + 3600, &a50, &a90) != 0)
+		return -1;
+	printf("\n== One invocation: wall time from posix_spawn to waitpid, "
+	    "%d runs each\n\n", runs);
+	printf("  %-46s %9s %9s %12s\n", "command", "p50 ms", "p90 ms",
+	    "p50 - true");
+	printf("  %-46s %9.3f %9.3f %12s\n", "true (int main(void){return 0;})",
+	    t50, t90, "-");
+	printf("  %-46s %9.3f %9.3f %12.3f\n",
+	    "ar-search start=... duration=1h nodes=1", s50, s90, s50 - t50);
+	printf("  %-46s %9.3f %9.3f %12.3f\n",
+	    "ar-add (scratch store, 1 commit)", a50, a90, a50 - t50);
+	printf("  (ar-search reads the store replayed above; each ar-add grants "
+	    "one 1-hour, 1-node\n   reservation, an hour after the previous "
+	    "one, and commits it)\n");
+	return 0;
+}

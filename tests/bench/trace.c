@@ -1,0 +1,179 @@
+/*
+ * trace.c - requests from a Standard Workload Format trace, prepared as in
+ * GarQ section 5.1, and their replay order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define DUR_MAX (28 * 86400)
+
+/*
+ * Read at most max requests (0: all) from the gzipped trace at path.
+ * start = UnixStartTime + submit + wait; duration = run time clamped to
+ * [300 s, 28 d]; nodes = allocated, else requested, clamped to [1, 64].
+ * Jobs with no run time or a negative submit or wait are skipped, except
+ * that in a trace without any wait time (LLNL-Thunder has -1 everywhere)
+ * the wait counts as 0; *nowait says so.
+ */
+int
+trace_load(const char *path, size_t max, struct req **rp, size_t *np,
+    int *nowait)
+{
+	char cmd[4200], line[4096];
+	struct req *r = NULL, *p;
+	size_t n = 0, cap = 0, idx = 0, waits = 0, j = 0;
+	long long base = -1;
+	double f[18];
+	FILE *in;
+	int rc;
+
+	if (snprintf(cmd, sizeof(cmd), "gzip -dc '%s'", path) >=
+	    (int)sizeof(cmd) || (in = popen(cmd, "r")) == NULL) {
+		fprintf(stderr, "bench: cannot read %s\n", path);
+		return -1;
+	}
+	/* The whole file is read even when max stops early, so gzip ends well. */
+	while (fgets(line, sizeof(line), in) != NULL) {
+		char *s = line, *e;
+		int k;
+
+		if (line[0] == ';') {
+			if ((s = strstr(line, "UnixStartTime:")) != NULL)
+				base = strtoll(s + 14, NULL, 10);
+			continue;
+		}
+		if (max != 0 && n == max)
+			continue;
+		for (k = 0; k < 18; k++, s = e) {
+			f[k] = strtod(s, &e);       /* some fields are decimals */
+			if (e == s)
+				break;
+		}
+		if (k == 0)
+			continue;               /* blank line */
+		if (k < 18 || base < 0) {
+			fprintf(stderr, "bench: %s: bad line %zu%s\n", path,
+			    idx + 1, base < 0 ? " (no UnixStartTime)" : "");
+			goto fail;
+		}
+		idx++;
+		if (f[3] <= 0 || f[1] < 0 || f[2] < -1)
+			continue;
+		waits += f[2] >= 0;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			if ((p = realloc(r, cap * sizeof(*r))) == NULL)
+				goto nomem;
+			r = p;
+		}
+		p = &r[n++];
+		p->start = base + (int64_t)f[1] + (f[2] < 0 ? 0 : (int64_t)f[2]);
+		p->nowait = f[2] < 0;
+		p->dur = f[3] < SLOT ? SLOT : f[3] > DUR_MAX ? DUR_MAX :
+		    (int64_t)f[3];
+		f[4] = f[4] > 0 ? f[4] : f[7];
+		p->nodes = f[4] < 1 ? 1 : f[4] > NODES ? NODES : (uint32_t)f[4];
+		p->idx = (uint32_t)(idx - 1);
+	}
+	if ((rc = pclose(in)) != 0) {
+		fprintf(stderr, "bench: gzip -dc %s failed (status %d)\n", path,
+		    rc);
+		free(r);
+		return -1;
+	}
+	/* A trace that has wait times keeps only the jobs that have one. */
+	for (size_t i = 0; i < n; i++)
+		if (waits == 0 || !r[i].nowait)
+			r[j++] = r[i];
+	*rp = r;
+	*np = j;
+	*nowait = waits == 0;
+	return 0;
+nomem:
+	fprintf(stderr, "bench: out of memory\n");
+fail:
+	pclose(in);
+	free(r);
+	return -1;
+}
+
+/* xorshift64*, seeded: the shuffle is the same on every run. */
+uint64_t
+bench_rand(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 2685821657736338717ULL;
+}
+
+/*
+ * Put requests r[0 .. n) in replay order: grouped by 2-week period of
+ * their start (periods counted from the first start), in trace order
+ * inside a period, or randomly permuted inside it if shuffle.
+ */
+int
+trace_order(struct trace *tr, const struct req *r, size_t n, int shuffle)
+{
+	int64_t origin = INT64_MAX;
+	size_t nper, *count = NULL, i, p;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->order = shuffle ? "shuffled" : "original";
+	for (i = 0; i < n; i++)
+		if (r[i].start < origin)
+			origin = r[i].start;
+	for (nper = 1, i = 0; i < n; i++)
+		if ((size_t)((r[i].start - origin) / PERIOD) + 1 > nper)
+			nper = (size_t)((r[i].start - origin) / PERIOD) + 1;
+	if ((count = calloc(nper + 1, sizeof(*count))) == NULL ||
+	    (tr->r = malloc((n ? n : 1) * sizeof(*tr->r))) == NULL ||
+	    (tr->pfirst = malloc((nper + 1) * sizeof(*tr->pfirst))) == NULL ||
+	    (tr->pclock = malloc((nper + 1) * sizeof(*tr->pclock))) == NULL) {
+		free(count);
+		trace_free(tr);
+		fprintf(stderr, "bench: out of memory\n");
+		return -1;
+	}
+	/* A stable counting sort by period. */
+	for (i = 0; i < n; i++)
+		count[(r[i].start - origin) / PERIOD + 1]++;
+	for (p = 1; p <= nper; p++)
+		count[p] += count[p - 1];
+	for (i = 0; i < n; i++)
+		tr->r[count[(r[i].start - origin) / PERIOD]++] = r[i];
+	/* count[p] is now the end of period p. */
+	for (p = 0, i = 0; p < nper; i = count[p++]) {
+		if (i == count[p])
+			continue;
+		if (shuffle)
+			for (size_t j = count[p] - 1; j > i; j--) {
+				size_t k = i + bench_rand(&seed) % (j - i + 1);
+				struct req t = tr->r[j];
+
+				tr->r[j] = tr->r[k];
+				tr->r[k] = t;
+			}
+		tr->pfirst[tr->np] = i;
+		tr->pclock[tr->np++] = origin + (int64_t)p * PERIOD;
+	}
+	tr->n = n;
+	tr->pfirst[tr->np] = tr->n;
+	free(count);
+	return 0;
+}
+
+void
+trace_free(struct trace *tr)
+{
+	free(tr->r);
+	free(tr->pfirst);
+	free(tr->pclock);
+	tr->r = NULL;
+	tr->pfirst = NULL;
+	tr->pclock = NULL;
+}
