@@ -72,7 +72,7 @@ check_records(struct checker *c)
 		unsigned char skey[8], lkey[2 * AR_LABEL_MAX + 1];
 		MDB_val sk = { 8, skey }, lk = { 0, lkey };
 		int64_t from, to;
-		int in_starts, in_labels = 0;
+		int in_starts, in_flex, in_labels = 0;
 
 		c->records++;
 		if (k.mv_size != 8 || resv_decode(t, &v, &r) != 0 ||
@@ -86,14 +86,15 @@ check_records(struct checker *c)
 		from = r.start / slot;
 		to = r.end / slot;
 		key_u64(skey, (uint64_t)from);
-		if ((rc = has_entry(t, t->s->starts, &sk, r.id, &in_starts)) != 0)
+		if ((rc = has_entry(t, t->s->starts, &sk, r.id, &in_starts)) != 0 ||
+		    (rc = has_entry(t, t->s->flex, &sk, r.id, &in_flex)) != 0)
 			break;
 		lk.mv_size = label_key(r.user, r.job, lkey);
 		if (lk.mv_size > 1 && (rc = has_entry(t, t->s->labels, &lk,
 		    r.id, &in_labels)) != 0)
 			break;
 		if (r.state != AR_GRANTED) {
-			if (in_starts || in_labels)
+			if (in_starts || in_flex || in_labels)
 				violation(c, "reservation %" PRIu64 " is %s but "
 				    "still indexed", r.id, ar_status_name(r.state));
 			continue;
@@ -102,6 +103,10 @@ check_records(struct checker *c)
 		if (!in_starts)
 			violation(c, "reservation %" PRIu64 " is missing from "
 			    "the start list of its slot", r.id);
+		if (in_flex != resv_movable(t, &r))
+			violation(c, "reservation %" PRIu64 " is %s the list of "
+			    "movable reservations", r.id, in_flex ? "wrongly in" :
+			    "missing from");
 		if (lk.mv_size > 1 && !in_labels)
 			violation(c, "reservation %" PRIu64 " is missing from "
 			    "the label index", r.id);
@@ -217,6 +222,7 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 		return ENOMEM;
 	if ((rc = check_records(&c)) == 0 &&
 	    (rc = check_index(&c, t->s->starts, "start list", start_matches)) == 0 &&
+	    (rc = check_index(&c, t->s->flex, "movable list", start_matches)) == 0 &&
 	    (rc = check_index(&c, t->s->labels, "label index", label_matches)) == 0)
 		rc = check_ring(&c);
 	free(c.expect);

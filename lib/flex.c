@@ -204,7 +204,7 @@ blockers(ar_txn *t, int64_t b, uint64_t own, struct ar_resv *out, size_t *n)
 	int rc;
 
 	key_u64(key, (uint64_t)(from < 0 ? 0 : from));
-	if ((rc = mdb_cursor_open(t->txn, t->s->starts, &cur)) != 0)
+	if ((rc = mdb_cursor_open(t->txn, t->s->flex, &cur)) != 0)
 		return rc;
 	for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
 	    rc == 0 && *n < MOVERS_MAX;
@@ -298,44 +298,74 @@ by_id(const void *a, const void *b)
  * whether it worked; if it did, the copy's slots are taken (ring only)
  * and the moves are kept, else nothing changed.
  */
+/*
+ * The first slot of [s, s + len) without room, and the movable
+ * reservations covering it that are not in movers[] yet (added there).
+ * *hopeless says that even all of them leaving would not make room, so
+ * no start whose interval covers that slot can work.
+ */
+static int
+next_blocker(ar_txn *t, const struct span *sp, int64_t s, uint64_t own,
+    struct ar_resv *movers, size_t *n, int64_t *bad, int *hopeless)
+{
+	uint32_t cap = t->m.nodes - (uint32_t)sp->need, used;
+	uint64_t freeable = 0;
+	size_t had = *n;
+	int rc;
+
+	*hopeless = 0;
+	if ((rc = ring_first_over(t, s, s + sp->slots, cap, bad)) != 0 ||
+	    *bad == -1)
+		return rc;
+	if ((rc = blockers(t, *bad, own, movers, n)) != 0 ||
+	    (rc = ring_peak(t, *bad, *bad + 1, &used)) != 0)
+		return rc;
+	for (size_t i = had; i < *n; i++)
+		freeable += (uint64_t)movers[i].nodes * movers[i].jobs;
+	*hopeless = used > freeable + cap;
+	return 0;
+}
+
+/*
+ * Try to make room for a copy at slot s by moving others: *ok says
+ * whether it worked; if it did, the copy's slots are taken (ring only)
+ * and the moves are kept, else nothing changed.  *next is the next start
+ * worth trying.  The first blocking slot is examined before anything is
+ * changed, so a hopeless start costs no nested transaction.
+ */
 static int
 make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
     uint64_t own, struct ar_resv *movers, int *ok, int64_t *next)
 {
-	uint32_t cap = t->m.nodes - (uint32_t)sp->need, used;
-	uint64_t freeable;
 	struct save sv;
-	size_t n = 0, had;
+	size_t n = 0, had = 0;
 	int64_t bad, to;
-	int rc;
+	int rc, hopeless;
 
 	*ok = 0;
 	*next = s + 1;
+	if ((rc = next_blocker(t, sp, s, own, movers, &n, &bad,
+	    &hopeless)) != 0 || bad == -1 || hopeless) {
+		if (hopeless)
+			*next = bad + 1;
+		return rc;
+	}
 	if ((rc = save_begin(t, &sv)) != 0)
 		return rc;
 	for (;;) {
-		if ((rc = ring_first_over(t, s, s + sp->slots, cap, &bad)) != 0)
-			goto undo;
-		if (bad == -1)
-			break;
-		had = n;
-		if ((rc = blockers(t, bad, own, movers, &n)) != 0 ||
-		    (rc = ring_peak(t, bad, bad + 1, &used)) != 0)
-			goto undo;
-		freeable = 0;
-		for (size_t i = had; i < n; i++)
-			freeable += (uint64_t)movers[i].nodes * movers[i].jobs;
-		/*
-		 * If moving all that may move from this slot leaves no room,
-		 * no start whose interval covers it can work: skip past it.
-		 */
-		if (used > freeable + cap) {
-			*next = bad + 1;
-			goto undo;
-		}
 		for (size_t i = had; i < n; i++)
 			if ((rc = take_out(t, &movers[i])) != 0)
 				goto undo;
+		had = n;
+		if ((rc = next_blocker(t, sp, s, own, movers, &n, &bad,
+		    &hopeless)) != 0)
+			goto undo;
+		if (bad == -1)
+			break;
+		if (hopeless) {
+			*next = bad + 1;
+			goto undo;
+		}
 	}
 	if ((rc = ring_add(t, s, s + sp->slots, (int64_t)sp->need)) != 0)
 		goto undo;
@@ -461,6 +491,13 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return rc;
 	if (s == -1 && (rq->flags & AR_NOMOVE) && !(rq->flags & AR_PARTIAL)) {
 		ans->reason = AR_R_FULL;        /* the common refusal, cheaply */
+		return 0;
+	}
+	if (s != -1 && rq->jobs == 1) {         /* the common grant, likewise */
+		if ((rc = grant(t, rq, &sp, s, 0)) != 0)
+			return rc;
+		ans->status = AR_GRANTED;
+		ans->id = t->granted[0].id;
 		return 0;
 	}
 	if ((movers = malloc(MOVERS_MAX * sizeof(*movers))) == NULL)

@@ -73,7 +73,7 @@ struct disk_resv {
 
 struct ar_store {
 	MDB_env *env;
-	MDB_dbi meta, ring, resv, starts, labels;
+	MDB_dbi meta, ring, resv, starts, labels, flex;
 	int lockfd;             /* data.mdb, flock()ed by writers while waiting */
 	long wait_ms;
 	unsigned flags;
@@ -135,6 +135,7 @@ int resv_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 int resv_decode(const ar_txn *t, const MDB_val *v, struct ar_resv *r);
 size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
+int resv_movable(const ar_txn *t, const struct ar_resv *r);
 void key_u64(unsigned char *buf, uint64_t v);
 uint64_t u64_key(const void *buf);
 

@@ -126,9 +126,17 @@ label_key(const char *user, const char *job, unsigned char *buf)
 	return ulen + 1 + jlen;
 }
 
+/* May r ever move?  Only with a window of more than one start slot. */
+int
+resv_movable(const ar_txn *t, const struct ar_resv *r)
+{
+	return slot_up(t, r->earliest) < slot_up(t, r->latest);
+}
+
 /*
  * Enter a live reservation in, or (add == 0) remove it from, the start
- * list of its slot and the label index.
+ * list of its slot, the label index, and (if it may move) the start list
+ * of movable reservations that rearrangement searches.
  */
 int
 resv_index(ar_txn *t, const struct ar_resv *r, int add)
@@ -143,17 +151,20 @@ resv_index(ar_txn *t, const struct ar_resv *r, int add)
 	t->gen++;
 	if (add) {
 		if ((rc = mdb_put(t->txn, t->s->starts, &sk, &iv,
-		    MDB_NODUPDATA)) != 0)
+		    MDB_NODUPDATA)) != 0 ||
+		    (resv_movable(t, r) && (rc = mdb_put(t->txn, t->s->flex,
+		    &sk, &iv, MDB_NODUPDATA)) != 0))
 			return rc;
 		if (lk.mv_size > 1)
 			rc = mdb_put(t->txn, t->s->labels, &lk, &iv,
 			    MDB_NODUPDATA);
 		return rc;
 	}
-	if ((rc = mdb_del(t->txn, t->s->starts, &sk, &iv)) != 0)
-		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
-	if (lk.mv_size > 1 &&
-	    (rc = mdb_del(t->txn, t->s->labels, &lk, &iv)) != 0)
+	if ((rc = mdb_del(t->txn, t->s->starts, &sk, &iv)) != 0 ||
+	    (resv_movable(t, r) &&
+	    (rc = mdb_del(t->txn, t->s->flex, &sk, &iv)) != 0) ||
+	    (lk.mv_size > 1 &&
+	    (rc = mdb_del(t->txn, t->s->labels, &lk, &iv)) != 0))
 		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
 	return 0;
 }

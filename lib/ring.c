@@ -247,13 +247,16 @@ ring_peak(ar_txn *t, int64_t from, int64_t to, uint32_t *peak)
 /*
  * GarQ Algorithm 4: the earliest start s in [lo, hi] such that every slot
  * of [s, s + len) has room for need more nodes; *start is -1 if none.
- * Each slot is read at most once: a full slot moves the candidate past it.
+ * One pass: a full slot moves the candidate past it, and a chunk or block
+ * whose maximum leaves room is passed over whole.
  */
 int
 ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
     uint64_t need, int64_t *start)
 {
-	int64_t s = lo, bad;
+	const struct chunk *c = NULL;
+	int64_t s = lo, i = lo, k = -1, base = 0;
+	uint32_t cap, peak = 0;
 	int rc;
 
 	*start = -1;
@@ -261,15 +264,36 @@ ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
 		return 0;
 	if (!in_window(t, lo, hi + len))
 		return EINVAL;
+	cap = t->m.nodes - (uint32_t)need;
 	while (s <= hi) {
-		if ((rc = ring_first_over(t, s, s + len, t->m.nodes - (uint32_t)need,
-		    &bad)) != 0)
-			return rc;
-		if (bad == -1) {
+		int64_t stop = s + len, end;
+
+		if (i >= stop) {
 			*start = s;
 			return 0;
 		}
-		s = bad + 1;
+		if (i / CHUNK_SLOTS != k) {
+			k = i / CHUNK_SLOTS;
+			base = k * CHUNK_SLOTS;
+			if ((rc = chunk_peak(t, k, &peak)) != 0 ||
+			    (peak > cap && (rc = busy_chunk(t, k, &c)) != 0))
+				return rc;
+		}
+		if (peak <= cap) {
+			i = base + CHUNK_SLOTS < stop ? base + CHUNK_SLOTS : stop;
+			continue;
+		}
+		end = base + ((i - base) / BLOCK_SLOTS + 1) * BLOCK_SLOTS;
+		if (end > stop)
+			end = stop;
+		if (c->blockmax[(i - base) / BLOCK_SLOTS] <= cap) {
+			i = end;
+			continue;
+		}
+		while (i < end && c->used[i - base] <= cap)
+			i++;
+		if (i < end)
+			s = ++i;        /* slot i - 1 is full: start after it */
 	}
 	return 0;
 }

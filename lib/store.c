@@ -86,7 +86,7 @@ size_check(ar_store *s)
 	return 0;
 }
 
-/* Open the environment and the five databases; create them if asked. */
+/* Open the environment and the six databases; create them if asked. */
 static int
 env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 {
@@ -120,7 +120,9 @@ env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 	    (rc = mdb_dbi_open(txn, "starts", dbflags | MDB_DUPSORT |
 	    MDB_DUPFIXED, &s->starts)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "labels", dbflags | MDB_DUPSORT |
-	    MDB_DUPFIXED, &s->labels)) != 0) {
+	    MDB_DUPFIXED, &s->labels)) != 0 ||
+	    (rc = mdb_dbi_open(txn, "flex", dbflags | MDB_DUPSORT |
+	    MDB_DUPFIXED, &s->flex)) != 0) {
 		mdb_txn_abort(txn);
 		if (rc == MDB_NOTFOUND || rc == MDB_INCOMPATIBLE)
 			rc = AR_ECORRUPT;
