@@ -15,6 +15,12 @@ B ?= .build
 WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 LMDB_CFLAGS = $(shell pkg-config --cflags lmdb 2>/dev/null)
 LMDB_LIBS = $(shell pkg-config --libs lmdb 2>/dev/null || echo -llmdb)
+# The commands are linked statically (STATIC=0 to link dynamically): a
+# command is started once per request in scripts, and the dynamic loader
+# cost more than a whole ar-search (see the closing note of issue 5).
+STATIC ?= 1
+LMDB_A = $(shell pkg-config --variable=libdir lmdb 2>/dev/null)/liblmdb.a
+CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_A) -lpthread,$(LMDB_LIBS))
 ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
 	$(LMDB_CFLAGS) $(CFLAGS)
 
@@ -30,6 +36,10 @@ HEADERS = lib/ar.h lib/internal.h format/format.h cmd/cmd.h
 
 all: $(B)/libar.a $(CMDS)
 
+# Objects made on the way to a command are kept, not deleted as
+# intermediate files: they are relinked for fuzzing and benchmarks.
+.SECONDARY:
+
 $(B)/%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -40,7 +50,7 @@ $(B)/libar.a: $(LIB_OBJ) $(FORMAT_OBJ)
 
 $(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LMDB_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
 
 # Build dependencies come from Debian; install what is missing.
 deps:
@@ -104,7 +114,7 @@ crash:
 test: unit e2e crash-test
 
 san:
-	$(MAKE) B=.build/san CC=clang \
+	$(MAKE) B=.build/san CC=clang STATIC=0 \
 		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 

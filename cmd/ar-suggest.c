@@ -27,8 +27,10 @@ option(struct ctx *x, int opt, const char *arg)
 	if (opt == 'l')
 		return cmd_duration_opt(x, "option '--limit'", arg, &o->limit);
 	if (opt == 'k') {
-		if (ar_uint_parse(arg, 1, ALTS_MAX, &o->count, err) == 0)
+		if (ar_uint_parse(arg, 1, ALTS_MAX, &o->count, err) == 0) {
+			x->answers = (size_t)o->count;
 			return 0;
+		}
 		fprintf(stderr, "%s: option '--count': %s\n", x->cmd->name, err);
 	}
 	return -1;

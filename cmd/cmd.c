@@ -216,10 +216,17 @@ apply_all(ar_txn *t, void *arg)
 	struct batch *b = arg;
 	int rc;
 
-	for (size_t i = 0; i < b->n; i++)
-		if (!b->items[i].bad &&
-		    (rc = b->x->cmd->apply(b->x, t, &b->items[i])) != 0)
+	for (size_t i = 0; i < b->n; i++) {
+		struct item *it = &b->items[i];
+
+		if (it->bad)
+			continue;
+		/* The labels live in the item, which moves as the batch grows. */
+		it->rq.user = it->user;
+		it->rq.job = it->job;
+		if ((rc = b->x->cmd->apply(b->x, t, it)) != 0)
 			return rc;
+	}
 	return 0;
 }
 
@@ -270,6 +277,16 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 	it->bad = 1;
 	it->nalts = 0;
 	it->nids = 0;
+	if (it->altcap < x->answers) {
+		struct ar_answer *a = realloc(it->alts, x->answers * sizeof(*a));
+
+		if (a == NULL) {
+			cmd_warn(x, lineno, "out of memory");
+			return EXIT_STORE;
+		}
+		it->alts = a;
+		it->altcap = x->answers;
+	}
 	if (len > AR_LINE_MAX) {
 		cmd_warn(x, lineno, "line longer than %d bytes", AR_LINE_MAX);
 		return EXIT_USAGE;
@@ -309,24 +326,43 @@ store_clock(struct ctx *x)
 	return 0;
 }
 
+/* Double the batch's room for items, up to BATCH_MAX. */
+static int
+grow_items(struct batch *b, size_t *cap)
+{
+	size_t n = *cap ? 2 * *cap : 4;
+	struct item *p;
+
+	if (n > BATCH_MAX)
+		n = BATCH_MAX;
+	if ((p = realloc(b->items, n * sizeof(*p))) == NULL)
+		return -1;
+	memset(p + *cap, 0, (n - *cap) * sizeof(*p));
+	for (size_t i = *cap; i < n; i++)
+		ar_record_init(&p[i].rec);
+	b->items = p;
+	*cap = n;
+	return 0;
+}
+
 /* The records from stdin (or the arguments), batch by batch. */
 static int
 run_records(struct ctx *x, int argc, char **argv, const char *dir)
 {
 	struct reader r = { 0, NULL, 0, 0, 65536, 0, 0 };
 	struct batch b = { x, NULL, 0 };
+	size_t cap = 0;
 	int status = 0, st;
 	char *line;
 	size_t len;
 
-	if ((b.items = calloc(BATCH_MAX, sizeof(*b.items))) == NULL ||
-	    (r.buf = malloc(r.cap)) == NULL) {
-		free(b.items);
+	/* Items are made as lines come: a single request touches little
+	 * memory, which is most of what starting a command costs. */
+	if ((r.buf = malloc(r.cap)) == NULL || grow_items(&b, &cap) != 0) {
+		free(r.buf);
 		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
 		return EXIT_STORE;
 	}
-	for (size_t i = 0; i < BATCH_MAX; i++)
-		ar_record_init(&b.items[i].rec);
 	if (argc > 0) {
 		if ((st = args_line(x, argc, argv, &line, &len)) != 0)
 			status = st == -1 ? EXIT_USAGE : EXIT_STORE;
@@ -355,6 +391,11 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 				status = st;
 			if (++b.n == BATCH_MAX || !reader_ready(&r))
 				break;
+			if (b.n == cap && grow_items(&b, &cap) != 0) {
+				more = -1;
+				errno = ENOMEM;
+				break;
+			}
 		}
 		if (more == -1) {
 			fprintf(stderr, "%s: read error: %s\n", x->cmd->name,
@@ -370,12 +411,13 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 			break;
 	}
 out:
-	for (size_t i = 0; i < BATCH_MAX; i++) {
+	for (size_t i = 0; i < cap; i++) {
 		ar_record_free(&b.items[i].rec);
 		free(b.items[i].ids);
 		free(b.items[i].rcs);
 		free(b.items[i].placed);
 		free(b.items[i].moved);
+		free(b.items[i].alts);
 	}
 	free(b.items);
 	free(r.buf);
@@ -431,7 +473,7 @@ guard_std_fds(void)
 int
 cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 {
-	struct ctx x = { .cmd = c, .data = data };
+	struct ctx x = { .cmd = c, .data = data, .answers = 1 };
 	struct ar_config cfg;
 	struct option *lo;
 	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");

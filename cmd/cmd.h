@@ -35,7 +35,8 @@ struct item {
 	size_t ngranted, nplaced, placedcap;
 	struct ar_resv *moved;          /* ar-add: the moved reservations */
 	size_t nalts;           /* answers in alts */
-	struct ar_answer alts[ALTS_MAX];
+	struct ar_answer *alts; /* room for ctx.answers of them */
+	size_t altcap;
 };
 
 struct ctx;
@@ -67,6 +68,7 @@ struct ctx {
 	int64_t now;            /* the clock for this batch */
 	int fixed_now;          /* --now or AR_NOW was given */
 	int whole;              /* run cmd->whole instead of reading records */
+	size_t answers;         /* answers an item may get (default 1) */
 	uint32_t uid;
 	void *data;             /* the command's own state */
 	char *out;              /* output waiting for the batch's commit */
