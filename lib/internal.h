@@ -74,7 +74,9 @@ struct disk_resv {
 struct ar_store {
 	MDB_env *env;
 	MDB_dbi meta, ring, resv, starts, labels, flex;
-	int lockfd;             /* data.mdb, flock()ed by writers while waiting */
+	int lockfd;             /* the store directory, flock()ed by writers */
+	ar_txn *spare;          /* an ended transaction, kept for the next */
+	MDB_txn *rtxn;          /* an ended read transaction, kept to renew */
 	long wait_ms;
 	unsigned flags;
 };
@@ -95,10 +97,11 @@ struct ar_txn {
 	int64_t now;            /* store clock for this transaction */
 	int64_t base;           /* first slot the ring is authoritative for */
 	uint64_t *summary;      /* the ring summary, loaded on first use */
+	int summary_loaded;
 	int summary_dirty;      /* written back at commit */
 	struct cached *cache;   /* per ring position */
 	uint64_t gen;           /* bumped by every write: LMDB may move pages */
-	struct chunk scratch;   /* a copy when LMDB's memory is unaligned */
+	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
 };

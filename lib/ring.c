@@ -55,17 +55,20 @@ ring_summary(ar_txn *t)
 	size_t size = t->m.chunks * sizeof(uint64_t);
 	int rc;
 
-	if (t->summary != NULL)
+	if (t->summary_loaded)
 		return 0;
-	if ((t->summary = calloc(t->m.chunks, sizeof(uint64_t))) == NULL)
+	if (t->summary == NULL &&
+	    (t->summary = malloc(t->m.chunks * sizeof(uint64_t))) == NULL)
 		return ENOMEM;
 	rc = mdb_get(t->txn, t->s->ring, pos_key(SUMMARY_KEY, key, &kv), &v);
-	if (rc == MDB_NOTFOUND)
-		return 0;
-	if (rc == 0 && v.mv_size != size)
+	if (rc == MDB_NOTFOUND) {
+		memset(t->summary, 0, size);
+		rc = 0;
+	} else if (rc == 0 && v.mv_size != size)
 		rc = AR_ECORRUPT;
-	if (rc == 0)
+	else if (rc == 0)
 		memcpy(t->summary, v.mv_data, size);
+	t->summary_loaded = rc == 0;
 	return rc;
 }
 
@@ -133,8 +136,11 @@ chunk_get(ar_txn *t, int64_t k, const struct chunk **c)
 			e->c = p;
 			e->gen = t->gen;
 		} else {
-			memcpy(&t->scratch, v.mv_data, sizeof(t->scratch));
-			p = &t->scratch;
+			if (t->scratch == NULL &&
+			    (t->scratch = malloc(sizeof(*t->scratch))) == NULL)
+				return ENOMEM;
+			memcpy(t->scratch, v.mv_data, sizeof(*t->scratch));
+			p = t->scratch;
 		}
 	}
 	if (p->number > (uint64_t)k)

@@ -269,11 +269,17 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 	return 0;
 }
 
+static void txn_destroy(ar_txn *t);
+
 void
 ar_close(ar_store *s)
 {
 	if (s == NULL)
 		return;
+	if (s->spare != NULL)
+		txn_destroy(s->spare);
+	if (s->rtxn != NULL)
+		mdb_txn_abort(s->rtxn);
 	if (s->env != NULL)
 		mdb_env_close(s->env);
 	if (s->lockfd != -1)
@@ -313,16 +319,72 @@ writer_lock(ar_store *s)
 	}
 }
 
+/*
+ * A transaction object and its buffers are kept in the store when it
+ * ends, and an ended read transaction is reset rather than freed: a
+ * command, or a caller committing every request, then pays for neither
+ * allocations nor a new reader slot.
+ */
+static ar_txn *
+txn_new(ar_store *s)
+{
+	ar_txn *t = s->spare;
+
+	s->spare = NULL;
+	if (t == NULL)
+		return calloc(1, sizeof(*t));
+	t->txn = NULL;
+	t->locked = t->meta_dirty = 0;
+	t->summary_loaded = t->summary_dirty = 0;
+	t->ngranted = t->nmoved = 0;
+	return t;
+}
+
+static int
+txn_start(ar_txn *t, int write)
+{
+	ar_store *s = t->s;
+	int rc;
+
+	for (;;) {
+		if (!write && s->rtxn != NULL) {
+			t->txn = s->rtxn;
+			s->rtxn = NULL;
+			if ((rc = mdb_txn_renew(t->txn)) != 0) {
+				mdb_txn_abort(t->txn);
+				t->txn = NULL;
+			}
+		} else
+			rc = mdb_txn_begin(s->env, NULL, write ? 0 : MDB_RDONLY,
+			    &t->txn);
+		if (rc != MDB_MAP_RESIZED)
+			return rc;
+		/* Another process grew the map: adopt its size. */
+		if (t->txn != NULL) {
+			mdb_txn_abort(t->txn);
+			t->txn = NULL;
+		}
+		if (s->rtxn != NULL) {
+			mdb_txn_abort(s->rtxn);
+			s->rtxn = NULL;
+		}
+		if ((rc = mdb_env_set_mapsize(s->env, 0)) != 0)
+			return rc;
+	}
+}
+
 int
 ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 {
 	ar_txn *t;
+	uint32_t chunks;
 	int rc, write = (flags & AR_WRITE) != 0;
 
 	if (write && (s->flags & AR_RDONLY))
 		return EACCES;
-	if ((t = calloc(1, sizeof(*t))) == NULL)
+	if ((t = txn_new(s)) == NULL)
 		return ENOMEM;
+	chunks = t->cache != NULL ? t->m.chunks : 0;
 	t->s = s;
 	t->write = write;
 	if (write) {
@@ -330,22 +392,22 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 			goto fail;
 		t->locked = 1;
 	}
-	for (;;) {
-		rc = mdb_txn_begin(s->env, NULL, write ? 0 : MDB_RDONLY, &t->txn);
-		if (rc != MDB_MAP_RESIZED)
-			break;
-		/* Another process grew the map: adopt its size. */
-		if ((rc = mdb_env_set_mapsize(s->env, 0)) != 0)
-			goto fail;
-	}
-	if (rc != 0)
+	if ((rc = txn_start(t, write)) != 0)
 		goto fail;
 	if ((rc = meta_read(t->txn, s->meta, &t->m)) != 0)
 		goto fail;
-	if ((t->cache = calloc(t->m.chunks, sizeof(*t->cache))) == NULL) {
+	if (t->cache != NULL && chunks != t->m.chunks) {
+		free(t->cache);         /* not the store it was made for */
+		free(t->summary);
+		t->cache = NULL;
+		t->summary = NULL;
+	}
+	if (t->cache == NULL &&
+	    (t->cache = calloc(t->m.chunks, sizeof(*t->cache))) == NULL) {
 		rc = ENOMEM;
 		goto fail;
 	}
+	t->gen++;               /* nothing cached before is valid now */
 	if (now > t->m.clock) {
 		t->m.clock = now;
 		t->meta_dirty = write;
@@ -360,15 +422,25 @@ fail:
 }
 
 static void
+txn_destroy(ar_txn *t)
+{
+	free(t->summary);
+	free(t->cache);
+	free(t->scratch);
+	free(t->granted);
+	free(t->moved);
+	free(t);
+}
+
+static void
 txn_free(ar_txn *t)
 {
 	if (t->locked)
 		flock(t->s->lockfd, LOCK_UN);
-	free(t->summary);
-	free(t->cache);
-	free(t->granted);
-	free(t->moved);
-	free(t);
+	if (t->s->spare == NULL)
+		t->s->spare = t;
+	else
+		txn_destroy(t);
 }
 
 int
@@ -390,7 +462,10 @@ ar_txn_abort(ar_txn *t)
 {
 	if (t == NULL)
 		return;
-	if (t->txn != NULL)
+	if (t->txn != NULL && !t->write && t->s->rtxn == NULL) {
+		mdb_txn_reset(t->txn);
+		t->s->rtxn = t->txn;
+	} else if (t->txn != NULL)
 		mdb_txn_abort(t->txn);
 	txn_free(t);
 }
@@ -404,6 +479,10 @@ ar_grow(ar_store *s)
 	uint64_t size;
 	int rc;
 
+	if (s->rtxn != NULL) {          /* no transaction across a remap */
+		mdb_txn_abort(s->rtxn);
+		s->rtxn = NULL;
+	}
 	if ((rc = mdb_env_info(s->env, &info)) != 0)
 		return rc;
 	if ((rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn)) != 0)
