@@ -1,20 +1,5 @@
 # 80-usage.sh - options, usage, versions, write errors and the exit codes.
 
-# usage_of CMD: the usage text every command prints, with its own tail.
-# (Not piped into expect_*: a pipeline runs it in a subshell.)
-usage_of() {
-	pad=$(printf '%s' "$1" | sed 's/./ /g')
-	case $1 in
-	ar-add) tail='[-enp] [key=value ...]' ;;
-	ar-del) tail='[-pq] [key=value ...]' ;;
-	ar-suggest) tail='[-l limit] [-k count] [key=value ...]' ;;
-	ar-report) tail='[-a | -c | -i | -l | -f [--from time] [--to time]]' ;;
-	*) tail='[key=value ...]' ;;
-	esac
-	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration]" \
-	    "       $pad [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib]]" \
-	    "       $pad $tail"
-}
 
 for c in ar-search ar-add ar-del ar-suggest ar-report; do
 	begin "usage: $c --help prints the usage on stdout, exit 0"

@@ -84,20 +84,6 @@ awk -v dir="$BADIN" 'BEGIN {
 	print a x z >(dir "/cr65535.out")
 }'
 
-# The usage lines of a command, as cmd.c prints them.
-bad_usage() {
-	pad=$(printf '%s' "$1" | sed 's/./ /g')
-	case $1 in
-	ar-add) tail='[-enp] [key=value ...]' ;;
-	ar-del) tail='[-pq] [key=value ...]' ;;
-	ar-suggest) tail='[-l limit] [-k count] [key=value ...]' ;;
-	ar-report) tail='[-a | -c | -i | -l | -f [--from time] [--to time]]' ;;
-	*) tail='[key=value ...]' ;;
-	esac
-	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration]" \
-	    "       $pad [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib]]" \
-	    "       $pad $tail"
-}
 
 # bad_expect TEXT CMD FILE: write the expected lines of TEXT to FILE: the
 # \n between lines split, @USAGE@ and the tokens replaced; <NAME copies
@@ -115,7 +101,7 @@ bad_expect() {
 		*) l=$t t= ;;
 		esac
 		case $l in
-		@USAGE@) bad_usage "$2" >>"$3" ;;
+		@USAGE@) usage_of "$2" >>"$3" ;;
 		*) printf '%s\n' "$l" >>"$3" ;;
 		esac
 		[ -n "$t" ] || break
