@@ -100,11 +100,13 @@ e2e: $(CMDS)
 
 # Writers killed at random moments: CRASH_ROUNDS rounds (make crash: 500).
 CRASH_ROUNDS ?= 30
+CRASH_DELAY_MS ?= 60
 
 crash-test: $(B)/tests/test_crash $(CMDS)
 	@mkdir -p .build
 	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, $(B))"
-	@$(B)/tests/test_crash $(B)/bin $(CRASH_ROUNDS) >$(B)/crash.log 2>&1; \
+	@$(B)/tests/test_crash $(B)/bin $(CRASH_ROUNDS) 20261121 \
+		$(CRASH_DELAY_MS) >$(B)/crash.log 2>&1; \
 		rc=$$?; cat $(B)/crash.log; \
 		tail -n 1 $(B)/crash.log >>$(RESULTS); exit $$rc
 
@@ -114,7 +116,7 @@ crash:
 test: unit e2e crash-test
 
 san:
-	$(MAKE) B=.build/san CC=clang STATIC=0 \
+	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=2000 \
 		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 

@@ -2,7 +2,7 @@
  * test_crash.c - kill concurrent writers at random moments and check that
  * nothing they reported is lost and nothing is half written.
  *
- *   test_crash BINDIR [ROUNDS [SEED]]
+ *   test_crash BINDIR [ROUNDS [SEED [DELAY_MS]]]
  *
  * Each round starts, on one store, two ar-add streams of random requests
  * (rigid and flexible, parametric and MPI), one ar-del stream cancelling
@@ -165,6 +165,7 @@ main(int argc, char **argv)
 {
 	struct ar_config cfg;
 	uint64_t rounds = argc > 2 ? strtoull(argv[2], NULL, 10) : 30;
+	uint64_t max_delay;
 	uint64_t kills = 0, lost = 0, wrong = 0, violations = 0, checked = 0;
 	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del" };
 	const char *opts[WRITERS] = { NULL, NULL, NULL, "--purge" };
@@ -174,6 +175,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	rng = argc > 3 ? strtoull(argv[3], NULL, 10) : 20261121;
+	/* Writers built with sanitizers start slowly: let them get going. */
+	max_delay = argc > 4 ? strtoull(argv[4], NULL, 10) : 60;
+	if (max_delay == 0)
+		max_delay = 1;
 	if (mkdtemp(dir) == NULL)
 		die("mkdtemp");
 	snprintf(store, sizeof(store), "%s/store", dir);
@@ -184,7 +189,9 @@ main(int argc, char **argv)
 		int64_t now = T0 + (int64_t)r * 900;
 		char in[WRITERS][400], out[WRITERS][400];
 		pid_t pid[WRITERS];
-		struct timespec delay = { 0, (long)(1 + rnd(60)) * 1000000 };
+		uint64_t ms = 1 + rnd(max_delay);
+		struct timespec delay = { (time_t)(ms / 1000),
+		    (long)(ms % 1000) * 1000000 };
 		ar_store *s;
 		ar_txn *t;
 		uint64_t bad = 0;
