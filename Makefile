@@ -77,7 +77,11 @@ TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib
 
 $(B)/tests/%: tests/%.c $(B)/libar.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Ilib $(LDFLAGS) -o $@ $^ $(LMDB_LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $(filter %.c,$^) $(filter %.a,$^) \
+		$(LMDB_LIBS)
+
+# The brute-force model is shared by the model test and the model fuzzer.
+$(B)/tests/test_lib: tests/model.c tests/model.h
 
 # Each suite's closing "N passed, N failed" line is kept in RESULTS so
 # that check can close with the sum of them all.
@@ -145,7 +149,10 @@ $(FZ)/libfz.a: $(FUZZ_OBJ)
 
 $(B)/fuzz/%: fuzz/%.c $(FZ)/libfz.a
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LMDB_LIBS)
+	clang $(FUZZ_CFLAGS) -Itests -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
+		$(filter %.c,$^) $(filter %.a,$^) $(LMDB_LIBS)
+
+$(B)/fuzz/fuzz_model: tests/model.c tests/model.h
 
 fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	@for t in $(FUZZ_TARGETS); do \

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ar.h"
+#include "model.h"
 
 static int passed, failed;
 
@@ -275,260 +276,60 @@ test_map_full(void)
 	rm_store(dir);
 }
 
-/*
- * The model: counts per absolute slot, and the live reservations, kept
- * by brute force.  Slot length 60 s, horizon 100 slots, 8 nodes; the
- * clock runs over about 30,000 slots, so the 2-chunk ring wraps many times.
- */
-#define M_NODES 8
-#define M_SLOT 60
-#define M_HORIZON 100
-#define M_SPAN 40000
-
-static uint32_t model[M_SPAN];
-static struct mresv {
-	uint64_t id;
-	int64_t start, len, need;
-	uint32_t owner;
-	int live;
-} mresv[20000];
-static int nmresv;
-
-static int64_t
-up(int64_t t)
+static uint64_t
+pick_rnd(void *arg, uint64_t n)
 {
-	return (t + M_SLOT - 1) / M_SLOT;
+	(void)arg;
+	return rnd(n);
 }
 
-static int
-m_fits(int64_t s, int64_t len, int64_t need)
-{
-	for (int64_t i = s; i < s + len; i++)
-		if (model[i] + need > M_NODES)
-			return 0;
-	return 1;
-}
-
-static int64_t
-m_least(int64_t s, int64_t len)
-{
-	uint32_t peak = 0;
-
-	for (int64_t i = s; i < s + len; i++)
-		if (model[i] > peak)
-			peak = model[i];
-	return M_NODES - peak;
-}
-
-/* What the store should answer: the reason, and the window of starts. */
-static enum ar_reason
-m_span(int64_t now, const struct ar_request *rq, int together,
-    int64_t *first, int64_t *last, int64_t *len, int64_t *need)
-{
-	int64_t base = now / M_SLOT;
-
-	*len = up(rq->duration);
-	*need = (int64_t)rq->nodes * (together ? rq->jobs : 1);
-	*first = up(rq->earliest);
-	*last = up(rq->latest);
-	if (*need > M_NODES)
-		return AR_R_CAPACITY;
-	if (rq->latest < now)
-		return AR_R_PAST;
-	if (*first < up(now))
-		*first = up(now);
-	if (*first + *len > base + M_HORIZON)
-		return AR_R_HORIZON;
-	if (*last > base + M_HORIZON - *len)
-		*last = base + M_HORIZON - *len;
-	return AR_R_NONE;
-}
-
-static int64_t
-m_first_fit(int64_t first, int64_t last, int64_t len, int64_t need)
-{
-	for (int64_t s = first; s <= last; s++)
-		if (m_fits(s, len, need))
-			return s;
-	return -1;
-}
-
-static void
-m_op(ar_txn *t, int64_t now, uint64_t *ops)
-{
-	struct ar_request rq;
-	struct ar_answer a, alts[3];
-	enum ar_reason why;
-	int64_t first, last, len, need, s;
-	size_t n;
-	int op = (int)rnd(10);
-
-	rq = request(now - 120 + (int64_t)rnd((M_HORIZON + 10) * M_SLOT),
-	    1 + (int64_t)rnd(25 * M_SLOT), 1 + (uint32_t)rnd(4));
-	rq.jobs = 1 + (uint32_t)rnd(2);
-	if (rnd(3) == 0)
-		rq.latest = rq.earliest + (int64_t)rnd(20 * M_SLOT);
-	rq.owner = (uint32_t)rnd(3);
-	(*ops)++;
-	if (op < 4) {
-		const struct ar_placed *g, *mv;
-		int64_t starts[2];
-		uint32_t j = 0;
-		size_t ng, nm;
-
-		/* Copies one by one, first fit, all or none. */
-		rq.flags = AR_NOMOVE;
-		why = m_span(now, &rq, 0, &first, &last, &len, &need);
-		OK(ar_add(t, &rq, &a));
-		for (j = 0; why == AR_R_NONE && j < rq.jobs; j++) {
-			if ((s = m_first_fit(first, last, len, need)) == -1)
-				break;
-			starts[j] = s;
-			for (int64_t i = s; i < s + len; i++)
-				model[i] += (uint32_t)need;
-		}
-		if (j < rq.jobs)
-			while (j-- > 0)
-				for (int64_t i = starts[j]; i < starts[j] + len; i++)
-					model[i] -= (uint32_t)need;
-		ar_added(t, &g, &ng, &mv, &nm);
-		CHECK((a.status == AR_GRANTED) == (j == rq.jobs) && nm == 0 &&
-		    (a.status != AR_GRANTED || (ng == rq.jobs &&
-		    a.start == starts[0] * M_SLOT)),
-		    "add at %" PRId64 ": store %d start %" PRId64 ", model %"
-		    "u copies", first, a.status, a.start / M_SLOT, j);
-		if (a.status != AR_GRANTED)
-			CHECK(a.reason == (why ? why : AR_R_FULL),
-			    "add reason %d, model %d", a.reason, why);
-		else
-			for (j = 0; j < ng && j < rq.jobs; j++) {
-				CHECK(g[j].start == starts[j] * M_SLOT,
-				    "copy %u at %" PRId64 ", model %" PRId64, j,
-				    g[j].start / M_SLOT, starts[j]);
-				mresv[nmresv++] = (struct mresv){ g[j].id,
-				    starts[j], len, need, rq.owner, 1 };
-			}
-		return;
-	}
-	why = m_span(now, &rq, 1, &first, &last, &len, &need);
-	if (op < 6) {
-		OK(ar_search(t, &rq, &a));
-		s = why == AR_R_NONE ? m_first_fit(first, last, len, need) : -1;
-		CHECK((a.status == AR_AVAILABLE) == (s != -1) &&
-		    (s == -1 || (a.start == s * M_SLOT &&
-		    a.free == m_least(s, len))),
-		    "search: store %d free %u, model start %" PRId64,
-		    a.status, a.free, s);
-	} else if (op < 8) {
-		int64_t limit = (int64_t)rnd(40 * M_SLOT), hi, prev = -2;
-		size_t want = 0;
-		int64_t expect[3];
-		struct ar_request from_now = rq;
-
-		/* Suggest looks from the clock on when the start is past. */
-		if (from_now.latest < now)
-			from_now.latest = now;
-		why = m_span(now, &from_now, 1, &first, &last, &len, &need);
-		OK(ar_suggest(t, &rq, limit, alts, 3, &n));
-		if (why == AR_R_NONE) {
-			hi = first + limit / M_SLOT;
-			if (hi < last)
-				hi = last;
-			if (hi > now / M_SLOT + M_HORIZON - len)
-				hi = now / M_SLOT + M_HORIZON - len;
-			/* Alternatives start separate runs of fitting starts. */
-			for (s = first; s <= hi && want < 3; s++) {
-				if (m_fits(s, len, need)) {
-					if (prev != s - 1)
-						expect[want++] = s;
-					prev = s;
-				}
-			}
-		}
-		CHECK(n == want, "suggest: %zu alternatives, model %zu", n, want);
-		for (size_t i = 0; i < n && i < want; i++)
-			CHECK(alts[i].start == expect[i] * M_SLOT,
-			    "suggest %zu: %" PRId64 ", model %" PRId64, i,
-			    alts[i].start / M_SLOT, expect[i]);
-	} else if (nmresv > 0) {
-		struct mresv *m = &mresv[rnd((uint64_t)nmresv)];
-		struct ar_resv r;
-		uint32_t who = (uint32_t)rnd(3);
-		int rc = ar_cancel(t, m->id, who, &r);
-		int ended = (m->start + m->len) * M_SLOT <= now;
-
-		if (who != 0 && who != m->owner)
-			CHECK(rc == AR_EPERM, "cancel by another: %s",
-			    ar_strerror(rc));
-		else if (!m->live || ended)
-			CHECK(rc == AR_EDONE, "cancel done: %s", ar_strerror(rc));
-		else {
-			CHECK(rc == 0, "cancel: %s", ar_strerror(rc));
-			for (int64_t i = now / M_SLOT > m->start ?
-			    now / M_SLOT : m->start; i < m->start + m->len; i++)
-				model[i] -= (uint32_t)m->need;
-			m->live = 0;
-		}
-	}
-}
-
-/* Every slot of the ring's window against the model. */
-static void
-m_compare(ar_txn *t, int64_t now)
-{
-	uint64_t bad;
-
-	for (int64_t s = now / M_SLOT; s < now / M_SLOT + M_HORIZON; s++) {
-		uint32_t nfree;
-
-		OK(ar_free(t, s * M_SLOT, (s + 1) * M_SLOT, &nfree));
-		if (nfree != M_NODES - model[s]) {
-			CHECK(0, "slot %" PRId64 ": store %u free, model %u", s,
-			    nfree, M_NODES - model[s]);
-			break;
-		}
-	}
-	OK(ar_check(t, NULL, NULL, &bad));
-	CHECK(bad == 0, "%" PRIu64 " violations", bad);
-}
-
+/* The model test: a long seeded run; every answer is checked. */
 static void
 test_model(void)
 {
-	struct ar_config cfg = { M_NODES, M_SLOT, M_HORIZON * M_SLOT, 1 << 30 };
+	struct ar_config cfg;
+	struct model *m = model_new(pick_rnd, NULL);
 	int64_t now = 0;
-	uint64_t ops = 0;
 	ar_store *s;
 	ar_txn *t;
 	const char *dir = store_path("model");
 	int wraps;
 
+	if (m == NULL) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	model_config(&cfg);
 	OK(ar_create(dir, &cfg, now));
 	OK(ar_open(dir, 0, &s));
 	for (int i = 0; i < 7; i++)     /* no MAP_FULL mid-transaction */
 		OK(ar_grow(s));
-	while (now / M_SLOT < M_SPAN - 2 * M_HORIZON - 30 && nmresv < 19000) {
+	while (now / M_SLOT < M_SPAN - 2 * M_HORIZON - 30 &&
+	    m->nresv < M_RESV - 1000) {
 		OK(ar_txn_begin(s, AR_WRITE, now, &t));
 		for (int i = 0, n = 1 + (int)rnd(8); i < n; i++)
-			m_op(t, now, &ops);
+			model_op(m, t, now);
 		if (rnd(20) == 0)
 			OK(ar_purge(t, NULL, NULL));
 		if (rnd(10) == 0)
-			m_compare(t, now);
+			model_compare(m, t, now);
 		OK(ar_txn_commit(t));
 		now += (int64_t)rnd(3) == 0 ? (int64_t)rnd(12 * M_SLOT) : 0;
 	}
 	OK(ar_txn_begin(s, 0, now, &t));
-	m_compare(t, now);
+	model_compare(m, t, now);
 	ar_txn_abort(t);
 	wraps = (int)(now / M_SLOT / 960 / 2);
 	printf("model: %" PRIu64 " operations, %d reservations, clock at slot "
-	    "%" PRId64 ", %d laps of the ring\n", ops, nmresv, now / M_SLOT,
-	    wraps);
-	CHECK(ops > 5000 && wraps >= 5, "model test too short: %" PRIu64
-	    " ops, %d laps", ops, wraps);
+	    "%" PRId64 ", %d laps of the ring, %" PRIu64 " answers compared\n",
+	    m->ops, m->nresv, now / M_SLOT, wraps, m->checks);
+	passed += (int)(m->checks - m->mismatches);
+	failed += (int)m->mismatches;
+	CHECK(m->ops > 5000 && wraps >= 5, "model test too short: %" PRIu64
+	    " ops, %d laps", m->ops, wraps);
 	ar_close(s);
 	rm_store(dir);
+	free(m);
 }
 
 /*

@@ -1,0 +1,88 @@
+/*
+ * fuzz_model.c - libFuzzer model fuzzer: the input's bytes are the
+ * choices of a random sequence of operations (add, search, suggest,
+ * cancel, purge, the clock moving on) on a fresh small store, and every
+ * answer is compared with tests/model.c's brute-force count of every slot.
+ * Any mismatch aborts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model.h"
+
+struct bytes {
+	const uint8_t *p;
+	size_t n;
+};
+
+/* A choice in [0, n) from the next bytes; 0 once they run out. */
+static uint64_t
+pick(void *arg, uint64_t n)
+{
+	struct bytes *b = arg;
+	uint64_t v = 0;
+
+	for (int i = 0; i < 2 && b->n > 0; i++, b->p++, b->n--)
+		v = v << 8 | *b->p;
+	return n ? v % n : 0;
+}
+
+static char dir[64];
+
+static void
+remove_store(void)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/data.mdb", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/lock.mdb", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bytes b = { data, size };
+	struct ar_config cfg;
+	struct model *m;
+	ar_store *s;
+	ar_txn *t;
+	int64_t now = 0;
+
+	if (dir[0] == '\0') {
+		strcpy(dir, "/tmp/ar-fuzz-model-XXXXXX");
+		if (mkdtemp(dir) == NULL)
+			abort();
+	}
+	remove_store();
+	model_config(&cfg);
+	if ((m = model_new(pick, &b)) == NULL)
+		return 0;
+	if (ar_create(dir, &cfg, now) != 0 || ar_open(dir, 0, &s) != 0)
+		abort();
+	while (b.n > 0 && now / M_SLOT < M_SPAN - 2 * M_HORIZON - 30 &&
+	    m->nresv < M_RESV - 100) {
+		if (ar_txn_begin(s, AR_WRITE, now, &t) != 0)
+			abort();
+		for (uint64_t i = 0, n = 1 + pick(&b, 8); i < n; i++)
+			model_op(m, t, now);
+		if (pick(&b, 8) == 0 && ar_purge(t, NULL, NULL) != 0)
+			abort();
+		if (ar_txn_commit(t) != 0)
+			abort();
+		now += (int64_t)pick(&b, 16 * M_SLOT);
+	}
+	if (ar_txn_begin(s, 0, now, &t) != 0)
+		abort();
+	model_compare(m, t, now);
+	ar_txn_abort(t);
+	ar_close(s);
+	if (m->mismatches != 0)
+		abort();
+	free(m);
+	return 0;
+}
