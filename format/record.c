@@ -680,13 +680,27 @@ ar_record_set(struct ar_record *r, const char *key, const char *value)
 	return set(r, key, value, 0);
 }
 
+/* The decimal digits of v, ending at end (which gets the NUL). */
+static char *
+uint_text(uint64_t v, char *end)
+{
+	*end = '\0';
+	do
+		*--end = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	return end;
+}
+
 int
 ar_record_set_int(struct ar_record *r, const char *key, int64_t value)
 {
-	char buf[24];
+	char buf[24], *p;
 
-	snprintf(buf, sizeof(buf), "%" PRId64, value);
-	return set(r, key, buf, 1);
+	p = uint_text(value < 0 ? -(uint64_t)value : (uint64_t)value,
+	    buf + sizeof(buf) - 1);
+	if (value < 0)
+		*--p = '-';
+	return set(r, key, p, 1);
 }
 
 int
@@ -694,8 +708,7 @@ ar_record_set_uint(struct ar_record *r, const char *key, uint64_t value)
 {
 	char buf[24];
 
-	snprintf(buf, sizeof(buf), "%" PRIu64, value);
-	return set(r, key, buf, 1);
+	return set(r, key, uint_text(value, buf + sizeof(buf) - 1), 1);
 }
 
 int
@@ -756,6 +769,11 @@ escape(char *o, const char *s, size_t n, int json)
 	for (i = 0; i < n; i += len) {
 		c = s[i];
 		len = 1;
+		/* Most bytes are plain printable ASCII: copy them at once. */
+		if (c > 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			*o++ = (char)c;
+			continue;
+		}
 		for (e = escapes; e < escapes + KV_ESCAPES && e[1] != c;
 		    e += 2)
 			;

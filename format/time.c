@@ -359,6 +359,16 @@ ar_duration_parse(const char *s, int64_t *d, char *err)
 	return 0;
 }
 
+/* Write v as exactly width decimal digits, with leading zeros. */
+static void
+put_digits(char *o, unsigned v, int width)
+{
+	while (width-- > 0) {
+		o[width] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
 char *
 ar_time_format(int64_t t, char *buf)
 {
@@ -370,9 +380,26 @@ ar_time_format(int64_t t, char *buf)
 		days--;
 	}
 	civil_from_days(days, &y, &m, &d);
-	snprintf(buf, AR_TIMEBUF, "%04" PRId64 "-%02d-%02dT%02d:%02d:%02dZ",
-	    y, m, d, (int)(secs / 3600), (int)(secs / 60 % 60),
-	    (int)(secs % 60));
+	if (y < 0 || y > 9999) {        /* display only: no fast path */
+		snprintf(buf, AR_TIMEBUF, "%04" PRId64 "-%02d-%02dT%02d:%02d:"
+		    "%02dZ", y, m, d, (int)(secs / 3600), (int)(secs / 60 % 60),
+		    (int)(secs % 60));
+		return buf;
+	}
+	/* Every command prints times on every line: no printf here. */
+	put_digits(buf, (unsigned)y, 4);
+	buf[4] = '-';
+	put_digits(buf + 5, (unsigned)m, 2);
+	buf[7] = '-';
+	put_digits(buf + 8, (unsigned)d, 2);
+	buf[10] = 'T';
+	put_digits(buf + 11, (unsigned)(secs / 3600), 2);
+	buf[13] = ':';
+	put_digits(buf + 14, (unsigned)(secs / 60 % 60), 2);
+	buf[16] = ':';
+	put_digits(buf + 17, (unsigned)(secs % 60), 2);
+	buf[19] = 'Z';
+	buf[20] = '\0';
 	return buf;
 }
 
