@@ -141,8 +141,9 @@ void ar_config_default(struct ar_config *cfg);
  * Create a store in directory dir (made if missing, mode 0770 before the
  * umask) with configuration cfg, its clock set to now.  Creating a store
  * that exists with the same configuration does nothing and succeeds.
- * Errors: EINVAL (a bad configuration: nodes 0, slot not in 1 s .. 1 day,
- * horizon not a whole number of slots or more than 10 million slots),
+ * Errors: EINVAL (a bad configuration: nodes not in 1 .. 1,000,000, slot
+ * not in 1 s .. 1 day, horizon not a whole number of slots or more than
+ * 10 million slots, map_max below 1 MiB, now not in the years 1970-9999),
  * AR_EEXIST (a store with another configuration), AR_EVERSION, errno
  * values from mkdir and open, LMDB's codes.
  */

@@ -106,6 +106,9 @@ struct ar_txn {
 	size_t ngranted, nmoved, gcap, mcap;
 };
 
+#define TIME_MAX 253402300799LL        /* 9999-12-31T23:59:59Z */
+#define DURATION_MAX 3155760000LL      /* 100 years */
+
 /* A request reduced to slots. */
 struct span {
 	int64_t first;          /* earliest start slot */

@@ -8,8 +8,6 @@
 
 #include "internal.h"
 
-#define TIME_MAX 253402300799LL        /* 9999-12-31T23:59:59Z */
-#define DURATION_MAX 3155760000LL      /* 100 years */
 
 /*
  * Reduce a request to slots and decide whether it can be considered at

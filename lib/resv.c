@@ -69,9 +69,16 @@ decode(const MDB_val *v, int64_t slot, struct ar_resv *r)
 	if (v->mv_size < sizeof(d))
 		return AR_ECORRUPT;
 	memcpy(&d, v->mv_data, sizeof(d));
+	/* A damaged record must not take the arithmetic below out of range. */
 	if (d.user_len > AR_LABEL_MAX || d.job_len > AR_LABEL_MAX ||
 	    v->mv_size != sizeof(d) + d.user_len + d.job_len ||
-	    d.state < AR_GRANTED || d.state > AR_FINISHED || d.slots == 0)
+	    (d.state != AR_GRANTED && d.state != AR_CANCELLED &&
+	    d.state != AR_FINISHED) ||
+	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
+	    d.slots == 0 || d.slots > DURATION_MAX / slot + 1 ||
+	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
+	    d.duration <= 0 || d.duration > DURATION_MAX ||
+	    d.nodes == 0 || d.jobs == 0)
 		return AR_ECORRUPT;
 	r->id = d.id;
 	r->owner = d.owner;

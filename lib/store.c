@@ -34,7 +34,9 @@ ar_config_default(struct ar_config *cfg)
 static int
 config_valid(const struct ar_config *cfg)
 {
-	if (cfg->nodes == 0 || cfg->slot < 1 || cfg->slot > 86400)
+	/* Peaks are kept in PEAK_BITS bits in the ring's summary. */
+	if (cfg->nodes == 0 || cfg->nodes > 1000000 || cfg->slot < 1 ||
+	    cfg->slot > 86400)
 		return 0;
 	if (cfg->horizon < cfg->slot || cfg->horizon % cfg->slot != 0 ||
 	    cfg->horizon / cfg->slot > HORIZON_MAX_SLOTS)
@@ -162,7 +164,11 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 	if (v.mv_size != sizeof(*m))
 		return AR_ECORRUPT;
 	memcpy(m, v.mv_data, sizeof(*m));
-	if (m->nodes == 0 || m->slot < 1 || m->horizon < 1 ||
+	/* Ranges as ar_create allows them: the arithmetic relies on it. */
+	if (m->nodes == 0 || m->nodes > 1000000 || m->slot < 1 ||
+	    m->slot > 86400 || m->horizon < 1 ||
+	    m->horizon > HORIZON_MAX_SLOTS || m->clock < 0 ||
+	    m->clock > TIME_MAX ||
 	    m->chunks != (m->horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1)
 		return AR_ECORRUPT;
 	return 0;
@@ -187,7 +193,7 @@ ar_create(const char *dir, const struct ar_config *cfg, int64_t now)
 	struct meta m, old;
 	int rc;
 
-	if (!config_valid(cfg) || now < 0)
+	if (!config_valid(cfg) || now < 0 || now > TIME_MAX)
 		return EINVAL;
 	if (mkdir(dir, 0770) == -1 && errno != EEXIST)
 		return errno;
