@@ -231,10 +231,10 @@ flexbench: deps
 
 install: all
 	mkdir -p $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/lib \
-		$(DESTDIR)$(prefix)/include $(DESTDIR)$(prefix)/share/man/man1
+		$(DESTDIR)$(prefix)/include/ar $(DESTDIR)$(prefix)/share/man/man1
 	cp $(CMDS) $(DESTDIR)$(prefix)/bin/
 	cp $(B)/libar.a $(DESTDIR)$(prefix)/lib/
-	cp lib/ar.h format/format.h $(DESTDIR)$(prefix)/include/
+	cp lib/ar.h format/format.h $(DESTDIR)$(prefix)/include/ar/
 	cp $(MANS) $(DESTDIR)$(prefix)/share/man/man1/
 
 clean:
