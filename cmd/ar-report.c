@@ -118,6 +118,11 @@ free_slots(struct out *o, ar_txn *t)
 		fprintf(stderr, "%s: option '--to': %s\n", o->x->cmd->name, err);
 		return EINVAL;
 	}
+	if (to <= from) {
+		fprintf(stderr, "%s: option '--to': not after '--from'\n",
+		    o->x->cmd->name);
+		return EINVAL;
+	}
 	from -= from % i.config.slot;
 	for (int64_t s = from; s < to; s += i.config.slot) {
 		if ((rc = ar_free(t, s, s + i.config.slot, &nfree)) == EINVAL)

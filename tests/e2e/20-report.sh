@@ -123,3 +123,11 @@ expect_exit 2
 expect_out
 expect_err 'ar-report: takes no records as arguments'
 expect_check
+
+begin 'report: --free with --to not after --from is bad usage'
+mkstore --nodes 5
+run ar-report --free --from +2h --to +1h
+expect_exit 2
+expect_out
+expect_err "ar-report: option '--to': not after '--from'"
+expect_check
