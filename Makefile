@@ -32,7 +32,7 @@ MANS = $(wildcard cmd/*.1)
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/internal.h format/format.h cmd/cmd.h
+HEADERS = lib/ar.h lib/internal.h format/format.h cmd/cmd.h fuzz/run.h
 
 all: $(B)/libar.a $(CMDS)
 
@@ -126,13 +126,13 @@ san:
 
 FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS = -O1 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd $(LMDB_CFLAGS)
+FUZZ_CFLAGS = -O1 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd -Ifuzz $(LMDB_CFLAGS)
 FUZZ_SECONDS ?= 900
 FZ = $(B)/fz
 # Everything a target may need, in one archive; each command's main is
 # renamed (ar-add's becomes ar_add_main) so fuzz_cmd can call them all.
 FUZZ_OBJ = $(LIB_SRC:%.c=$(FZ)/%.o) $(FORMAT_SRC:%.c=$(FZ)/%.o) \
-	$(FZ)/cmd/cmd.o $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o)
+	$(FZ)/cmd/cmd.o $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o) $(FZ)/fuzz/run.o
 
 $(FZ)/main/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)

@@ -13,23 +13,7 @@
 #include <unistd.h>
 
 #include "ar.h"
-
-int ar_search_main(int, char **);
-int ar_add_main(int, char **);
-int ar_del_main(int, char **);
-int ar_suggest_main(int, char **);
-int ar_report_main(int, char **);
-
-static const struct {
-	const char *name;
-	int (*main)(int, char **);
-} cmds[] = {
-	{ "ar-search", ar_search_main },
-	{ "ar-add", ar_add_main },
-	{ "ar-del", ar_del_main },
-	{ "ar-suggest", ar_suggest_main },
-	{ "ar-report", ar_report_main },
-};
+#include "run.h"
 
 #define NOW 1795219200          /* 2026-11-21T00:00:00Z */
 #define MAXARGS 32
@@ -83,20 +67,20 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf, *argv[MAXARGS + 8], *nl, *w;
-	int argc = 0, pipefd[2], in, c, rc;
+	int argc = 0, c, rc;
 	size_t len;
 
 	setup();
 	if (size < 1)
 		return 0;
-	c = data[0] % 5;
+	c = data[0] % NCOMMANDS;
 	if ((buf = malloc(size)) == NULL)
 		return 0;
 	memcpy(buf, data + 1, size - 1);
 	buf[size - 1] = '\0';
 	len = size - 1;
 	nl = memchr(buf, '\n', len);
-	argv[argc++] = (char *)cmds[c].name;
+	argv[argc++] = (char *)commands[c].name;
 	argv[argc++] = "--now";
 	argv[argc++] = "2026-11-21T00:00:00Z";
 	argv[argc++] = "--wait";
@@ -108,25 +92,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!names_store(w) && strcmp(w, "--create") != 0)
 			argv[argc++] = w;
 	argv[argc] = NULL;
-	/* Standard input: the bytes after the first line, through a pipe. */
-	if (pipe(pipefd) != 0)
-		abort();
-	if (nl != NULL) {
-		size_t off = (size_t)(nl - buf) + 1, n = len - off;
-
-		if (n > 60000)
-			n = 60000;      /* the pipe must not block */
-		if (write(pipefd[1], data + 1 + off, n) != (ssize_t)n)
-			abort();
-	}
-	close(pipefd[1]);
-	if ((in = dup(0)) == -1 || dup2(pipefd[0], 0) == -1)
-		abort();
-	close(pipefd[0]);
-	optind = 0;
-	rc = cmds[c].main(argc, argv);
-	dup2(in, 0);
-	close(in);
+	/* Standard input: the bytes after the first line. */
+	rc = nl == NULL ? run_command(&commands[c], argc, argv, "", 0) :
+	    run_command(&commands[c], argc, argv,
+	    data + 1 + (nl - buf) + 1, len - (size_t)(nl - buf) - 1);
 	if (rc < 0 || rc > 3)
 		abort();
 	if (++runs % 64 == 0 || c == 1 || c == 2)

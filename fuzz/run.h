@@ -1,0 +1,24 @@
+/*
+ * run.h - what the command fuzz targets share: the commands' mains,
+ * compiled under other names (ar-add's main is ar_add_main, see the
+ * Makefile), and running one with given bytes as its standard input.
+ */
+#ifndef AR_FUZZ_RUN_H
+#define AR_FUZZ_RUN_H
+
+#include <stddef.h>
+
+struct command {
+	const char *name;
+	int (*main)(int, char **);
+};
+
+#define NCOMMANDS 5
+extern const struct command commands[NCOMMANDS];    /* search add del suggest report */
+
+/* Run a command's main with argv and in[0 .. len) as its standard input
+ * (at most what a pipe holds without blocking); its exit status. */
+int run_command(const struct command *c, int argc, char **argv,
+    const void *in, size_t len);
+
+#endif
