@@ -460,6 +460,22 @@ elif can_be_nobody; then
 	bad_ro=as_nobody
 fi
 if [ -n "$bad_ro" ]; then
+	# denied CMD...: each command, run as the other user, is refused with
+	# exit 3; then the store is given back and must be as it was.
+	denied() {
+		for c in "$@"; do
+			set -- $c
+			run $bad_ro "$@"
+			expect_exit 3
+			expect_out
+			expect_err "$1: $AR_STORE: Permission denied"
+		done
+		chmod 755 "$AR_STORE"
+		chmod 644 "$AR_STORE/data.mdb" "$AR_STORE/lock.mdb"
+		bad_same
+		expect_check
+	}
+
 	begin 'bad store: read-only, lock.mdb too: every command is exit 3'
 	mkstore --nodes 8
 	run ar-add start=+1h duration=1h nodes=2
@@ -467,18 +483,8 @@ if [ -n "$bad_ro" ]; then
 	bad_snap before
 	chmod 444 "$AR_STORE/data.mdb" "$AR_STORE/lock.mdb"
 	chmod 555 "$AR_STORE"
-	for c in 'ar-search start=+1h duration=1h' 'ar-report --all' \
-	    'ar-add start=+2h duration=1h' 'ar-del id=1' 'ar-del --purge'; do
-		set -- $c
-		run $bad_ro "$@"
-		expect_exit 3
-		expect_out
-		expect_err "$1: $AR_STORE: Permission denied"
-	done
-	chmod 755 "$AR_STORE"
-	chmod 644 "$AR_STORE/data.mdb" "$AR_STORE/lock.mdb"
-	bad_same
-	expect_check
+	denied 'ar-search start=+1h duration=1h' 'ar-report --all' \
+	    'ar-add start=+2h duration=1h' 'ar-del id=1' 'ar-del --purge'
 
 	begin 'bad store: read-only with a writable lock.mdb: readers work, writers exit 3'
 	mkstore --nodes 8
@@ -499,17 +505,7 @@ if [ -n "$bad_ro" ]; then
 	run $bad_ro ar-report --list
 	expect_exit 0
 	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted"
-	for c in 'ar-add start=+2h duration=1h' 'ar-del id=1' 'ar-del --purge'; do
-		set -- $c
-		run $bad_ro "$@"
-		expect_exit 3
-		expect_out
-		expect_err "$1: $AR_STORE: Permission denied"
-	done
-	chmod 755 "$AR_STORE"
-	chmod 644 "$AR_STORE/data.mdb" "$AR_STORE/lock.mdb"
-	bad_same
-	expect_check
+	denied 'ar-add start=+2h duration=1h' 'ar-del id=1' 'ar-del --purge'
 else
 	skip 'bad store: read-only, lock.mdb too' 'root without setpriv(1)'
 	skip 'bad store: read-only with a writable lock.mdb' 'root without setpriv(1)'
