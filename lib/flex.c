@@ -36,7 +36,7 @@ struct save {
 	MDB_txn *parent;
 	struct meta m;
 	uint64_t *summary;
-	int summary_dirty, meta_dirty;
+	int summary_dirty, meta_dirty, flushed;
 	size_t ngranted, nmoved;
 	struct ar_placed *moved;
 };
@@ -48,7 +48,8 @@ save_begin(ar_txn *t, struct save *sv)
 	MDB_txn *child;
 	int rc;
 
-	if ((rc = ring_summary(t)) != 0)
+	/* The ring's changes so far go to the parent, out of the child's undo. */
+	if ((rc = ring_summary(t)) != 0 || (rc = ring_flush_chunks(t)) != 0)
 		return rc;
 	memset(sv, 0, sizeof(*sv));
 	if ((sv->summary = malloc(size)) == NULL ||
@@ -69,24 +70,32 @@ save_begin(ar_txn *t, struct save *sv)
 	sv->m = t->m;
 	sv->summary_dirty = t->summary_dirty;
 	sv->meta_dirty = t->meta_dirty;
+	sv->flushed = t->flushed;
 	sv->ngranted = t->ngranted;
 	sv->nmoved = t->nmoved;
 	t->txn = child;
+	t->flushed = 0;
 	t->gen++;
 	return 0;
 }
 
-/* Keep what was done since the savepoint. */
-static int
-save_keep(ar_txn *t, struct save *sv)
+/* Back to the parent transaction as it was at the savepoint. */
+static void
+save_restore(ar_txn *t, struct save *sv)
 {
-	int rc = mdb_txn_commit(t->txn);
-
+	ring_discard(t);
 	t->txn = sv->parent;
-	t->gen++;
+	memcpy(t->summary, sv->summary, t->m.chunks * sizeof(uint64_t));
+	t->m = sv->m;
+	t->summary_dirty = sv->summary_dirty;
+	t->meta_dirty = sv->meta_dirty;
+	t->flushed = sv->flushed;
+	t->ngranted = sv->ngranted;
+	t->nmoved = sv->nmoved;
+	if (sv->nmoved > 0)
+		memcpy(t->moved, sv->moved, sv->nmoved * sizeof(*sv->moved));
 	free(sv->summary);
 	free(sv->moved);
-	return rc;
 }
 
 /* Undo everything since the savepoint. */
@@ -94,18 +103,29 @@ static void
 save_undo(ar_txn *t, struct save *sv)
 {
 	mdb_txn_abort(t->txn);
+	save_restore(t, sv);
+}
+
+/* Keep what was done since the savepoint; undo it if that fails. */
+static int
+save_keep(ar_txn *t, struct save *sv)
+{
+	int rc;
+
+	if ((rc = ring_flush_chunks(t)) != 0) {
+		save_undo(t, sv);
+		return rc;
+	}
+	if ((rc = mdb_txn_commit(t->txn)) != 0) {
+		save_restore(t, sv);    /* LMDB ended the child */
+		return rc;
+	}
 	t->txn = sv->parent;
+	t->flushed = 1;
 	t->gen++;
-	memcpy(t->summary, sv->summary, t->m.chunks * sizeof(uint64_t));
-	t->m = sv->m;
-	t->summary_dirty = sv->summary_dirty;
-	t->meta_dirty = sv->meta_dirty;
-	t->ngranted = sv->ngranted;
-	t->nmoved = sv->nmoved;
-	if (sv->nmoved > 0)
-		memcpy(t->moved, sv->moved, sv->nmoved * sizeof(*sv->moved));
 	free(sv->summary);
 	free(sv->moved);
+	return 0;
 }
 
 static int

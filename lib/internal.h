@@ -81,10 +81,17 @@ struct ar_store {
 	unsigned flags;
 };
 
-/* A chunk found earlier in this transaction, valid while gen matches. */
+/*
+ * What a transaction knows of one ring position.  A chunk the transaction
+ * changes lives in copy until ring_flush() writes it to LMDB, at commit
+ * or before a nested transaction begins or commits; a chunk it only reads
+ * is LMDB's page, remembered in c while gen matches.
+ */
 struct cached {
 	const struct chunk *c;
 	uint64_t gen;
+	struct chunk *copy;     /* kept from one transaction to the next */
+	int dirty;              /* copy holds changes LMDB does not have */
 };
 
 struct ar_txn {
@@ -99,8 +106,12 @@ struct ar_txn {
 	uint64_t *summary;      /* the ring summary, loaded on first use */
 	int summary_loaded;
 	int summary_dirty;      /* written back at commit */
-	struct cached *cache;   /* per ring position */
-	uint64_t gen;           /* bumped by every write: LMDB may move pages */
+	struct cached *cache;   /* per ring position ... */
+	uint32_t npos;          /* ... of this many */
+	uint32_t *dirty;        /* positions whose copy is dirty ... */
+	size_t ndirty;          /* ... and how many */
+	uint64_t gen;           /* bumped when LMDB may have moved pages */
+	int flushed;            /* this LMDB transaction holds dirty chunk pages */
 	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
@@ -133,7 +144,10 @@ int ring_next_fit(ar_txn *t, int64_t after, int64_t hi, int64_t len,
     uint64_t need, int64_t *start);
 int ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta);
 int ring_counts(ar_txn *t, int64_t from, int64_t to, uint32_t *out);
+int ring_flush_chunks(ar_txn *t);
 int ring_flush(ar_txn *t);
+void ring_discard(ar_txn *t);
+void ring_wrote(ar_txn *t);
 
 /* resv.c */
 int resv_put(ar_txn *t, const struct ar_resv *r);

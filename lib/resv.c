@@ -53,7 +53,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	memcpy(buf + sizeof(d), r->user, ulen);
 	memcpy(buf + sizeof(d) + ulen, r->job, jlen);
 	key_u64(key, r->id);
-	t->gen++;               /* a write may move the pages cached chunks are on */
+	ring_wrote(t);
 	return mdb_put(t->txn, t->s->resv, &kv, &v, 0);
 }
 
@@ -155,7 +155,7 @@ resv_index(ar_txn *t, const struct ar_resv *r, int add)
 	key_u64(skey, (uint64_t)(r->start / t->m.slot));
 	key_u64(id, r->id);
 	lk.mv_size = label_key(r->user, r->job, lkey);
-	t->gen++;
+	ring_wrote(t);
 	if (add) {
 		if ((rc = mdb_put(t->txn, t->s->starts, &sk, &iv,
 		    MDB_NODUPDATA)) != 0 ||

@@ -90,6 +90,61 @@ chunk_peak(ar_txn *t, int64_t k, uint32_t *peak)
 	return 0;
 }
 
+/*
+ * A write to LMDB, in any database: when this LMDB transaction holds
+ * dirty chunk pages, LMDB may spill them to disk and free their memory,
+ * so chunk pointers taken before are forgotten.  Chunks flushed by an
+ * enclosing transaction are stable while a nested one runs, and clean
+ * pages stay put for the whole transaction.
+ */
+void
+ring_wrote(ar_txn *t)
+{
+	if (t->flushed)
+		t->gen++;
+}
+
+/*
+ * Write the chunks this transaction changed to LMDB: at commit, and
+ * before a nested transaction begins or commits, so that LMDB's undo
+ * covers them.  On failure the chunks not yet written stay dirty.
+ */
+int
+ring_flush_chunks(ar_txn *t)
+{
+	unsigned char key[4];
+	MDB_val kv, v;
+	int rc;
+
+	while (t->ndirty > 0) {
+		uint32_t pos = t->dirty[t->ndirty - 1];
+		struct cached *e = &t->cache[pos];
+
+		v.mv_size = sizeof(struct chunk);
+		v.mv_data = NULL;
+		rc = mdb_put(t->txn, t->s->ring, pos_key(pos, key, &kv), &v,
+		    MDB_RESERVE);
+		t->flushed = 1;
+		t->gen++;
+		if (rc != 0)
+			return rc;
+		memcpy(v.mv_data, e->copy, sizeof(struct chunk));
+		e->dirty = 0;
+		t->ndirty--;
+	}
+	return 0;
+}
+
+/* Forget the changed chunks: their transaction is being undone. */
+void
+ring_discard(ar_txn *t)
+{
+	while (t->ndirty > 0)
+		t->cache[t->dirty[--t->ndirty]].dirty = 0;
+	t->gen++;
+}
+
+/* Write the changed chunks and the summary, before commit. */
 int
 ring_flush(ar_txn *t)
 {
@@ -97,17 +152,18 @@ ring_flush(ar_txn *t)
 	MDB_val kv, v = { t->m.chunks * sizeof(uint64_t), t->summary };
 	int rc;
 
-	if (!t->summary_dirty)
-		return 0;
+	if ((rc = ring_flush_chunks(t)) != 0 || !t->summary_dirty)
+		return rc;
 	rc = mdb_put(t->txn, t->s->ring, pos_key(SUMMARY_KEY, key, &kv), &v, 0);
-	t->gen++;
+	ring_wrote(t);
 	t->summary_dirty = rc != 0;
 	return rc;
 }
 
 /*
  * Find chunk number k.  *c is NULL when the chunk holds no counts for this
- * lap.  The pointer is valid until the next write in this transaction.
+ * lap.  The pointer is valid until the next change to the ring, or until
+ * ring_wrote() says LMDB may have moved it.
  */
 static int
 chunk_get(ar_txn *t, int64_t k, const struct chunk **c)
@@ -119,7 +175,9 @@ chunk_get(ar_txn *t, int64_t k, const struct chunk **c)
 	const struct chunk *p;
 	int rc;
 
-	if (e->c != NULL && e->gen == t->gen)
+	if (e->dirty)
+		p = e->copy;
+	else if (e->c != NULL && e->gen == t->gen)
 		p = e->c;
 	else {
 		rc = mdb_get(t->txn, t->s->ring, pos_key(pos, key, &kv), &v);
@@ -348,22 +406,45 @@ chunk_maxima(struct chunk *c, int64_t b0, int64_t b1)
 }
 
 /*
+ * The chunk k to change: the transaction's own copy, made on the first
+ * change from LMDB's page (or empty, for a chunk of an earlier lap).
+ */
+static int
+chunk_own(ar_txn *t, int64_t k, struct chunk **c)
+{
+	uint32_t pos = chunk_pos(t, k);
+	struct cached *e = &t->cache[pos];
+	const struct chunk *old;
+	int rc;
+
+	if (!e->dirty) {
+		if ((rc = chunk_get(t, k, &old)) != 0)
+			return rc;
+		if (e->copy == NULL &&
+		    (e->copy = malloc(sizeof(*e->copy))) == NULL)
+			return ENOMEM;
+		if (old == NULL) {
+			memset(e->copy, 0, sizeof(*e->copy));
+			e->copy->number = (uint64_t)k;
+		} else
+			memcpy(e->copy, old, sizeof(*e->copy));
+		e->dirty = 1;
+		t->dirty[t->ndirty++] = pos;
+	}
+	*c = e->copy;
+	return (*c)->number == (uint64_t)k ? 0 : AR_ECORRUPT;
+}
+
+/*
  * Add delta nodes to every slot of [from, to).  A count that would pass
  * the capacity or fall below zero means the caller's view of the ring is
- * wrong: AR_ECORRUPT, and the caller aborts the transaction.
- *
- * A chunk is written in place: MDB_RESERVE on a page this transaction
- * already dirtied returns that page; on a clean one it returns a new page,
- * into which the old contents are copied (LMDB does not reuse a page
- * freed by this transaction before it commits, so the old one is intact).
+ * wrong: AR_ECORRUPT, and the caller aborts the transaction.  The changes
+ * go to the transaction's copies of the chunks; ring_flush() writes them.
  */
 int
 ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta)
 {
-	const struct chunk *old;
-	struct chunk *c, buf;
-	unsigned char key[4];
-	MDB_val kv, v;
+	struct chunk *c;
 	int64_t i = from;
 	int rc;
 
@@ -374,24 +455,9 @@ ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta)
 	while (i < to) {
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
-		uint32_t pos = chunk_pos(t, k);
 
-		if ((rc = chunk_get(t, k, &old)) != 0)
+		if ((rc = chunk_own(t, k, &c)) != 0)
 			return rc;
-		v.mv_size = sizeof(struct chunk);
-		v.mv_data = NULL;
-		rc = mdb_put(t->txn, t->s->ring, pos_key(pos, key, &kv), &v,
-		    MDB_RESERVE);
-		t->gen++;
-		if (rc != 0)
-			return rc;
-		/* Unaligned (pages above 4 KiB): work on a copy. */
-		c = aligned(v.mv_data) ? v.mv_data : &buf;
-		if (old == NULL) {
-			memset(c, 0, sizeof(*c));
-			c->number = (uint64_t)k;
-		} else if (old != c)
-			memcpy(c, old, sizeof(*c));
 		for (int64_t j = i; j < stop; j++) {
 			int64_t n = (int64_t)c->used[j - lo] + delta;
 
@@ -401,14 +467,8 @@ ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta)
 		}
 		chunk_maxima(c, (i - lo) / BLOCK_SLOTS,
 		    (stop - 1 - lo) / BLOCK_SLOTS);
-		t->summary[pos] = (uint64_t)k << PEAK_BITS | c->peak;
+		t->summary[chunk_pos(t, k)] = (uint64_t)k << PEAK_BITS | c->peak;
 		t->summary_dirty = 1;
-		if (c == &buf)
-			memcpy(v.mv_data, &buf, sizeof(buf));
-		else {
-			t->cache[pos].c = c;
-			t->cache[pos].gen = t->gen;
-		}
 		i = stop;
 	}
 	return 0;

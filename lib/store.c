@@ -180,7 +180,9 @@ meta_put(ar_txn *t)
 	MDB_val v = { sizeof(t->m), &t->m };
 	int rc;
 
-	if ((rc = mdb_put(t->txn, t->s->meta, (MDB_val *)&meta_key, &v, 0)) == 0)
+	rc = mdb_put(t->txn, t->s->meta, (MDB_val *)&meta_key, &v, 0);
+	ring_wrote(t);
+	if (rc == 0)
 		t->meta_dirty = 0;
 	return rc;
 }
@@ -340,8 +342,9 @@ txn_new(ar_store *s)
 	if (t == NULL)
 		return calloc(1, sizeof(*t));
 	t->txn = NULL;
-	t->locked = t->meta_dirty = 0;
+	t->locked = t->meta_dirty = t->flushed = 0;
 	t->summary_loaded = t->summary_dirty = 0;
+	ring_discard(t);        /* what an aborted transaction changed */
 	t->ngranted = t->nmoved = 0;
 	return t;
 }
@@ -379,18 +382,31 @@ txn_start(ar_txn *t, int write)
 	}
 }
 
+/* Free what a transaction keeps per ring position. */
+static void
+cache_free(ar_txn *t)
+{
+	for (uint32_t i = 0; i < t->npos; i++)
+		free(t->cache[i].copy);
+	t->npos = 0;
+	free(t->cache);
+	free(t->dirty);
+	free(t->summary);
+	t->cache = NULL;
+	t->dirty = NULL;
+	t->summary = NULL;
+}
+
 int
 ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 {
 	ar_txn *t;
-	uint32_t chunks;
 	int rc, write = (flags & AR_WRITE) != 0;
 
 	if (write && (s->flags & AR_RDONLY))
 		return EACCES;
 	if ((t = txn_new(s)) == NULL)
 		return ENOMEM;
-	chunks = t->cache != NULL ? t->m.chunks : 0;
 	t->s = s;
 	t->write = write;
 	if (write) {
@@ -402,16 +418,14 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 		goto fail;
 	if ((rc = meta_read(t->txn, s->meta, &t->m)) != 0)
 		goto fail;
-	if (t->cache != NULL && chunks != t->m.chunks) {
-		free(t->cache);         /* not the store it was made for */
-		free(t->summary);
-		t->cache = NULL;
-		t->summary = NULL;
-	}
-	if (t->cache == NULL &&
-	    (t->cache = calloc(t->m.chunks, sizeof(*t->cache))) == NULL) {
-		rc = ENOMEM;
-		goto fail;
+	if (t->npos != t->m.chunks) {
+		cache_free(t);          /* not the store it was made for */
+		if ((t->cache = calloc(t->m.chunks, sizeof(*t->cache))) == NULL ||
+		    (t->dirty = malloc(t->m.chunks * sizeof(*t->dirty))) == NULL) {
+			rc = ENOMEM;
+			goto fail;
+		}
+		t->npos = t->m.chunks;
 	}
 	t->gen++;               /* nothing cached before is valid now */
 	if (now > t->m.clock) {
@@ -430,8 +444,7 @@ fail:
 static void
 txn_destroy(ar_txn *t)
 {
-	free(t->summary);
-	free(t->cache);
+	cache_free(t);
 	free(t->scratch);
 	free(t->granted);
 	free(t->moved);
