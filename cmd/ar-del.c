@@ -163,10 +163,8 @@ static int
 purged(const struct ar_resv *v, void *arg)
 {
 	struct purge *p = arg;
-	struct opts *o = p->x->data;
 
-	if (!o->quiet && (cmd_resv(&p->rec, v) != 0 ||
-	    cmd_print(p->x, &p->rec) != 0)) {
+	if (cmd_resv(&p->rec, v) != 0 || cmd_print(p->x, &p->rec) != 0) {
 		p->nomem = 1;
 		return -1;
 	}
@@ -177,9 +175,10 @@ static int
 purge_txn(ar_txn *t, void *arg)
 {
 	struct purge *p = arg;
+	struct opts *o = p->x->data;
 
 	p->x->outlen = 0;       /* a retry after growing starts over */
-	return ar_purge(t, purged, p);
+	return ar_purge(t, o->quiet ? NULL : purged, p);
 }
 
 static int

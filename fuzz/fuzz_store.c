@@ -24,7 +24,7 @@
 #define NOW 1795219200          /* 2026-11-21T00:00:00Z */
 
 static char top[64], pristine[96], work[96];
-static const char *const dbs[] = { "meta", "ring", "resv", "starts",
+static const char *const dbs[] = { "meta", "ring", "resv", "ends",
     "labels" };
 
 static void

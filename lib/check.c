@@ -35,19 +35,16 @@ violation(struct checker *c, const char *fmt, ...)
 	c->fn(msg, c->arg);
 }
 
-/* Is (key, id) in the dup-sorted database dbi? */
+/* Is (key, value) in the dup-sorted database dbi? */
 static int
-has_entry(ar_txn *t, MDB_dbi dbi, MDB_val *key, uint64_t id, int *found)
+has_entry(ar_txn *t, MDB_dbi dbi, MDB_val *key, MDB_val *v, int *found)
 {
-	unsigned char idk[8];
-	MDB_val v = { 8, idk };
 	MDB_cursor *cur;
 	int rc;
 
-	key_u64(idk, id);
 	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
-	rc = mdb_cursor_get(cur, key, &v, MDB_GET_BOTH);
+	rc = mdb_cursor_get(cur, key, v, MDB_GET_BOTH);
 	mdb_cursor_close(cur);
 	*found = rc == 0;
 	return rc == MDB_NOTFOUND ? 0 : rc;
@@ -69,10 +66,12 @@ check_records(struct checker *c)
 		return rc;
 	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
 	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		unsigned char skey[8], lkey[2 * AR_LABEL_MAX + 1];
-		MDB_val sk = { 8, skey }, lk = { 0, lkey };
+		unsigned char skey[8], ekey[8], idv[8], ev[16];
+		unsigned char lkey[2 * AR_LABEL_MAX + 1];
+		MDB_val sk = { 8, skey }, ek = { 8, ekey }, iv = { 8, idv };
+		MDB_val evv = { 16, ev }, lk = { 0, lkey };
 		int64_t from, to;
-		int in_starts, in_flex, in_labels = 0;
+		int in_ends, in_flex, in_labels = 0;
 
 		c->records++;
 		if (k.mv_size != 8 || resv_decode(t, &v, &r) != 0 ||
@@ -86,23 +85,26 @@ check_records(struct checker *c)
 		from = r.start / slot;
 		to = r.end / slot;
 		key_u64(skey, (uint64_t)from);
-		if ((rc = has_entry(t, t->s->starts, &sk, r.id, &in_starts)) != 0 ||
-		    (rc = has_entry(t, t->s->flex, &sk, r.id, &in_flex)) != 0)
+		key_u64(ekey, (uint64_t)to);
+		key_u64(idv, r.id);
+		ends_value(t, &r, ev);
+		if ((rc = has_entry(t, t->s->ends, &ek, &evv, &in_ends)) != 0 ||
+		    (rc = has_entry(t, t->s->flex, &sk, &iv, &in_flex)) != 0)
 			break;
 		lk.mv_size = label_key(r.user, r.job, lkey);
 		if (lk.mv_size > 1 && (rc = has_entry(t, t->s->labels, &lk,
-		    r.id, &in_labels)) != 0)
+		    &iv, &in_labels)) != 0)
 			break;
 		if (r.state != AR_GRANTED) {
-			if (in_starts || in_flex || in_labels)
+			if (in_ends || in_flex || in_labels)
 				violation(c, "reservation %" PRIu64 " is %s but "
 				    "still indexed", r.id, ar_status_name(r.state));
 			continue;
 		}
 		c->live++;
-		if (!in_starts)
+		if (!in_ends)
 			violation(c, "reservation %" PRIu64 " is missing from "
-			    "the start list of its slot", r.id);
+			    "the end list of its slot", r.id);
 		if (in_flex != resv_movable(t, &r))
 			violation(c, "reservation %" PRIu64 " is %s the list of "
 			    "movable reservations", r.id, in_flex ? "wrongly in" :
@@ -128,8 +130,9 @@ check_records(struct checker *c)
 /* Every entry of a dup-sorted index names a live record that belongs
  * there; match says whether record r belongs under key k. */
 static int
-check_index(struct checker *c, MDB_dbi dbi, const char *what,
-    int (*match)(const ar_txn *, const MDB_val *, const struct ar_resv *))
+check_index(struct checker *c, MDB_dbi dbi, const char *what, size_t size,
+    int (*match)(const ar_txn *, const MDB_val *, const MDB_val *,
+    const struct ar_resv *))
 {
 	ar_txn *t = c->t;
 	MDB_cursor *cur;
@@ -143,7 +146,7 @@ check_index(struct checker *c, MDB_dbi dbi, const char *what,
 	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
 		uint64_t id;
 
-		if (v.mv_size != 8) {
+		if (v.mv_size != size) {
 			violation(c, "%s entry of the wrong size", what);
 			continue;
 		}
@@ -154,7 +157,7 @@ check_index(struct checker *c, MDB_dbi dbi, const char *what,
 			    " which has no record", what, id);
 		else if (rc != 0)
 			break;
-		else if (r.state != AR_GRANTED || !match(t, &k, &r))
+		else if (r.state != AR_GRANTED || !match(t, &k, &v, &r))
 			violation(c, "%s entry for reservation %" PRIu64
 			    " does not match its record", what, id);
 	}
@@ -163,19 +166,35 @@ check_index(struct checker *c, MDB_dbi dbi, const char *what,
 }
 
 static int
-start_matches(const ar_txn *t, const MDB_val *k, const struct ar_resv *r)
+end_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
+    const struct ar_resv *r)
 {
+	unsigned char ev[16];
+
+	ends_value(t, r, ev);
+	return k->mv_size == 8 &&
+	    (int64_t)u64_key(k->mv_data) == r->end / t->m.slot &&
+	    memcmp(v->mv_data, ev, 16) == 0;
+}
+
+static int
+start_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
+    const struct ar_resv *r)
+{
+	(void)v;
 	return k->mv_size == 8 &&
 	    (int64_t)u64_key(k->mv_data) == r->start / t->m.slot;
 }
 
 static int
-label_matches(const ar_txn *t, const MDB_val *k, const struct ar_resv *r)
+label_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
+    const struct ar_resv *r)
 {
 	unsigned char lkey[2 * AR_LABEL_MAX + 1];
 	size_t len = label_key(r->user, r->job, lkey);
 
 	(void)t;
+	(void)v;
 	return k->mv_size == len && memcmp(k->mv_data, lkey, len) == 0;
 }
 
@@ -221,9 +240,12 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 	if ((c.expect = calloc((size_t)t->m.horizon, sizeof(*c.expect))) == NULL)
 		return ENOMEM;
 	if ((rc = check_records(&c)) == 0 &&
-	    (rc = check_index(&c, t->s->starts, "start list", start_matches)) == 0 &&
-	    (rc = check_index(&c, t->s->flex, "movable list", start_matches)) == 0 &&
-	    (rc = check_index(&c, t->s->labels, "label index", label_matches)) == 0)
+	    (rc = check_index(&c, t->s->ends, "end list", 16,
+	    end_matches)) == 0 &&
+	    (rc = check_index(&c, t->s->flex, "movable list", 8,
+	    start_matches)) == 0 &&
+	    (rc = check_index(&c, t->s->labels, "label index", 8,
+	    label_matches)) == 0)
 		rc = check_ring(&c);
 	free(c.expect);
 	if (rc != 0)

@@ -48,9 +48,14 @@ struct meta {
 	uint64_t live;
 	uint64_t records;
 	uint64_t map_max;
+	int64_t purged;         /* clock of the latest purge */
 };
 
 #define META_MAGIC 0x61725354u  /* "arST" */
+
+/* What else indexes a reservation, in its `ends` entry. */
+#define ENDS_LABELLED 1u
+#define ENDS_MOVABLE 2u
 
 /* A reservation record on disk: this header, then user, then job bytes. */
 struct disk_resv {
@@ -73,7 +78,7 @@ struct disk_resv {
 
 struct ar_store {
 	MDB_env *env;
-	MDB_dbi meta, ring, resv, starts, labels, flex;
+	MDB_dbi meta, ring, resv, ends, labels, flex;
 	int lockfd;             /* the store directory, flock()ed by writers */
 	ar_txn *spare;          /* an ended transaction, kept for the next */
 	MDB_txn *rtxn;          /* an ended read transaction, kept to renew */
@@ -155,6 +160,8 @@ int resv_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 int resv_decode(const ar_txn *t, const MDB_val *v, struct ar_resv *r);
 size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
+int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);
+void ends_value(const ar_txn *t, const struct ar_resv *r, unsigned char v[16]);
 int resv_movable(const ar_txn *t, const struct ar_resv *r);
 void key_u64(unsigned char *buf, uint64_t v);
 uint64_t u64_key(const void *buf);

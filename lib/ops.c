@@ -215,52 +215,61 @@ ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
 	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
+/*
+ * Everything that ended by now leaves the indexes, earliest end first;
+ * the records stay, and read as finished from now on.  Only a labelled or
+ * movable reservation, or a caller who wants to see them, needs its
+ * record read.
+ */
 int
 ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 {
+	uint64_t last = (uint64_t)(t->now / t->m.slot);
 	MDB_cursor *cur;
 	MDB_val k, v;
-	uint64_t *ids = NULL, *p;
-	size_t n = 0, cap = 0;
 	struct ar_resv r;
 	int rc;
 
 	if (!t->write)
 		return EACCES;
-	if ((rc = mdb_cursor_open(t->txn, t->s->starts, &cur)) != 0)
+	if (t->now <= t->m.purged)
+		return 0;
+	t->m.purged = t->now;
+	t->meta_dirty = 1;
+	if ((rc = mdb_cursor_open(t->txn, t->s->ends, &cur)) != 0)
 		return rc;
-	/* Collect first: the start lists change as reservations retire. */
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		if (k.mv_size != 8 || v.mv_size != 8) {
+	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
+		unsigned char want[16];
+		uint64_t more;
+
+		if (k.mv_size != 8 || v.mv_size != 16) {
 			rc = AR_ECORRUPT;
 			break;
 		}
-		if ((int64_t)u64_key(k.mv_data) * t->m.slot >= t->now)
+		if (u64_key(k.mv_data) > last)
 			break;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			if ((p = realloc(ids, cap * sizeof(*ids))) == NULL) {
-				rc = ENOMEM;
+		more = u64_key((const unsigned char *)v.mv_data + 8);
+		if (more != 0 || fn != NULL) {
+			if ((rc = resv_get(t, u64_key(v.mv_data), &r)) != 0)
+				break;
+			ends_value(t, &r, want);
+			if (r.state != AR_FINISHED || memcmp(want, v.mv_data, 16) ||
+			    (uint64_t)(r.end / t->m.slot) != u64_key(k.mv_data)) {
+				rc = AR_ECORRUPT;
 				break;
 			}
-			ids = p;
+			if (more != 0 && (rc = resv_index_more(t, &r, 0)) != 0)
+				break;
 		}
-		ids[n++] = u64_key(v.mv_data);
+		ring_wrote(t);
+		if ((rc = mdb_cursor_del(cur, 0)) != 0)
+			break;
+		t->m.live--;
+		if (fn != NULL && (rc = fn(&r, arg)) != 0)
+			break;
 	}
 	mdb_cursor_close(cur);
-	if (rc == MDB_NOTFOUND)
-		rc = 0;
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		if ((rc = resv_get(t, ids[i], &r)) != 0)
-			break;
-		if (r.state != AR_GRANTED || r.end > t->now)
-			continue;
-		if ((rc = retire(t, &r, AR_FINISHED)) == 0 && fn != NULL)
-			rc = fn(&r, arg);
-	}
-	free(ids);
-	return rc;
+	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
 int

@@ -1,7 +1,8 @@
 /*
- * resv.c - reservation records and their two indexes: the per-slot start
- * lists (`starts`) and the user/job labels (`labels`).  Keys are
- * big-endian so that LMDB's byte order is numeric order.
+ * resv.c - reservation records and their indexes: the live reservations
+ * by end slot (`ends`), the movable ones by start slot (`flex`) and the
+ * user/job labels (`labels`).  Keys are big-endian so that LMDB's byte
+ * order is numeric order.
  */
 #include <errno.h>
 #include <string.h>
@@ -58,12 +59,14 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 }
 
 /*
- * Decode a stored record; the slot length is needed to turn slots back
- * into times, so the caller passes it.
+ * Decode a stored record.  The slot length turns slots back into times;
+ * a granted reservation that ended by the last purge is finished, as of
+ * its end (purging does not rewrite records).
  */
 static int
-decode(const MDB_val *v, int64_t slot, struct ar_resv *r)
+decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 {
+	int64_t slot = m->slot;
 	struct disk_resv d;
 
 	if (v->mv_size < sizeof(d))
@@ -72,8 +75,7 @@ decode(const MDB_val *v, int64_t slot, struct ar_resv *r)
 	/* A damaged record must not take the arithmetic below out of range. */
 	if (d.user_len > AR_LABEL_MAX || d.job_len > AR_LABEL_MAX ||
 	    v->mv_size != sizeof(d) + d.user_len + d.job_len ||
-	    (d.state != AR_GRANTED && d.state != AR_CANCELLED &&
-	    d.state != AR_FINISHED) ||
+	    (d.state != AR_GRANTED && d.state != AR_CANCELLED) ||
 	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
 	    d.slots == 0 || d.slots > DURATION_MAX / slot + 1 ||
 	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
@@ -97,6 +99,10 @@ decode(const MDB_val *v, int64_t slot, struct ar_resv *r)
 	memcpy(r->job, (const char *)v->mv_data + sizeof(d) + d.user_len,
 	    d.job_len);
 	r->job[d.job_len] = '\0';
+	if (r->state == AR_GRANTED && r->end <= m->purged) {
+		r->state = AR_FINISHED;
+		r->changed = r->end;
+	}
 	return 0;
 }
 
@@ -110,7 +116,7 @@ resv_get(ar_txn *t, uint64_t id, struct ar_resv *r)
 	key_u64(key, id);
 	if ((rc = mdb_get(t->txn, t->s->resv, &kv, &v)) != 0)
 		return rc == MDB_NOTFOUND ? AR_ENOTFOUND : rc;
-	if ((rc = decode(&v, t->m.slot, r)) != 0)
+	if ((rc = decode(&v, &t->m, r)) != 0)
 		return rc;
 	return r->id == id ? 0 : AR_ECORRUPT;
 }
@@ -118,7 +124,7 @@ resv_get(ar_txn *t, uint64_t id, struct ar_resv *r)
 int
 resv_decode(const ar_txn *t, const MDB_val *v, struct ar_resv *r)
 {
-	return decode(v, t->m.slot, r);
+	return decode(v, &t->m, r);
 }
 
 /* The labels key: user, a NUL, job. */
@@ -140,38 +146,60 @@ resv_movable(const ar_txn *t, const struct ar_resv *r)
 	return slot_up(t, r->earliest) < slot_up(t, r->latest);
 }
 
+/* The ends entry of r: its id and what else indexes it. */
+void
+ends_value(const ar_txn *t, const struct ar_resv *r, unsigned char v[16])
+{
+	key_u64(v, r->id);
+	key_u64(v + 8, (r->user[0] != '\0' || r->job[0] != '\0' ?
+	    ENDS_LABELLED : 0) | (resv_movable(t, r) ? ENDS_MOVABLE : 0));
+}
+
 /*
- * Enter a live reservation in, or (add == 0) remove it from, the start
- * list of its slot, the label index, and (if it may move) the start list
- * of movable reservations that rearrangement searches.
+ * Enter r in, or (add == 0) remove it from, the movable list (if it may
+ * move) and the label index (if labelled).
  */
 int
-resv_index(ar_txn *t, const struct ar_resv *r, int add)
+resv_index_more(ar_txn *t, const struct ar_resv *r, int add)
 {
 	unsigned char skey[8], id[8], lkey[2 * AR_LABEL_MAX + 1];
 	MDB_val sk = { 8, skey }, iv = { 8, id }, lk = { 0, lkey };
-	int rc;
+	int rc = 0;
 
 	key_u64(skey, (uint64_t)(r->start / t->m.slot));
 	key_u64(id, r->id);
 	lk.mv_size = label_key(r->user, r->job, lkey);
 	ring_wrote(t);
 	if (add) {
-		if ((rc = mdb_put(t->txn, t->s->starts, &sk, &iv,
-		    MDB_NODUPDATA)) != 0 ||
-		    (resv_movable(t, r) && (rc = mdb_put(t->txn, t->s->flex,
-		    &sk, &iv, MDB_NODUPDATA)) != 0))
+		if ((resv_movable(t, r) && (rc = mdb_put(t->txn, t->s->flex,
+		    &sk, &iv, MDB_NODUPDATA)) != 0) ||
+		    (lk.mv_size > 1 && (rc = mdb_put(t->txn, t->s->labels,
+		    &lk, &iv, MDB_NODUPDATA)) != 0))
 			return rc;
-		if (lk.mv_size > 1)
-			rc = mdb_put(t->txn, t->s->labels, &lk, &iv,
-			    MDB_NODUPDATA);
-		return rc;
+		return 0;
 	}
-	if ((rc = mdb_del(t->txn, t->s->starts, &sk, &iv)) != 0 ||
-	    (resv_movable(t, r) &&
+	if ((resv_movable(t, r) &&
 	    (rc = mdb_del(t->txn, t->s->flex, &sk, &iv)) != 0) ||
 	    (lk.mv_size > 1 &&
 	    (rc = mdb_del(t->txn, t->s->labels, &lk, &iv)) != 0))
 		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
 	return 0;
+}
+
+/* Enter a live reservation in, or (add == 0) remove it from, every index. */
+int
+resv_index(ar_txn *t, const struct ar_resv *r, int add)
+{
+	unsigned char ekey[8], ev[16];
+	MDB_val ek = { 8, ekey }, v = { 16, ev };
+	int rc;
+
+	key_u64(ekey, (uint64_t)(r->end / t->m.slot));
+	ends_value(t, r, ev);
+	ring_wrote(t);
+	if (add)
+		rc = mdb_put(t->txn, t->s->ends, &ek, &v, MDB_NODUPDATA);
+	else if ((rc = mdb_del(t->txn, t->s->ends, &ek, &v)) == MDB_NOTFOUND)
+		rc = AR_ECORRUPT;
+	return rc != 0 ? rc : resv_index_more(t, r, add);
 }

@@ -119,8 +119,8 @@ env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 	if ((rc = mdb_dbi_open(txn, "meta", dbflags, &s->meta)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "ring", dbflags, &s->ring)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "resv", dbflags, &s->resv)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "starts", dbflags | MDB_DUPSORT |
-	    MDB_DUPFIXED, &s->starts)) != 0 ||
+	    (rc = mdb_dbi_open(txn, "ends", dbflags | MDB_DUPSORT |
+	    MDB_DUPFIXED, &s->ends)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "labels", dbflags | MDB_DUPSORT |
 	    MDB_DUPFIXED, &s->labels)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "flex", dbflags | MDB_DUPSORT |
@@ -168,7 +168,7 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 	if (m->nodes == 0 || m->nodes > 1000000 || m->slot < 1 ||
 	    m->slot > 86400 || m->horizon < 1 ||
 	    m->horizon > HORIZON_MAX_SLOTS || m->clock < 0 ||
-	    m->clock > TIME_MAX ||
+	    m->clock > TIME_MAX || m->purged < 0 || m->purged > m->clock ||
 	    m->chunks != (m->horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1)
 		return AR_ECORRUPT;
 	return 0;

@@ -250,7 +250,7 @@ pages(const MDB_stat *s)
 static int
 lmdb_figures(const char *dir, struct disk *d)
 {
-	static const char *const names[] = { "meta", "ring", "resv", "starts",
+	static const char *const names[] = { "meta", "ring", "resv", "ends",
 	    "labels" };
 	MDB_env *env;
 	MDB_txn *txn;

@@ -152,6 +152,28 @@ run ar-report --all
 expect_out <"$D/first"
 expect_check
 
+begin 'del: --purge takes movable and labelled reservations out of every index'
+mkstore --nodes 3
+run ar-add <<'EOF'
+earliest=+1h latest=+2h duration=1h nodes=1 user=a job=x
+start=+1h duration=2h nodes=1 user=a job=x
+start=+1h duration=1h nodes=1
+EOF
+expect_exit 0
+run ar-del -q --purge --now 2026-11-21T02:30:00Z
+expect_exit 0
+expect_check
+run ar-del user=a job=x
+expect_exit 0
+expect_out 'user=a job=x id=2 status=cancelled'
+run ar-report --all
+expect_out <<EOF
+id=1 user=a job=x start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=finished
+id=2 user=a job=x start=2026-11-21T01:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$ME status=cancelled
+id=3 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished
+EOF
+expect_check
+
 begin 'del: -q --purge is quiet'
 mkstore --nodes 5
 run ar-add start=+1h duration=1h nodes=1
@@ -179,7 +201,7 @@ expect_exit 1
 expect_out 'start=2026-11-21T02:00:00Z duration=1h nodes=1 end=2026-11-21T03:00:00Z status=unavailable reason=past'
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 slot=5m horizon=30d clock=2026-11-21T03:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=1'
+expect_out 'nodes=5 slot=5m horizon=30d clock=2026-11-21T03:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=2'
 expect_check
 
 begin 'del: --purge takes no records'
