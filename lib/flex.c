@@ -51,6 +51,7 @@ save_begin(ar_txn *t, struct save *sv)
 	/* The ring's changes so far go to the parent, out of the child's undo. */
 	if ((rc = ring_summary(t)) != 0 || (rc = ring_flush_chunks(t)) != 0)
 		return rc;
+	resv_cursor_close(t);
 	memset(sv, 0, sizeof(*sv));
 	if ((sv->summary = malloc(size)) == NULL ||
 	    (t->nmoved > 0 && (sv->moved = malloc(t->nmoved *
@@ -83,6 +84,7 @@ save_begin(ar_txn *t, struct save *sv)
 static void
 save_restore(ar_txn *t, struct save *sv)
 {
+	t->resv_cur = NULL;     /* LMDB closed it with the child */
 	ring_discard(t);
 	t->txn = sv->parent;
 	memcpy(t->summary, sv->summary, t->m.chunks * sizeof(uint64_t));
@@ -121,6 +123,7 @@ save_keep(ar_txn *t, struct save *sv)
 		return rc;
 	}
 	t->txn = sv->parent;
+	t->resv_cur = NULL;     /* LMDB closed it with the child */
 	t->flushed = 1;
 	t->gen++;
 	free(sv->summary);

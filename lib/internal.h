@@ -118,6 +118,7 @@ struct ar_txn {
 	uint64_t gen;           /* bumped when LMDB may have moved pages */
 	int flushed;            /* this LMDB transaction holds dirty chunk pages */
 	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
+	MDB_cursor *resv_cur;   /* on the records, kept where it was last used */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
 };
@@ -156,6 +157,7 @@ void ring_wrote(ar_txn *t);
 
 /* resv.c */
 int resv_put(ar_txn *t, const struct ar_resv *r);
+void resv_cursor_close(ar_txn *t);
 int resv_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 int resv_decode(const ar_txn *t, const MDB_val *v, struct ar_resv *r);
 size_t label_key(const char *user, const char *job, unsigned char *buf);

@@ -27,6 +27,33 @@ u64_key(const void *buf)
 	return v;
 }
 
+/*
+ * The cursor on the records, opened on first use in this transaction
+ * (or nested transaction).  Left where the last access put it, it finds
+ * a neighbouring id without descending from the root: new ids go at the
+ * end, and purges and cancellations tend to follow ids.
+ */
+static int
+resv_cursor(ar_txn *t, MDB_cursor **cur)
+{
+	int rc;
+
+	if (t->resv_cur == NULL &&
+	    (rc = mdb_cursor_open(t->txn, t->s->resv, &t->resv_cur)) != 0)
+		return rc;
+	*cur = t->resv_cur;
+	return 0;
+}
+
+/* Close the records' cursor: its transaction is about to end or nest. */
+void
+resv_cursor_close(ar_txn *t)
+{
+	if (t->resv_cur != NULL)
+		mdb_cursor_close(t->resv_cur);
+	t->resv_cur = NULL;
+}
+
 int
 resv_put(ar_txn *t, const struct ar_resv *r)
 {
@@ -34,7 +61,11 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	struct disk_resv d;
 	size_t ulen = strlen(r->user), jlen = strlen(r->job);
 	MDB_val kv = { 8, key }, v = { sizeof(d) + ulen + jlen, buf };
+	MDB_cursor *cur;
+	int rc;
 
+	if ((rc = resv_cursor(t, &cur)) != 0)
+		return rc;
 	memset(&d, 0, sizeof(d));
 	d.id = r->id;
 	d.earliest = r->earliest;
@@ -55,7 +86,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	memcpy(buf + sizeof(d) + ulen, r->job, jlen);
 	key_u64(key, r->id);
 	ring_wrote(t);
-	return mdb_put(t->txn, t->s->resv, &kv, &v, 0);
+	return mdb_cursor_put(cur, &kv, &v, 0);
 }
 
 /*
@@ -111,10 +142,13 @@ resv_get(ar_txn *t, uint64_t id, struct ar_resv *r)
 {
 	unsigned char key[8];
 	MDB_val kv = { 8, key }, v;
+	MDB_cursor *cur;
 	int rc;
 
 	key_u64(key, id);
-	if ((rc = mdb_get(t->txn, t->s->resv, &kv, &v)) != 0)
+	if ((rc = resv_cursor(t, &cur)) != 0)
+		return rc;
+	if ((rc = mdb_cursor_get(cur, &kv, &v, MDB_SET_KEY)) != 0)
 		return rc == MDB_NOTFOUND ? AR_ENOTFOUND : rc;
 	if ((rc = decode(&v, &t->m, r)) != 0)
 		return rc;

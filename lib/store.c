@@ -467,6 +467,7 @@ ar_txn_commit(ar_txn *t)
 {
 	int rc = 0;
 
+	resv_cursor_close(t);
 	if ((rc = ring_flush(t)) != 0 ||
 	    (t->meta_dirty && (rc = meta_put(t)) != 0))
 		mdb_txn_abort(t->txn);
@@ -481,6 +482,7 @@ ar_txn_abort(ar_txn *t)
 {
 	if (t == NULL)
 		return;
+	resv_cursor_close(t);
 	if (t->txn != NULL && !t->write && t->s->rtxn == NULL) {
 		mdb_txn_reset(t->txn);
 		t->s->rtxn = t->txn;
