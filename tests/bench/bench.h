@@ -120,7 +120,7 @@ void sqlite_backend_free(struct backend *b);
 int spawn_wait(char *const argv[], const char *in, const char *out,
     int ok);
 int pipeline_replay(const struct trace *tr, const char *bin,
-    const char *dir, size_t *granted, double *wall);
+    const char *dir, struct stats *st);
 int invocation_report(const char *bin, const char *truebin,
     const char *store, int64_t clock);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ar.h"
@@ -86,115 +87,95 @@ spawn_wait(char *const argv[], const char *in, const char *out, int ok)
 	return rc;
 }
 
-/* Count the granted records in path, and copy the refused ones to ref. */
-static int
-sift(const char *path, const char *ref, size_t *granted, size_t *refused)
+/* Seconds since the epoch of an output time, 2000-01-02T03:04:05Z. */
+static int64_t
+out_time(const char *p)
 {
-	char line[4096];
-	FILE *in, *out = NULL;
-	int rc = 0;
+	struct tm tm;
 
-	*refused = 0;
-	if ((in = fopen(path, "r")) == NULL ||
-	    (ref != NULL && (out = fopen(ref, "w")) == NULL)) {
-		perror(in ? ref : path);
-		if (in)
-			fclose(in);
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(p, "%4d-%2d-%2dT%2d:%2d:%2dZ", &tm.tm_year, &tm.tm_mon,
+	    &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
 		return -1;
-	}
-	while (fgets(line, sizeof(line), in) != NULL)
-		if (strstr(line, " status=granted") != NULL)
-			++*granted;
-		else if (out != NULL && strstr(line, " status=refused") != NULL) {
-			++*refused;
-			if (fputs(line, out) == EOF)
-				rc = -1;
-		}
-	if (ferror(in))
-		rc = -1;
-	fclose(in);
-	if (out != NULL && fclose(out) != 0)
-		rc = -1;
-	if (rc != 0)
-		fprintf(stderr, "bench: %s: read or write error\n", path);
-	return rc;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (int64_t)timegm(&tm);
 }
 
-/* ar-suggest < in | ar-add > out */
+/*
+ * Read ar-add's output for requests from .. to of tr, one record per
+ * request in order, into st->granted: the granted start, or -1.
+ */
 static int
-suggest_add(char *sug[], char *add[], const char *in, const char *out)
+outcome(const char *path, size_t from, size_t to, struct stats *st)
 {
-	int fin, fout, p[2], rc = -1;
-	pid_t a, b;
+	char line[4096], *p;
+	size_t i = from;
+	FILE *in;
+	int rc = 0;
 
-	if ((fin = open(in, O_RDONLY | O_CLOEXEC)) == -1) {
-		perror(in);
+	if ((in = fopen(path, "r")) == NULL) {
+		perror(path);
 		return -1;
 	}
-	if ((fout = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) == -1) {
-		perror(out);
-		close(fin);
-		return -1;
-	}
-	if (pipe(p) == -1 || fcntl(p[0], F_SETFD, FD_CLOEXEC) == -1 ||
-	    fcntl(p[1], F_SETFD, FD_CLOEXEC) == -1) {
-		perror("bench: pipe");
-		close(fin);
-		close(fout);
-		return -1;
-	}
-	if (start(sug, fin, p[1], &a) == 0) {
-		if (start(add, p[0], fout, &b) == 0) {
-			close(p[0]);
-			close(p[1]);
-			p[0] = p[1] = -1;
-			rc = reap(b, add[0], 1);
-		}
-		if (p[1] != -1)
-			close(p[1]);       /* ar-suggest sees no reader and ends */
-		p[1] = -1;
-		if (reap(a, sug[0], 1) != 0)
+	while (rc == 0 && fgets(line, sizeof(line), in) != NULL) {
+		if (i == to) {
 			rc = -1;
+			break;
+		}
+		st->granted[i] = -1;
+		if (strstr(line, " status=granted") != NULL) {
+			p = strncmp(line, "start=", 6) == 0 ? line :
+			    strstr(line, " start=");
+			if (p == NULL || (st->granted[i] = out_time(p +
+			    (*p == ' ') + 6)) < 0)
+				rc = -1;
+			st->ngranted++;
+		} else if (strstr(line, " status=refused") == NULL)
+			rc = -1;
+		i++;
 	}
-	if (p[0] != -1)
-		close(p[0]);
-	if (p[1] != -1)
-		close(p[1]);
-	close(fin);
-	close(fout);
+	if (ferror(in) || i != to)
+		rc = -1;
+	fclose(in);
+	if (rc != 0)
+		fprintf(stderr, "bench: %s: not one granted or refused record "
+		    "per request\n", path);
 	return rc;
 }
 
 /*
- * Per period: the period's requests through ar-add on a fresh store, the
- * refused ones through ar-suggest | ar-add, then ar-del --purge, all with
- * the period's clock.
+ * Per period, with the period's clock: ar-del -q --purge, then the
+ * period's requests through one ar-add --no-move, each asking for its
+ * start or, failing that, the first start up to SUGGEST_LIMIT later: the
+ * other backends' search, then suggest, then add, as one request.  A
+ * record printed as granted has been committed.
  */
 int
 pipeline_replay(const struct trace *tr, const char *bin, const char *dir,
-    size_t *granted, double *wall)
+    struct stats *st)
 {
-	char addp[4200], sugp[4200], delp[4200], store[4200], now[32];
-	char reqf[4200], out1[4200], ref[4200], out2[4200];
-	char *add[] = { addp, "--store", store, "--now", now, NULL };
-	char *sug[] = { sugp, "--store", store, "--now", now, NULL };
+	char addp[4200], delp[4200], store[4200], now[32];
+	char reqf[4200], out[4200];
+	char *add[] = { addp, "--store", store, "--now", now, "--no-move",
+	    NULL };
 	char *del[] = { delp, "--store", store, "--now", now, "--purge", "-q",
 	    NULL };
 	struct ar_config cfg;
 	uint64_t t0 = now_ns();
-	size_t refused;
 	int rc;
 
 	snprintf(addp, sizeof(addp), "%s/ar-add", bin);
-	snprintf(sugp, sizeof(sugp), "%s/ar-suggest", bin);
 	snprintf(delp, sizeof(delp), "%s/ar-del", bin);
 	snprintf(store, sizeof(store), "%s/store", dir);
 	snprintf(reqf, sizeof(reqf), "%s/requests", dir);
-	snprintf(out1, sizeof(out1), "%s/added", dir);
-	snprintf(ref, sizeof(ref), "%s/refused", dir);
-	snprintf(out2, sizeof(out2), "%s/suggested", dir);
-	*granted = 0;
+	snprintf(out, sizeof(out), "%s/added", dir);
+	memset(st, 0, sizeof(*st));
+	if ((st->granted = malloc((tr->n ? tr->n : 1) *
+	    sizeof(*st->granted))) == NULL) {
+		fprintf(stderr, "bench: out of memory\n");
+		return -1;
+	}
 	ar_config_default(&cfg);
 	if (tr->np > 0 && (rc = ar_create(store, &cfg, tr->pclock[0])) != 0) {
 		fprintf(stderr, "bench: %s: %s\n", store, ar_strerror(rc));
@@ -209,23 +190,22 @@ pipeline_replay(const struct trace *tr, const char *bin, const char *dir,
 			return -1;
 		}
 		for (size_t i = tr->pfirst[p]; i < tr->pfirst[p + 1]; i++)
-			fprintf(f, "start=@%lld duration=%llds nodes=%u\n",
-			    (long long)tr->r[i].start,
-			    (long long)tr->r[i].dur, tr->r[i].nodes);
+			fprintf(f, "start=@%lld latest=@%lld duration=%llds "
+			    "nodes=%u\n", (long long)tr->r[i].start,
+			    (long long)(slots_up(tr->r[i].start, SLOT) * SLOT +
+			    SUGGEST_LIMIT), (long long)tr->r[i].dur,
+			    tr->r[i].nodes);
 		if (fclose(f) != 0) {
 			perror(reqf);
 			return -1;
 		}
-		if (spawn_wait(add, reqf, out1, 1) != 0 ||
-		    sift(out1, ref, granted, &refused) != 0)
+		if (spawn_wait(del, NULL, NULL, 0) != 0 ||
+		    spawn_wait(add, reqf, out, 1) != 0 ||
+		    outcome(out, tr->pfirst[p], tr->pfirst[p + 1], st) != 0)
 			return -1;
-		if (refused > 0 && (suggest_add(sug, add, ref, out2) != 0 ||
-		    sift(out2, NULL, granted, &refused) != 0))
-			return -1;
-		if (spawn_wait(del, NULL, NULL, 0) != 0)
-			return -1;
+		st->done = tr->pfirst[p + 1];
 	}
-	*wall = (double)(now_ns() - t0) / 1e9;
+	st->wall = (double)(now_ns() - t0) / 1e9;
 	return 0;
 }
 
