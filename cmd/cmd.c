@@ -19,7 +19,7 @@
 
 #include "cmd.h"
 
-#define BATCH_MAX 256
+#define BATCH_MAX 1024
 #define DEFAULT_STORE "/var/lib/ar"
 
 enum {

@@ -514,9 +514,10 @@ fi
 
 # --- Full disk, full map. ---
 
-# 20000 requests, each a label of 250 bytes: far more than 1 MiB holds.
+# 20000 requests, each with a label of 100 bytes: far more than 1 MiB
+# holds, while a batch of them (1024 lines) fits.
 awk 'BEGIN { for (i = 1; i <= 20000; i++)
-	printf "start=+%dm duration=5m user=%0250d job=j%d\n", (i % 8000) * 5 + 5, i, i }' \
+	printf "start=+%dm duration=5m user=%0100d job=j%d\n", (i % 8000) * 5 + 5, i, i }' \
     >"$BADIN/fill"
 
 # bad_granted_kept: every id printed as granted (in $D/.out) is in the
