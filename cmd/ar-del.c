@@ -184,7 +184,7 @@ purge_txn(ar_txn *t, void *arg)
 static int
 whole(struct ctx *x, ar_store *s)
 {
-	struct purge p = { x, { NULL, 0, 0 }, 0 };
+	struct purge p = { x, { NULL, 0, 0, NULL }, 0 };
 	int rc;
 
 	ar_record_init(&p.rec);

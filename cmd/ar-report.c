@@ -144,7 +144,7 @@ static int
 whole(struct ctx *x, ar_store *s)
 {
 	struct opts *op = x->data;
-	struct out o = { x, { NULL, 0, 0 } };
+	struct out o = { x, { NULL, 0, 0, NULL } };
 	uint64_t bad = 0;
 	ar_txn *t;
 	int rc;

@@ -85,11 +85,15 @@ struct ar_field {
 	int raw;
 };
 
-/* A record: its fields in order.  Owns all its strings. */
+struct ar_text;
+
+/* A record: its fields in order.  Owns all its strings, which live in
+ * its text until the record is cleared. */
 struct ar_record {
 	struct ar_field *fields;
 	size_t nfields;
 	size_t cap;
+	struct ar_text *text;
 };
 
 #define AR_REC_JSON 1           /* parse or print JSON Lines */

@@ -136,12 +136,62 @@ utf8len(const char *s, size_t n)
 	return len;
 }
 
+/*
+ * A block of a record's text: its keys and values, one after another.
+ * Blocks never move, so fields point into them; clearing the record
+ * keeps the newest block, so a record reused line after line stops
+ * allocating once its block holds a whole line.
+ */
+struct ar_text {
+	struct ar_text *prev;
+	size_t len, cap;
+	char data[];
+};
+
+#define TEXT_MIN 1024
+
+static void
+text_free(struct ar_text *t)
+{
+	while (t != NULL) {
+		struct ar_text *prev = t->prev;
+
+		free(t);
+		t = prev;
+	}
+}
+
+/* n bytes of r's text, or NULL if memory ran out. */
 static char *
-dupn(const char *s, size_t n)
+room(struct ar_record *r, size_t n)
+{
+	struct ar_text *t = r->text;
+	char *p;
+
+	if (t == NULL || t->cap - t->len < n) {
+		size_t cap = t != NULL ? 2 * t->cap : TEXT_MIN;
+
+		if (cap < n)
+			cap = n;
+		if ((t = malloc(sizeof(*t) + cap)) == NULL)
+			return NULL;
+		t->prev = r->text;
+		t->len = 0;
+		t->cap = cap;
+		r->text = t;
+	}
+	p = t->data + t->len;
+	t->len += n;
+	return p;
+}
+
+/* A copy of the n bytes at s, NUL-terminated, in r's text. */
+static char *
+dupn(struct ar_record *r, const char *s, size_t n)
 {
 	char *d;
 
-	if ((d = malloc(n + 1)) == NULL)
+	if ((d = room(r, n + 1)) == NULL)
 		return NULL;
 	memcpy(d, s, n);
 	d[n] = '\0';
@@ -350,7 +400,7 @@ kvfield(struct scan *sc)
 	}
 	if (klen == 0)
 		return fail(sc, p, "missing field name");
-	if ((f = newfield(sc)) == NULL || (f->key = dupn(k, klen)) == NULL)
+	if ((f = newfield(sc)) == NULL || (f->key = dupn(sc->r, k, klen)) == NULL)
 		return nomem(sc);
 	if (unique(sc) != 0)
 		return -1;
@@ -359,7 +409,7 @@ kvfield(struct scan *sc)
 		if ((q = closing(++p, sc->end)) == NULL)
 			return fail(sc, NULL, "unterminated quote in field "
 			    "'%s'", f->key);
-		if ((f->value = malloc(q - p + 1)) == NULL)
+		if ((f->value = room(sc->r, q - p + 1)) == NULL)
 			return nomem(sc);
 		if ((why = unquote(p, q, f->value, 0, &at)) != NULL)
 			return fail(sc, at, "%s in field '%s'", why, f->key);
@@ -373,7 +423,7 @@ kvfield(struct scan *sc)
 		if (q < sc->end && !blank(*q))
 			return fail(sc, q, "%s in field '%s'", *q == '"' ?
 			    "unexpected quote" : "control character", f->key);
-		if ((f->value = dupn(p, q - p)) == NULL)
+		if ((f->value = dupn(sc->r, p, q - p)) == NULL)
 			return nomem(sc);
 	}
 	sc->p = q;
@@ -404,7 +454,7 @@ jstring(struct scan *sc, char **out)
 		return fail(sc, sc->p, "expected '\"'");
 	if ((q = closing(p = sc->p + 1, sc->end)) == NULL)
 		return fail(sc, sc->p, "unterminated string");
-	if (out != NULL && (*out = malloc(q - p + 1)) == NULL)
+	if (out != NULL && (*out = room(sc->r, q - p + 1)) == NULL)
 		return nomem(sc);
 	if ((why = unquote(p, q, out ? *out : NULL, 1, &at)) != NULL)
 		return fail(sc, at, "%s", why);
@@ -519,7 +569,7 @@ jfield(struct scan *sc)
 	if ((rc = jvalue(sc, 2)) != 0)
 		return rc;
 	f->raw = 1;
-	if ((f->value = dupn(v, sc->p - v)) == NULL)
+	if ((f->value = dupn(sc->r, v, sc->p - v)) == NULL)
 		return nomem(sc);
 	return 0;
 }
@@ -610,16 +660,16 @@ ar_record_init(struct ar_record *r)
 {
 	r->fields = NULL;
 	r->nfields = r->cap = 0;
+	r->text = NULL;
 }
 
 void
 ar_record_clear(struct ar_record *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->nfields; i++) {
-		free(r->fields[i].key);
-		free(r->fields[i].value);
+	if (r->text != NULL) {
+		text_free(r->text->prev);
+		r->text->prev = NULL;
+		r->text->len = 0;
 	}
 	r->nfields = 0;
 }
@@ -627,7 +677,7 @@ ar_record_clear(struct ar_record *r)
 void
 ar_record_free(struct ar_record *r)
 {
-	ar_record_clear(r);
+	text_free(r->text);
 	free(r->fields);
 	ar_record_init(r);
 }
@@ -657,15 +707,12 @@ set(struct ar_record *r, const char *key, const char *value, int raw)
 	struct ar_field *f;
 	char *k, *v;
 
-	/* Copy first: value may be the one it replaces. */
-	if ((v = dupn(value, strlen(value))) == NULL)
+	/* The text never moves, so value may be the one it replaces. */
+	if ((v = dupn(r, value, strlen(value))) == NULL)
 		return -1;
-	if ((f = find(r, key)) != NULL)
-		free(f->value);
-	else if (grow(r) == -1 || (k = dupn(key, strlen(key))) == NULL) {
-		free(v);
-		return -1;
-	} else {
+	if ((f = find(r, key)) == NULL) {
+		if (grow(r) == -1 || (k = dupn(r, key, strlen(key))) == NULL)
+			return -1;
 		f = &r->fields[r->nfields++];
 		f->key = k;
 	}
@@ -734,8 +781,6 @@ ar_record_del(struct ar_record *r, const char *key)
 
 	if ((f = find(r, key)) == NULL)
 		return;
-	free(f->key);
-	free(f->value);
 	memmove(f, f + 1, (r->nfields - (f - r->fields) - 1) * sizeof(*f));
 	r->nfields--;
 }
