@@ -687,8 +687,10 @@ find(const struct ar_record *r, const char *key)
 {
 	size_t i;
 
+	/* The first byte rules out most keys without a call. */
 	for (i = 0; i < r->nfields; i++)
-		if (strcmp(r->fields[i].key, key) == 0)
+		if (r->fields[i].key[0] == key[0] &&
+		    strcmp(r->fields[i].key, key) == 0)
 			return &r->fields[i];
 	return NULL;
 }
