@@ -121,8 +121,10 @@ damage(const uint8_t *data, size_t size)
 	if (v.mv_size == 0)
 		rc = mdb_del(txn, dbi, &nk, NULL);
 	else if (data[0] % 5 >= 3)
-		/* Dup-sorted indexes take fixed 8-byte ids. */
-		rc = v.mv_size == 8 ? mdb_put(txn, dbi, &nk, &v, 0) : 0;
+		/* Dup-sorted indexes take values of one fixed size: LMDB
+		 * copies that many bytes whatever it is given. */
+		rc = v.mv_size == (data[0] % 5 == 3 ? 16u : 8u) ?
+		    mdb_put(txn, dbi, &nk, &v, 0) : 0;
 	else
 		rc = mdb_put(txn, dbi, &nk, &v, 0);
 	mdb_cursor_close(cur);
