@@ -95,7 +95,7 @@ damage(const uint8_t *data, size_t size)
 	MDB_dbi dbi;
 	MDB_cursor *cur;
 	MDB_val k, v, nk;
-	unsigned char key[8] = { 0 };
+	unsigned char key[16] = { 0 };
 	int steps = data[1] & 0x7f, rc;
 
 	if (mdb_env_create(&env) != 0 || mdb_env_set_maxdbs(env, 8) != 0 ||
@@ -112,7 +112,8 @@ damage(const uint8_t *data, size_t size)
 		/* A new key: its bytes from the input's end. */
 		memcpy(key, data + size - (size < 11 ? size - 3 : 8),
 		    size < 11 ? size - 3 : 8);
-		k.mv_size = data[0] % 5 == 1 ? 4 : 8;
+		/* ring: u32 positions; ends: (end, id) bounds; others u64. */
+		k.mv_size = data[0] % 5 == 1 ? 4 : data[0] % 5 == 3 ? 16 : 8;
 		k.mv_data = key;
 	}
 	nk = k;
@@ -120,11 +121,10 @@ damage(const uint8_t *data, size_t size)
 	v.mv_data = (void *)(data + 3);
 	if (v.mv_size == 0)
 		rc = mdb_del(txn, dbi, &nk, NULL);
-	else if (data[0] % 5 >= 3)
-		/* Dup-sorted indexes take values of one fixed size: LMDB
+	else if (data[0] % 5 == 4)
+		/* The label index takes values of one fixed size: LMDB
 		 * copies that many bytes whatever it is given. */
-		rc = v.mv_size == (data[0] % 5 == 3 ? 16u : 8u) ?
-		    mdb_put(txn, dbi, &nk, &v, 0) : 0;
+		rc = v.mv_size == 8 ? mdb_put(txn, dbi, &nk, &v, 0) : 0;
 	else
 		rc = mdb_put(txn, dbi, &nk, &v, 0);
 	mdb_cursor_close(cur);

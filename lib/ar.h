@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define AR_VERSION "0.1.0"
-#define AR_FORMAT_VERSION 2     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 3     /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (LMDB's are -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -277,9 +277,9 @@ int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
 /*
  * Purge: every live reservation that has ended by the store clock leaves
  * the indexes and becomes history (AR_FINISHED, changed at its end), in
- * order of end; fn, if not NULL, is called with each one.  Without fn
- * an unlabelled reservation that cannot move is finished without reading
- * its record.  Ring slots before the clock are reused lazily.
+ * order of end, then id; fn, if not NULL, is called with each one.
+ * Without fn an unlabelled reservation is finished without reading its
+ * record.  Ring slots before the clock are reused lazily.
  * Errors: EACCES, MDB_MAP_FULL, LMDB's codes, and fn's nonzero return.
  */
 int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),

@@ -66,10 +66,9 @@ check_records(struct checker *c)
 		return rc;
 	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
 	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		unsigned char skey[8], ekey[8], idv[8], ev[16];
+		unsigned char skey[8], idv[8];
 		unsigned char lkey[2 * AR_LABEL_MAX + 1];
-		MDB_val sk = { 8, skey }, ek = { 8, ekey }, iv = { 8, idv };
-		MDB_val evv = { 16, ev }, lk = { 0, lkey };
+		MDB_val sk = { 8, skey }, iv = { 8, idv }, lk = { 0, lkey };
 		int64_t from, to;
 		int in_ends, in_flex, in_labels = 0;
 
@@ -85,26 +84,27 @@ check_records(struct checker *c)
 		from = r.start / slot;
 		to = r.end / slot;
 		key_u64(skey, (uint64_t)from);
-		key_u64(ekey, (uint64_t)to);
 		key_u64(idv, r.id);
-		ends_value(t, &r, ev);
-		if ((rc = has_entry(t, t->s->ends, &ek, &evv, &in_ends)) != 0 ||
+		lk.mv_size = label_key(r.user, r.job, lkey);
+		if ((rc = ends_find(t, (uint64_t)to, r.id, &in_ends)) != 0 ||
 		    (rc = has_entry(t, t->s->flex, &sk, &iv, &in_flex)) != 0)
 			break;
-		lk.mv_size = label_key(r.user, r.job, lkey);
 		if (lk.mv_size > 1 && (rc = has_entry(t, t->s->labels, &lk,
 		    &iv, &in_labels)) != 0)
 			break;
 		if (r.state != AR_GRANTED) {
-			if (in_ends || in_flex || in_labels)
+			if (in_ends >= 0 || in_flex || in_labels)
 				violation(c, "reservation %" PRIu64 " is %s but "
 				    "still indexed", r.id, ar_status_name(r.state));
 			continue;
 		}
 		c->live++;
-		if (!in_ends)
+		if (in_ends < 0)
 			violation(c, "reservation %" PRIu64 " is missing from "
 			    "the end list of its slot", r.id);
+		else if (in_ends != (lk.mv_size > 1))
+			violation(c, "reservation %" PRIu64 "'s end entry says "
+			    "it is %slabelled", r.id, in_ends ? "" : "not ");
 		if (in_flex != resv_movable(t, &r))
 			violation(c, "reservation %" PRIu64 " is %s the list of "
 			    "movable reservations", r.id, in_flex ? "wrongly in" :
@@ -166,18 +166,6 @@ check_index(struct checker *c, MDB_dbi dbi, const char *what, size_t size,
 }
 
 static int
-end_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
-    const struct ar_resv *r)
-{
-	unsigned char ev[16];
-
-	ends_value(t, r, ev);
-	return k->mv_size == 8 &&
-	    (int64_t)u64_key(k->mv_data) == r->end / t->m.slot &&
-	    memcmp(v->mv_data, ev, 16) == 0;
-}
-
-static int
 start_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
     const struct ar_resv *r)
 {
@@ -196,6 +184,82 @@ label_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
 	(void)t;
 	(void)v;
 	return k->mv_size == len && memcmp(k->mv_data, lkey, len) == 0;
+}
+
+/* Does end entry a sort before b? */
+static int
+below(const struct end_entry *a, const struct end_entry *b)
+{
+	uint64_t ai = a->id & ~ENDS_LABELLED, bi = b->id & ~ENDS_LABELLED;
+
+	return a->end < b->end || (a->end == b->end && ai < bi);
+}
+
+/*
+ * The end list's buckets: whole entries, at least one and at most
+ * ENDS_CAP each; every entry at or above its bucket's bound (but in the
+ * first) and below the next bound, naming a live record that ends there;
+ * one entry per live reservation.
+ */
+static int
+check_ends(struct checker *c)
+{
+	ar_txn *t = c->t;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	struct end_entry bound, top = { 0, 0 }, e;
+	struct ar_resv r;
+	uint64_t entries = 0;
+	int rc, first = 1;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->ends, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT), first = 0) {
+		size_t n = v.mv_size / sizeof(struct end_entry);
+
+		if (k.mv_size != 16 || v.mv_size % sizeof(struct end_entry) ||
+		    n == 0 || n > ENDS_CAP) {
+			violation(c, "end list bucket of the wrong size");
+			continue;
+		}
+		bound.end = u64_key(k.mv_data);
+		bound.id = u64_key((const unsigned char *)k.mv_data + 8);
+		if (!first && !below(&top, &bound))
+			violation(c, "end list bucket before bound %" PRIu64
+			    "/%" PRIu64 " holds a later entry", bound.end,
+			    bound.id);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t id;
+
+			memcpy(&e, (const char *)v.mv_data + i * sizeof(e),
+			    sizeof(e));
+			id = e.id & ~ENDS_LABELLED;
+			entries++;
+			if (!first && below(&e, &bound))
+				violation(c, "end list entry for reservation %"
+				    PRIu64 " is below its bucket's bound", id);
+			if (i == 0 || below(&top, &e))
+				top = e;
+			rc = resv_get(t, id, &r);
+			if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
+				violation(c, "end list entry names reservation %"
+				    PRIu64 " which has no record", id);
+			else if (rc != 0)
+				goto out;
+			else if (r.state != AR_GRANTED ||
+			    (uint64_t)(r.end / t->m.slot) != e.end)
+				violation(c, "end list entry for reservation %"
+				    PRIu64 " does not match its record", id);
+			rc = 0;
+		}
+	}
+out:
+	mdb_cursor_close(cur);
+	if (rc == MDB_NOTFOUND && entries != c->live)
+		violation(c, "the end list holds %" PRIu64 " entries for %"
+		    PRIu64 " live reservations", entries, c->live);
+	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
 /* The ring's counts against the expected ones, slot by slot. */
@@ -237,11 +301,12 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 	int rc;
 
 	*bad = 0;
+	/* The end list as it stands, changes in memory included. */
+	if ((rc = ends_flush(t)) != 0)
+		return rc;
 	if ((c.expect = calloc((size_t)t->m.horizon, sizeof(*c.expect))) == NULL)
 		return ENOMEM;
-	if ((rc = check_records(&c)) == 0 &&
-	    (rc = check_index(&c, t->s->ends, "end list", 16,
-	    end_matches)) == 0 &&
+	if ((rc = check_records(&c)) == 0 && (rc = check_ends(&c)) == 0 &&
 	    (rc = check_index(&c, t->s->flex, "movable list", 8,
 	    start_matches)) == 0 &&
 	    (rc = check_index(&c, t->s->labels, "label index", 8,

@@ -49,7 +49,8 @@ save_begin(ar_txn *t, struct save *sv)
 	int rc;
 
 	/* The ring's changes so far go to the parent, out of the child's undo. */
-	if ((rc = ring_summary(t)) != 0 || (rc = ring_flush_chunks(t)) != 0)
+	if ((rc = ring_summary(t)) != 0 || (rc = ring_flush_chunks(t)) != 0 ||
+	    (rc = ends_flush(t)) != 0)
 		return rc;
 	resv_cursor_close(t);
 	memset(sv, 0, sizeof(*sv));
@@ -86,6 +87,7 @@ save_restore(ar_txn *t, struct save *sv)
 {
 	t->resv_cur = NULL;     /* LMDB closed it with the child */
 	ring_discard(t);
+	ends_discard(t);
 	t->txn = sv->parent;
 	memcpy(t->summary, sv->summary, t->m.chunks * sizeof(uint64_t));
 	t->m = sv->m;
@@ -114,7 +116,7 @@ save_keep(ar_txn *t, struct save *sv)
 {
 	int rc;
 
-	if ((rc = ring_flush_chunks(t)) != 0) {
+	if ((rc = ring_flush_chunks(t)) != 0 || (rc = ends_flush(t)) != 0) {
 		save_undo(t, sv);
 		return rc;
 	}

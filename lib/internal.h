@@ -53,9 +53,19 @@ struct meta {
 
 #define META_MAGIC 0x61725354u  /* "arST" */
 
-/* What else indexes a reservation, in its `ends` entry. */
-#define ENDS_LABELLED 1u
-#define ENDS_MOVABLE 2u
+/*
+ * An entry of the `ends` index: a live reservation's end slot and id.
+ * The id's top bit says it is also in the label index, so a purge reads
+ * the record only then.  A bucket holds up to ENDS_CAP entries: one 4 KiB
+ * overflow page.
+ */
+struct end_entry {
+	uint64_t end;
+	uint64_t id;
+};
+
+#define ENDS_LABELLED (UINT64_C(1) << 63)
+#define ENDS_CAP 255
 
 /* A reservation record on disk: this header, then user, then job bytes. */
 struct disk_resv {
@@ -119,6 +129,8 @@ struct ar_txn {
 	int flushed;            /* this LMDB transaction holds dirty chunk pages */
 	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
 	MDB_cursor *resv_cur;   /* on the records, kept where it was last used */
+	struct end_bucket **ends;       /* buckets of `ends` in use, by bound, */
+	size_t nends, ends_cap;         /* then spare ones */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
 };
@@ -155,6 +167,17 @@ int ring_flush(ar_txn *t);
 void ring_discard(ar_txn *t);
 void ring_wrote(ar_txn *t);
 
+/* ends.c */
+int ends_add(ar_txn *t, uint64_t end, uint64_t id, int labelled);
+int ends_remove(ar_txn *t, uint64_t end, uint64_t id);
+int ends_find(ar_txn *t, uint64_t end, uint64_t id, int *labelled);
+int ends_flush(ar_txn *t);
+void ends_discard(ar_txn *t);
+void ends_free(ar_txn *t);
+int ends_purge(ar_txn *t, uint64_t last, int all,
+    int (*visit)(ar_txn *, const struct end_entry *, void *), void *arg,
+    uint64_t *purged);
+
 /* resv.c */
 int resv_put(ar_txn *t, const struct ar_resv *r);
 void resv_cursor_close(ar_txn *t);
@@ -163,10 +186,26 @@ int resv_decode(const ar_txn *t, const MDB_val *v, struct ar_resv *r);
 size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
 int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);
-void ends_value(const ar_txn *t, const struct ar_resv *r, unsigned char v[16]);
 int resv_movable(const ar_txn *t, const struct ar_resv *r);
-void key_u64(unsigned char *buf, uint64_t v);
-uint64_t u64_key(const void *buf);
+
+/* Big-endian keys, so that LMDB's byte order is numeric order. */
+static inline void
+key_u64(unsigned char *buf, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		buf[i] = (unsigned char)v;
+}
+
+static inline uint64_t
+u64_key(const void *buf)
+{
+	const unsigned char *p = buf;
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
 
 /* store.c */
 int meta_put(ar_txn *t);

@@ -215,19 +215,70 @@ ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
 	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
+struct purge {
+	int (*fn)(const struct ar_resv *, void *);
+	void *arg;
+};
+
+/* A purged entry whose record is wanted: for the caller, or its labels. */
+static int
+purge_one(ar_txn *t, const struct end_entry *e, void *arg)
+{
+	struct purge *p = arg;
+	uint64_t id = e->id & ~ENDS_LABELLED;
+	struct ar_resv r;
+	int rc;
+
+	if ((rc = resv_get(t, id, &r)) != 0)
+		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+	if (r.state != AR_FINISHED || (uint64_t)(r.end / t->m.slot) != e->end ||
+	    (r.user[0] != '\0' || r.job[0] != '\0') !=
+	    ((e->id & ENDS_LABELLED) != 0))
+		return AR_ECORRUPT;
+	if ((e->id & ENDS_LABELLED) && (rc = resv_index_more(t, &r, 0)) != 0)
+		return rc;
+	return p->fn != NULL ? p->fn(&r, p->arg) : 0;
+}
+
+/*
+ * The movable list loses what started by slot last, by start slot: those
+ * never move again (resv_movable() says so from the purge clock).
+ */
+static int
+flex_purge(ar_txn *t, uint64_t last)
+{
+	MDB_cursor *cur;
+	MDB_val k, v;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->flex, &cur)) != 0)
+		return rc;
+	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
+		if (k.mv_size != 8) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		if (u64_key(k.mv_data) > last)
+			break;
+		ring_wrote(t);
+		if ((rc = mdb_cursor_del(cur, MDB_NODUPDATA)) != 0)
+			break;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
 /*
  * Everything that ended by now leaves the indexes, earliest end first;
- * the records stay, and read as finished from now on.  Only a labelled or
- * movable reservation, or a caller who wants to see them, needs its
- * record read.
+ * the records stay, and read as finished from now on.  Only a labelled
+ * reservation, or a caller who wants to see them, needs its record read:
+ * the rest go a bucket of end entries at a time.
  */
 int
 ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 {
-	uint64_t last = (uint64_t)(t->now / t->m.slot);
-	MDB_cursor *cur;
-	MDB_val k, v;
-	struct ar_resv r;
+	struct purge p = { fn, arg };
+	uint64_t last = (uint64_t)(t->now / t->m.slot), n;
 	int rc;
 
 	if (!t->write)
@@ -236,40 +287,12 @@ ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 		return 0;
 	t->m.purged = t->now;
 	t->meta_dirty = 1;
-	if ((rc = mdb_cursor_open(t->txn, t->s->ends, &cur)) != 0)
+	if ((rc = ends_purge(t, last, fn != NULL, purge_one, &p, &n)) != 0)
 		return rc;
-	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
-		unsigned char want[16];
-		uint64_t more;
-
-		if (k.mv_size != 8 || v.mv_size != 16) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		if (u64_key(k.mv_data) > last)
-			break;
-		more = u64_key((const unsigned char *)v.mv_data + 8);
-		if (more != 0 || fn != NULL) {
-			if ((rc = resv_get(t, u64_key(v.mv_data), &r)) != 0)
-				break;
-			ends_value(t, &r, want);
-			if (r.state != AR_FINISHED || memcmp(want, v.mv_data, 16) ||
-			    (uint64_t)(r.end / t->m.slot) != u64_key(k.mv_data)) {
-				rc = AR_ECORRUPT;
-				break;
-			}
-			if (more != 0 && (rc = resv_index_more(t, &r, 0)) != 0)
-				break;
-		}
-		ring_wrote(t);
-		if ((rc = mdb_cursor_del(cur, 0)) != 0)
-			break;
-		t->m.live--;
-		if (fn != NULL && (rc = fn(&r, arg)) != 0)
-			break;
-	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	if (n > t->m.live)
+		return AR_ECORRUPT;
+	t->m.live -= n;
+	return flex_purge(t, last);
 }
 
 int

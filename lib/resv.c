@@ -1,31 +1,12 @@
 /*
  * resv.c - reservation records and their indexes: the live reservations
- * by end slot (`ends`), the movable ones by start slot (`flex`) and the
- * user/job labels (`labels`).  Keys are big-endian so that LMDB's byte
- * order is numeric order.
+ * by end slot (`ends`, in ends.c), the movable ones by start slot
+ * (`flex`) and the user/job labels (`labels`).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "internal.h"
-
-void
-key_u64(unsigned char *buf, uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		buf[i] = (unsigned char)v;
-}
-
-uint64_t
-u64_key(const void *buf)
-{
-	const unsigned char *p = buf;
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /*
  * The cursor on the records, opened on first use in this transaction
@@ -173,20 +154,16 @@ label_key(const char *user, const char *job, unsigned char *buf)
 	return ulen + 1 + jlen;
 }
 
-/* May r ever move?  Only with a window of more than one start slot. */
+/*
+ * Is r in the movable list?  When its window spans more than one start
+ * slot, until a purge passes its start: a started reservation never moves,
+ * and a purge takes the started ones out of the list by start slot.
+ */
 int
 resv_movable(const ar_txn *t, const struct ar_resv *r)
 {
-	return slot_up(t, r->earliest) < slot_up(t, r->latest);
-}
-
-/* The ends entry of r: its id and what else indexes it. */
-void
-ends_value(const ar_txn *t, const struct ar_resv *r, unsigned char v[16])
-{
-	key_u64(v, r->id);
-	key_u64(v + 8, (r->user[0] != '\0' || r->job[0] != '\0' ?
-	    ENDS_LABELLED : 0) | (resv_movable(t, r) ? ENDS_MOVABLE : 0));
+	return slot_up(t, r->earliest) < slot_up(t, r->latest) &&
+	    r->start / t->m.slot > t->m.purged / t->m.slot;
 }
 
 /*
@@ -224,16 +201,13 @@ resv_index_more(ar_txn *t, const struct ar_resv *r, int add)
 int
 resv_index(ar_txn *t, const struct ar_resv *r, int add)
 {
-	unsigned char ekey[8], ev[16];
-	MDB_val ek = { 8, ekey }, v = { 16, ev };
+	uint64_t end = (uint64_t)(r->end / t->m.slot);
 	int rc;
 
-	key_u64(ekey, (uint64_t)(r->end / t->m.slot));
-	ends_value(t, r, ev);
-	ring_wrote(t);
 	if (add)
-		rc = mdb_put(t->txn, t->s->ends, &ek, &v, MDB_NODUPDATA);
-	else if ((rc = mdb_del(t->txn, t->s->ends, &ek, &v)) == MDB_NOTFOUND)
-		rc = AR_ECORRUPT;
+		rc = ends_add(t, end, r->id, r->user[0] != '\0' ||
+		    r->job[0] != '\0');
+	else
+		rc = ends_remove(t, end, r->id);
 	return rc != 0 ? rc : resv_index_more(t, r, add);
 }

@@ -119,8 +119,7 @@ env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 	if ((rc = mdb_dbi_open(txn, "meta", dbflags, &s->meta)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "ring", dbflags, &s->ring)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "resv", dbflags, &s->resv)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "ends", dbflags | MDB_DUPSORT |
-	    MDB_DUPFIXED, &s->ends)) != 0 ||
+	    (rc = mdb_dbi_open(txn, "ends", dbflags, &s->ends)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "labels", dbflags | MDB_DUPSORT |
 	    MDB_DUPFIXED, &s->labels)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "flex", dbflags | MDB_DUPSORT |
@@ -345,6 +344,7 @@ txn_new(ar_store *s)
 	t->locked = t->meta_dirty = t->flushed = 0;
 	t->summary_loaded = t->summary_dirty = 0;
 	ring_discard(t);        /* what an aborted transaction changed */
+	ends_discard(t);
 	t->ngranted = t->nmoved = 0;
 	return t;
 }
@@ -445,6 +445,7 @@ static void
 txn_destroy(ar_txn *t)
 {
 	cache_free(t);
+	ends_free(t);
 	free(t->scratch);
 	free(t->granted);
 	free(t->moved);
@@ -468,7 +469,7 @@ ar_txn_commit(ar_txn *t)
 	int rc = 0;
 
 	resv_cursor_close(t);
-	if ((rc = ring_flush(t)) != 0 ||
+	if ((rc = ends_flush(t)) != 0 || (rc = ring_flush(t)) != 0 ||
 	    (t->meta_dirty && (rc = meta_put(t)) != 0))
 		mdb_txn_abort(t->txn);
 	else

@@ -17,6 +17,13 @@
 #include "ar.h"
 #include "model.h"
 
+static void
+say_violation(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "violation: %s\n", msg);
+}
+
 static int passed, failed;
 
 #define CHECK(cond, ...) do { \
@@ -197,7 +204,7 @@ test_basic(void)
 	CHECK(ar_cancel(t, 99, 0, &r) == AR_ENOTFOUND, "cancel unknown");
 	OK(ar_find(t, "alice", "j1", ids, 4, &n));
 	CHECK(n == 0, "cancelled reservation still found by label");
-	OK(ar_check(t, NULL, NULL, &bad));
+	OK(ar_check(t, say_violation, NULL, &bad));
 	CHECK(bad == 0, "%" PRIu64 " violations", bad);
 	OK(ar_txn_commit(t));
 
@@ -206,7 +213,7 @@ test_basic(void)
 	OK(ar_purge(t, NULL, NULL));
 	OK(ar_get(t, 2, &r));
 	CHECK(r.state == AR_FINISHED, "purged: state %d", r.state);
-	OK(ar_check(t, NULL, NULL, &bad));
+	OK(ar_check(t, say_violation, NULL, &bad));
 	CHECK(bad == 0, "%" PRIu64 " violations after purge", bad);
 	OK(ar_txn_commit(t));
 	/* The clock never runs back: an earlier now is the store's clock. */
@@ -269,7 +276,7 @@ test_map_full(void)
 	CHECK(info.live == (uint64_t)rounds * 1000 && info.map_size == 4 << 20,
 	    "what committed stays: %" PRIu64 " live, map %" PRIu64,
 	    info.live, info.map_size);
-	OK(ar_check(t, NULL, NULL, &bad));
+	OK(ar_check(t, say_violation, NULL, &bad));
 	CHECK(bad == 0, "%" PRIu64 " violations in a full store", bad);
 	ar_txn_abort(t);
 	ar_close(s);
@@ -378,7 +385,7 @@ rearrange_run(unsigned flags, int *bad_moves)
 					++*bad_moves;
 			}
 		}
-		OK(ar_check(t, NULL, NULL, &bad));
+		OK(ar_check(t, say_violation, NULL, &bad));
 		CHECK(bad == 0, "%" PRIu64 " violations after rearranging", bad);
 		OK(ar_txn_commit(t));
 	}
@@ -400,6 +407,127 @@ test_rearrange(void)
 	CHECK(bad_moves == 0, "%d moves of reservations that may not move",
 	    bad_moves);
 	CHECK(lrh > none && eds > none, "moving others admitted no more");
+}
+
+/*
+ * The end list is kept in buckets of at most 255 entries that split,
+ * empty and are purged from the front.  Thousands of live reservations,
+ * added, cancelled, moved and purged in transactions that commit, abort
+ * or undo a savepoint, must leave it exactly the live ones (ar_check),
+ * and a purge must hand out what ended, by end then id.
+ */
+struct purged {
+	int64_t end;
+	uint64_t id, n;
+	int ordered;
+};
+
+static int
+purged_one(const struct ar_resv *r, void *arg)
+{
+	struct purged *p = arg;
+
+	if (p->n > 0 && (r->end < p->end || (r->end == p->end && r->id <= p->id)))
+		p->ordered = 0;
+	p->end = r->end;
+	p->id = r->id;
+	p->n++;
+	return 0;
+}
+
+static void
+bucket_run(uint32_t nodes, int windows, uint64_t seed)
+{
+	struct ar_config cfg = { nodes, 300, 3 * 86400, 1 << 30 };
+	static uint64_t ids[20000], kept[20000];
+	size_t nids = 0, nkept;
+	uint64_t bad, live_before = 0;
+	ar_store *s;
+	ar_txn *t;
+	const char *dir = store_path("buckets");
+
+	rng = seed;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	for (int i = 0; i < 5; i++)     /* room for it all: no ar_write here */
+		OK(ar_grow(s));
+	for (int round = 0; round < 16; round++) {
+		int64_t now = T0 + round * 6 * 3600;
+		struct purged p = { 0, 0, 0, 1 };
+		struct ar_info info;
+
+		OK(ar_txn_begin(s, AR_WRITE, now, &t));
+		OK(ar_info(t, &info));
+		live_before = info.live;
+		memcpy(kept, ids, nids * sizeof(ids[0]));
+		nkept = nids;
+		if (round % 2 == 1) {
+			OK(ar_purge(t, round % 4 == 1 ? purged_one : NULL, &p));
+			OK(ar_info(t, &info));
+			CHECK(p.ordered, "purge out of end order");
+			CHECK(round % 4 != 1 || p.n == live_before - info.live,
+			    "purge handed out %" PRIu64 " of %" PRIu64, p.n,
+			    live_before - info.live);
+		}
+		for (int i = 0; i < 1200; i++) {
+			struct ar_request rq = request(now + 300 *
+			    (int64_t)(1 + rnd(600)), 300 * (1 + (int64_t)rnd(72)),
+			    1 + (uint32_t)rnd(8));
+			const struct ar_placed *g, *mv;
+			struct ar_answer a;
+			size_t ng, nm;
+
+			if (windows && rnd(2) == 0)
+				rq.latest = rq.earliest + 300 * (int64_t)rnd(24);
+			if (rnd(3) == 0) {
+				rq.user = "u";
+				rq.job = i % 2 ? "a" : "b";
+			}
+			OK(ar_add(t, &rq, &a));
+			ar_added(t, &g, &ng, &mv, &nm);
+			for (size_t k = 0; k < ng && nids < 20000; k++)
+				ids[nids++] = g[k].id;
+		}
+		for (int i = 0; i < 300 && nids > 0; i++) {
+			size_t k = (size_t)rnd(nids);
+			struct ar_resv r;
+			int rc = ar_cancel(t, ids[k], 0, &r);
+
+			CHECK(rc == 0 || rc == AR_EDONE, "cancel: %s",
+			    ar_strerror(rc));
+			ids[k] = ids[--nids];
+		}
+		OK(ar_check(t, say_violation, NULL, &bad));
+		CHECK(bad == 0, "%" PRIu64 " violations in round %d", bad, round);
+		if (round % 5 == 4) {
+			ar_txn_abort(t);        /* forgotten, all of it */
+			memcpy(ids, kept, nkept * sizeof(ids[0]));
+			nids = nkept;
+			OK(ar_txn_begin(s, 0, now, &t));
+			OK(ar_info(t, &info));
+			CHECK(info.live == live_before, "an aborted round left "
+			    "%" PRIu64 " live, not %" PRIu64, info.live,
+			    live_before);
+			OK(ar_check(t, say_violation, NULL, &bad));
+			CHECK(bad == 0, "%" PRIu64 " violations after an abort",
+			    bad);
+			ar_txn_abort(t);
+		} else
+			OK(ar_txn_commit(t));
+	}
+	OK(ar_txn_begin(s, 0, T0, &t));
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations at the end", bad);
+	ar_txn_abort(t);
+	ar_close(s);
+	rm_store(dir);
+}
+
+static void
+test_end_buckets(void)
+{
+	bucket_run(100000, 0, 777);     /* everything fits: splits, cancels */
+	bucket_run(120, 1, 778);        /* full: rearrangement in savepoints */
 }
 
 /*
@@ -493,6 +621,7 @@ main(void)
 	test_map_full();
 	test_model();
 	test_rearrange();
+	test_end_buckets();
 	test_stale_reader();
 	rmdir(store_path("bad"));
 	rmdir(tmproot);
