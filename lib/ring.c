@@ -312,14 +312,16 @@ ring_peak(ar_txn *t, int64_t from, int64_t to, uint32_t *peak)
  * GarQ Algorithm 4: the earliest start s in [lo, hi] such that every slot
  * of [s, s + len) has room for need more nodes; *start is -1 if none.
  * One pass: a full slot moves the candidate past it, and a chunk or block
- * whose maximum leaves room is passed over whole.
+ * whose maximum leaves room is passed over whole.  Inside a busy block
+ * the slots are read in a tight loop: a refused request on a full machine
+ * reads every slot of its window, a few instructions each.
  */
 int
 ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
     uint64_t need, int64_t *start)
 {
 	const struct chunk *c = NULL;
-	int64_t s = lo, i = lo, k = -1, base = 0;
+	int64_t s = lo, i = lo, k = -1, base = 0;      /* [s, i) has room */
 	uint32_t cap, peak = 0;
 	int rc;
 
@@ -348,16 +350,19 @@ ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
 			continue;
 		}
 		end = base + ((i - base) / BLOCK_SLOTS + 1) * BLOCK_SLOTS;
-		if (end > stop)
-			end = stop;
 		if (c->blockmax[(i - base) / BLOCK_SLOTS] <= cap) {
-			i = end;
+			i = end < stop ? end : stop;
 			continue;
 		}
-		while (i < end && c->used[i - base] <= cap)
-			i++;
-		if (i < end)
-			s = ++i;        /* slot i - 1 is full: start after it */
+		for (; i < end; i++) {
+			if (c->used[i - base] > cap) {
+				if ((s = i + 1) > hi)
+					return 0;
+			} else if (i + 1 - s >= len) {
+				*start = s;
+				return 0;
+			}
+		}
 	}
 	return 0;
 }
