@@ -644,6 +644,9 @@ ar_record_parse(struct ar_record *r, const char *line, size_t len,
 		return fail(&sc, NULL, "line longer than %d bytes",
 		    AR_LINE_MAX);
 	for (; sc.p < sc.end; sc.p += n) {
+		n = 1;
+		if ((unsigned char)*sc.p - 1u < 0x7f)   /* ASCII, not NUL */
+			continue;
 		if (*sc.p == '\0')
 			return fail(&sc, sc.p, "NUL byte");
 		if ((n = utf8len(sc.p, sc.end - sc.p)) == 0)
@@ -787,6 +790,24 @@ ar_record_del(struct ar_record *r, const char *key)
 	r->nfields--;
 }
 
+/*
+ * Is every byte of s (n bytes) printable ASCII that key=value writes as
+ * it is, unquoted?  Almost every value the commands print is: a number,
+ * a time, a status, a plain label.
+ */
+static int
+plain(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= 0x20 || c >= 0x7f || c == '"' || c == '\\' ||
+		    c == '=')
+			return 0;
+	}
+	return n > 0;
+}
+
 static int
 needquote(const char *s)
 {
@@ -895,7 +916,7 @@ ar_record_print(const struct ar_record *r, int flags, char **buf,
 			*o++ = '=';
 		}
 		n = strlen(f->value);
-		if (json && f->raw) {
+		if ((json && f->raw) || (!json && plain(f->value, n))) {
 			memcpy(o, f->value, n);
 			o += n;
 		} else if (json || needquote(f->value)) {
