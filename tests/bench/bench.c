@@ -466,8 +466,9 @@ run_trace(const struct trace *tr, const char *bin)
 		    rows[r].name) != 0)
 			bad = 1;
 	printf("  commands in pipelines: per period, ar-del -q --purge, then "
-	    "ar-add --no-move reading\n  the period's requests, each with "
-	    "latest= its start + 12 h: search, suggest, add in one\n");
+	    "ar-add --no-move reading\n  the period's requests (a text file "
+	    "written before the clock starts), each with\n  latest= its "
+	    "start + 12 h: search, suggest, add in one\n");
 	ar_disk_report();
 	for (size_t r = 0; r < n; r++)
 		stats_free(&rows[r].st);

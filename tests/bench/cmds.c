@@ -144,12 +144,36 @@ outcome(const char *path, size_t from, size_t to, struct stats *st)
 	return rc;
 }
 
+/* The requests of period p as ar-add reads them, in file path. */
+static int
+write_period(const struct trace *tr, size_t p, const char *path)
+{
+	FILE *f;
+
+	if ((f = fopen(path, "w")) == NULL) {
+		perror(path);
+		return -1;
+	}
+	for (size_t i = tr->pfirst[p]; i < tr->pfirst[p + 1]; i++)
+		fprintf(f, "start=@%lld latest=@%lld duration=%llds nodes=%u\n",
+		    (long long)tr->r[i].start, (long long)(slots_up(tr->r[i].start,
+		    SLOT) * SLOT + SUGGEST_LIMIT), (long long)tr->r[i].dur,
+		    tr->r[i].nodes);
+	if (fclose(f) != 0) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Per period, with the period's clock: ar-del -q --purge, then the
  * period's requests through one ar-add --no-move, each asking for its
  * start or, failing that, the first start up to SUGGEST_LIMIT later: the
  * other backends' search, then suggest, then add, as one request.  A
- * record printed as granted has been committed.
+ * record printed as granted has been committed.  The requests are written
+ * as text before the clock starts, as the other backends get the trace
+ * parsed: what is timed is the commands and reading their output.
  */
 int
 pipeline_replay(const struct trace *tr, const char *bin, const char *dir,
@@ -162,13 +186,12 @@ pipeline_replay(const struct trace *tr, const char *bin, const char *dir,
 	char *del[] = { delp, "--store", store, "--now", now, "--purge", "-q",
 	    NULL };
 	struct ar_config cfg;
-	uint64_t t0 = now_ns();
+	uint64_t t0;
 	int rc;
 
 	snprintf(addp, sizeof(addp), "%s/ar-add", bin);
 	snprintf(delp, sizeof(delp), "%s/ar-del", bin);
 	snprintf(store, sizeof(store), "%s/store", dir);
-	snprintf(reqf, sizeof(reqf), "%s/requests", dir);
 	snprintf(out, sizeof(out), "%s/added", dir);
 	memset(st, 0, sizeof(*st));
 	if ((st->granted = malloc((tr->n ? tr->n : 1) *
@@ -182,23 +205,14 @@ pipeline_replay(const struct trace *tr, const char *bin, const char *dir,
 		return -1;
 	}
 	for (size_t p = 0; p < tr->np; p++) {
-		FILE *f;
-
+		snprintf(reqf, sizeof(reqf), "%s/requests.%zu", dir, p);
+		if (write_period(tr, p, reqf) != 0)
+			return -1;
+	}
+	t0 = now_ns();
+	for (size_t p = 0; p < tr->np; p++) {
 		snprintf(now, sizeof(now), "@%lld", (long long)tr->pclock[p]);
-		if ((f = fopen(reqf, "w")) == NULL) {
-			perror(reqf);
-			return -1;
-		}
-		for (size_t i = tr->pfirst[p]; i < tr->pfirst[p + 1]; i++)
-			fprintf(f, "start=@%lld latest=@%lld duration=%llds "
-			    "nodes=%u\n", (long long)tr->r[i].start,
-			    (long long)(slots_up(tr->r[i].start, SLOT) * SLOT +
-			    SUGGEST_LIMIT), (long long)tr->r[i].dur,
-			    tr->r[i].nodes);
-		if (fclose(f) != 0) {
-			perror(reqf);
-			return -1;
-		}
+		snprintf(reqf, sizeof(reqf), "%s/requests.%zu", dir, p);
 		if (spawn_wait(del, NULL, NULL, 0) != 0 ||
 		    spawn_wait(add, reqf, out, 1) != 0 ||
 		    outcome(out, tr->pfirst[p], tr->pfirst[p + 1], st) != 0)
