@@ -25,7 +25,8 @@
 
 static char top[64], pristine[96], work[96];
 static const char *const dbs[] = { "meta", "ring", "resv", "ends",
-    "labels" };
+    "labels", "flex" };
+#define NDBS (sizeof(dbs) / sizeof(dbs[0]))
 
 static void
 copy(const char *from, const char *to)
@@ -102,7 +103,7 @@ damage(const uint8_t *data, size_t size)
 	    mdb_env_open(env, work, MDB_NOLOCK, 0600) != 0)
 		abort();
 	if (mdb_txn_begin(env, NULL, 0, &txn) != 0 ||
-	    mdb_dbi_open(txn, dbs[data[0] % 5], 0, &dbi) != 0 ||
+	    mdb_dbi_open(txn, dbs[data[0] % NDBS], 0, &dbi) != 0 ||
 	    mdb_cursor_open(txn, dbi, &cur) != 0)
 		abort();
 	rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST);
@@ -112,8 +113,10 @@ damage(const uint8_t *data, size_t size)
 		/* A new key: its bytes from the input's end. */
 		memcpy(key, data + size - (size < 11 ? size - 3 : 8),
 		    size < 11 ? size - 3 : 8);
-		/* ring: u32 positions; ends: (end, id) bounds; others u64. */
-		k.mv_size = data[0] % 5 == 1 ? 4 : data[0] % 5 == 3 ? 16 : 8;
+		/* ring: u32 positions; slot lists: (slot, id) bounds;
+		 * others u64. */
+		k.mv_size = data[0] % NDBS == 1 ? 4 :
+		    data[0] % NDBS == 3 || data[0] % NDBS == 5 ? 16 : 8;
 		k.mv_data = key;
 	}
 	nk = k;
@@ -121,7 +124,7 @@ damage(const uint8_t *data, size_t size)
 	v.mv_data = (void *)(data + 3);
 	if (v.mv_size == 0)
 		rc = mdb_del(txn, dbi, &nk, NULL);
-	else if (data[0] % 5 == 4)
+	else if (data[0] % NDBS == 4)
 		/* The label index takes values of one fixed size: LMDB
 		 * copies that many bytes whatever it is given. */
 		rc = v.mv_size == 8 ? mdb_put(txn, dbi, &nk, &v, 0) : 0;

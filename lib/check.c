@@ -17,7 +17,7 @@ struct checker {
 	void *arg;
 	uint64_t bad;
 	uint64_t *expect;       /* nodes in use per slot from base */
-	uint64_t live, records, max_id;
+	uint64_t live, movable, records, max_id;
 };
 
 static void
@@ -66,9 +66,8 @@ check_records(struct checker *c)
 		return rc;
 	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
 	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		unsigned char skey[8], idv[8];
-		unsigned char lkey[2 * AR_LABEL_MAX + 1];
-		MDB_val sk = { 8, skey }, iv = { 8, idv }, lk = { 0, lkey };
+		unsigned char idv[8], lkey[2 * AR_LABEL_MAX + 1];
+		MDB_val iv = { 8, idv }, lk = { 0, lkey };
 		int64_t from, to;
 		int in_ends, in_flex, in_labels = 0;
 
@@ -83,17 +82,17 @@ check_records(struct checker *c)
 			c->max_id = r.id;
 		from = r.start / slot;
 		to = r.end / slot;
-		key_u64(skey, (uint64_t)from);
 		key_u64(idv, r.id);
 		lk.mv_size = label_key(r.user, r.job, lkey);
-		if ((rc = ends_find(t, (uint64_t)to, r.id, &in_ends)) != 0 ||
-		    (rc = has_entry(t, t->s->flex, &sk, &iv, &in_flex)) != 0)
+		if ((rc = slots_find(t, &t->ends, (uint64_t)to, r.id,
+		    &in_ends)) != 0 || (rc = slots_find(t, &t->flex,
+		    (uint64_t)from, r.id, &in_flex)) != 0)
 			break;
 		if (lk.mv_size > 1 && (rc = has_entry(t, t->s->labels, &lk,
 		    &iv, &in_labels)) != 0)
 			break;
 		if (r.state != AR_GRANTED) {
-			if (in_ends >= 0 || in_flex || in_labels)
+			if (in_ends >= 0 || in_flex >= 0 || in_labels)
 				violation(c, "reservation %" PRIu64 " is %s but "
 				    "still indexed", r.id, ar_status_name(r.state));
 			continue;
@@ -105,10 +104,11 @@ check_records(struct checker *c)
 		else if (in_ends != (lk.mv_size > 1))
 			violation(c, "reservation %" PRIu64 "'s end entry says "
 			    "it is %slabelled", r.id, in_ends ? "" : "not ");
-		if (in_flex != resv_movable(t, &r))
+		c->movable += resv_movable(t, &r);
+		if ((in_flex >= 0) != resv_movable(t, &r))
 			violation(c, "reservation %" PRIu64 " is %s the list of "
-			    "movable reservations", r.id, in_flex ? "wrongly in" :
-			    "missing from");
+			    "movable reservations", r.id, in_flex >= 0 ?
+			    "wrongly in" : "missing from");
 		if (lk.mv_size > 1 && !in_labels)
 			violation(c, "reservation %" PRIu64 " is missing from "
 			    "the label index", r.id);
@@ -166,15 +166,6 @@ check_index(struct checker *c, MDB_dbi dbi, const char *what, size_t size,
 }
 
 static int
-start_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
-    const struct ar_resv *r)
-{
-	(void)v;
-	return k->mv_size == 8 &&
-	    (int64_t)u64_key(k->mv_data) == r->start / t->m.slot;
-}
-
-static int
 label_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
     const struct ar_resv *r)
 {
@@ -186,79 +177,83 @@ label_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
 	return k->mv_size == len && memcmp(k->mv_data, lkey, len) == 0;
 }
 
-/* Does end entry a sort before b? */
+/* Does entry a sort before b? */
 static int
-below(const struct end_entry *a, const struct end_entry *b)
+below(const struct slot_entry *a, const struct slot_entry *b)
 {
-	uint64_t ai = a->id & ~ENDS_LABELLED, bi = b->id & ~ENDS_LABELLED;
+	uint64_t ai = a->id & ~ENTRY_LABELLED, bi = b->id & ~ENTRY_LABELLED;
 
-	return a->end < b->end || (a->end == b->end && ai < bi);
+	return a->slot < b->slot || (a->slot == b->slot && ai < bi);
 }
 
 /*
- * The end list's buckets: whole entries, at least one and at most
- * ENDS_CAP each; every entry at or above its bucket's bound (but in the
- * first) and below the next bound, naming a live record that ends there;
- * one entry per live reservation.
+ * A slot list's buckets: whole entries, at least one and at most
+ * BUCKET_CAP each; every entry at or above its bucket's bound (but in the
+ * first) and below the next bound, naming a live record whose end (ends)
+ * or start (starts) is its slot; as many entries as there should be.
+ * The end list's label bits are checked from the records.
  */
 static int
-check_ends(struct checker *c)
+check_list(struct checker *c, MDB_dbi dbi, const char *what, int starts,
+    uint64_t expected)
 {
 	ar_txn *t = c->t;
 	MDB_cursor *cur;
 	MDB_val k, v;
-	struct end_entry bound, top = { 0, 0 }, e;
+	struct slot_entry bound, top = { 0, 0 }, e;
 	struct ar_resv r;
 	uint64_t entries = 0;
 	int rc, first = 1;
 
-	if ((rc = mdb_cursor_open(t->txn, t->s->ends, &cur)) != 0)
+	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
 	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
 	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT), first = 0) {
-		size_t n = v.mv_size / sizeof(struct end_entry);
+		size_t n = v.mv_size / sizeof(struct slot_entry);
 
-		if (k.mv_size != 16 || v.mv_size % sizeof(struct end_entry) ||
-		    n == 0 || n > ENDS_CAP) {
-			violation(c, "end list bucket of the wrong size");
+		if (k.mv_size != 16 || v.mv_size % sizeof(struct slot_entry) ||
+		    n == 0 || n > BUCKET_CAP) {
+			violation(c, "%s bucket of the wrong size", what);
 			continue;
 		}
-		bound.end = u64_key(k.mv_data);
+		bound.slot = u64_key(k.mv_data);
 		bound.id = u64_key((const unsigned char *)k.mv_data + 8);
 		if (!first && !below(&top, &bound))
-			violation(c, "end list bucket before bound %" PRIu64
-			    "/%" PRIu64 " holds a later entry", bound.end,
+			violation(c, "%s bucket before bound %" PRIu64 "/%"
+			    PRIu64 " holds a later entry", what, bound.slot,
 			    bound.id);
 		for (size_t i = 0; i < n; i++) {
 			uint64_t id;
 
 			memcpy(&e, (const char *)v.mv_data + i * sizeof(e),
 			    sizeof(e));
-			id = e.id & ~ENDS_LABELLED;
+			id = e.id & ~ENTRY_LABELLED;
 			entries++;
 			if (!first && below(&e, &bound))
-				violation(c, "end list entry for reservation %"
-				    PRIu64 " is below its bucket's bound", id);
+				violation(c, "%s entry for reservation %" PRIu64
+				    " is below its bucket's bound", what, id);
 			if (i == 0 || below(&top, &e))
 				top = e;
 			rc = resv_get(t, id, &r);
 			if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
-				violation(c, "end list entry names reservation %"
-				    PRIu64 " which has no record", id);
+				violation(c, "%s entry names reservation %"
+				    PRIu64 " which has no record", what, id);
 			else if (rc != 0)
 				goto out;
 			else if (r.state != AR_GRANTED ||
-			    (uint64_t)(r.end / t->m.slot) != e.end)
-				violation(c, "end list entry for reservation %"
-				    PRIu64 " does not match its record", id);
+			    (uint64_t)((starts ? r.start : r.end) /
+			    t->m.slot) != e.slot ||
+			    (starts && id != e.id))
+				violation(c, "%s entry for reservation %" PRIu64
+				    " does not match its record", what, id);
 			rc = 0;
 		}
 	}
 out:
 	mdb_cursor_close(cur);
-	if (rc == MDB_NOTFOUND && entries != c->live)
-		violation(c, "the end list holds %" PRIu64 " entries for %"
-		    PRIu64 " live reservations", entries, c->live);
+	if (rc == MDB_NOTFOUND && entries != expected)
+		violation(c, "the %s holds %" PRIu64 " entries for %" PRIu64
+		    " reservations", what, entries, expected);
 	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
@@ -297,18 +292,19 @@ int
 ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad)
 {
-	struct checker c = { t, fn, arg, 0, NULL, 0, 0, 0 };
+	struct checker c = { t, fn, arg, 0, NULL, 0, 0, 0, 0 };
 	int rc;
 
 	*bad = 0;
 	/* The end list as it stands, changes in memory included. */
-	if ((rc = ends_flush(t)) != 0)
+	if ((rc = slots_flush(t)) != 0)
 		return rc;
 	if ((c.expect = calloc((size_t)t->m.horizon, sizeof(*c.expect))) == NULL)
 		return ENOMEM;
-	if ((rc = check_records(&c)) == 0 && (rc = check_ends(&c)) == 0 &&
-	    (rc = check_index(&c, t->s->flex, "movable list", 8,
-	    start_matches)) == 0 &&
+	if ((rc = check_records(&c)) == 0 &&
+	    (rc = check_list(&c, t->s->ends, "end list", 0, c.live)) == 0 &&
+	    (rc = check_list(&c, t->s->flex, "movable list", 1,
+	    c.movable)) == 0 &&
 	    (rc = check_index(&c, t->s->labels, "label index", 8,
 	    label_matches)) == 0)
 		rc = check_ring(&c);

@@ -50,7 +50,7 @@ save_begin(ar_txn *t, struct save *sv)
 
 	/* The ring's changes so far go to the parent, out of the child's undo. */
 	if ((rc = ring_summary(t)) != 0 || (rc = ring_flush_chunks(t)) != 0 ||
-	    (rc = ends_flush(t)) != 0)
+	    (rc = slots_flush(t)) != 0)
 		return rc;
 	resv_cursor_close(t);
 	memset(sv, 0, sizeof(*sv));
@@ -87,7 +87,7 @@ save_restore(ar_txn *t, struct save *sv)
 {
 	t->resv_cur = NULL;     /* LMDB closed it with the child */
 	ring_discard(t);
-	ends_discard(t);
+	slots_discard(t);
 	t->txn = sv->parent;
 	memcpy(t->summary, sv->summary, t->m.chunks * sizeof(uint64_t));
 	t->m = sv->m;
@@ -116,7 +116,7 @@ save_keep(ar_txn *t, struct save *sv)
 {
 	int rc;
 
-	if ((rc = ring_flush_chunks(t)) != 0 || (rc = ends_flush(t)) != 0) {
+	if ((rc = ring_flush_chunks(t)) != 0 || (rc = slots_flush(t)) != 0) {
 		save_undo(t, sv);
 		return rc;
 	}
@@ -215,6 +215,35 @@ may_move(ar_txn *t, const struct ar_resv *r, uint64_t own, int64_t *lo,
 	return *lo < *hi;
 }
 
+struct blocking {
+	int64_t b;              /* the full slot */
+	uint64_t own;           /* the request's first id: not movable */
+	struct ar_resv *out;
+	size_t *n;
+};
+
+/* One movable reservation starting up to a day before the full slot. */
+static int
+blocker(ar_txn *t, const struct slot_entry *e, void *arg)
+{
+	struct blocking *bl = arg;
+	struct ar_resv *r = &bl->out[*bl->n];
+	int64_t lo, hi;
+	size_t i;
+	int rc;
+
+	if ((rc = resv_get(t, e->id, r)) != 0)
+		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+	if ((uint64_t)(r->start / t->m.slot) != e->slot)
+		return AR_ECORRUPT;
+	for (i = 0; i < *bl->n && bl->out[i].id != r->id; i++)
+		;
+	if (i == *bl->n && r->end / t->m.slot > bl->b &&
+	    may_move(t, r, bl->own, &lo, &hi))
+		++*bl->n;
+	return *bl->n < MOVERS_MAX ? 0 : SCAN_STOP;
+}
+
 /*
  * Add to out[] the movable reservations covering slot b, not yet there;
  * *n grows, up to MOVERS_MAX.
@@ -222,37 +251,15 @@ may_move(ar_txn *t, const struct ar_resv *r, uint64_t own, int64_t *lo,
 static int
 blockers(ar_txn *t, int64_t b, uint64_t own, struct ar_resv *out, size_t *n)
 {
-	unsigned char key[8];
-	MDB_val k = { 8, key }, v;
-	MDB_cursor *cur;
-	int64_t from = b - LOOKBACK / t->m.slot, lo, hi;
+	struct blocking bl = { b, own, out, n };
+	int64_t from = b - LOOKBACK / t->m.slot;
 	int rc;
 
-	key_u64(key, (uint64_t)(from < 0 ? 0 : from));
-	if ((rc = mdb_cursor_open(t->txn, t->s->flex, &cur)) != 0)
-		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
-	    rc == 0 && *n < MOVERS_MAX;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		struct ar_resv *r = &out[*n];
-		size_t i;
-
-		if (k.mv_size != 8 || v.mv_size != 8) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		if ((int64_t)u64_key(k.mv_data) > b)
-			break;
-		if ((rc = resv_get(t, u64_key(v.mv_data), r)) != 0)
-			break;
-		for (i = 0; i < *n && out[i].id != r->id; i++)
-			;
-		if (i == *n && r->end / t->m.slot > b &&
-		    may_move(t, r, own, &lo, &hi))
-			++*n;
-	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	if (*n >= MOVERS_MAX)
+		return 0;
+	rc = slots_scan(t, &t->flex, (uint64_t)(from < 0 ? 0 : from),
+	    (uint64_t)b, blocker, &bl);
+	return rc == SCAN_STOP ? 0 : rc;
 }
 
 /* Does a reservation of len slots and need nodes fit at slot s? */

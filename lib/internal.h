@@ -54,18 +54,27 @@ struct meta {
 #define META_MAGIC 0x61725354u  /* "arST" */
 
 /*
- * An entry of the `ends` index: a live reservation's end slot and id.
- * The id's top bit says it is also in the label index, so a purge reads
- * the record only then.  A bucket holds up to ENDS_CAP entries: one 4 KiB
- * overflow page.
+ * An entry of a slot list (slots.c): a slot and a reservation id.  In the
+ * end list the id's top bit says the reservation is also in the label
+ * index, so a purge reads the record only then.  A bucket holds up to
+ * BUCKET_CAP entries: one 4 KiB overflow page.
  */
-struct end_entry {
-	uint64_t end;
+struct slot_entry {
+	uint64_t slot;
 	uint64_t id;
 };
 
-#define ENDS_LABELLED (UINT64_C(1) << 63)
-#define ENDS_CAP 255
+#define ENTRY_LABELLED (UINT64_C(1) << 63)
+#define SCAN_STOP (-1)
+#define BUCKET_CAP 255
+
+/* A slot list as a transaction sees it: its database, and its buckets in
+ * memory, by bound, then spare ones. */
+struct slot_list {
+	MDB_dbi dbi;
+	struct bucket **b;
+	size_t n, cap;
+};
 
 /* A reservation record on disk: this header, then user, then job bytes. */
 struct disk_resv {
@@ -129,8 +138,8 @@ struct ar_txn {
 	int flushed;            /* this LMDB transaction holds dirty chunk pages */
 	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
 	MDB_cursor *resv_cur;   /* on the records, kept where it was last used */
-	struct end_bucket **ends;       /* buckets of `ends` in use, by bound, */
-	size_t nends, ends_cap;         /* then spare ones */
+	struct slot_list ends;  /* live reservations by end slot */
+	struct slot_list flex;  /* movable ones by start slot */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
 };
@@ -167,15 +176,31 @@ int ring_flush(ar_txn *t);
 void ring_discard(ar_txn *t);
 void ring_wrote(ar_txn *t);
 
-/* ends.c */
-int ends_add(ar_txn *t, uint64_t end, uint64_t id, int labelled);
-int ends_remove(ar_txn *t, uint64_t end, uint64_t id);
-int ends_find(ar_txn *t, uint64_t end, uint64_t id, int *labelled);
-int ends_flush(ar_txn *t);
-void ends_discard(ar_txn *t);
-void ends_free(ar_txn *t);
-int ends_purge(ar_txn *t, uint64_t last, int all,
-    int (*visit)(ar_txn *, const struct end_entry *, void *), void *arg,
+/* slots.c: the end list (t->ends) and the movable list (t->flex) */
+/* Enter (slot, id) in list l; labelled sets its label bit. */
+int slots_add(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
+    int labelled);
+/* Take (slot, id) out of l; AR_ECORRUPT if it is not there. */
+int slots_remove(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id);
+/* Is (slot, id) in l?  *labelled: -1 if not, else its label bit. */
+int slots_find(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
+    int *labelled);
+/* visit() the entries of l with slots in [from, to], in (slot, id) order,
+ * until it returns nonzero (which is returned; SCAN_STOP: enough, not an
+ * error). */
+int slots_scan(ar_txn *t, struct slot_list *l, uint64_t from, uint64_t to,
+    int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg);
+/* Write both lists' changed buckets to LMDB. */
+int slots_flush(ar_txn *t);
+/* Forget the buckets in memory: their transaction ended or was undone. */
+void slots_discard(ar_txn *t);
+/* Free the buckets' memory. */
+void slots_free(ar_txn *t);
+/* Take every entry with a slot up to last out of l; *purged counts them.
+ * visit(), if not NULL, sees each labelled one, or (all) every one in
+ * (slot, id) order, before it goes. */
+int slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
+    int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg,
     uint64_t *purged);
 
 /* resv.c */

@@ -222,50 +222,22 @@ struct purge {
 
 /* A purged entry whose record is wanted: for the caller, or its labels. */
 static int
-purge_one(ar_txn *t, const struct end_entry *e, void *arg)
+purge_one(ar_txn *t, const struct slot_entry *e, void *arg)
 {
 	struct purge *p = arg;
-	uint64_t id = e->id & ~ENDS_LABELLED;
+	uint64_t id = e->id & ~ENTRY_LABELLED;
 	struct ar_resv r;
 	int rc;
 
 	if ((rc = resv_get(t, id, &r)) != 0)
 		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
-	if (r.state != AR_FINISHED || (uint64_t)(r.end / t->m.slot) != e->end ||
+	if (r.state != AR_FINISHED || (uint64_t)(r.end / t->m.slot) != e->slot ||
 	    (r.user[0] != '\0' || r.job[0] != '\0') !=
-	    ((e->id & ENDS_LABELLED) != 0))
+	    ((e->id & ENTRY_LABELLED) != 0))
 		return AR_ECORRUPT;
-	if ((e->id & ENDS_LABELLED) && (rc = resv_index_more(t, &r, 0)) != 0)
+	if ((e->id & ENTRY_LABELLED) && (rc = resv_index_more(t, &r, 0)) != 0)
 		return rc;
 	return p->fn != NULL ? p->fn(&r, p->arg) : 0;
-}
-
-/*
- * The movable list loses what started by slot last, by start slot: those
- * never move again (resv_movable() says so from the purge clock).
- */
-static int
-flex_purge(ar_txn *t, uint64_t last)
-{
-	MDB_cursor *cur;
-	MDB_val k, v;
-	int rc;
-
-	if ((rc = mdb_cursor_open(t->txn, t->s->flex, &cur)) != 0)
-		return rc;
-	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
-		if (k.mv_size != 8) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		if (u64_key(k.mv_data) > last)
-			break;
-		ring_wrote(t);
-		if ((rc = mdb_cursor_del(cur, MDB_NODUPDATA)) != 0)
-			break;
-	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
 /*
@@ -278,7 +250,7 @@ int
 ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 {
 	struct purge p = { fn, arg };
-	uint64_t last = (uint64_t)(t->now / t->m.slot), n;
+	uint64_t last = (uint64_t)(t->now / t->m.slot), n, started;
 	int rc;
 
 	if (!t->write)
@@ -287,12 +259,14 @@ ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 		return 0;
 	t->m.purged = t->now;
 	t->meta_dirty = 1;
-	if ((rc = ends_purge(t, last, fn != NULL, purge_one, &p, &n)) != 0)
+	if ((rc = slots_purge(t, &t->ends, last, fn != NULL, purge_one, &p,
+	    &n)) != 0)
 		return rc;
 	if (n > t->m.live)
 		return AR_ECORRUPT;
 	t->m.live -= n;
-	return flex_purge(t, last);
+	/* What started by now never moves again (see resv_movable). */
+	return slots_purge(t, &t->flex, last, 0, NULL, NULL, &started);
 }
 
 int

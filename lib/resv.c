@@ -1,7 +1,7 @@
 /*
  * resv.c - reservation records and their indexes: the live reservations
- * by end slot (`ends`, in ends.c), the movable ones by start slot
- * (`flex`) and the user/job labels (`labels`).
+ * by end slot (`ends`) and the movable ones by start slot (`flex`), both
+ * slot lists (slots.c), and the user/job labels (`labels`).
  */
 #include <errno.h>
 #include <string.h>
@@ -173,28 +173,23 @@ resv_movable(const ar_txn *t, const struct ar_resv *r)
 int
 resv_index_more(ar_txn *t, const struct ar_resv *r, int add)
 {
-	unsigned char skey[8], id[8], lkey[2 * AR_LABEL_MAX + 1];
-	MDB_val sk = { 8, skey }, iv = { 8, id }, lk = { 0, lkey };
+	unsigned char lkey[2 * AR_LABEL_MAX + 1], id[8];
+	MDB_val lk = { 0, lkey }, iv = { 8, id };
+	uint64_t start = (uint64_t)(r->start / t->m.slot);
 	int rc = 0;
 
-	key_u64(skey, (uint64_t)(r->start / t->m.slot));
 	key_u64(id, r->id);
 	lk.mv_size = label_key(r->user, r->job, lkey);
+	if (resv_movable(t, r))
+		rc = add ? slots_add(t, &t->flex, start, r->id, 0) :
+		    slots_remove(t, &t->flex, start, r->id);
+	if (rc != 0 || lk.mv_size <= 1)
+		return rc;
 	ring_wrote(t);
-	if (add) {
-		if ((resv_movable(t, r) && (rc = mdb_put(t->txn, t->s->flex,
-		    &sk, &iv, MDB_NODUPDATA)) != 0) ||
-		    (lk.mv_size > 1 && (rc = mdb_put(t->txn, t->s->labels,
-		    &lk, &iv, MDB_NODUPDATA)) != 0))
-			return rc;
-		return 0;
-	}
-	if ((resv_movable(t, r) &&
-	    (rc = mdb_del(t->txn, t->s->flex, &sk, &iv)) != 0) ||
-	    (lk.mv_size > 1 &&
-	    (rc = mdb_del(t->txn, t->s->labels, &lk, &iv)) != 0))
-		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
-	return 0;
+	if (add)
+		return mdb_put(t->txn, t->s->labels, &lk, &iv, MDB_NODUPDATA);
+	rc = mdb_del(t->txn, t->s->labels, &lk, &iv);
+	return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
 }
 
 /* Enter a live reservation in, or (add == 0) remove it from, every index. */
@@ -205,9 +200,9 @@ resv_index(ar_txn *t, const struct ar_resv *r, int add)
 	int rc;
 
 	if (add)
-		rc = ends_add(t, end, r->id, r->user[0] != '\0' ||
+		rc = slots_add(t, &t->ends, end, r->id, r->user[0] != '\0' ||
 		    r->job[0] != '\0');
 	else
-		rc = ends_remove(t, end, r->id);
+		rc = slots_remove(t, &t->ends, end, r->id);
 	return rc != 0 ? rc : resv_index_more(t, r, add);
 }

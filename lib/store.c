@@ -122,8 +122,7 @@ env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 	    (rc = mdb_dbi_open(txn, "ends", dbflags, &s->ends)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "labels", dbflags | MDB_DUPSORT |
 	    MDB_DUPFIXED, &s->labels)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "flex", dbflags | MDB_DUPSORT |
-	    MDB_DUPFIXED, &s->flex)) != 0) {
+	    (rc = mdb_dbi_open(txn, "flex", dbflags, &s->flex)) != 0) {
 		mdb_txn_abort(txn);
 		if (rc == MDB_NOTFOUND || rc == MDB_INCOMPATIBLE)
 			rc = AR_ECORRUPT;
@@ -344,7 +343,7 @@ txn_new(ar_store *s)
 	t->locked = t->meta_dirty = t->flushed = 0;
 	t->summary_loaded = t->summary_dirty = 0;
 	ring_discard(t);        /* what an aborted transaction changed */
-	ends_discard(t);
+	slots_discard(t);
 	t->ngranted = t->nmoved = 0;
 	return t;
 }
@@ -409,6 +408,8 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 		return ENOMEM;
 	t->s = s;
 	t->write = write;
+	t->ends.dbi = s->ends;
+	t->flex.dbi = s->flex;
 	if (write) {
 		if ((rc = writer_lock(s)) != 0)
 			goto fail;
@@ -445,7 +446,7 @@ static void
 txn_destroy(ar_txn *t)
 {
 	cache_free(t);
-	ends_free(t);
+	slots_free(t);
 	free(t->scratch);
 	free(t->granted);
 	free(t->moved);
@@ -469,7 +470,7 @@ ar_txn_commit(ar_txn *t)
 	int rc = 0;
 
 	resv_cursor_close(t);
-	if ((rc = ends_flush(t)) != 0 || (rc = ring_flush(t)) != 0 ||
+	if ((rc = slots_flush(t)) != 0 || (rc = ring_flush(t)) != 0 ||
 	    (t->meta_dirty && (rc = meta_put(t)) != 0))
 		mdb_txn_abort(t->txn);
 	else

@@ -410,11 +410,11 @@ test_rearrange(void)
 }
 
 /*
- * The end list is kept in buckets of at most 255 entries that split,
- * empty and are purged from the front.  Thousands of live reservations,
- * added, cancelled, moved and purged in transactions that commit, abort
- * or undo a savepoint, must leave it exactly the live ones (ar_check),
- * and a purge must hand out what ended, by end then id.
+ * The end and movable lists are kept in buckets of at most 255 entries
+ * that split, empty and are purged from the front.  Thousands of live
+ * reservations, added, cancelled, moved and purged in transactions that
+ * commit, abort or undo a savepoint, must leave them exactly right
+ * (ar_check), and a purge must hand out what ended, by end then id.
  */
 struct purged {
 	int64_t end;
@@ -436,7 +436,7 @@ purged_one(const struct ar_resv *r, void *arg)
 }
 
 static void
-bucket_run(uint32_t nodes, int windows, uint64_t seed)
+bucket_run(uint32_t nodes, uint64_t seed)
 {
 	struct ar_config cfg = { nodes, 300, 3 * 86400, 1 << 30 };
 	static uint64_t ids[20000], kept[20000];
@@ -477,7 +477,7 @@ bucket_run(uint32_t nodes, int windows, uint64_t seed)
 			struct ar_answer a;
 			size_t ng, nm;
 
-			if (windows && rnd(2) == 0)
+			if (rnd(2) == 0)
 				rq.latest = rq.earliest + 300 * (int64_t)rnd(24);
 			if (rnd(3) == 0) {
 				rq.user = "u";
@@ -526,8 +526,8 @@ bucket_run(uint32_t nodes, int windows, uint64_t seed)
 static void
 test_end_buckets(void)
 {
-	bucket_run(100000, 0, 777);     /* everything fits: splits, cancels */
-	bucket_run(120, 1, 778);        /* full: rearrangement in savepoints */
+	bucket_run(100000, 777);        /* everything fits: splits, cancels */
+	bucket_run(120, 778);           /* full: rearrangement in savepoints */
 }
 
 /*
