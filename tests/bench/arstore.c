@@ -289,7 +289,7 @@ lmdb_figures(const char *dir, struct disk *d)
 	return rc;
 }
 
-/* Close the store, and note what it costs on disk under label. */
+/* Close the store, and note what it costs on disk under label (if any). */
 int
 ar_backend_close(struct backend *b, const char *label)
 {
@@ -309,9 +309,9 @@ ar_backend_close(struct backend *b, const char *label)
 	rc = ar_info(t, &info);
 	ar_txn_abort(t);
 	ar_close(x->s);
-	if (rc != 0) {
+	if (rc != 0 || label == NULL) {
 		free(x);
-		return fail("info", rc);
+		return rc != 0 ? fail("info", rc) : 0;
 	}
 	memset(d, 0, sizeof(*d));
 	snprintf(d->label, sizeof(d->label), "%s", label);

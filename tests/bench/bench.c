@@ -31,6 +31,15 @@
 
 int quick;                      /* BENCH_QUICK: 0 or 1 */
 
+/*
+ * Replays that run in well under a minute are run RUNS times and the
+ * fastest is kept, the floor's as well as ar's: the store's fsyncs go to
+ * a disk other machines share, and one slow run says more about them
+ * than about the code.  Every run grants the same (they are
+ * deterministic); the kept run's grants are checked.
+ */
+#define RUNS 3
+
 static char root[] = "/tmp/ar-bench.XXXXXX";
 static int have_root;
 
@@ -389,9 +398,24 @@ print_table(const struct trace *tr, struct row *rows, size_t nrows)
 	    "by each period's clock (ar: time\n  between ar_purge's "
 	    "callbacks); commit = after the work of a transaction, not in "
 	    "the op times\n", tr->n, tr->np);
+	printf("  the floor, ar with group commits and the pipelines: the "
+	    "fastest of %d replays (wall s)\n  and that replay's calls\n",
+	    RUNS);
 }
 
 /* --- one trace, one order ------------------------------------------------ */
+
+/* Keep in best whichever of best and again replayed faster (run 0: again). */
+static void
+keep_faster(struct stats *best, struct stats *again, int run)
+{
+	if (run == 0 || again->wall < best->wall) {
+		if (run > 0)
+			stats_free(best);
+		*best = *again;
+	} else
+		stats_free(again);
+}
 
 static const char *keep_store;  /* a replayed store for the invocations */
 static int64_t keep_clock;
@@ -400,6 +424,7 @@ static int
 run_trace(const struct trace *tr, const char *bin)
 {
 	struct row rows[6];
+	struct stats again;
 	struct backend b;
 	size_t n = 0;
 	char label[64], *dir;
@@ -411,34 +436,39 @@ run_trace(const struct trace *tr, const char *bin)
 		printf("   (the trace has no wait times: start = submit time)\n");
 	fflush(stdout);
 	memset(rows, 0, sizeof(rows));
-	if (floor_backend(&b, tr->pclock[0]) != 0)
-		return -1;
+	for (int run = 0; run < RUNS; run++) {
+		if (floor_backend(&b, tr->pclock[0]) != 0 ||
+		    replay(&b, tr, 0, 0, &again) != 0)
+			return -1;
+		floor_backend_free(&b);
+		keep_faster(&rows[n].st, &again, run);
+	}
 	rows[n].name = b.name;
-	rows[n].ops = 1;
-	if (replay(&b, tr, 0, 0, &rows[n++].st) != 0)
-		return -1;
-	floor_backend_free(&b);
+	rows[n++].ops = 1;
 
 	for (int per = 0; per < 2; per++) {
-		if ((dir = scratch_dir("ar")) == NULL ||
-		    ar_backend(&b, dir, tr->pclock[0], per ? 1 : 1000) != 0)
-			return -1;
-		rows[n].name = b.name;
-		rows[n].ops = 1;
-		rows[n].limit = per ? AR_SYNC_LIMIT : 0;
-		rows[n].budget = per ? AR_SYNC_SECONDS : 0;
-		if (replay(&b, tr, rows[n].limit, rows[n].budget,
-		    &rows[n].st) != 0)
-			return -1;
-		n++;
-		snprintf(label, sizeof(label), "%s %.4s, %s", tr->name,
-		    tr->order, per ? "1/txn" : "group");
-		if (ar_backend_close(&b, label) != 0)
-			return -1;
-		if (!per && keep_store == NULL) {
-			keep_store = dir;
-			keep_clock = tr->pclock[tr->np - 1];
+		for (int run = 0; run < (per ? 1 : RUNS); run++) {
+			if ((dir = scratch_dir("ar")) == NULL ||
+			    ar_backend(&b, dir, tr->pclock[0], per ? 1 : 1000) != 0)
+				return -1;
+			rows[n].limit = per ? AR_SYNC_LIMIT : 0;
+			rows[n].budget = per ? AR_SYNC_SECONDS : 0;
+			if (replay(&b, tr, rows[n].limit, rows[n].budget,
+			    &again) != 0)
+				return -1;
+			keep_faster(&rows[n].st, &again, run);
+			snprintf(label, sizeof(label), "%s %.4s, %s", tr->name,
+			    tr->order, per ? "1/txn" : "group");
+			/* The stores are alike: the first one's disk is shown. */
+			if (ar_backend_close(&b, run == 0 ? label : NULL) != 0)
+				return -1;
+			if (!per && run == 0 && keep_store == NULL) {
+				keep_store = dir;
+				keep_clock = tr->pclock[tr->np - 1];
+			}
 		}
+		rows[n].name = b.name;
+		rows[n++].ops = 1;
 	}
 	for (int full = 0; full < 2; full++) {
 		if ((dir = scratch_dir("sqlite")) == NULL ||
@@ -455,9 +485,12 @@ run_trace(const struct trace *tr, const char *bin)
 		sqlite_backend_free(&b);
 	}
 
-	if ((dir = scratch_dir("pipeline")) == NULL ||
-	    pipeline_replay(tr, bin, dir, &rows[n].st) != 0)
-		return -1;
+	for (int run = 0; run < RUNS; run++) {
+		if ((dir = scratch_dir("pipeline")) == NULL ||
+		    pipeline_replay(tr, bin, dir, &again) != 0)
+			return -1;
+		keep_faster(&rows[n].st, &again, run);
+	}
 	rows[n++].name = "commands in pipelines";
 
 	print_table(tr, rows, n);
