@@ -222,9 +222,6 @@ apply_all(ar_txn *t, void *arg)
 
 		if (it->bad)
 			continue;
-		/* The labels live in the item, which moves as the batch grows. */
-		it->rq.user = it->user;
-		it->rq.job = it->job;
 		if ((rc = b->x->cmd->apply(b->x, t, it)) != 0)
 			return rc;
 	}
@@ -677,19 +674,18 @@ count_field(struct item *it, const char *key, uint32_t *n, char *err)
 	return 0;
 }
 
+/* A label: the record's text (which stays put until the next line). */
 static int
-label_field(struct item *it, const char *key, char *dst, char *err)
+label_field(struct item *it, const char *key, const char **dst, char *err)
 {
 	const char *v = ar_record_get(&it->rec, key);
-	size_t len = v == NULL ? 0 : strlen(v);
 
-	if (len > AR_LABEL_MAX) {
+	if (v != NULL && strlen(v) > AR_LABEL_MAX) {
 		snprintf(err, AR_ERRMAX, "field '%s': longer than %d bytes",
 		    key, AR_LABEL_MAX);
 		return -1;
 	}
-	memcpy(dst, v == NULL ? "" : v, len);
-	dst[len] = '\0';
+	*dst = v == NULL ? "" : v;
 	return 0;
 }
 
@@ -747,11 +743,9 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 	rq->duration = hd ? dur : end - rq->earliest;
 	if (count_field(it, "nodes", &rq->nodes, err) != 0 ||
 	    count_field(it, "jobs", &rq->jobs, err) != 0 ||
-	    label_field(it, "user", it->user, err) != 0 ||
-	    label_field(it, "job", it->job, err) != 0)
+	    label_field(it, "user", &rq->user, err) != 0 ||
+	    label_field(it, "job", &rq->job, err) != 0)
 		return -1;
-	rq->user = it->user;
-	rq->job = it->job;
 	rq->owner = x->uid;
 	return 0;
 }

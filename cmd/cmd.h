@@ -23,8 +23,7 @@ struct item {
 	struct ar_record rec;   /* the input; output fields are set on it */
 	long line;              /* input line number, 0 for arguments */
 	int bad;                /* the input was rejected */
-	struct ar_request rq;
-	char user[AR_LABEL_MAX + 1], job[AR_LABEL_MAX + 1];
+	struct ar_request rq;   /* its labels point into rec */
 	int64_t earliest;       /* the fields as given, -1 when absent */
 	int64_t latest;
 	uint64_t id;            /* ar-del: the reservation named by id, or 0 */

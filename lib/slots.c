@@ -245,6 +245,41 @@ bucket_put(ar_txn *t, struct slot_list *l, struct bucket *b)
 }
 
 /*
+ * Rearrange e[0..n) so that e[k] is where sorting would put it: nothing
+ * before it above it, nothing after it below it (Hoare's selection).
+ */
+static void
+select_at(struct slot_entry *e, uint32_t n, uint32_t k)
+{
+	int64_t lo = 0, hi = (int64_t)n - 1;
+
+	while (lo < hi) {
+		struct slot_entry pivot = e[lo + (hi - lo) / 2], tmp;
+		int64_t i = lo, j = hi;
+
+		/* The pivot is in [lo, hi]: neither scan runs past it. */
+		while (i <= j) {
+			while (entry_cmp(&e[i], &pivot) < 0)
+				i++;
+			while (entry_cmp(&e[j], &pivot) > 0)
+				j--;
+			if (i <= j) {
+				tmp = e[i];
+				e[i++] = e[j];
+				e[j--] = tmp;
+			}
+		}
+		/* Now [lo, j] <= pivot <= [i, hi], and between them = pivot. */
+		if ((int64_t)k <= j)
+			hi = j;
+		else if ((int64_t)k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+/*
  * Split full bucket b, at position i of the cache, in two halves.  The
  * upper half is written at once under its new bound, so that LMDB knows
  * every bound and can route any entry.  The first bucket may hold entries
@@ -257,16 +292,19 @@ bucket_split(ar_txn *t, struct slot_list *l, size_t i, struct bucket *b)
 	unsigned char key[16];
 	MDB_val kv;
 	struct bucket *u;
-	uint32_t half = b->n / 2;
+	uint32_t half = b->n / 2, low = 0;
 	int rc;
 
-	qsort(b->e, b->n, sizeof(b->e[0]), entry_qcmp);
-	if (b->first && entry_cmp(&b->e[0], &b->bound) < 0) {
+	select_at(b->e, b->n, half);
+	for (uint32_t j = 1; j < half; j++)
+		if (entry_cmp(&b->e[j], &b->e[low]) < 0)
+			low = j;
+	if (b->first && entry_cmp(&b->e[low], &b->bound) < 0) {
 		bound_key(&b->bound, key, &kv);
 		ring_wrote(t);
 		if ((rc = mdb_del(t->txn, l->dbi, &kv, NULL)) != 0)
 			return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
-		b->bound = b->e[0];
+		b->bound = b->e[low];
 		b->bound.id &= ~ENTRY_LABELLED;
 		if ((rc = bucket_put(t, l, b)) != 0)
 			return rc;
