@@ -869,23 +869,24 @@ ar_record_print(const struct ar_record *r, int flags, char **buf,
     size_t *len, size_t *cap)
 {
 	const struct ar_field *f;
-	size_t i, n, need = 3;		/* braces and newline */
+	const struct ar_text *t;
+	size_t i, n, text = 0, need;
 	char *o, *nb;
 	int json = flags & AR_REC_JSON;
 
 	/*
-	 * Room for the worst case, every byte escaped as \u00XX, and six
-	 * bytes of quotes and separators a field.
+	 * Room for the worst case, every byte escaped as \u00XX, six bytes
+	 * of quotes and separators a field, braces and newline.  Every key
+	 * and value is in the record's text, so its size bounds theirs
+	 * without measuring each.
 	 */
-	for (i = 0; i < r->nfields; i++) {
-		f = &r->fields[i];
-		n = strlen(f->key);
-		if (__builtin_add_overflow(n, strlen(f->value), &n) ||
-		    __builtin_add_overflow(n, 1, &n) ||
-		    __builtin_mul_overflow(n, 6, &n) ||
-		    __builtin_add_overflow(need, n, &need))
+	for (t = r->text; t != NULL; t = t->prev)
+		if (__builtin_add_overflow(text, t->len, &text))
 			return -1;
-	}
+	if (__builtin_add_overflow(text, r->nfields, &need) ||
+	    __builtin_mul_overflow(need, 6, &need) ||
+	    __builtin_add_overflow(need, 3, &need))
+		return -1;
 	/* Grow at least twofold, so that appending many lines is linear. */
 	if (*cap - *len < need) {
 		n = *cap > SIZE_MAX / 2 ? SIZE_MAX : *cap * 2;
