@@ -354,40 +354,54 @@ slots_add(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
 	return b->n == 1 && b->first ? bucket_put(t, l, b) : 0;
 }
 
-int
-slots_remove(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id)
+/* Where (slot, id) is in l: its bucket *bp and index *at, or *bp NULL. */
+static int
+entry_find(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
+    struct bucket **bp, uint32_t *at)
 {
 	struct slot_entry x = { slot, id };
 	struct bucket *b;
 	int rc;
 
+	*bp = NULL;
 	if ((rc = bucket_for(t, l, &x, &b)) != 0)
 		return rc;
 	for (uint32_t i = 0; b != NULL && i < b->n; i++)
 		if (entry_cmp(&b->e[i], &x) == 0) {
-			b->e[i] = b->e[--b->n];
-			b->dirty = 1;
-			return 0;
+			*bp = b;
+			*at = i;
+			break;
 		}
-	return AR_ECORRUPT;
+	return 0;
+}
+
+int
+slots_remove(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id)
+{
+	struct bucket *b;
+	uint32_t i;
+	int rc;
+
+	if ((rc = entry_find(t, l, slot, id, &b, &i)) != 0)
+		return rc;
+	if (b == NULL)
+		return AR_ECORRUPT;
+	b->e[i] = b->e[--b->n];
+	b->dirty = 1;
+	return 0;
 }
 
 int
 slots_find(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
     int *labelled)
 {
-	struct slot_entry x = { slot, id };
 	struct bucket *b;
+	uint32_t i;
 	int rc;
 
-	*labelled = -1;
-	if ((rc = bucket_for(t, l, &x, &b)) != 0)
+	if ((rc = entry_find(t, l, slot, id, &b, &i)) != 0)
 		return rc;
-	for (uint32_t i = 0; b != NULL && i < b->n; i++)
-		if (entry_cmp(&b->e[i], &x) == 0) {
-			*labelled = (b->e[i].id & ENTRY_LABELLED) != 0;
-			break;
-		}
+	*labelled = b == NULL ? -1 : (b->e[i].id & ENTRY_LABELLED) != 0;
 	return 0;
 }
 
