@@ -75,7 +75,7 @@ deps:
 
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib
 
-$(B)/tests/%: tests/%.c $(B)/libar.a
+$(B)/tests/%: tests/%.c tests/helpers.h $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $(filter %.c,$^) $(filter %.a,$^) \
 		$(LMDB_LIBS)
@@ -152,7 +152,7 @@ $(B)/fuzz/%: fuzz/%.c $(FZ)/libfz.a
 	clang $(FUZZ_CFLAGS) -Itests -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
 		$(filter %.c,$^) $(filter %.a,$^) $(LMDB_LIBS)
 
-$(B)/fuzz/fuzz_model: tests/model.c tests/model.h
+$(B)/fuzz/fuzz_model: tests/model.c tests/model.h tests/helpers.h
 
 fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	@for t in $(FUZZ_TARGETS); do \

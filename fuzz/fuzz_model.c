@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helpers.h"
 #include "model.h"
 
 struct bytes {
@@ -31,18 +32,6 @@ pick(void *arg, uint64_t n)
 
 static char dir[64];
 
-static void
-remove_store(void)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s/data.mdb", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/lock.mdb", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -58,7 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (mkdtemp(dir) == NULL)
 			abort();
 	}
-	remove_store();
+	rm_store(dir);
 	model_config(&cfg);
 	if ((m = model_new(pick, &b)) == NULL)
 		return 0;

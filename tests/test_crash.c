@@ -29,23 +29,13 @@
 #include <unistd.h>
 
 #include "ar.h"
+#include "helpers.h"
 
 extern char **environ;
 
 #define T0 ((int64_t)1795219200)       /* 2026-11-21T00:00:00Z */
 #define WRITERS 4
 #define LINES 600
-
-static uint64_t rng;
-
-static uint64_t
-rnd(uint64_t n)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (rng * 0x2545f4914f6cdd1dULL) % n;
-}
 
 static char dir[] = "/tmp/ar-crash-XXXXXX";
 static char store[300];

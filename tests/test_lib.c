@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ar.h"
+#include "helpers.h"
 #include "model.h"
 
 static void
@@ -52,30 +53,6 @@ store_path_in(char *path, const char *name)
 {
 	snprintf(path, 256, "%s/%s", tmproot, name);
 	return path;
-}
-
-static void
-rm_store(const char *dir)
-{
-	char path[300];
-
-	snprintf(path, sizeof(path), "%s/data.mdb", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/lock.mdb", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
-/* xorshift64*: a seeded generator, the same sequence on every machine. */
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t
-rnd(uint64_t n)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (rng * 0x2545f4914f6cdd1dULL) % n;
 }
 
 #define T0 ((int64_t)1795219200)         /* 2026-11-21T00:00:00Z */

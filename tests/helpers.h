@@ -1,0 +1,38 @@
+/*
+ * helpers.h - what the tests and the model fuzzer need the same way: a
+ * seeded generator and the removal of a scratch store.  Static inline,
+ * so a file that uses one of them does not warn about the other.
+ */
+#ifndef AR_TEST_HELPERS_H
+#define AR_TEST_HELPERS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* xorshift64*: a seeded generator, the same sequence on every machine. */
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static inline uint64_t
+rnd(uint64_t n)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (rng * 0x2545f4914f6cdd1dULL) % n;
+}
+
+/* Remove the store in dir: LMDB's two files, then the directory. */
+static inline void
+rm_store(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/data.mdb", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/lock.mdb", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+#endif
