@@ -77,6 +77,7 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		memcpy(it->placed + ng, m, nm * sizeof(*m));
 	it->ngranted = ng;
 	it->nplaced = ng + nm;
+	it->wrote = ng > 0;
 	for (size_t i = ng; i < it->nplaced; i++)
 		if ((rc = ar_get(t, it->placed[i].id, &it->moved[i])) != 0)
 			return rc;
@@ -124,7 +125,7 @@ emit(struct ctx *x, struct item *it)
 static const struct cmd add = {
 	.name = "ar-add",
 	.usage = "[-enp] [key=value ...]",
-	.write = 1,
+	.write = AR_WRITE,
 	.shortopts = "enp",
 	.longopts = longopts,
 	.option = option,

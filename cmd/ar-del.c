@@ -108,6 +108,7 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		    rc != AR_EDONE)
 			return rc;
 		it->rcs[i] = rc;
+		it->wrote |= rc == 0;
 	}
 	return 0;
 }
@@ -188,7 +189,7 @@ whole(struct ctx *x, ar_store *s)
 	int rc;
 
 	ar_record_init(&p.rec);
-	rc = ar_write(s, x->now, purge_txn, &p);
+	rc = ar_write(s, AR_FREEING, x->now, purge_txn, &p);
 	ar_record_free(&p.rec);
 	if (rc == 0)
 		return 0;
@@ -200,7 +201,7 @@ whole(struct ctx *x, ar_store *s)
 static const struct cmd del = {
 	.name = "ar-del",
 	.usage = "[-pq] [key=value ...]",
-	.write = 1,
+	.write = AR_WRITE | AR_FREEING,
 	.shortopts = "pq",
 	.longopts = longopts,
 	.option = option,

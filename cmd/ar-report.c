@@ -49,15 +49,25 @@ option(struct ctx *x, int opt, const char *arg)
 struct out {
 	struct ctx *x;
 	struct ar_record rec;
+	int write_error;        /* errno of a failed write to stdout, or 0 */
 };
+
+/* Listings go out as they are made, 64 KiB at a time: a store of
+ * millions of records is not held in memory. */
+#define LIST_CHUNK 65536
 
 static int
 listed(const struct ar_resv *v, void *arg)
 {
 	struct out *o = arg;
 
-	return cmd_resv(&o->rec, v) != 0 || cmd_print(o->x, &o->rec) != 0 ?
-	    -1 : 0;
+	if (cmd_resv(&o->rec, v) != 0 || cmd_print(o->x, &o->rec) != 0)
+		return ENOMEM;
+	if (o->x->outlen >= LIST_CHUNK && cmd_flush(o->x) != 0) {
+		o->write_error = errno ? errno : EIO;
+		return o->write_error;
+	}
+	return 0;
 }
 
 static void
@@ -144,7 +154,7 @@ static int
 whole(struct ctx *x, ar_store *s)
 {
 	struct opts *op = x->data;
-	struct out o = { x, { NULL, 0, 0, NULL } };
+	struct out o = { x, { NULL, 0, 0, NULL }, 0 };
 	uint64_t bad = 0;
 	ar_txn *t;
 	int rc;
@@ -167,12 +177,18 @@ whole(struct ctx *x, ar_store *s)
 		break;
 	case CHECK:
 		rc = ar_check(t, violation, &o, &bad);
+		x->keep_output = 1;
 		break;
 	}
 	ar_txn_abort(t);
 	ar_record_free(&o.rec);
 	if (rc == EINVAL && op->mode == FREE)
 		return EXIT_USAGE;
+	if (o.write_error) {
+		fprintf(stderr, "%s: write error: %s\n", x->cmd->name,
+		    strerror(o.write_error));
+		return EXIT_STORE;
+	}
 	if (rc != 0) {
 		fprintf(stderr, "%s: %s\n", x->cmd->name, ar_strerror(rc));
 		return EXIT_STORE;

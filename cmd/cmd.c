@@ -5,9 +5,12 @@
  * Input lines are read in batches: a batch ends when no further line is
  * waiting, or at BATCH_MAX lines, so an interactive user gets an answer
  * per line while a pipe full of requests shares one commit (and one
- * fsync, 1-10 ms here) per batch.  Output of a write batch is printed
- * only after its transaction committed.
+ * fsync, 1-10 ms here) per batch.  The output of a write batch is made
+ * inside its transaction, so that nothing which can fail (memory) is
+ * left for after the commit, and printed only after the commit.
  */
+#include <sys/statvfs.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -25,7 +28,7 @@
 
 enum {
 	OPT_NOW = 256, OPT_WAIT, OPT_CREATE, OPT_NODES, OPT_SLOT, OPT_HORIZON,
-	OPT_MAX_SIZE
+	OPT_MAX_SIZE, OPT_GROUP
 };
 
 static const struct option common_opts[] = {
@@ -38,6 +41,7 @@ static const struct option common_opts[] = {
 	{ "slot", required_argument, NULL, OPT_SLOT },
 	{ "horizon", required_argument, NULL, OPT_HORIZON },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -49,6 +53,7 @@ struct reader {
 	char *buf;
 	size_t off, len, cap;
 	int eof;
+	int unterminated;       /* the last line came without its newline */
 	long line;
 };
 
@@ -57,7 +62,7 @@ usage(const struct cmd *c, FILE *f)
 {
 	fprintf(f, "usage: %s [-jV] [-s dir] [--now time] [--wait duration]\n"
 	    "       %*s [--create [--nodes n] [--slot duration] "
-	    "[--horizon duration] [--max-size mib]]\n"
+	    "[--horizon duration] [--max-size mib] [--group group]]\n"
 	    "       %*s %s\n", c->name, (int)strlen(c->name), "",
 	    (int)strlen(c->name), "", c->usage);
 }
@@ -65,16 +70,39 @@ usage(const struct cmd *c, FILE *f)
 void
 cmd_warn(struct ctx *x, long line, const char *fmt, ...)
 {
+	char msg[AR_ERRMAX + 128];
+	size_t n;
 	va_list ap;
 
 	if (line > 0)
-		fprintf(stderr, "%s: line %ld: ", x->cmd->name, line);
+		n = (size_t)snprintf(msg, sizeof(msg), "%s: line %ld: ",
+		    x->cmd->name, line);
 	else
-		fprintf(stderr, "%s: arguments: ", x->cmd->name);
+		n = (size_t)snprintf(msg, sizeof(msg), "%s: arguments: ",
+		    x->cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	n = strlen(msg);
+	/* Inside a write batch, messages wait for its commit as output does. */
+	if (x->hold) {
+		if (x->errlen + n + 1 > x->errcap) {
+			size_t cap = (x->errlen + n + 1) * 2;
+			char *p = realloc(x->err, cap);
+
+			if (p == NULL) {
+				x->nomem = 1;
+				return;
+			}
+			x->err = p;
+			x->errcap = cap;
+		}
+		memcpy(x->err + x->errlen, msg, n);
+		x->err[x->errlen + n] = '\n';
+		x->errlen += n + 1;
+		return;
+	}
+	fprintf(stderr, "%s\n", msg);
 }
 
 /*
@@ -98,6 +126,7 @@ reader_next(struct reader *r, char **line, size_t *len)
 			*line = r->buf + r->off;
 			*len = toolong ? AR_LINE_MAX + 1 : end - r->off;
 			r->off = nl ? end + 1 : end;
+			r->unterminated = nl == NULL;
 			return 1;
 		}
 		if (r->eof)
@@ -137,6 +166,16 @@ reader_ready(struct reader *r)
 	if (r->eof || memchr(r->buf + r->off, '\n', r->len - r->off) != NULL)
 		return 1;
 	return poll(&p, 1, 0) == 1;
+}
+
+/* Wait until input is there (or its end). */
+static void
+reader_wait(struct reader *r)
+{
+	struct pollfd p = { r->fd, POLLIN, 0 };
+
+	while (poll(&p, 1, -1) == -1 && errno == EINTR)
+		;
 }
 
 /* Make one record of the key=value arguments, quoting each value. */
@@ -188,20 +227,44 @@ cmd_print(struct ctx *x, const struct ar_record *r)
 	return ar_record_print(r, x->json, &x->out, &x->outlen, &x->outcap);
 }
 
-/* Write the batch's output; a full disk or a closed pipe is an error. */
-static int
-flush_out(struct ctx *x)
+int
+cmd_flush(struct ctx *x)
 {
+	if (x->errlen > 0) {
+		fwrite(x->err, 1, x->errlen, stderr);
+		x->errlen = 0;
+	}
 	if (x->outlen > 0 && fwrite(x->out, 1, x->outlen, stdout) != x->outlen)
 		return -1;
 	x->outlen = 0;
 	return fflush(stdout) == 0 ? 0 : -1;
 }
 
+/* Is the file system holding dir full (LMDB may say EIO for it)? */
+static int
+disk_full(const char *dir)
+{
+	struct statvfs sv;
+
+	return statvfs(dir, &sv) == 0 &&
+	    (uint64_t)sv.f_bavail * sv.f_bsize < 65536;
+}
+
 static int
 store_error(struct ctx *x, const char *dir, int rc)
 {
-	fprintf(stderr, "%s: %s: %s\n", x->cmd->name, dir, ar_strerror(rc));
+	long pid;
+
+	if (rc == AR_ETIMEDOUT && x->store != NULL &&
+	    (pid = ar_lock_holder(x->store)) > 0)
+		fprintf(stderr, "%s: %s: %s (pid %ld)\n", x->cmd->name, dir,
+		    ar_strerror(rc), pid);
+	else if ((rc == EIO || rc == ENOSPC) && disk_full(dir))
+		fprintf(stderr, "%s: %s: no space left on the disk\n",
+		    x->cmd->name, dir);
+	else
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, dir,
+		    ar_strerror(rc));
 	return EXIT_STORE;
 }
 
@@ -209,30 +272,51 @@ struct batch {
 	struct ctx *x;
 	struct item *items;
 	size_t n;
+	int status;             /* the exit status of its lines */
 };
 
+/*
+ * Apply every good line, then make the output: in a write transaction
+ * this all happens before the commit.  A batch that changed nothing is
+ * not committed, so the store is not written at all.
+ */
 static int
-apply_all(ar_txn *t, void *arg)
+batch_run(ar_txn *t, void *arg)
 {
 	struct batch *b = arg;
-	int rc;
+	struct ctx *x = b->x;
+	int rc, st, wrote = 0;
 
+	x->outlen = x->errlen = 0;      /* a retry after growing starts over */
+	x->nomem = 0;
+	b->status = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		struct item *it = &b->items[i];
 
 		if (it->bad)
 			continue;
-		if ((rc = b->x->cmd->apply(b->x, t, it)) != 0)
+		it->wrote = 0;
+		if ((rc = x->cmd->apply(x, t, it)) != 0)
 			return rc;
+		wrote |= it->wrote;
 	}
-	return 0;
+	for (size_t i = 0; i < b->n; i++) {
+		if (b->items[i].bad)
+			continue;
+		if ((st = x->cmd->emit(x, &b->items[i])) < 0 || x->nomem)
+			return ENOMEM;
+		if (st > b->status)
+			b->status = st;
+	}
+	return x->cmd->write && !wrote ? AR_UNCHANGED : 0;
 }
 
-/* Is rc the store or its disk having no room left? */
+/* Is rc a lack of room: in the store, on its disk, or in memory? */
 static int
-full(int rc)
+no_room(int rc)
 {
-	return rc == AR_EFULL || rc == ENOSPC || rc == EIO || rc == EDQUOT;
+	return rc == AR_EFULL || rc == ENOSPC || rc == EIO || rc == EDQUOT ||
+	    rc == ENOMEM;
 }
 
 /*
@@ -243,45 +327,49 @@ full(int rc)
 static int
 run_batch(struct ctx *x, struct batch *b, const char *dir)
 {
-	int rc, status = 0;
+	int rc, status;
+	size_t good = 0;
 	ar_txn *t;
 
-	if (x->cmd->write)
-		rc = ar_write(x->store, x->now, apply_all, b);
-	else if ((rc = ar_txn_begin(x->store, 0, x->now, &t)) == 0) {
-		rc = apply_all(t, b);
+	for (size_t i = 0; i < b->n; i++)
+		good += !b->items[i].bad;
+	if (good == 0)
+		return 0;       /* no transaction: nothing is written */
+	if (x->cmd->write) {
+		x->hold = 1;
+		rc = ar_write(x->store, x->cmd->write & AR_FREEING, x->now,
+		    batch_run, b);
+		x->hold = 0;
+	} else if ((rc = ar_txn_begin(x->store, 0, x->now, &t)) == 0) {
+		rc = batch_run(t, b);
 		ar_txn_abort(t);
 	}
-	if (rc != 0 && x->cmd->write && full(rc) && b->n > 1) {
-		struct batch lo = { b->x, b->items, b->n / 2 };
-		struct batch hi = { b->x, b->items + lo.n, b->n - lo.n };
+	if (rc != 0 && x->cmd->write && no_room(rc) && b->n > 1) {
+		struct batch lo = { b->x, b->items, b->n / 2, 0 };
+		struct batch hi = { b->x, b->items + lo.n, b->n - lo.n, 0 };
 
+		x->outlen = x->errlen = 0;
 		if ((status = run_batch(x, &lo, dir)) == EXIT_STORE)
 			return status;
 		if ((rc = run_batch(x, &hi, dir)) > status)
 			status = rc;
 		return status;
 	}
-	if (rc != 0)
-		return store_error(x, dir, rc);
-	for (size_t i = 0; i < b->n; i++) {
-		int st;
-
-		if (b->items[i].bad)
-			continue;
-		if ((st = x->cmd->emit(x, &b->items[i])) < 0) {
-			fprintf(stderr, "%s: out of memory\n", x->cmd->name);
-			return EXIT_STORE;
-		}
-		if (st > status)
-			status = st;
+	if (rc == ENOMEM) {
+		x->outlen = x->errlen = 0;
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return EXIT_STORE;
 	}
-	if (flush_out(x) != 0) {
+	if (rc != 0) {
+		x->outlen = x->errlen = 0;
+		return store_error(x, dir, rc);
+	}
+	if (cmd_flush(x) != 0) {
 		fprintf(stderr, "%s: write error: %s\n", x->cmd->name,
 		    strerror(errno));
 		return EXIT_STORE;
 	}
-	return status;
+	return b->status;
 }
 
 /* Parse one line into it and prepare its request; 0, or EXIT_USAGE. */
@@ -368,8 +456,8 @@ grow_items(struct batch *b, size_t *cap)
 static int
 run_records(struct ctx *x, int argc, char **argv, const char *dir)
 {
-	struct reader r = { 0, NULL, 0, 0, 65536, 0, 0 };
-	struct batch b = { x, NULL, 0 };
+	struct reader r = { 0, NULL, 0, 0, 65536, 0, 0, 0 };
+	struct batch b = { x, NULL, 0, 0 };
 	size_t cap = 0;
 	int status = 0, st;
 	char *line;
@@ -397,6 +485,12 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 	for (;;) {
 		int more;
 
+		/* Waiting for input holds no reader slot of the store, and
+		 * relative times count from when the input came. */
+		if (!reader_ready(&r)) {
+			ar_idle(x->store);
+			reader_wait(&r);
+		}
 		if (!x->fixed_now)
 			x->now = wall_clock();
 		if ((st = store_clock(x)) != 0) {
@@ -405,8 +499,16 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 		}
 		b.n = 0;
 		while ((more = reader_next(&r, &line, &len)) == 1) {
-			if ((st = take_line(x, &b.items[b.n], line, len,
-			    r.line, x->json)) > status)
+			if (r.unterminated && len <= AR_LINE_MAX) {
+				/* Its producer may have died mid-line. */
+				b.items[b.n].bad = 1;
+				cmd_warn(x, r.line, "no newline at the end: the "
+				    "line may be cut short");
+				st = EXIT_USAGE;
+			} else
+				st = take_line(x, &b.items[b.n], line, len,
+				    r.line, x->json);
+			if (st > status)
 				status = st;
 			if (++b.n == BATCH_MAX || !reader_ready(&r))
 				break;
@@ -489,19 +591,144 @@ guard_std_fds(void)
 			_exit(EXIT_STORE);
 }
 
+/*
+ * A group by number, or by name from /etc/group; -1 if there is none.
+ * Not getgrnam(): the commands are linked statically, and NSS would load
+ * the shared C library at run time.  A group known only to a directory
+ * service is given by number.
+ */
+static int
+group_parse(const char *name, long *gid)
+{
+	char line[1024], *end, *p;
+	size_t len = strlen(name);
+	FILE *f;
+	long n;
+
+	n = strtol(name, &end, 10);
+	if (*name != '\0' && *end == '\0' && n >= 0 && n <= 0x7fffffffL) {
+		*gid = n;
+		return 0;
+	}
+	if (len == 0 || (f = fopen("/etc/group", "re")) == NULL)
+		return -1;
+	n = -1;
+	while (n == -1 && fgets(line, sizeof(line), f) != NULL) {
+		/* name:password:gid:members */
+		if (strncmp(line, name, len) != 0 || line[len] != ':' ||
+		    (p = strchr(line + len + 1, ':')) == NULL)
+			continue;
+		n = strtol(p + 1, &end, 10);
+		if (end == p + 1 || *end != ':' || n < 0)
+			n = -1;
+	}
+	fclose(f);
+	*gid = n;
+	return n == -1 ? -1 : 0;
+}
+
+static int
+set_max_size(ar_txn *t, void *arg)
+{
+	const uint64_t *max = arg;
+	struct ar_info i;
+	int rc;
+
+	if ((rc = ar_info(t, &i)) != 0)
+		return rc;
+	return i.config.map_max == *max ? AR_UNCHANGED :
+	    ar_set_max_size(t, *max);
+}
+
+/* Say which of the store's settings differ from those asked. */
+static void
+config_differs(struct ctx *x, const char *dir, const struct ar_config *cfg)
+{
+	struct ar_info i;
+	ar_txn *t;
+	char have[AR_ERRMAX], want[AR_ERRMAX];
+
+	if (ar_open(dir, AR_RDONLY, &x->store) != 0 ||
+	    ar_txn_begin(x->store, 0, 0, &t) != 0) {
+		store_error(x, dir, AR_EEXIST);
+		return;
+	}
+	ar_info(t, &i);
+	ar_txn_abort(t);
+	fprintf(stderr, "%s: %s: %s:", x->cmd->name, dir,
+	    ar_strerror(AR_EEXIST));
+	if (i.config.nodes != cfg->nodes)
+		fprintf(stderr, " nodes %lu there, not %lu",
+		    (unsigned long)i.config.nodes, (unsigned long)cfg->nodes);
+	if (i.config.slot != cfg->slot)
+		fprintf(stderr, " slot %s there, not %s",
+		    ar_duration_format(i.config.slot, have),
+		    ar_duration_format(cfg->slot, want));
+	if (i.config.horizon != cfg->horizon)
+		fprintf(stderr, " horizon %s there, not %s",
+		    ar_duration_format(i.config.horizon, have),
+		    ar_duration_format(cfg->horizon, want));
+	fputc('\n', stderr);
+	ar_close(x->store);
+	x->store = NULL;
+}
+
+/*
+ * --create: make the store, or find it there with the same settings.
+ * An explicit --max-size is applied to a store that was there, in a
+ * write transaction of its own.  An exit status.
+ */
+static int
+create_store(struct ctx *x, const char *dir, const struct ar_config *cfg)
+{
+	int rc;
+
+	if ((rc = ar_create(dir, cfg, x->now)) == EINVAL) {
+		fprintf(stderr, "%s: invalid store configuration: the slot must "
+		    "be 1s..1d and divide the horizon, at most 10000000 "
+		    "slots\n", x->cmd->name);
+		return EXIT_USAGE;
+	}
+	if (rc == AR_EEXIST) {
+		config_differs(x, dir, cfg);
+		return EXIT_STORE;
+	}
+	if (rc != 0)
+		return store_error(x, dir, rc);
+	if (cfg->map_max == 0)
+		return 0;
+	if ((rc = ar_open(dir, 0, &x->store)) == 0) {
+		ar_set_wait(x->store, x->wait_ms);
+		rc = ar_write(x->store, 0, x->now, set_max_size,
+		    (void *)&cfg->map_max);
+	}
+	if (rc == EINVAL)
+		fprintf(stderr, "%s: option '--max-size': below the store's "
+		    "size now\n", x->cmd->name);
+	else if (rc != 0)
+		store_error(x, dir, rc);
+	ar_close(x->store);
+	x->store = NULL;
+	return rc == EINVAL ? EXIT_USAGE : rc != 0 ? EXIT_STORE : 0;
+}
+
 int
 cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 {
-	struct ctx x = { .cmd = c, .data = data, .answers = 1 };
+	struct ctx x = { .cmd = c, .data = data, .answers = 1,
+	    .wait_ms = 30000 };
 	struct ar_config cfg;
 	struct option *lo;
 	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");
 	char err[AR_ERRMAX], *so;
 	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
-	int64_t d, wait_ms = 30000;
+	int64_t d;
 	uint64_t nodes;
 
 	guard_std_fds();
+	/* getopt's own messages name the command, not the path run. */
+	if (argc > 0)
+		argv[0] = (char *)c->name;
 	ar_config_default(&cfg);
 	x.uid = (uint32_t)getuid();
 	x.now = wall_clock();
@@ -514,7 +741,20 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		switch (opt) {
 		case 's':
+			if (*optarg == '\0') {
+				fprintf(stderr, "%s: option '--store': empty\n",
+				    c->name);
+				goto usage;
+			}
 			dir = optarg;
+			break;
+		case OPT_GROUP:
+			if (group_parse(optarg, &cfg.group) != 0) {
+				fprintf(stderr, "%s: option '--group': no group "
+				    "'%.64s'\n", c->name, optarg);
+				goto usage;
+			}
+			config = 1;
 			break;
 		case 'j':
 			x.json = AR_REC_JSON;
@@ -591,11 +831,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		else if (cmd_duration_opt(&x, wait_opt ? "option '--wait'" :
 		    "AR_WAIT", wait, &d) != 0)
 			return EXIT_USAGE;
-		wait_ms = d * 1000;
+		x.wait_ms = (long)(d * 1000);
 	}
 	if (config && !create) {
-		fprintf(stderr, "%s: --nodes, --slot, --horizon and --max-size "
-		    "go with --create\n", c->name);
+		fprintf(stderr, "%s: --nodes, --slot, --horizon, --max-size and "
+		    "--group go with --create\n", c->name);
 		return EXIT_USAGE;
 	}
 	if (c->prepare == NULL)
@@ -604,33 +844,30 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		fprintf(stderr, "%s: takes no records as arguments\n", c->name);
 		return EXIT_USAGE;
 	}
-	if (create && (rc = ar_create(dir, &cfg, x.now)) != 0) {
-		if (rc == EINVAL) {
-			fprintf(stderr, "%s: invalid store configuration: the "
-			    "slot must be 1s..1d and divide the horizon, at most "
-			    "10000000 slots\n", c->name);
-			return EXIT_USAGE;
-		}
-		return store_error(&x, dir, rc);
-	}
+	if (create && (status = create_store(&x, dir, &cfg)) != 0)
+		return status;
 	rc = ar_open(dir, c->write ? 0 : AR_RDONLY, &x.store);
 	if (rc != 0)
 		return store_error(&x, dir, rc);
-	ar_set_wait(x.store, (long)wait_ms);
+	ar_set_wait(x.store, x.wait_ms);
 	if ((rc = store_clock(&x)) != 0) {
+		store_error(&x, dir, rc);
 		ar_close(x.store);
-		return store_error(&x, dir, rc);
+		return EXIT_STORE;
 	}
 	status = x.whole ? c->whole(&x, x.store) :
 	    run_records(&x, argc, argv, dir);
-	/* A whole-store job that failed prints nothing, not a part. */
-	if (x.whole && status < EXIT_USAGE && flush_out(&x) != 0) {
+	/* A whole-store job that failed prints nothing, not a part (but
+	 * what it said it found, as --check's violations, it prints). */
+	if (x.whole && (status < EXIT_USAGE || x.keep_output) &&
+	    cmd_flush(&x) != 0) {
 		fprintf(stderr, "%s: write error: %s\n", c->name,
 		    strerror(errno));
 		status = EXIT_STORE;
 	}
 	ar_close(x.store);
 	free(x.out);
+	free(x.err);
 	return status;
 usage:
 	free(lo);
@@ -741,6 +978,12 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 	}
 	/* Output records carry both, end rounded to slots: duration wins. */
 	rq->duration = hd ? dur : end - rq->earliest;
+	if (rq->duration > AR_DURATION_MAX) {
+		snprintf(err, AR_ERRMAX, "field '%s': more than 100 years %s",
+		    hd ? "duration" : "end", hd ? "long" : hs ?
+		    "after 'start'" : "after 'earliest'");
+		return -1;
+	}
 	if (count_field(it, "nodes", &rq->nodes, err) != 0 ||
 	    count_field(it, "jobs", &rq->jobs, err) != 0 ||
 	    label_field(it, "user", &rq->user, err) != 0 ||

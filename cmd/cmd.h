@@ -23,6 +23,7 @@ struct item {
 	struct ar_record rec;   /* the input; output fields are set on it */
 	long line;              /* input line number, 0 for arguments */
 	int bad;                /* the input was rejected */
+	int wrote;              /* apply changed the store */
 	struct ar_request rq;   /* its labels point into rec */
 	int64_t earliest;       /* the fields as given, -1 when absent */
 	int64_t latest;
@@ -44,14 +45,17 @@ struct ctx;
 struct cmd {
 	const char *name;
 	const char *usage;              /* the synopsis after the name */
-	int write;                      /* needs a write transaction */
+	unsigned write;                 /* 0, or AR_WRITE for a write
+					   transaction, | AR_FREEING if it
+					   frees room (see ar_grow) */
 	const char *shortopts;          /* the command's own options */
 	const struct option *longopts;
 	/* Take one of the command's own options; 0, or -1 on bad usage. */
 	int (*option)(struct ctx *, int, const char *);
 	/* Turn it->rec into a request; 0, or -1 with a message in err. */
 	int (*prepare)(struct ctx *, struct item *, char *err);
-	/* Run it against the store; 0, or a store error that ends the run. */
+	/* Run it against the store, setting it->wrote if it changed it;
+	 * 0, or a store error that ends the run. */
 	int (*apply)(struct ctx *, ar_txn *, struct item *);
 	/* Set the output fields and print; returns 0 or EXIT_REFUSED. */
 	int (*emit)(struct ctx *, struct item *);
@@ -69,9 +73,16 @@ struct ctx {
 	int whole;              /* run cmd->whole instead of reading records */
 	size_t answers;         /* answers an item may get (default 1) */
 	uint32_t uid;
+	long wait_ms;           /* --wait */
 	void *data;             /* the command's own state */
 	char *out;              /* output waiting for the batch's commit */
 	size_t outlen, outcap;
+	int hold;               /* messages wait for the commit too ... */
+	char *err;              /* ... here */
+	size_t errlen, errcap;
+	int nomem;              /* a message was lost for want of memory */
+	int keep_output;        /* a whole-store job's output stands even
+				   when it fails (--check's violations) */
 };
 
 /* Run the command: parse argv, open the store, process input, exit code. */
@@ -88,6 +99,9 @@ int cmd_print(struct ctx *x, const struct ar_record *r);
 
 /* Fill a record from a reservation (id, labels, times, nodes, status). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
+
+/* Print the output and messages made so far; -1 on a write error. */
+int cmd_flush(struct ctx *x);
 
 /* Report a problem with an input line: "name: line N: msg". */
 void cmd_warn(struct ctx *x, long line, const char *fmt, ...);

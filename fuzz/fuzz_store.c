@@ -78,7 +78,7 @@ setup(void)
 	ar_config_default(&cfg);
 	cfg.nodes = 8;
 	if (ar_create(pristine, &cfg, NOW) != 0 ||
-	    ar_open(pristine, 0, &s) != 0 || ar_write(s, NOW, fill, NULL) != 0)
+	    ar_open(pristine, 0, &s) != 0 || ar_write(s, 0, NOW, fill, NULL) != 0)
 		abort();
 	ar_close(s);
 	if (mkdir(work, 0700) != 0)

@@ -33,6 +33,9 @@
 #define AR_EPERM     (-30606)   /* not the reservation's owner */
 #define AR_EDONE     (-30607)   /* the reservation is cancelled or finished */
 #define AR_EFULL     (-30608)   /* the store reached its maximum size */
+#define AR_EHALF     (-30620)   /* a creation was interrupted: create again */
+/* Not an error: what ar_write()'s function returns to keep nothing. */
+#define AR_UNCHANGED (-30621)
 
 /* The status of an answer or of a reservation. */
 enum ar_status {
@@ -65,7 +68,9 @@ struct ar_config {
 	uint32_t nodes;         /* capacity: nodes in the cluster (default 64) */
 	int64_t slot;           /* slot length in seconds (default 300) */
 	int64_t horizon;        /* how far ahead one may reserve (default 30 days) */
-	uint64_t map_max;       /* largest the store may grow, bytes (16 GiB) */
+	uint64_t map_max;       /* largest the store may grow, bytes; 0: 16 GiB
+				   for a new store, unchanged for one there */
+	long group;             /* group id to share the store with, or -1 */
 };
 
 /* What ar_info() tells about an open store. */
@@ -103,6 +108,7 @@ struct ar_request {
                          * earlier or later, nearest first (FCFS-LRH) */
 #define AR_PARTIAL 0x4  /* grant the copies that fit, not all or nothing */
 #define AR_JOBS_MAX 4096        /* copies in one request */
+#define AR_DURATION_MAX 3155760000LL    /* 100 years, in seconds */
 
 #define AR_LABEL_MAX 255
 
@@ -135,18 +141,27 @@ struct ar_resv {
 	char job[AR_LABEL_MAX + 1];
 };
 
-/* Fill cfg with the defaults: 64 nodes, 5-minute slots, 30 days. */
+/* Fill cfg with the defaults: 64 nodes, 5-minute slots, 30 days, the
+ * default maximum size, not shared. */
 void ar_config_default(struct ar_config *cfg);
 
 /*
  * Create a store in directory dir (made if missing, mode 0770 before the
- * umask) with configuration cfg, its clock set to now.  Creating a store
- * that exists with the same configuration does nothing and succeeds.
- * Errors: EINVAL (a bad configuration: nodes not in 1 .. 1,000,000, slot
- * not in 1 s .. 1 day, horizon not a whole number of slots or more than
- * 10 million slots, map_max below 1 MiB, now not in the years 1970-9999),
- * AR_EEXIST (a store with another configuration), AR_EVERSION, errno
- * values from mkdir and open, LMDB's codes.
+ * umask) with configuration cfg, its clock set to now.  The store is made
+ * whole under a temporary name and then linked in, so a creation killed
+ * at any moment leaves no store or a complete one.  Creating a store that
+ * exists with the same nodes, slot and horizon does nothing and succeeds
+ * (map_max is then not applied: see ar_set_max_size); a store an older
+ * ar's interrupted creation left is finished.  With cfg->group >= 0 the
+ * directory becomes that group's, setgid and mode 2770, and the store's
+ * files mode 0660 in that group, whatever the umask, so that the group's
+ * members may read and write it; an existing store is given to the group
+ * too.  Errors: EINVAL (a bad configuration: nodes not in 1 .. 1,000,000,
+ * slot not in 1 s .. 1 day, horizon not a whole number of slots or more
+ * than 10 million slots, map_max neither 0 nor at least 1 MiB, now not in
+ * the years 1970-9999), ENOTDIR (dir is not a directory), AR_EEXIST (a
+ * store with another nodes, slot or horizon), AR_EVERSION, errno values
+ * from mkdir, chown, chmod, open and link, LMDB's codes.
  */
 int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
 
@@ -154,7 +169,9 @@ int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
 
 /*
  * Open the store in dir and clear the reader slots of dead processes.
- * Errors: AR_ENOSTORE (no store there; nothing is created), AR_EVERSION,
+ * Up to 4096 processes may hold transactions on a store at once.
+ * Errors: AR_ENOSTORE (no store there; nothing is created), AR_EHALF (an
+ * older ar's creation was interrupted: create it again), AR_EVERSION,
  * AR_ECORRUPT, ENOMEM, errno values from open, LMDB's codes.
  */
 int ar_open(const char *dir, unsigned flags, ar_store **sp);
@@ -166,6 +183,14 @@ void ar_close(ar_store *s);
  * (default 30000; 0 means fail at once). */
 void ar_set_wait(ar_store *s, long ms);
 
+/* The pid of the process holding the writer lock (after AR_ETIMEDOUT),
+ * or 0 if it is not known. */
+long ar_lock_holder(ar_store *s);
+
+/* Let go of what the handle keeps between transactions (a reader slot):
+ * call it before waiting a long time, e.g. for input. */
+void ar_idle(ar_store *s);
+
 /*
  * Begin a transaction at time now; the store's clock becomes the later of
  * now and the clock it had.  A write transaction waits for the writer lock
@@ -173,6 +198,7 @@ void ar_set_wait(ar_store *s, long ms);
  * Errors: AR_ETIMEDOUT, EACCES (writing a read-only store), LMDB's codes.
  */
 #define AR_WRITE 0x1
+#define AR_FREEING 0x2          /* ar_grow, ar_write: the work frees room */
 int ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp);
 
 /* Commit and free a transaction; it is freed whatever the result.
@@ -182,19 +208,32 @@ int ar_txn_commit(ar_txn *t);
 /* Abandon and free a transaction: nothing it did is kept. */
 void ar_txn_abort(ar_txn *t);
 
-/* Double the map after MDB_MAP_FULL; no transaction may be open.
- * Errors: AR_EFULL (the store's map_max is reached), LMDB's codes. */
-int ar_grow(ar_store *s);
+/*
+ * Double the map after MDB_MAP_FULL, up to the store's map_max; no
+ * transaction may be open.  With AR_FREEING (the work frees room, as a
+ * cancel or a purge does) up to map_max plus a reserve of 1/16 of it, at
+ * least 1 MiB, so that a full store can still be emptied.  Errors:
+ * AR_EFULL (that limit is reached), LMDB's codes.
+ */
+int ar_grow(ar_store *s, unsigned flags);
 
 /*
  * Run fn(t, arg) in one write transaction and commit it, growing the map
- * and running fn again from the start when the map is full, so fn must
- * redo all its work each time.  fn returns 0 to commit, or an error code
- * to abort; that code is returned.  Errors: those of fn, ar_txn_begin,
- * ar_txn_commit and ar_grow.
+ * (ar_grow with flags) and running fn again from the start when the map
+ * is full, so fn must redo all its work each time.  fn returns 0 to
+ * commit, AR_UNCHANGED to end the transaction without writing anything
+ * (ar_write then returns 0), or an error code to abort; that code is
+ * returned.  Errors: those of fn, ar_txn_begin, ar_txn_commit and ar_grow.
  */
-int ar_write(ar_store *s, int64_t now, int (*fn)(ar_txn *, void *),
-    void *arg);
+int ar_write(ar_store *s, unsigned flags, int64_t now,
+    int (*fn)(ar_txn *, void *), void *arg);
+
+/*
+ * Set the largest size the store may grow to, in bytes, in write
+ * transaction t.  Errors: EACCES (read transaction), EINVAL (below 1 MiB
+ * or below the map's current size).
+ */
+int ar_set_max_size(ar_txn *t, uint64_t map_max);
 
 /* Describe the store as seen by transaction t. */
 int ar_info(ar_txn *t, struct ar_info *info);

@@ -145,7 +145,6 @@ struct ar_txn {
 };
 
 #define TIME_MAX 253402300799LL        /* 9999-12-31T23:59:59Z */
-#define DURATION_MAX 3155760000LL      /* 100 years */
 
 /* A request reduced to slots. */
 struct span {

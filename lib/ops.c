@@ -20,7 +20,7 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 {
 	int64_t slot = t->m.slot, end = t->base + t->m.horizon;
 
-	if (rq->duration <= 0 || rq->duration > DURATION_MAX ||
+	if (rq->duration <= 0 || rq->duration > AR_DURATION_MAX ||
 	    rq->nodes == 0 || rq->jobs == 0 || rq->earliest < 0 ||
 	    rq->latest < rq->earliest || rq->latest > TIME_MAX ||
 	    (rq->user != NULL && strlen(rq->user) > AR_LABEL_MAX) ||

@@ -89,9 +89,9 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	    v->mv_size != sizeof(d) + d.user_len + d.job_len ||
 	    (d.state != AR_GRANTED && d.state != AR_CANCELLED) ||
 	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
-	    d.slots == 0 || d.slots > DURATION_MAX / slot + 1 ||
+	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
 	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
-	    d.duration <= 0 || d.duration > DURATION_MAX ||
+	    d.duration <= 0 || d.duration > AR_DURATION_MAX ||
 	    d.nodes == 0 || d.jobs == 0)
 		return AR_ECORRUPT;
 	r->id = d.id;

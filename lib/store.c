@@ -4,9 +4,12 @@
  */
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,10 @@
 #define MAP_MAX_DEFAULT (16ULL << 30)
 #define HORIZON_MAX_SLOTS 10000000
 #define WAIT_DEFAULT_MS 30000
+/* Readers a store serves at once: every process holding a transaction
+ * takes one; LMDB's default, 126, is less than a busy login node runs. */
+#define READERS_MAX 4096
+#define NEW_PREFIX ".new-"      /* a store being made: .new-PID.mdb */
 
 static const MDB_val meta_key = { 4, "meta" };
 
@@ -28,7 +35,8 @@ ar_config_default(struct ar_config *cfg)
 	cfg->nodes = 64;
 	cfg->slot = 300;
 	cfg->horizon = 30 * 86400;
-	cfg->map_max = MAP_MAX_DEFAULT;
+	cfg->map_max = 0;
+	cfg->group = -1;
 }
 
 static int
@@ -41,7 +49,7 @@ config_valid(const struct ar_config *cfg)
 	if (cfg->horizon < cfg->slot || cfg->horizon % cfg->slot != 0 ||
 	    cfg->horizon / cfg->slot > HORIZON_MAX_SLOTS)
 		return 0;
-	return cfg->map_max >= MAP_INITIAL;
+	return cfg->map_max == 0 || cfg->map_max >= MAP_INITIAL;
 }
 
 /* Seconds to slots, rounding up; a start on a boundary stays there. */
@@ -88,13 +96,34 @@ size_check(ar_store *s)
 	return 0;
 }
 
-/* Open the environment and the six databases; create them if asked. */
+static int writer_lock(ar_store *s);
+
+/* Open the databases of a store in txn, creating them if flags say so. */
 static int
-env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
+dbs_open(MDB_txn *txn, unsigned flags, ar_store *s)
 {
+	int rc;
+
+	if ((rc = mdb_dbi_open(txn, "meta", flags, &s->meta)) != 0 ||
+	    (rc = mdb_dbi_open(txn, "ring", flags, &s->ring)) != 0 ||
+	    (rc = mdb_dbi_open(txn, "resv", flags, &s->resv)) != 0 ||
+	    (rc = mdb_dbi_open(txn, "ends", flags, &s->ends)) != 0 ||
+	    (rc = mdb_dbi_open(txn, "labels", flags | MDB_DUPSORT |
+	    MDB_DUPFIXED, &s->labels)) != 0 ||
+	    (rc = mdb_dbi_open(txn, "flex", flags, &s->flex)) != 0)
+		return rc;
+	return 0;
+}
+
+/*
+ * Open the environment of an existing store, and for writing the file
+ * writers lock.  Its databases are opened by dbs_load().
+ */
+static int
+env_open(const char *dir, unsigned envflags, ar_store **sp)
+{
+	char path[4096];
 	ar_store *s;
-	MDB_txn *txn;
-	unsigned dbflags = create ? MDB_CREATE : 0;
 	int rc, dead;
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
@@ -102,11 +131,9 @@ env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 	s->lockfd = -1;
 	s->wait_ms = WAIT_DEFAULT_MS;
 	s->flags = (envflags & MDB_RDONLY) ? AR_RDONLY : 0;
-	if ((rc = mdb_env_create(&s->env)) != 0)
-		goto fail;
-	if ((rc = mdb_env_set_maxdbs(s->env, 8)) != 0)
-		goto fail;
-	if (create && (rc = mdb_env_set_mapsize(s->env, MAP_INITIAL)) != 0)
+	if ((rc = mdb_env_create(&s->env)) != 0 ||
+	    (rc = mdb_env_set_maxdbs(s->env, 8)) != 0 ||
+	    (rc = mdb_env_set_maxreaders(s->env, READERS_MAX)) != 0)
 		goto fail;
 	if ((rc = mdb_env_open(s->env, dir, envflags | MDB_NOTLS, 0660)) != 0 ||
 	    (rc = size_check(s)) != 0)
@@ -114,24 +141,13 @@ env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 	/* Reader slots of killed processes pin old pages and grow the file. */
 	if ((rc = mdb_reader_check(s->env, &dead)) != 0)
 		goto fail;
-	if ((rc = mdb_txn_begin(s->env, NULL, envflags & MDB_RDONLY, &txn)) != 0)
-		goto fail;
-	if ((rc = mdb_dbi_open(txn, "meta", dbflags, &s->meta)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "ring", dbflags, &s->ring)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "resv", dbflags, &s->resv)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "ends", dbflags, &s->ends)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "labels", dbflags | MDB_DUPSORT |
-	    MDB_DUPFIXED, &s->labels)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "flex", dbflags, &s->flex)) != 0) {
-		mdb_txn_abort(txn);
-		if (rc == MDB_NOTFOUND || rc == MDB_INCOMPATIBLE)
-			rc = AR_ECORRUPT;
-		goto fail;
-	}
-	if ((rc = mdb_txn_commit(txn)) != 0)
-		goto fail;
 	if (!(envflags & MDB_RDONLY)) {
-		s->lockfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (snprintf(path, sizeof(path), "%s/writer.lock", dir) >=
+		    (int)sizeof(path)) {
+			rc = ENAMETOOLONG;
+			goto fail;
+		}
+		s->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0660);
 		if (s->lockfd == -1) {
 			rc = errno;
 			goto fail;
@@ -142,6 +158,28 @@ env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 fail:
 	ar_close(s);
 	return rc;
+}
+
+/*
+ * Open the store's databases.  In a read transaction: a write
+ * transaction would wait on LMDB's writer mutex, with no deadline,
+ * behind a writer stopped (^Z) inside its transaction.
+ */
+static int
+dbs_load(ar_store *s)
+{
+	MDB_txn *txn;
+	int rc;
+
+	if ((rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn)) != 0)
+		return rc;
+	if ((rc = dbs_open(txn, 0, s)) != 0) {
+		mdb_txn_abort(txn);
+		/* None at all: an older ar's creation was interrupted. */
+		return rc == MDB_NOTFOUND ? AR_EHALF : rc == MDB_INCOMPATIBLE ?
+		    AR_ECORRUPT : rc;
+	}
+	return mdb_txn_commit(txn);
 }
 
 static int
@@ -185,9 +223,165 @@ meta_put(ar_txn *t)
 	return rc;
 }
 
+/* Give a file of the store to the group it is shared with: rw for both. */
+static int
+share(int fd, long group, mode_t mode)
+{
+	if (group < 0)
+		return 0;
+	if (fchown(fd, (uid_t)-1, (gid_t)group) == -1 ||
+	    fchmod(fd, mode) == -1)
+		return errno;
+	return 0;
+}
+
+/* Open (creating) a file of the store and share it; -1 and errno. */
+static int
+share_file(const char *dir, const char *name, long group)
+{
+	char path[4096];
+	int fd, rc;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		return ENAMETOOLONG;
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0660)) == -1)
+		return errno;
+	rc = share(fd, group, 0660);
+	close(fd);
+	return rc;
+}
+
+/*
+ * Remove what killed creations left: .new-PID.mdb files whose process is
+ * gone.  A creation still running keeps its file.
+ */
+static void
+remove_unfinished(const char *dir)
+{
+	char path[4096];
+	struct dirent *e;
+	DIR *d;
+	long pid;
+	char *end;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, NEW_PREFIX, strlen(NEW_PREFIX)) != 0)
+			continue;
+		pid = strtol(e->d_name + strlen(NEW_PREFIX), &end, 10);
+		if (pid <= 0 || strcmp(end, ".mdb") != 0 ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) <
+		    (int)sizeof(path))
+			unlink(path);
+	}
+	closedir(d);
+}
+
+/*
+ * Make a store's data file whole, under a name of its own, and only then
+ * link it in as data.mdb: a creation killed at any moment leaves either
+ * no store or a complete one, never half of one.  link() does not
+ * replace a data.mdb another creation put there first: EEXIST.
+ */
+static int
+store_make(const char *dir, const struct meta *m, long group)
+{
+	char tmp[4096], path[4096];
+	ar_store dbs;
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_val v = { sizeof(*m), (void *)m };
+	mdb_filehandle_t fd;
+	int rc, dfd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s/" NEW_PREFIX "%ld.mdb", dir,
+	    (long)getpid()) >= (int)sizeof(tmp) ||
+	    snprintf(path, sizeof(path), "%s/data.mdb", dir) >=
+	    (int)sizeof(path))
+		return ENAMETOOLONG;
+	unlink(tmp);
+	if ((rc = mdb_env_create(&env)) != 0)
+		return rc;
+	/* Nobody else can see this file: it needs no lock file. */
+	if ((rc = mdb_env_set_maxdbs(env, 8)) != 0 ||
+	    (rc = mdb_env_set_mapsize(env, MAP_INITIAL)) != 0 ||
+	    (rc = mdb_env_open(env, tmp, MDB_NOSUBDIR | MDB_NOLOCK, 0660)) != 0)
+		goto out;
+	if ((rc = mdb_txn_begin(env, NULL, 0, &txn)) != 0)
+		goto out;
+	dbs.env = env;
+	if ((rc = dbs_open(txn, MDB_CREATE, &dbs)) != 0 ||
+	    (rc = mdb_put(txn, dbs.meta, (MDB_val *)&meta_key, &v, 0)) != 0) {
+		mdb_txn_abort(txn);
+		goto out;
+	}
+	if ((rc = mdb_txn_commit(txn)) != 0 ||
+	    (rc = mdb_env_get_fd(env, &fd)) != 0 ||
+	    (rc = share(fd, group, 0660)) != 0)
+		goto out;
+	/* The files a shared store's readers must write exist before them. */
+	if ((rc = share_file(dir, "lock.mdb", group)) != 0 ||
+	    (rc = share_file(dir, "writer.lock", group)) != 0)
+		goto out;
+	if (link(tmp, path) == -1)
+		rc = errno;
+	else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
+		if (fsync(dfd) == -1)
+			rc = errno;
+		close(dfd);
+	}
+out:
+	mdb_env_close(env);
+	unlink(tmp);
+	return rc;
+}
+
+/*
+ * Give the store an older ar's interrupted creation left (its databases
+ * or some of them, no meta, no records) its first meta, under the
+ * writer lock.  Another creation may have finished it meanwhile.
+ */
+static int
+store_finish(const char *dir, const struct meta *m)
+{
+	ar_store *s;
+	MDB_txn *txn;
+	MDB_stat st;
+	MDB_val v;
+	int rc;
+
+	if ((rc = env_open(dir, 0, &s)) != 0)
+		return rc;
+	if ((rc = writer_lock(s)) != 0 ||
+	    (rc = mdb_txn_begin(s->env, NULL, 0, &txn)) != 0)
+		goto out;
+	if ((rc = dbs_open(txn, MDB_CREATE, s)) == 0 &&
+	    (rc = mdb_get(txn, s->meta, (MDB_val *)&meta_key, &v)) ==
+	    MDB_NOTFOUND && (rc = mdb_stat(txn, s->resv, &st)) == 0) {
+		v.mv_size = sizeof(*m);
+		v.mv_data = (void *)m;
+		rc = st.ms_entries > 0 ? AR_ECORRUPT :
+		    mdb_put(txn, s->meta, (MDB_val *)&meta_key, &v, 0);
+		if (rc == 0)
+			rc = mdb_txn_commit(txn);
+		else
+			mdb_txn_abort(txn);
+	} else
+		mdb_txn_abort(txn);
+out:
+	ar_close(s);
+	return rc;
+}
+
 int
 ar_create(const char *dir, const struct ar_config *cfg, int64_t now)
 {
+	char path[4096];
+	struct stat st;
 	ar_store *s;
 	MDB_txn *txn;
 	struct meta m, old;
@@ -195,10 +389,21 @@ ar_create(const char *dir, const struct ar_config *cfg, int64_t now)
 
 	if (!config_valid(cfg) || now < 0 || now > TIME_MAX)
 		return EINVAL;
+	if (*dir == '\0')
+		return ENOENT;
+	if (snprintf(path, sizeof(path), "%s/data.mdb", dir) >=
+	    (int)sizeof(path))
+		return ENAMETOOLONG;
 	if (mkdir(dir, 0770) == -1 && errno != EEXIST)
 		return errno;
-	if ((rc = env_open(dir, 0, 1, &s)) != 0)
-		return rc;
+	if (stat(dir, &st) == -1)
+		return errno;
+	if (!S_ISDIR(st.st_mode))
+		return ENOTDIR;
+	/* Shared: the group may use it, and what is made in it is theirs. */
+	if (cfg->group >= 0 && (chown(dir, (uid_t)-1, (gid_t)cfg->group) == -1 ||
+	    chmod(dir, 02770) == -1))
+		return errno;
 	memset(&m, 0, sizeof(m));
 	m.magic = META_MAGIC;
 	m.format = AR_FORMAT_VERSION;
@@ -208,36 +413,32 @@ ar_create(const char *dir, const struct ar_config *cfg, int64_t now)
 	m.chunks = (uint32_t)((m.horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1);
 	m.clock = now;
 	m.next_id = 1;
-	m.map_max = cfg->map_max;
-	if ((rc = mdb_txn_begin(s->env, NULL, 0, &txn)) != 0)
-		goto out;
-	rc = meta_read(txn, s->meta, &old);
-	if (rc == 0) {
-		/* Creating what exists is fine when it is the same store. */
-		if (old.nodes != m.nodes || old.slot != m.slot ||
-		    old.horizon != m.horizon)
-			rc = AR_EEXIST;
+	m.map_max = cfg->map_max ? cfg->map_max : MAP_MAX_DEFAULT;
+	remove_unfinished(dir);
+	if (stat(path, &st) == -1) {
+		if (errno != ENOENT)
+			return errno;
+		if ((rc = store_make(dir, &m, cfg->group)) != EEXIST)
+			return rc;
+	}
+	/* A store is there: creating it again is fine if it is the same. */
+	if ((rc = ar_open(dir, AR_RDONLY, &s)) == AR_EHALF)
+		return store_finish(dir, &m);
+	if (rc != 0)
+		return rc;
+	if ((rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn)) == 0) {
+		rc = meta_read(txn, s->meta, &old);
 		mdb_txn_abort(txn);
-		goto out;
 	}
-	if (rc == AR_ECORRUPT) {
-		MDB_stat st;
-
-		/* Only an empty environment may be given its first meta. */
-		if ((rc = mdb_stat(txn, s->resv, &st)) == 0 && st.ms_entries == 0) {
-			MDB_val v = { sizeof(m), &m };
-
-			rc = mdb_put(txn, s->meta, (MDB_val *)&meta_key, &v, 0);
-		} else if (rc == 0)
-			rc = AR_ECORRUPT;
-	}
-	if (rc != 0) {
-		mdb_txn_abort(txn);
-		goto out;
-	}
-	rc = mdb_txn_commit(txn);
-out:
 	ar_close(s);
+	if (rc == 0 && (old.nodes != m.nodes || old.slot != m.slot ||
+	    old.horizon != m.horizon))
+		return AR_EEXIST;
+	if (rc == 0 && cfg->group >= 0 &&
+	    ((rc = share_file(dir, "data.mdb", cfg->group)) != 0 ||
+	    (rc = share_file(dir, "lock.mdb", cfg->group)) != 0 ||
+	    (rc = share_file(dir, "writer.lock", cfg->group)) != 0))
+		return rc;
 	return rc;
 }
 
@@ -248,25 +449,33 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 	struct stat st;
 	ar_store *s;
 	MDB_txn *txn;
+	MDB_stat ms;
+	MDB_val v;
 	struct meta m;
 	int rc;
 
 	/* LMDB would create a missing store; a typo must not. */
+	if (*dir == '\0')
+		return AR_ENOSTORE;
 	if (snprintf(path, sizeof(path), "%s/data.mdb", dir) >= (int)sizeof(path))
 		return ENAMETOOLONG;
 	if (stat(path, &st) == -1)
-		return errno == ENOENT || errno == ENOTDIR ? AR_ENOSTORE : errno;
+		return errno == ENOENT ? AR_ENOSTORE : errno;
 	/* LMDB would make an empty file a new environment. */
 	if (!S_ISREG(st.st_mode) || st.st_size < 2 * 4096)
 		return MDB_INVALID;
-	if ((rc = env_open(dir, (flags & AR_RDONLY) ? MDB_RDONLY : 0, 0, &s)) != 0)
+	if ((rc = env_open(dir, (flags & AR_RDONLY) ? MDB_RDONLY : 0, &s)) != 0)
 		return rc;
-	if ((rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn)) != 0) {
-		ar_close(s);
-		return rc;
+	if ((rc = dbs_load(s)) == 0 &&
+	    (rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn)) == 0) {
+		rc = meta_read(txn, s->meta, &m);
+		/* No meta and no records: an older ar's creation was cut. */
+		if (rc == AR_ECORRUPT && mdb_get(txn, s->meta,
+		    (MDB_val *)&meta_key, &v) == MDB_NOTFOUND &&
+		    mdb_stat(txn, s->resv, &ms) == 0 && ms.ms_entries == 0)
+			rc = AR_EHALF;
+		mdb_txn_abort(txn);
 	}
-	rc = meta_read(txn, s->meta, &m);
-	mdb_txn_abort(txn);
 	if (rc != 0) {
 		ar_close(s);
 		return rc;
@@ -299,29 +508,72 @@ ar_set_wait(ar_store *s, long ms)
 	s->wait_ms = ms < 0 ? 0 : ms;
 }
 
+static int64_t
+monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /*
  * LMDB's own writer mutex cannot be waited on with a deadline, so writers
- * first take an flock on the store directory, polling with a growing pause.
- * The kernel drops it when a writer dies, so a killed process never blocks
- * the others.
+ * first take an flock on the store's writer.lock, polling with a growing
+ * pause until the deadline.  The kernel drops it when a writer dies, so a
+ * killed process never blocks the others; one that is stopped does, and
+ * the others give up at their deadline.  The holder writes its pid in the
+ * file for their message.
  */
 static int
 writer_lock(ar_store *s)
 {
+	int64_t deadline = monotonic_ns() + (int64_t)s->wait_ms * 1000000, left;
 	struct timespec pause = { 0, 1000000 };
-	long waited = 0;
+	char pid[16];
+	int n;
 
 	for (;;) {
-		if (flock(s->lockfd, LOCK_EX | LOCK_NB) == 0)
+		if (flock(s->lockfd, LOCK_EX | LOCK_NB) == 0) {
+			n = snprintf(pid, sizeof(pid), "%-10ld\n", (long)getpid());
+			/* If this fails, only a message lacks the pid. */
+			(void)!pwrite(s->lockfd, pid, (size_t)n, 0);
 			return 0;
+		}
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return errno;
-		if (waited >= s->wait_ms)
+		if ((left = deadline - monotonic_ns()) <= 0)
 			return AR_ETIMEDOUT;
+		if (pause.tv_nsec > left)
+			pause.tv_nsec = (long)left;
 		nanosleep(&pause, NULL);
-		waited += pause.tv_nsec / 1000000;
 		if (pause.tv_nsec < 64000000)
 			pause.tv_nsec *= 2;
+	}
+}
+
+long
+ar_lock_holder(ar_store *s)
+{
+	char buf[16];
+	ssize_t n;
+	long pid;
+
+	if (s->lockfd == -1 ||
+	    (n = pread(s->lockfd, buf, sizeof(buf) - 1, 0)) <= 0)
+		return 0;
+	buf[n] = '\0';
+	pid = strtol(buf, NULL, 10);
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM) ?
+	    pid : 0;
+}
+
+void
+ar_idle(ar_store *s)
+{
+	if (s->rtxn != NULL) {
+		mdb_txn_abort(s->rtxn);
+		s->rtxn = NULL;
 	}
 }
 
@@ -493,13 +745,20 @@ ar_txn_abort(ar_txn *t)
 	txn_free(t);
 }
 
+/* Room a freeing transaction may take past map_max: 1/16, at least 1 MiB. */
+static uint64_t
+reserve(uint64_t map_max)
+{
+	return map_max / 16 > MAP_INITIAL ? map_max / 16 : MAP_INITIAL;
+}
+
 int
-ar_grow(ar_store *s)
+ar_grow(ar_store *s, unsigned flags)
 {
 	MDB_envinfo info;
 	MDB_txn *txn;
 	struct meta m;
-	uint64_t size;
+	uint64_t size, limit;
 	int rc;
 
 	if (s->rtxn != NULL) {          /* no transaction across a remap */
@@ -514,16 +773,18 @@ ar_grow(ar_store *s)
 	mdb_txn_abort(txn);
 	if (rc != 0)
 		return rc;
-	if (info.me_mapsize >= m.map_max)
+	limit = m.map_max + ((flags & AR_FREEING) ? reserve(m.map_max) : 0);
+	if (info.me_mapsize >= limit)
 		return AR_EFULL;
 	size = (uint64_t)info.me_mapsize * 2;
-	if (size > m.map_max)
-		size = m.map_max;
+	if (size > limit)
+		size = limit;
 	return mdb_env_set_mapsize(s->env, (size_t)size);
 }
 
 int
-ar_write(ar_store *s, int64_t now, int (*fn)(ar_txn *, void *), void *arg)
+ar_write(ar_store *s, unsigned flags, int64_t now,
+    int (*fn)(ar_txn *, void *), void *arg)
 {
 	ar_txn *t;
 	int rc;
@@ -535,11 +796,32 @@ ar_write(ar_store *s, int64_t now, int (*fn)(ar_txn *, void *), void *arg)
 			rc = ar_txn_commit(t);
 		else
 			ar_txn_abort(t);
+		if (rc == AR_UNCHANGED)
+			return 0;
 		if (rc != MDB_MAP_FULL)
 			return rc;
-		if ((rc = ar_grow(s)) != 0)
+		if ((rc = ar_grow(s, flags)) != 0)
 			return rc;
 	}
+}
+
+int
+ar_set_max_size(ar_txn *t, uint64_t map_max)
+{
+	MDB_envinfo info;
+	int rc;
+
+	if (!t->write)
+		return EACCES;
+	if ((rc = mdb_env_info(t->s->env, &info)) != 0)
+		return rc;
+	if (map_max < MAP_INITIAL || map_max < info.me_mapsize)
+		return EINVAL;
+	if (map_max != t->m.map_max) {
+		t->m.map_max = map_max;
+		t->meta_dirty = 1;
+	}
+	return 0;
 }
 
 int
@@ -591,7 +873,15 @@ ar_strerror(int code)
 	case AR_EDONE:
 		return "the reservation is already cancelled or finished";
 	case AR_EFULL:
-		return "the store is full (its maximum size is reached)";
+		return "the store is full (its maximum size is reached; "
+		    "raise it with --create --max-size)";
+	case AR_EHALF:
+		return "an unfinished store (its creation was interrupted: "
+		    "run --create again)";
+	case AR_UNCHANGED:
+		return "nothing changed";
+	case MDB_READERS_FULL:
+		return "too many processes are using the store at once";
 	case MDB_MAP_FULL:
 		return "the store's map is full";
 	case MDB_INVALID:

@@ -86,7 +86,7 @@ usage_of() {
 	*) tail='[key=value ...]' ;;
 	esac
 	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration]" \
-	    "       $pad [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib]]" \
+	    "       $pad [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib] [--group group]]" \
 	    "       $pad $tail"
 }
 

@@ -244,7 +244,7 @@ test_map_full(void)
 	cfg.map_max = 4 << 20;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
-	while (rounds < 100 && (rc = ar_write(s, T0, fill, &f)) == 0)
+	while (rounds < 100 && (rc = ar_write(s, 0, T0, fill, &f)) == 0)
 		rounds++;
 	CHECK(rc == AR_EFULL, "filling ends with %s", ar_strerror(rc));
 	CHECK(rounds >= 2, "the map grew: %d rounds", rounds);
@@ -287,7 +287,7 @@ test_model(void)
 	OK(ar_create(dir, &cfg, now));
 	OK(ar_open(dir, 0, &s));
 	for (int i = 0; i < 7; i++)     /* no MAP_FULL mid-transaction */
-		OK(ar_grow(s));
+		OK(ar_grow(s, 0));
 	while (now / M_SLOT < M_SPAN - 2 * M_HORIZON - 30 &&
 	    m->nresv < M_RESV - 1000) {
 		OK(ar_txn_begin(s, AR_WRITE, now, &t));
@@ -326,7 +326,7 @@ test_model(void)
 static uint64_t
 rearrange_run(unsigned flags, int *bad_moves)
 {
-	struct ar_config cfg = { 10, 300, 86400, 1 << 30 };
+	struct ar_config cfg = { 10, 300, 86400, 1 << 30, -1 };
 	uint64_t granted = 0, bad;
 	ar_store *s;
 	ar_txn *t;
@@ -415,7 +415,7 @@ purged_one(const struct ar_resv *r, void *arg)
 static void
 bucket_run(uint32_t nodes, uint64_t seed)
 {
-	struct ar_config cfg = { nodes, 300, 3 * 86400, 1 << 30 };
+	struct ar_config cfg = { nodes, 300, 3 * 86400, 1 << 30, -1 };
 	static uint64_t ids[20000], kept[20000];
 	size_t nids = 0, nkept;
 	uint64_t bad, live_before = 0;
@@ -427,7 +427,7 @@ bucket_run(uint32_t nodes, uint64_t seed)
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
 	for (int i = 0; i < 5; i++)     /* room for it all: no ar_write here */
-		OK(ar_grow(s));
+		OK(ar_grow(s, 0));
 	for (int round = 0; round < 16; round++) {
 		int64_t now = T0 + round * 6 * 3600;
 		struct purged p = { 0, 0, 0, 1 };
@@ -553,7 +553,7 @@ test_stale_reader(void)
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
 	for (int i = 0; i < 50; i++)
-		OK(ar_write(s, T0, churn, NULL));
+		OK(ar_write(s, 0, T0, churn, NULL));
 	ar_close(s);
 	/* Another process keeps the store open: an opener that found it
 	 * unused would reset LMDB's reader table anyway. */
@@ -574,7 +574,7 @@ test_stale_reader(void)
 	before = file_size(dir);
 	OK(ar_open(dir, 0, &s));
 	for (int i = 0; i < 300; i++)
-		OK(ar_write(s, T0, churn, NULL));
+		OK(ar_write(s, 0, T0, churn, NULL));
 	ar_close(s);
 	after = file_size(dir);
 	kill(holder, SIGKILL);

@@ -87,7 +87,7 @@ arb_purge(const struct backend *b, int64_t clock, struct stats *st)
 	int rc;
 
 	save(&a, st);
-	if ((rc = ar_write(x->s, clock, purge_fn, &a)) != 0)
+	if ((rc = ar_write(x->s, AR_FREEING, clock, purge_fn, &a)) != 0)
 		return fail("purge", rc);
 	return 0;
 }
@@ -127,7 +127,7 @@ arb_run(const struct backend *b, const struct trace *tr, size_t from,
 	for (w.from = from; w.from < to; w.from = w.to) {
 		w.to = w.from + x->group < to ? w.from + x->group : to;
 		save(&w.a, st);
-		if ((rc = ar_write(x->s, clock, batch_fn, &w)) != 0)
+		if ((rc = ar_write(x->s, 0, clock, batch_fn, &w)) != 0)
 			return fail("replay", rc);
 		if (sample(&st->op[OP_COMMIT], now_ns() - w.done) != 0)
 			return fail("commit", ENOMEM);

@@ -116,7 +116,7 @@ fill(const char *dir, int64_t slot, int64_t m, int64_t maxlen,
 	l.slot = slot;
 	if ((rc = ar_create(dir, &cfg, CLOCK)) != 0 ||
 	    (rc = ar_open(dir, 0, sp)) != 0 ||
-	    (rc = ar_write(*sp, CLOCK, load_fn, &l)) != 0) {
+	    (rc = ar_write(*sp, 0, CLOCK, load_fn, &l)) != 0) {
 		fprintf(stderr, "bench: %s: %s\n", dir, ar_strerror(rc));
 		goto fail;
 	}

@@ -293,7 +293,7 @@ run(const struct method *m, const struct flex_req *rq, size_t n,
 			;
 		sl = (struct slot){ m, rq + i, j - i, ns + i, granted + i,
 		    moves + i };
-		if ((rc = ar_write(s, rq[i].arrival, admit, &sl)) != 0)
+		if ((rc = ar_write(s, 0, rq[i].arrival, admit, &sl)) != 0)
 			die(m->name, rc);
 	}
 

@@ -42,7 +42,7 @@ mkstore --nodes 5
 run ar-report --create --nodes 6 --info
 expect_exit 3
 expect_out
-expect_err "ar-report: $AR_STORE: a store with another configuration exists there"
+expect_err "ar-report: $AR_STORE: a store with another configuration exists there: nodes 5 there, not 6"
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
 expect_out 'nodes=5 slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=3'
@@ -53,7 +53,7 @@ mkstore
 run ar-report --nodes 5 --info
 expect_exit 2
 expect_out
-expect_err 'ar-report: --nodes, --slot, --horizon and --max-size go with --create'
+expect_err 'ar-report: --nodes, --slot, --horizon, --max-size and --group go with --create'
 expect_check
 
 begin 'create: a horizon that is not a whole number of slots is refused'
@@ -78,7 +78,7 @@ expect_out
 expect_err <<'EOF'
 ar-report: option '--nodes': must be between 1 and 1000000
 usage: ar-report [-jV] [-s dir] [--now time] [--wait duration]
-                 [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib]]
+                 [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib] [--group group]]
                  [-a | -c | -i | -l | -f [--from time] [--to time]]
 EOF
 run test -e "$AR_STORE"

@@ -173,11 +173,11 @@ expect_check
 
 if command -v flock >/dev/null 2>&1; then
 
-# conc_hold: hold the writer lock, an flock on the store directory, from
+# conc_hold: hold the writer lock, an flock on the store's writer.lock, from
 # the shell until conc_release.
 conc_hold() {
 	rm -f "$D/held" "$D/release"
-	flock "$AR_STORE" sh -c 'touch "$1/held"
+	flock "$AR_STORE/writer.lock" sh -c 'touch "$1/held"
 		while [ ! -e "$1/release" ]; do sleep 0.02; done' sh "$D" &
 	holder=$!
 	i=0
