@@ -95,10 +95,15 @@ unit: $(TEST_BINS)
 		tail -n 1 $$t.log >>$(RESULTS); [ $$rc = 0 ] || exit 1; \
 	done
 
-e2e: $(CMDS)
+# Concurrent readers the e2e suite holds at once (fewer under ASan).
+E2E_READERS ?= 1000
+
+e2e: $(CMDS) $(B)/tests/txn_hold
 	@mkdir -p .build
 	@echo "== tests/e2e.sh ($(B))"
-	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/e2e.sh >$(B)/e2e.log 2>&1; rc=$$?; \
+	@AR_BIN=$(CURDIR)/$(B)/bin AR_TESTS=$(CURDIR)/$(B)/tests \
+		AR_READERS=$(E2E_READERS) \
+		sh tests/e2e.sh >$(B)/e2e.log 2>&1; rc=$$?; \
 		grep -v '^ok ' $(B)/e2e.log; tail -n 1 $(B)/e2e.log >>$(RESULTS); \
 		exit $$rc
 
@@ -121,6 +126,7 @@ test: unit e2e crash-test
 
 san:
 	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=2000 \
+		E2E_READERS=300 \
 		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 

@@ -193,8 +193,9 @@ whole(struct ctx *x, ar_store *s)
 	ar_record_free(&p.rec);
 	if (rc == 0)
 		return 0;
-	fprintf(stderr, "%s: purge: %s\n", x->cmd->name,
-	    p.nomem ? "out of memory" : ar_strerror(rc));
+	if (!p.nomem)
+		return cmd_store_error(x, rc);
+	fprintf(stderr, "%s: purge: out of memory\n", x->cmd->name);
 	return EXIT_STORE;
 }
 

@@ -250,20 +250,20 @@ disk_full(const char *dir)
 	    (uint64_t)sv.f_bavail * sv.f_bsize < 65536;
 }
 
-static int
-store_error(struct ctx *x, const char *dir, int rc)
+int
+cmd_store_error(struct ctx *x, int rc)
 {
 	long pid;
 
 	if (rc == AR_ETIMEDOUT && x->store != NULL &&
 	    (pid = ar_lock_holder(x->store)) > 0)
-		fprintf(stderr, "%s: %s: %s (pid %ld)\n", x->cmd->name, dir,
+		fprintf(stderr, "%s: %s: %s (pid %ld)\n", x->cmd->name, x->dir,
 		    ar_strerror(rc), pid);
-	else if ((rc == EIO || rc == ENOSPC) && disk_full(dir))
+	else if ((rc == EIO || rc == ENOSPC) && disk_full(x->dir))
 		fprintf(stderr, "%s: %s: no space left on the disk\n",
-		    x->cmd->name, dir);
+		    x->cmd->name, x->dir);
 	else
-		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, dir,
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, x->dir,
 		    ar_strerror(rc));
 	return EXIT_STORE;
 }
@@ -325,7 +325,7 @@ no_room(int rc)
  * fits is committed and printed, up to the line that does not.
  */
 static int
-run_batch(struct ctx *x, struct batch *b, const char *dir)
+run_batch(struct ctx *x, struct batch *b)
 {
 	int rc, status;
 	size_t good = 0;
@@ -349,9 +349,9 @@ run_batch(struct ctx *x, struct batch *b, const char *dir)
 		struct batch hi = { b->x, b->items + lo.n, b->n - lo.n, 0 };
 
 		x->outlen = x->errlen = 0;
-		if ((status = run_batch(x, &lo, dir)) == EXIT_STORE)
+		if ((status = run_batch(x, &lo)) == EXIT_STORE)
 			return status;
-		if ((rc = run_batch(x, &hi, dir)) > status)
+		if ((rc = run_batch(x, &hi)) > status)
 			status = rc;
 		return status;
 	}
@@ -362,7 +362,7 @@ run_batch(struct ctx *x, struct batch *b, const char *dir)
 	}
 	if (rc != 0) {
 		x->outlen = x->errlen = 0;
-		return store_error(x, dir, rc);
+		return cmd_store_error(x, rc);
 	}
 	if (cmd_flush(x) != 0) {
 		fprintf(stderr, "%s: write error: %s\n", x->cmd->name,
@@ -454,7 +454,7 @@ grow_items(struct batch *b, size_t *cap)
 
 /* The records from stdin (or the arguments), batch by batch. */
 static int
-run_records(struct ctx *x, int argc, char **argv, const char *dir)
+run_records(struct ctx *x, int argc, char **argv)
 {
 	struct reader r = { 0, NULL, 0, 0, 65536, 0, 0, 0 };
 	struct batch b = { x, NULL, 0, 0 };
@@ -478,7 +478,7 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 			st = take_line(x, &b.items[0], line, len, 0, 0);
 			free(line);
 			b.n = 1;
-			status = st ? st : run_batch(x, &b, dir);
+			status = st ? st : run_batch(x, &b);
 		}
 		goto out;
 	}
@@ -494,7 +494,7 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 		if (!x->fixed_now)
 			x->now = wall_clock();
 		if ((st = store_clock(x)) != 0) {
-			status = store_error(x, dir, st);
+			status = cmd_store_error(x, st);
 			break;
 		}
 		b.n = 0;
@@ -526,7 +526,7 @@ run_records(struct ctx *x, int argc, char **argv, const char *dir)
 		}
 		if (b.n == 0)
 			break;
-		if ((st = run_batch(x, &b, dir)) > status)
+		if ((st = run_batch(x, &b)) > status)
 			status = st;
 		if (st == EXIT_STORE)
 			break;
@@ -642,20 +642,20 @@ set_max_size(ar_txn *t, void *arg)
 
 /* Say which of the store's settings differ from those asked. */
 static void
-config_differs(struct ctx *x, const char *dir, const struct ar_config *cfg)
+config_differs(struct ctx *x, const struct ar_config *cfg)
 {
 	struct ar_info i;
 	ar_txn *t;
 	char have[AR_ERRMAX], want[AR_ERRMAX];
 
-	if (ar_open(dir, AR_RDONLY, &x->store) != 0 ||
+	if (ar_open(x->dir, AR_RDONLY, &x->store) != 0 ||
 	    ar_txn_begin(x->store, 0, 0, &t) != 0) {
-		store_error(x, dir, AR_EEXIST);
+		cmd_store_error(x, AR_EEXIST);
 		return;
 	}
 	ar_info(t, &i);
 	ar_txn_abort(t);
-	fprintf(stderr, "%s: %s: %s:", x->cmd->name, dir,
+	fprintf(stderr, "%s: %s: %s:", x->cmd->name, x->dir,
 	    ar_strerror(AR_EEXIST));
 	if (i.config.nodes != cfg->nodes)
 		fprintf(stderr, " nodes %lu there, not %lu",
@@ -679,25 +679,25 @@ config_differs(struct ctx *x, const char *dir, const struct ar_config *cfg)
  * write transaction of its own.  An exit status.
  */
 static int
-create_store(struct ctx *x, const char *dir, const struct ar_config *cfg)
+create_store(struct ctx *x, const struct ar_config *cfg)
 {
 	int rc;
 
-	if ((rc = ar_create(dir, cfg, x->now)) == EINVAL) {
+	if ((rc = ar_create(x->dir, cfg, x->now)) == EINVAL) {
 		fprintf(stderr, "%s: invalid store configuration: the slot must "
 		    "be 1s..1d and divide the horizon, at most 10000000 "
 		    "slots\n", x->cmd->name);
 		return EXIT_USAGE;
 	}
 	if (rc == AR_EEXIST) {
-		config_differs(x, dir, cfg);
+		config_differs(x, cfg);
 		return EXIT_STORE;
 	}
 	if (rc != 0)
-		return store_error(x, dir, rc);
+		return cmd_store_error(x, rc);
 	if (cfg->map_max == 0)
 		return 0;
-	if ((rc = ar_open(dir, 0, &x->store)) == 0) {
+	if ((rc = ar_open(x->dir, 0, &x->store)) == 0) {
 		ar_set_wait(x->store, x->wait_ms);
 		rc = ar_write(x->store, 0, x->now, set_max_size,
 		    (void *)&cfg->map_max);
@@ -706,7 +706,7 @@ create_store(struct ctx *x, const char *dir, const struct ar_config *cfg)
 		fprintf(stderr, "%s: option '--max-size': below the store's "
 		    "size now\n", x->cmd->name);
 	else if (rc != 0)
-		store_error(x, dir, rc);
+		cmd_store_error(x, rc);
 	ar_close(x->store);
 	x->store = NULL;
 	return rc == EINVAL ? EXIT_USAGE : rc != 0 ? EXIT_STORE : 0;
@@ -844,19 +844,20 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		fprintf(stderr, "%s: takes no records as arguments\n", c->name);
 		return EXIT_USAGE;
 	}
-	if (create && (status = create_store(&x, dir, &cfg)) != 0)
+	x.dir = dir;
+	if (create && (status = create_store(&x, &cfg)) != 0)
 		return status;
 	rc = ar_open(dir, c->write ? 0 : AR_RDONLY, &x.store);
 	if (rc != 0)
-		return store_error(&x, dir, rc);
+		return cmd_store_error(&x, rc);
 	ar_set_wait(x.store, x.wait_ms);
 	if ((rc = store_clock(&x)) != 0) {
-		store_error(&x, dir, rc);
+		cmd_store_error(&x, rc);
 		ar_close(x.store);
 		return EXIT_STORE;
 	}
 	status = x.whole ? c->whole(&x, x.store) :
-	    run_records(&x, argc, argv, dir);
+	    run_records(&x, argc, argv);
 	/* A whole-store job that failed prints nothing, not a part (but
 	 * what it said it found, as --check's violations, it prints). */
 	if (x.whole && (status < EXIT_USAGE || x.keep_output) &&

@@ -66,6 +66,7 @@ struct cmd {
 
 struct ctx {
 	const struct cmd *cmd;
+	const char *dir;        /* the store's directory */
 	ar_store *store;
 	int json;               /* AR_REC_JSON or 0 */
 	int64_t now;            /* the clock for this batch */
@@ -102,6 +103,9 @@ int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 
 /* Print the output and messages made so far; -1 on a write error. */
 int cmd_flush(struct ctx *x);
+
+/* Report a store error: "name: dir: msg"; returns EXIT_STORE. */
+int cmd_store_error(struct ctx *x, int rc);
 
 /* Report a problem with an input line: "name: line N: msg". */
 void cmd_warn(struct ctx *x, long line, const char *fmt, ...);

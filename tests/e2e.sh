@@ -90,6 +90,14 @@ usage_of() {
 	    "       $pad $tail"
 }
 
+# fill_requests: 20000 requests, each with a label of 100 bytes: far
+# more than a store of 1 MiB holds.
+fill_requests() {
+	awk 'BEGIN { for (i = 1; i <= 20000; i++)
+		printf "start=+%dm duration=5m user=%0100d job=j%d\n",
+		    (i % 8000) * 5 + 5, i, i }'
+}
+
 end_case() {
 	[ -n "$NAME" ] || return 0
 	if [ "$bad" = 0 ]; then

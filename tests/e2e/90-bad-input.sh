@@ -514,12 +514,10 @@ fi
 
 # --- Full disk, full map. ---
 
-# 20000 requests, each with a label of 100 bytes: far more than 1 MiB
-# holds, and more than one batch (4096 lines) does: a batch that finds no
-# room is run again in halves, so what fits is granted and committed.
-awk 'BEGIN { for (i = 1; i <= 20000; i++)
-	printf "start=+%dm duration=5m user=%0100d job=j%d\n", (i % 8000) * 5 + 5, i, i }' \
-    >"$BADIN/fill"
+# More than 1 MiB holds, and more than one batch (4096 lines): a batch
+# that finds no room is run again in halves, so what fits is granted and
+# committed.
+fill_requests >"$BADIN/fill"
 
 # bad_granted_kept: every id printed as granted (in $D/.out) is in the
 # store, and the store holds no other.

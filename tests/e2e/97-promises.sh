@@ -1,0 +1,203 @@
+# 97-promises.sh - what the README and the man pages promise, held against
+# a careless user and an unlucky operator: a stopped writer, many idle and
+# many busy readers, an interrupted creation, a full store, batches with
+# nothing good in them, lines cut short.  Cases that need tests/txn_hold
+# ($AR_TESTS) skip without it.
+
+HOLD=${AR_TESTS:+$AR_TESTS/txn_hold}
+[ -n "$HOLD" ] && [ -x "$HOLD" ] || HOLD=
+
+# prom_wait_for FILE TEXT: wait up to 20 s for TEXT in FILE.
+prom_wait_for() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null && [ "$i" -lt 2000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	grep -q "$2" "$1" 2>/dev/null || fail "never saw '$2' in $1"
+}
+
+if [ -n "$HOLD" ]; then
+begin 'promises: a writer stopped in its transaction: writers give up at their deadline naming it, readers go on'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h nodes=2
+"$HOLD" write "$AR_STORE" >"$D/hold.out" &
+holder=$!
+prom_wait_for "$D/hold.out" held
+# timeout(1) only turns a hang into a failure; the promise is exit 3.
+run timeout 20 ar-add --wait 1s start=+2h duration=1h
+expect_exit 3
+expect_out
+expect_err "ar-add: $AR_STORE: timed out waiting for another writer (pid $holder)"
+run timeout 20 ar-del --wait 0 id=1
+expect_exit 3
+expect_err "ar-del: $AR_STORE: timed out waiting for another writer (pid $holder)"
+run timeout 20 env AR_WAIT=0 ar-del --purge
+expect_exit 3
+expect_err "ar-del: $AR_STORE: timed out waiting for another writer (pid $holder)"
+run timeout 20 ar-search start=+1h duration=1h nodes=6
+expect_exit 0
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=6 end=2026-11-21T02:00:00Z free=6 status=available'
+run timeout 20 ar-report --create --nodes 8 --info
+expect_exit 0
+kill -CONT "$holder"
+wait "$holder"
+run ar-add --wait 1s start=+2h duration=1h
+expect_exit 0
+expect_check
+
+begin 'promises: processes waiting for input hold no reader slot; a writer goes on'
+mkstore --nodes 8
+pids=
+i=0
+while [ "$i" -lt 300 ]; do
+	{ echo 'start=+1h duration=1h'; sleep 60; } |
+	    ar-search >"$D/idle.$i" 2>&1 &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+# Each has answered its first line and waits for the next.
+i=0
+while [ "$(cat "$D"/idle.* | grep -c available)" -lt 300 ] &&
+    [ "$i" -lt 3000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+run "$HOLD" readers "$AR_STORE"
+expect_out 0
+run ar-add start=+1h duration=1h nodes=8
+expect_exit 0
+pkill -f '^sleep 60$' 2>/dev/null
+# shellcheck disable=SC2086
+wait $pids
+expect_check
+
+begin "promises: $AR_READERS processes hold read transactions at once; writers and readers go on"
+mkstore --nodes 8
+mkfifo "$D/in"
+"$HOLD" read "$AR_STORE" "$AR_READERS" <"$D/in" >"$D/hold.out" 2>&1 &
+holder=$!
+exec 8>"$D/in"
+prom_wait_for "$D/hold.out" "held $AR_READERS"
+run ar-add start=+1h duration=1h nodes=3
+expect_exit 0
+run ar-search start=+1h duration=1h nodes=5
+expect_exit 0
+exec 8>&-
+wait "$holder"
+expect_check
+
+begin 'promises: a store an older ar left half made says so, and --create finishes it'
+mkdir "$AR_STORE"
+"$HOLD" half "$AR_STORE"
+run ar-report --info
+expect_exit 3
+expect_err "ar-report: $AR_STORE: an unfinished store (its creation was interrupted: run --create again)"
+run ar-add --create --nodes 4 start=+1h duration=1h
+expect_exit 0
+expect_check
+
+begin 'promises: --check prints each violation as a record, exit 3'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h nodes=2
+"$HOLD" damage "$AR_STORE" 1
+run ar-report --check
+expect_exit 3
+seq 5984076 5984087 |
+    sed 's/.*/violation="slot & counts 2 nodes in use, its reservations 3"/' \
+    >"$D/violations"
+expect_out <"$D/violations"
+expect_err 'ar-report: 12 invariant violations'
+fi
+
+begin 'promises: a batch of only bad lines writes nothing, not even the clock'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h
+cksum <"$AR_STORE/data.mdb" >"$D/before"
+echo 'start=bad duration=1h' >"$D/bad"
+run ar-add --now 2026-11-22T00:00:00Z <"$D/bad"
+expect_exit 2
+run ar-del --now 2026-11-22T00:00:00Z id=99
+expect_exit 1
+run ar-add --now 2026-11-21T00:30:00Z --no-move start=+1h duration=1h nodes=8
+expect_exit 1
+run sh -c 'cksum <"$AR_STORE/data.mdb"'
+expect_out <"$D/before"
+run ar-report --info
+filter 's/.*\(clock=[^ ]*\).*/\1/'
+expect_out 'clock=2026-11-21T00:00:00Z'
+
+begin 'promises: an end 100 years on is bad input; the other lines are granted'
+mkstore --nodes 8
+printf '%s\n' 'start=+1h end=9999-12-31T00:00Z' 'start=+2h duration=1h' \
+    'start=+3h duration=36600d' >"$D/in"
+run ar-add <"$D/in"
+expect_exit 2
+expect_out 'start=2026-11-21T02:00:00Z duration=1h id=1 end=2026-11-21T03:00:00Z free=8 status=granted'
+expect_err "ar-add: line 1: field 'end': more than 100 years after 'start'" \
+    "ar-add: line 3: field 'duration': duration longer than 100 years: '36600d'"
+run ar-search start=+1h end=9999-12-31T00:00Z
+expect_exit 2
+expect_err "ar-search: arguments: field 'end': more than 100 years after 'start'"
+expect_check
+
+begin 'promises: an unfinished last line is refused, the lines before it are granted'
+mkstore --nodes 32
+printf 'start=+1h duration=1h nodes=4\nstart=+1h duration=1h nodes=1' >"$D/in"
+run ar-add <"$D/in"
+expect_exit 2
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=4 id=1 end=2026-11-21T02:00:00Z free=32 status=granted'
+expect_err 'ar-add: line 2: no newline at the end: the line may be cut short'
+run ar-report --all
+expect_out 'id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=4 owner=0 status=granted'
+
+begin 'promises: a full store can still be emptied, and its maximum raised'
+mkstore --nodes 1000000 --max-size 1
+fill_requests >"$D/fill"
+run ar-add <"$D/fill"
+expect_exit 3
+run ar-del id=1
+expect_exit 0
+expect_out 'id=1 status=cancelled'
+run ar-del --quiet --purge --now +30d
+expect_exit 0
+run ar-report --create --nodes 1000000 --max-size 64 --info
+expect_exit 0
+filter 's/.*\(map_max=[0-9]*\).*/\1/'
+expect_out 'map_max=67108864'
+fill_requests | head -2000 >"$D/more"
+run ar-add <"$D/more"
+expect_exit 0
+run ar-report --create --nodes 1000000 --max-size 1 --info
+expect_exit 2
+expect_err "ar-report: option '--max-size': below the store's size now"
+expect_check
+
+begin 'promises: --store with an empty name is bad usage'
+run ar-search --store '' start=+1h duration=1h
+expect_exit 2
+usage_of ar-search >"$D/usage"
+{ echo "ar-search: option '--store': empty"; cat "$D/usage"; } >"$D/err"
+expect_err <"$D/err"
+
+begin 'promises: getopt messages name the command, not the path it was run by'
+run sh -c '"$AR_BIN/ar-add" --bogus 2>&1 >/dev/null | head -1'
+expect_out "ar-add: unrecognized option '--bogus'"
+
+if can_be_nobody && getent group nogroup >/dev/null 2>&1; then
+begin 'promises: --group shares a store with a group whatever the umask'
+chmod a+x "$TOP" "$D"
+AR_STORE=$D/store
+run sh -c 'umask 077 && ar-report --create --group nogroup --info'
+expect_exit 0
+run sh -c 'stat -c "%A %G %n" "$AR_STORE" "$AR_STORE"/*.mdb "$AR_STORE"/writer.lock | sed "s|$AR_STORE|S|"'
+expect_out 'drwxrws--- nogroup S' '-rw-rw---- nogroup S/data.mdb' \
+    '-rw-rw---- nogroup S/lock.mdb' '-rw-rw---- nogroup S/writer.lock'
+run as_nobody ar-add start=+1h duration=1h
+expect_exit 0
+run as_nobody ar-search start=+1h duration=1h
+expect_exit 0
+expect_check
+else
+skip 'promises: --group shares a store' 'needs root, setpriv and a nogroup group'
+fi

@@ -1,0 +1,205 @@
+/*
+ * txn_hold.c - put a store in the states the end-to-end tests need and
+ * no command makes: transactions held open, a damaged record, a store an
+ * older ar's interrupted creation left.
+ *
+ *   txn_hold write STORE       begin a write transaction, say "held",
+ *                              stop (SIGSTOP) inside it; when continued,
+ *                              abort it and exit
+ *   txn_hold read STORE N      N processes, each holding a read
+ *                              transaction; says "held N" when all do,
+ *                              and ends them all at the end of stdin
+ *   txn_hold readers STORE     print how many reader slots are taken
+ *   txn_hold damage STORE ID   add one node to record ID, not to the ring
+ *   txn_hold half STORE        make STORE as an older ar's creation left
+ *                              it when killed between its two commits:
+ *                              the databases, no meta
+ *
+ * Exit status 0, or 2 with a message.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static void
+die(const char *what, int rc)
+{
+	fprintf(stderr, "txn_hold: %s: %s\n", what, ar_strerror(rc));
+	exit(2);
+}
+
+static ar_store *
+store_open(const char *dir, unsigned flags)
+{
+	ar_store *s;
+	int rc;
+
+	if ((rc = ar_open(dir, flags, &s)) != 0)
+		die(dir, rc);
+	return s;
+}
+
+static void
+hold_write(const char *dir)
+{
+	ar_store *s = store_open(dir, 0);
+	ar_txn *t;
+	int rc;
+
+	if ((rc = ar_txn_begin(s, AR_WRITE, 0, &t)) != 0)
+		die("write transaction", rc);
+	printf("held\n");
+	fflush(stdout);
+	raise(SIGSTOP);
+	ar_txn_abort(t);
+	ar_close(s);
+}
+
+/* Children each hold a read transaction until their parent goes. */
+static void
+hold_read(const char *dir, long n)
+{
+	int ready[2], done[2];
+	char c;
+	long i;
+
+	if (pipe(ready) == -1 || pipe(done) == -1)
+		die("pipe", errno);
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == -1)
+			die("fork", errno);
+		if (pid == 0) {
+			ar_store *s = store_open(dir, AR_RDONLY);
+			ar_txn *t;
+			int rc;
+
+			close(ready[0]);
+			close(done[1]);
+			if ((rc = ar_txn_begin(s, 0, 0, &t)) != 0)
+				die("read transaction", rc);
+			if (write(ready[1], "r", 1) != 1)
+				_exit(2);
+			/* Until the parent closes its end. */
+			while (read(done[0], &c, 1) == -1 && errno == EINTR)
+				;
+			ar_txn_abort(t);
+			ar_close(s);
+			_exit(0);
+		}
+	}
+	close(ready[1]);
+	close(done[0]);
+	for (i = 0; i < n && read(ready[0], &c, 1) == 1; i++)
+		;
+	printf("held %ld\n", i);
+	fflush(stdout);
+	while (read(0, &c, 1) > 0)
+		;
+	close(done[1]);
+	while (wait(NULL) > 0)
+		;
+}
+
+static int
+count_line(const char *msg, void *ctx)
+{
+	(void)msg;
+	++*(long *)ctx;
+	return 0;
+}
+
+/* mdb_reader_list prints a heading and then a line per taken slot. */
+static void
+readers(const char *dir)
+{
+	ar_store *s = store_open(dir, AR_RDONLY);
+	long lines = 0;
+
+	mdb_reader_list(s->env, count_line, &lines);
+	printf("%ld\n", lines > 0 ? lines - 1 : 0);
+	ar_close(s);
+}
+
+static void
+damage(const char *dir, const char *id)
+{
+	ar_store *s = store_open(dir, 0);
+	unsigned char key[8];
+	MDB_val k = { 8, key }, v;
+	MDB_txn *txn;
+	struct disk_resv d;
+	char *copy;
+	int rc;
+
+	key_u64(key, strtoull(id, NULL, 10));
+	if ((rc = mdb_txn_begin(s->env, NULL, 0, &txn)) != 0 ||
+	    (rc = mdb_get(txn, s->resv, &k, &v)) != 0)
+		die("record", rc);
+	if ((copy = malloc(v.mv_size)) == NULL)
+		die("malloc", ENOMEM);
+	memcpy(copy, v.mv_data, v.mv_size);
+	memcpy(&d, copy, sizeof(d));
+	d.nodes++;
+	memcpy(copy, &d, sizeof(d));
+	v.mv_data = copy;
+	if ((rc = mdb_put(txn, s->resv, &k, &v, 0)) != 0 ||
+	    (rc = mdb_txn_commit(txn)) != 0)
+		die("record", rc);
+	free(copy);
+	ar_close(s);
+}
+
+static void
+half(const char *dir)
+{
+	static const char *const names[] = {
+		"meta", "ring", "resv", "ends", "labels", "flex"
+	};
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	int rc;
+
+	if ((rc = mdb_env_create(&env)) != 0 ||
+	    (rc = mdb_env_set_maxdbs(env, 8)) != 0 ||
+	    (rc = mdb_env_open(env, dir, 0, 0660)) != 0 ||
+	    (rc = mdb_txn_begin(env, NULL, 0, &txn)) != 0)
+		die(dir, rc);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((rc = mdb_dbi_open(txn, names[i], MDB_CREATE |
+		    (i == 4 ? MDB_DUPSORT | MDB_DUPFIXED : 0), &dbi)) != 0)
+			die(names[i], rc);
+	if ((rc = mdb_txn_commit(txn)) != 0)
+		die(dir, rc);
+	mdb_env_close(env);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "write") == 0)
+		hold_write(argv[2]);
+	else if (argc == 4 && strcmp(argv[1], "read") == 0)
+		hold_read(argv[2], strtol(argv[3], NULL, 10));
+	else if (argc == 3 && strcmp(argv[1], "readers") == 0)
+		readers(argv[2]);
+	else if (argc == 4 && strcmp(argv[1], "damage") == 0)
+		damage(argv[2], argv[3]);
+	else if (argc == 3 && strcmp(argv[1], "half") == 0)
+		half(argv[2]);
+	else {
+		fprintf(stderr, "usage: txn_hold write|read|readers|damage|half "
+		    "STORE [N|ID]\n");
+		return 2;
+	}
+	return 0;
+}
