@@ -91,29 +91,149 @@ make_input(const char *path, int kind, int64_t now)
 		die(path);
 }
 
+/* Start bin/argv[0] with stdin, stdout and stderr from those files. */
 static pid_t
-start(const char *bin, const char *cmd, const char *opt, const char *in,
-    const char *out, int64_t now)
+spawn(const char *bin, char *const argv[], const char *in, const char *out,
+    const char *err)
 {
 	posix_spawn_file_actions_t fa;
-	char path[512], nowarg[32];
-	char *argv[] = { (char *)cmd, "--store", store, "--now", nowarg,
-	    "--wait", "60s", (char *)opt, NULL };
+	char path[512];
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "%s/%s", bin, cmd);
-	snprintf(nowarg, sizeof(nowarg), "@%" PRId64, now);
+	snprintf(path, sizeof(path), "%s/%s", bin, argv[0]);
 	if (posix_spawn_file_actions_init(&fa) != 0 ||
 	    posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0) != 0 ||
 	    posix_spawn_file_actions_addopen(&fa, 1, out,
 	    O_WRONLY | O_CREAT | O_TRUNC, 0600) != 0 ||
-	    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null",
-	    O_WRONLY, 0) != 0)
+	    posix_spawn_file_actions_addopen(&fa, 2, err,
+	    O_WRONLY | O_CREAT | O_TRUNC, 0600) != 0)
 		die("posix_spawn_file_actions");
 	if (posix_spawn(&pid, path, &fa, NULL, argv, environ) != 0)
 		die(path);
 	posix_spawn_file_actions_destroy(&fa);
 	return pid;
+}
+
+static pid_t
+start(const char *bin, const char *cmd, const char *opt, const char *in,
+    const char *out, int64_t now)
+{
+	char nowarg[32];
+	char *argv[] = { (char *)cmd, "--store", store, "--now", nowarg,
+	    "--wait", "60s", (char *)opt, NULL };
+
+	snprintf(nowarg, sizeof(nowarg), "@%" PRId64, now);
+	return spawn(bin, argv, in, out, "/dev/null");
+}
+
+/* Wait up to ms for pid; its wait status, or -1 if it is still running. */
+static int
+reap_within(pid_t pid, long ms)
+{
+	struct timespec tick = { 0, 10000000 };
+	int st;
+
+	for (long waited = 0; waited <= ms; waited += 10) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid)
+			return st;
+		if (r == -1)
+			die("waitpid");
+		nanosleep(&tick, NULL);
+	}
+	return -1;
+}
+
+/*
+ * With one writer stopped, possibly inside its transaction, a writer that
+ * may not wait must end at once: refused (the lock was free) or timed
+ * out, saying so.  A hang, here 10 s, is the failure.  1 if it held.
+ */
+static int
+probe_stopped(const char *bin, int64_t now, uint64_t *timeouts)
+{
+	char nowarg[32], err[400], msg[200] = "";
+	char *argv[] = { "ar-del", "--store", store, "--now", nowarg,
+	    "--wait", "0", "id=999999999", NULL };
+	pid_t pid;
+	FILE *f;
+	int st;
+
+	snprintf(nowarg, sizeof(nowarg), "@%" PRId64, now);
+	snprintf(err, sizeof(err), "%s/probe.err", dir);
+	pid = spawn(bin, argv, "/dev/null", "/dev/null", err);
+	if ((st = reap_within(pid, 10000)) == -1) {
+		fprintf(stderr, "a writer with --wait 0 hung behind a stopped "
+		    "one\n");
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		return 0;
+	}
+	if ((f = fopen(err, "r")) != NULL) {
+		if (fgets(msg, sizeof(msg), f) == NULL)
+			msg[0] = '\0';
+		fclose(f);
+	}
+	unlink(err);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 1)
+		return 1;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 3 &&
+	    strstr(msg, "timed out waiting for another writer") != NULL) {
+		++*timeouts;
+		return 1;
+	}
+	fprintf(stderr, "a writer with --wait 0 ended with %d: %s", st, msg);
+	return 0;
+}
+
+/*
+ * Kill creations at random moments: each must leave no store or a whole
+ * one, which a second creation accepts.  The number of bad outcomes.
+ */
+static uint64_t
+kill_creations(const char *bin, uint64_t rounds, uint64_t max_us,
+    uint64_t *killed)
+{
+	char path[400];
+	char *argv[] = { "ar-report", "--store", path, "--create", "--info",
+	    NULL };
+	struct ar_config cfg;
+	uint64_t bad = 0;
+
+	ar_config_default(&cfg);
+	for (uint64_t r = 0; r < rounds; r++) {
+		uint64_t us = rnd(max_us);
+		struct timespec delay = { (time_t)(us / 1000000),
+		    (long)(us % 1000000) * 1000 };
+		ar_store *s;
+		pid_t pid;
+		int st, rc;
+
+		snprintf(path, sizeof(path), "%s/c%" PRIu64, dir, r);
+		pid = spawn(bin, argv, "/dev/null", "/dev/null", "/dev/null");
+		nanosleep(&delay, NULL);
+		kill(pid, SIGKILL);
+		if (waitpid(pid, &st, 0) == -1)
+			die("waitpid");
+		*killed += WIFSIGNALED(st);
+		if ((rc = ar_open(path, AR_RDONLY, &s)) == 0)
+			ar_close(s);
+		else if (rc != AR_ENOSTORE) {
+			fprintf(stderr, "creation killed after %" PRIu64 " us: "
+			    "%s\n", us, ar_strerror(rc));
+			bad++;
+		}
+		if ((rc = ar_create(path, &cfg, T0)) != 0 ||
+		    (rc = ar_open(path, 0, &s)) != 0) {
+			fprintf(stderr, "creating again after a kill: %s\n",
+			    ar_strerror(rc));
+			bad++;
+		} else
+			ar_close(s);
+		rm_store(path);
+	}
+	return bad;
 }
 
 /* Read what a writer printed: ids granted and cancelled.  A line cut
@@ -157,6 +277,7 @@ main(int argc, char **argv)
 	uint64_t rounds = argc > 2 ? strtoull(argv[2], NULL, 10) : 30;
 	uint64_t max_delay;
 	uint64_t kills = 0, lost = 0, wrong = 0, violations = 0, checked = 0;
+	uint64_t probes = 0, timeouts = 0, created = 0, killed = 0;
 	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del" };
 	const char *opts[WRITERS] = { NULL, NULL, NULL, "--purge" };
 
@@ -196,6 +317,9 @@ main(int argc, char **argv)
 			pid[w] = start(argv[1], cmds[w], opts[w], in[w], out[w],
 			    now);
 		nanosleep(&delay, NULL);
+		kill(pid[rnd(WRITERS)], SIGSTOP);
+		probes++;
+		wrong += !probe_stopped(argv[1], now, &timeouts);
 		for (int w = 0; w < WRITERS; w++) {
 			int st;
 
@@ -247,11 +371,16 @@ main(int argc, char **argv)
 		ar_txn_abort(t);
 		ar_close(s);
 	}
+	/* Creations take a few ms; sanitized ones longer (the delay). */
+	created = 10 * rounds;
+	wrong += kill_creations(argv[1], created, max_delay * 100, &killed);
 	printf("crash: %" PRIu64 " rounds, %" PRIu64 " kills, %" PRIu64
 	    " reports checked (%zu granted, %zu cancelled), %" PRIu64
-	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits\n",
+	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits; %" PRIu64
+	    " writers stopped, %" PRIu64 " others timed out at once; %"
+	    PRIu64 " creations, %" PRIu64 " killed\n",
 	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
-	    wrong);
+	    wrong, probes, timeouts, created, killed);
 	for (int w = 0; w < WRITERS; w++) {
 		char p[400];
 
