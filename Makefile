@@ -13,14 +13,17 @@ prefix ?= /usr/local
 B ?= .build
 
 WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-LMDB_CFLAGS = $(shell pkg-config --cflags lmdb 2>/dev/null)
-LMDB_LIBS = $(shell pkg-config --libs lmdb 2>/dev/null || echo -llmdb)
+# Without pkg-config, or without a .pc file for LMDB (not every system
+# ships one), LMDB is looked for where the compiler looks by itself.
+PKG_CONFIG ?= pkg-config
+LMDB_CFLAGS = $(shell $(PKG_CONFIG) --cflags lmdb 2>/dev/null)
+LMDB_LIBS = $(shell $(PKG_CONFIG) --libs lmdb 2>/dev/null || echo -llmdb)
 # The commands are linked statically (STATIC=0 to link dynamically): a
 # command is started once per request in scripts, and the dynamic loader
 # cost more than a whole ar-search (see the closing note of issue 5).
+# -static makes the linker take liblmdb.a for -llmdb.
 STATIC ?= 1
-LMDB_A = $(shell pkg-config --variable=libdir lmdb 2>/dev/null)/liblmdb.a
-CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_A) -lpthread,$(LMDB_LIBS))
+CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_LIBS) -lpthread,$(LMDB_LIBS))
 ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
 	$(LMDB_CFLAGS) $(CFLAGS)
 
@@ -68,8 +71,8 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-.PHONY: all deps demo check test unit e2e crash-test crash san fuzz-short fuzz \
-	bench flexbench install clean
+.PHONY: all deps demo check test unit e2e crash-test install-test crash san \
+	fuzz-short fuzz bench flexbench install clean
 
 # --- tests ---------------------------------------------------------------
 
@@ -117,7 +120,17 @@ crash-test: $(B)/tests/test_crash $(CMDS)
 crash:
 	$(MAKE) crash-test CRASH_ROUNDS=500
 
-test: unit e2e crash-test
+# Packaging: a build without pkg-config.
+install-test: all
+	@mkdir -p .build
+	@echo "== tests/packaging.sh ($(B))"
+	@MAKE='$(MAKE)' CC='$(CC)' CFLAGS='$(CFLAGS)' LDFLAGS='$(LDFLAGS)' \
+		AR_BIN=$(CURDIR)/$(B)/bin sh tests/e2e.sh tests/packaging.sh \
+		>$(B)/packaging.log 2>&1; rc=$$?; \
+		grep -v '^ok ' $(B)/packaging.log; \
+		tail -n 1 $(B)/packaging.log >>$(RESULTS); exit $$rc
+
+test: unit e2e crash-test install-test
 
 san:
 	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=2000 \
@@ -188,8 +201,8 @@ demo: deps
 	$(MAKE) all
 	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/demo.sh
 
-SQLITE_CFLAGS = $(shell pkg-config --cflags sqlite3 2>/dev/null)
-SQLITE_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
+SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
+SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 BENCH_SRC = $(addprefix tests/bench/,bench.c trace.c floor.c arstore.c \
 	sqlite.c cmds.c curve.c)
 
