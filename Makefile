@@ -5,11 +5,16 @@
 #   make check    every test, also under ASan+UBSan, and a short fuzz pass
 #   make bench    performance figures (never part of check)
 #   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
-#   make install  commands, library, header and man pages under $(prefix)
+#   make install  commands, libraries, headers, pkg-config file and man
+#                 pages under $(prefix); make uninstall removes them
 
 CC ?= cc
 CFLAGS ?= -O2 -g
 prefix ?= /usr/local
+bindir = $(prefix)/bin
+libdir = $(prefix)/lib
+includedir = $(prefix)/include
+mandir = $(prefix)/share/man
 B ?= .build
 
 WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
@@ -31,13 +36,14 @@ FORMAT_SRC = $(wildcard format/*.c)
 LIB_SRC = $(wildcard lib/*.c)
 CMD_SRC = $(wildcard cmd/ar-*.c)
 CMDS = $(CMD_SRC:cmd/%.c=$(B)/bin/%)
-MANS = $(wildcard cmd/*.1)
+MAN1 = $(wildcard cmd/*.1)
+MAN5 = format/ar-records.5
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 HEADERS = lib/ar.h lib/internal.h format/format.h cmd/cmd.h fuzz/run.h
 
-all: $(B)/libar.a $(CMDS)
+all: $(B)/libar.a $(B)/libar.so $(CMDS)
 
 # Objects made on the way to a command are kept, not deleted as
 # intermediate files: they are relinked for fuzzing and benchmarks.
@@ -50,6 +56,22 @@ $(B)/%.o: %.c $(HEADERS)
 $(B)/libar.a: $(LIB_OBJ) $(FORMAT_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The shared library, from objects of its own built with -fPIC.  Its
+# soname changes with ABI, which goes up when a program built against an
+# older libar.so.$(ABI) would break: a public struct or function changed.
+VERSION := $(shell sed -n '/define AR_VERSION/s/[^"]*"\(.*\)"/\1/p' lib/ar.h)
+ABI = 0
+SONAME = libar.so.$(ABI)
+PIC_OBJ = $(LIB_SRC:%.c=$(B)/pic/%.o) $(FORMAT_SRC:%.c=$(B)/pic/%.o)
+
+$(B)/pic/%.o: %.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(B)/libar.so: $(PIC_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
+		$(LMDB_LIBS)
 
 $(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
 	@mkdir -p $(@D)
@@ -72,7 +94,7 @@ deps:
 	fi
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
-	fuzz-short fuzz bench flexbench install clean
+	fuzz-short fuzz bench flexbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
 
@@ -120,7 +142,8 @@ crash-test: $(B)/tests/test_crash $(CMDS)
 crash:
 	$(MAKE) crash-test CRASH_ROUNDS=500
 
-# Packaging: a build without pkg-config.
+# make install and uninstall into a scratch DESTDIR, programs built
+# against what they install, and a build without pkg-config.
 install-test: all
 	@mkdir -p .build
 	@echo "== tests/packaging.sh ($(B))"
@@ -242,13 +265,43 @@ flexbench: deps
 
 # --- install -------------------------------------------------------------
 
+# What install puts where, so that uninstall removes exactly that.
+INST_BIN = $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CMDS)))
+INST_LIB = $(addprefix $(DESTDIR)$(libdir)/,libar.a libar.so $(SONAME) \
+	libar.so.$(VERSION) pkgconfig/ar.pc)
+INST_INC = $(DESTDIR)$(includedir)/ar/ar.h $(DESTDIR)$(includedir)/ar/format.h
+INST_MAN = $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
+	$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5)))
+
+# The pkg-config file names LMDB as a package where it has a .pc file,
+# and as a plain -llmdb where it has none.
 install: all
-	mkdir -p $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/lib \
-		$(DESTDIR)$(prefix)/include/ar $(DESTDIR)$(prefix)/share/man/man1
-	cp $(CMDS) $(DESTDIR)$(prefix)/bin/
-	cp $(B)/libar.a $(DESTDIR)$(prefix)/lib/
-	cp lib/ar.h format/format.h $(DESTDIR)$(prefix)/include/ar/
-	cp $(MANS) $(DESTDIR)$(prefix)/share/man/man1/
+	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(libdir)/pkgconfig \
+		$(DESTDIR)$(includedir)/ar $(DESTDIR)$(mandir)/man1 \
+		$(DESTDIR)$(mandir)/man5
+	cp $(CMDS) $(DESTDIR)$(bindir)/
+	cp $(B)/libar.a $(DESTDIR)$(libdir)/
+	rm -f $(DESTDIR)$(libdir)/libar.so.$(VERSION)
+	cp $(B)/libar.so $(DESTDIR)$(libdir)/libar.so.$(VERSION)
+	ln -sf libar.so.$(VERSION) $(DESTDIR)$(libdir)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libar.so
+	if $(PKG_CONFIG) --exists lmdb 2>/dev/null; then \
+		req='Requires.private: lmdb' libs='-lpthread'; \
+	else req= libs='-llmdb -lpthread'; fi; \
+	printf '%s\n' 'prefix=$(prefix)' 'libdir=$(libdir)' \
+		'includedir=$(includedir)' '' 'Name: ar' \
+		'Description: advance reservations for compute clusters' \
+		'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+		'Libs: -L$${libdir} -lar' "Libs.private: $$libs" "$$req" \
+		>$(DESTDIR)$(libdir)/pkgconfig/ar.pc
+	cp lib/ar.h format/format.h $(DESTDIR)$(includedir)/ar/
+	cp $(MAN1) $(DESTDIR)$(mandir)/man1/
+	cp $(MAN5) $(DESTDIR)$(mandir)/man5/
+
+# include/ar is kept if it holds other files than ours.
+uninstall:
+	rm -f $(INST_BIN) $(INST_LIB) $(INST_INC) $(INST_MAN)
+	rmdir $(DESTDIR)$(includedir)/ar 2>/dev/null || :
 
 clean:
 	rm -rf .build
