@@ -82,6 +82,7 @@ deps:
 	@missing=""; \
 	pkg-config --exists lmdb 2>/dev/null || missing="$$missing liblmdb-dev"; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
+	command -v c++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
 		>/dev/null 2>&1 || missing="$$missing libclang-rt-dev"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
@@ -142,8 +143,8 @@ crash-test: $(B)/tests/test_crash $(CMDS)
 crash:
 	$(MAKE) crash-test CRASH_ROUNDS=500
 
-# make install and uninstall into a scratch DESTDIR, programs built
-# against what they install, and a build without pkg-config.
+# make install and uninstall into a scratch DESTDIR, programs built as C
+# and C++ against what they install, and a build without pkg-config.
 install-test: all
 	@mkdir -p .build
 	@echo "== tests/packaging.sh ($(B))"

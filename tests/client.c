@@ -1,7 +1,8 @@
 /*
  * client.c - a program built against the installed library the way its
  * users build theirs: <ar/ar.h> and <ar/format.h>, with the flags that
- * pkg-config gives for ar.  tests/packaging.sh builds it.
+ * pkg-config gives for ar.  tests/packaging.sh builds it as C and as C++,
+ * so it keeps to what both languages accept.
  *
  *   client DIR    create a store of 4 nodes in DIR, open it, reserve 2
  *                 nodes for an hour from 01:00 and print the answer as a

@@ -4,11 +4,12 @@
 #
 #   AR_BIN=$PWD/.build/bin sh tests/e2e.sh tests/packaging.sh
 #
-# with MAKE, CC, CFLAGS and LDFLAGS from make.  Each case installs into a
-# DESTDIR of its own with prefix /usr/local.
+# with MAKE, CC, CFLAGS and LDFLAGS from make; CXX, if set, is the C++
+# compiler (c++ otherwise).  Each case installs into a DESTDIR of its
+# own with prefix /usr/local.
 
 SRC=$(dirname "$TESTS")
-: "${MAKE:=make}" "${CC:=cc}"
+: "${MAKE:=make}" "${CC:=cc}" "${CXX:=c++}"
 VERSION=$(sed -n '/define AR_VERSION/s/[^"]*"\(.*\)"/\1/p' "$SRC/lib/ar.h")
 L=/usr/local/lib
 
@@ -96,6 +97,15 @@ client "$CC" $CFLAGS "$SRC/tests/client.c" $(pc --cflags ar) \
     -Wl,-Bstatic $(pc --static --libs ar) -Wl,-Bdynamic
 needs "$D/client"
 expect_out
+
+if command -v "$CXX" >/dev/null 2>&1; then
+	begin 'c++: the headers compile as C++ and the program links and runs'
+	put_in
+	client "$CXX" $CFLAGS -x c++ "$SRC/tests/client.c" -x none \
+	    $(pc --cflags --libs ar)
+else
+	skip 'c++: the headers compile as C++' "no C++ compiler '$CXX'"
+fi
 
 begin 'uninstall: removes what install made and nothing else'
 mkdir -p "$D/root/usr/local/bin" "$D/root/usr/local/lib/pkgconfig"
