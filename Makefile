@@ -5,22 +5,30 @@
 #   make check    every test, also under ASan+UBSan, and a short fuzz pass
 #   make bench    performance figures (never part of check)
 #   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
-#   make install  commands, library, header and man pages under $(prefix)
+#   make install  commands, libraries, headers, pkg-config file and man
+#                 pages under $(prefix); make uninstall removes them
 
 CC ?= cc
 CFLAGS ?= -O2 -g
 prefix ?= /usr/local
+bindir = $(prefix)/bin
+libdir = $(prefix)/lib
+includedir = $(prefix)/include
+mandir = $(prefix)/share/man
 B ?= .build
 
 WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-LMDB_CFLAGS = $(shell pkg-config --cflags lmdb 2>/dev/null)
-LMDB_LIBS = $(shell pkg-config --libs lmdb 2>/dev/null || echo -llmdb)
+# Without pkg-config, or without a .pc file for LMDB (not every system
+# ships one), LMDB is looked for where the compiler looks by itself.
+PKG_CONFIG ?= pkg-config
+LMDB_CFLAGS = $(shell $(PKG_CONFIG) --cflags lmdb 2>/dev/null)
+LMDB_LIBS = $(shell $(PKG_CONFIG) --libs lmdb 2>/dev/null || echo -llmdb)
 # The commands are linked statically (STATIC=0 to link dynamically): a
 # command is started once per request in scripts, and the dynamic loader
 # cost more than a whole ar-search (see the closing note of issue 5).
+# -static makes the linker take liblmdb.a for -llmdb.
 STATIC ?= 1
-LMDB_A = $(shell pkg-config --variable=libdir lmdb 2>/dev/null)/liblmdb.a
-CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_A) -lpthread,$(LMDB_LIBS))
+CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_LIBS) -lpthread,$(LMDB_LIBS))
 ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
 	$(LMDB_CFLAGS) $(CFLAGS)
 
@@ -28,13 +36,14 @@ FORMAT_SRC = $(wildcard format/*.c)
 LIB_SRC = $(wildcard lib/*.c)
 CMD_SRC = $(wildcard cmd/ar-*.c)
 CMDS = $(CMD_SRC:cmd/%.c=$(B)/bin/%)
-MANS = $(wildcard cmd/*.1)
+MAN1 = $(wildcard cmd/*.1)
+MAN5 = format/ar-records.5
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 HEADERS = lib/ar.h lib/internal.h format/format.h cmd/cmd.h fuzz/run.h
 
-all: $(B)/libar.a $(CMDS)
+all: $(B)/libar.a $(B)/libar.so $(CMDS)
 
 # Objects made on the way to a command are kept, not deleted as
 # intermediate files: they are relinked for fuzzing and benchmarks.
@@ -48,6 +57,22 @@ $(B)/libar.a: $(LIB_OBJ) $(FORMAT_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
+# The shared library, from objects of its own built with -fPIC.  Its
+# soname changes with ABI, which goes up when a program built against an
+# older libar.so.$(ABI) would break: a public struct or function changed.
+VERSION := $(shell sed -n '/define AR_VERSION/s/[^"]*"\(.*\)"/\1/p' lib/ar.h)
+ABI = 0
+SONAME = libar.so.$(ABI)
+PIC_OBJ = $(LIB_SRC:%.c=$(B)/pic/%.o) $(FORMAT_SRC:%.c=$(B)/pic/%.o)
+
+$(B)/pic/%.o: %.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(B)/libar.so: $(PIC_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
+		$(LMDB_LIBS)
+
 $(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
@@ -57,6 +82,7 @@ deps:
 	@missing=""; \
 	pkg-config --exists lmdb 2>/dev/null || missing="$$missing liblmdb-dev"; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
+	command -v c++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
 		>/dev/null 2>&1 || missing="$$missing libclang-rt-dev"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
@@ -68,8 +94,8 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-.PHONY: all deps demo check test unit e2e crash-test crash san fuzz-short fuzz \
-	bench flexbench install clean
+.PHONY: all deps demo check test unit e2e crash-test install-test crash san \
+	fuzz-short fuzz bench flexbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
 
@@ -122,7 +148,18 @@ crash-test: $(B)/tests/test_crash $(CMDS)
 crash:
 	$(MAKE) crash-test CRASH_ROUNDS=500
 
-test: unit e2e crash-test
+# make install and uninstall into a scratch DESTDIR, programs built as C
+# and C++ against what they install, and a build without pkg-config.
+install-test: all
+	@mkdir -p .build
+	@echo "== tests/packaging.sh ($(B))"
+	@MAKE='$(MAKE)' CC='$(CC)' CFLAGS='$(CFLAGS)' LDFLAGS='$(LDFLAGS)' \
+		AR_BIN=$(CURDIR)/$(B)/bin sh tests/e2e.sh tests/packaging.sh \
+		>$(B)/packaging.log 2>&1; rc=$$?; \
+		grep -v '^ok ' $(B)/packaging.log; \
+		tail -n 1 $(B)/packaging.log >>$(RESULTS); exit $$rc
+
+test: unit e2e crash-test install-test
 
 san:
 	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=2000 \
@@ -194,8 +231,8 @@ demo: deps
 	$(MAKE) all
 	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/demo.sh
 
-SQLITE_CFLAGS = $(shell pkg-config --cflags sqlite3 2>/dev/null)
-SQLITE_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
+SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
+SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 BENCH_SRC = $(addprefix tests/bench/,bench.c trace.c floor.c arstore.c \
 	sqlite.c cmds.c curve.c)
 
@@ -235,13 +272,43 @@ flexbench: deps
 
 # --- install -------------------------------------------------------------
 
+# What install puts where, so that uninstall removes exactly that.
+INST_BIN = $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(CMDS)))
+INST_LIB = $(addprefix $(DESTDIR)$(libdir)/,libar.a libar.so $(SONAME) \
+	libar.so.$(VERSION) pkgconfig/ar.pc)
+INST_INC = $(DESTDIR)$(includedir)/ar/ar.h $(DESTDIR)$(includedir)/ar/format.h
+INST_MAN = $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
+	$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5)))
+
+# The pkg-config file names LMDB as a package where it has a .pc file,
+# and as a plain -llmdb where it has none.
 install: all
-	mkdir -p $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/lib \
-		$(DESTDIR)$(prefix)/include/ar $(DESTDIR)$(prefix)/share/man/man1
-	cp $(CMDS) $(DESTDIR)$(prefix)/bin/
-	cp $(B)/libar.a $(DESTDIR)$(prefix)/lib/
-	cp lib/ar.h format/format.h $(DESTDIR)$(prefix)/include/ar/
-	cp $(MANS) $(DESTDIR)$(prefix)/share/man/man1/
+	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(libdir)/pkgconfig \
+		$(DESTDIR)$(includedir)/ar $(DESTDIR)$(mandir)/man1 \
+		$(DESTDIR)$(mandir)/man5
+	cp $(CMDS) $(DESTDIR)$(bindir)/
+	cp $(B)/libar.a $(DESTDIR)$(libdir)/
+	rm -f $(DESTDIR)$(libdir)/libar.so.$(VERSION)
+	cp $(B)/libar.so $(DESTDIR)$(libdir)/libar.so.$(VERSION)
+	ln -sf libar.so.$(VERSION) $(DESTDIR)$(libdir)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libar.so
+	if $(PKG_CONFIG) --exists lmdb 2>/dev/null; then \
+		req='Requires.private: lmdb' libs='-lpthread'; \
+	else req= libs='-llmdb -lpthread'; fi; \
+	printf '%s\n' 'prefix=$(prefix)' 'libdir=$(libdir)' \
+		'includedir=$(includedir)' '' 'Name: ar' \
+		'Description: advance reservations for compute clusters' \
+		'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+		'Libs: -L$${libdir} -lar' "Libs.private: $$libs" "$$req" \
+		>$(DESTDIR)$(libdir)/pkgconfig/ar.pc
+	cp lib/ar.h format/format.h $(DESTDIR)$(includedir)/ar/
+	cp $(MAN1) $(DESTDIR)$(mandir)/man1/
+	cp $(MAN5) $(DESTDIR)$(mandir)/man5/
+
+# include/ar is kept if it holds other files than ours.
+uninstall:
+	rm -f $(INST_BIN) $(INST_LIB) $(INST_INC) $(INST_MAN)
+	rmdir $(DESTDIR)$(includedir)/ar 2>/dev/null || :
 
 clean:
 	rm -rf .build

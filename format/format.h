@@ -21,6 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define AR_ERRMAX 256           /* size of every error message buffer */
 #define AR_LINE_MAX 65536       /* longest accepted input line, in bytes */
 #define AR_KEY_MAX 64           /* longest accepted field name */
@@ -165,5 +169,9 @@ void ar_record_del(struct ar_record *r, const char *key);
  */
 int ar_record_print(const struct ar_record *r, int flags, char **buf,
     size_t *len, size_t *cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define AR_VERSION "0.1.0"
 #define AR_FORMAT_VERSION 3     /* on-disk schema, see format/SCHEMA.md */
 
@@ -356,5 +360,9 @@ const char *ar_strerror(int code);
 /* The word used for a status or reason in records ("granted", "full"). */
 const char *ar_status_name(enum ar_status st);
 const char *ar_reason_name(enum ar_reason r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
