@@ -203,10 +203,13 @@ int ar_info(ar_txn *t, struct ar_info *info);
 int64_t ar_txn_now(const ar_txn *t);
 
 /*
- * GarQ Algorithm 2: does the request fit at its earliest start?  Fills ans
- * with AR_AVAILABLE or AR_UNAVAILABLE, the reason, the rounded interval and
- * the least free node count over it.  Errors: EINVAL (a malformed request:
- * zero nodes, jobs or duration, or latest < earliest), LMDB's codes.
+ * GarQ Algorithm 2 over a window: the first start in [earliest, latest]
+ * where nodes * jobs nodes are free for the whole duration (for one job,
+ * the start ar_add with AR_NOMOVE would grant).  Fills ans with
+ * AR_AVAILABLE and that interval, or AR_UNAVAILABLE, the reason and the
+ * interval at the window's first start; and the least free node count
+ * over the interval.  Errors: EINVAL (a malformed request: zero nodes,
+ * jobs or duration, or latest < earliest), LMDB's codes.
  */
 int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
