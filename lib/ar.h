@@ -216,10 +216,11 @@ int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 /*
  * GarQ Algorithm 4: up to k alternatives, each the earliest start of a
  * separate run of starts where the request fits, at or after the request's
- * earliest start (or the clock, if that is later) and no later than the
- * later of its latest start and earliest + limit (seconds), nor the
- * horizon.  Stores them in alts[0 .. *n) with status AR_SUGGESTED; *n == 0
- * means none (then alts[0] holds AR_UNAVAILABLE and the reason).
+ * earliest start (or the clock, if that is later) and no later than limit
+ * seconds past it, nor the horizon: a window (latest start) longer than
+ * the limit is searched only up to the limit.  Stores them in
+ * alts[0 .. *n) with status AR_SUGGESTED; *n == 0 means none (then
+ * alts[0] holds AR_UNAVAILABLE and the reason).
  * Errors: as ar_search.
  */
 int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,

@@ -112,10 +112,9 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	alts[0].status = AR_UNAVAILABLE;
 	if (alts[0].reason != AR_R_NONE)
 		return 0;
+	/* The limit bounds the search; a longer window does not extend it. */
 	end = t->base + t->m.horizon - sp.slots;
 	hi = sp.first + limit / t->m.slot;
-	if (hi < sp.last)
-		hi = sp.last;
 	if (hi > end)
 		hi = end;
 	if ((rc = ring_first_fit(t, sp.first, hi, sp.slots, sp.need, &s)) != 0)

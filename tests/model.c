@@ -202,9 +202,8 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		why = m_span(now, &from_now, 1, &first, &last, &len, &need);
 		OK(m, ar_suggest(t, &rq, limit, alts, 3, &n));
 		if (why == AR_R_NONE) {
+			/* No further than the limit, whatever the window. */
 			hi = first + limit / M_SLOT;
-			if (hi < last)
-				hi = last;
 			if (hi > now / M_SLOT + M_HORIZON - len)
 				hi = now / M_SLOT + M_HORIZON - len;
 			/* Alternatives start separate runs of fitting starts. */
