@@ -71,6 +71,27 @@ start=2026-11-21T01:50:00Z free=5
 EOF
 expect_check
 
+begin 'report: --free from an unaligned time shows 12 slots from its slot'
+mkstore --nodes 5
+run ar-report --free --from 2026-11-21T00:07:00Z
+expect_exit 0
+expect_out <<'EOF'
+start=2026-11-21T00:05:00Z free=5
+start=2026-11-21T00:10:00Z free=5
+start=2026-11-21T00:15:00Z free=5
+start=2026-11-21T00:20:00Z free=5
+start=2026-11-21T00:25:00Z free=5
+start=2026-11-21T00:30:00Z free=5
+start=2026-11-21T00:35:00Z free=5
+start=2026-11-21T00:40:00Z free=5
+start=2026-11-21T00:45:00Z free=5
+start=2026-11-21T00:50:00Z free=5
+start=2026-11-21T00:55:00Z free=5
+start=2026-11-21T01:00:00Z free=5
+EOF
+expect_err
+expect_check
+
 begin 'report: --free beyond the horizon is bad usage'
 mkstore --nodes 5 --horizon 1d
 run ar-report --free --from 2026-11-22T00:00Z --to 2026-11-22T00:10Z
