@@ -656,7 +656,11 @@ time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
 	return 1;
 }
 
-/* Read a count field, 1 to max, into *n (1 if absent); -1 with err if bad. */
+/*
+ * Read a count field, 1 to max, into *n (1 if absent); -1 with err if
+ * bad.  It is written back as a number, so that it prints as one in JSON
+ * whether it came as a string, an argument or a JSON number.
+ */
 static int
 count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
     char *err)
@@ -670,6 +674,10 @@ count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
 		return 0;
 	if (ar_uint_parse(v, 1, max, &u, msg) != 0) {
 		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
+		return -1;
+	}
+	if (ar_record_set_uint(&it->rec, key, u) != 0) {
+		snprintf(err, AR_ERRMAX, "out of memory");
 		return -1;
 	}
 	*n = (uint32_t)u;
