@@ -43,7 +43,7 @@ enum ar_status {
 	AR_SUGGESTED,           /* ar_suggest: an alternative start */
 	AR_MOVED,               /* an earlier reservation moved inside its window */
 	AR_CANCELLED,           /* cancelled by its owner */
-	AR_FINISHED             /* ended and purged */
+	AR_FINISHED             /* ended by the store clock, purged or not */
 };
 
 /* Why a request was refused or found unavailable. */
@@ -257,7 +257,9 @@ struct ar_placed {
 void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
     const struct ar_placed **moved, size_t *nm);
 
-/* Read reservation id into r.  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
+/* Read reservation id into r: a granted one that ended by the store clock
+ * reads as AR_FINISHED, changed at its end, whether or not it was purged.
+ * Errors: AR_ENOTFOUND, AR_ECORRUPT. */
 int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 
 /*
@@ -270,20 +272,23 @@ int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 
 /*
- * Find the live reservations labelled user and job (both must match; an
- * empty or NULL label matches only an empty one, and reservations with
- * neither label are not indexed, so they are never found) and store up to
- * max of their ids in ids, ascending; *n is how many there are in all.
+ * Find the live reservations (granted, not ended by the store clock)
+ * labelled user and job (both must match; an empty or NULL label matches
+ * only an empty one, and reservations with neither label are not indexed,
+ * so they are never found) and store up to max of their ids in ids,
+ * ascending; *n is how many there are in all.  The label index keeps
+ * ended ones until a purge, so each record is read to tell.  Errors:
+ * EINVAL (a label longer than AR_LABEL_MAX), AR_ECORRUPT, LMDB's codes.
  */
 int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
     size_t max, size_t *n);
 
 /*
- * Purge: every live reservation that has ended by the store clock leaves
- * the indexes and becomes history (AR_FINISHED, changed at its end), in
- * order of end, then id; fn, if not NULL, is called with each one.
- * Without fn an unlabelled reservation is finished without reading its
- * record.  Ring slots before the clock are reused lazily.
+ * Purge: every reservation that has ended by the store clock (finished)
+ * leaves the indexes, which keep it until then, in order of end, then id;
+ * fn, if not NULL, is called with each one (AR_FINISHED, changed at its
+ * end).  Without fn an unlabelled reservation leaves them without its
+ * record being read.  Ring slots before the clock are reused lazily.
  * Errors: EACCES, MDB_MAP_FULL, LMDB's codes, and fn's nonzero return.
  */
 int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),
@@ -294,7 +299,7 @@ int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),
 /*
  * Call fn for every reservation record in id order (with AR_LIVE only
  * those granted and not ended), stopping at fn's first nonzero return,
- * which is returned.
+ * which is returned.  Records read as ar_get() reads them.
  */
 int ar_list(ar_txn *t, unsigned flags,
     int (*fn)(const struct ar_resv *, void *), void *arg);
