@@ -98,6 +98,7 @@ emit(struct ctx *x, struct item *it)
 	for (size_t i = 0; i < it->ngranted; i++) {
 		a.start = it->placed[i].start;
 		a.end = it->placed[i].end;
+		a.free = it->placed[i].free;
 		if (ar_record_set_uint(r, "id", it->placed[i].id) != 0 ||
 		    (it->rq.jobs > 1 &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||

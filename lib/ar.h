@@ -233,11 +233,14 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * reservations that have not started and whose own window allows it are
  * moved inside their windows to make room (FCFS-LRH, or FCFS-EDS with
  * AR_LATER); reservations with a fixed start never move.  All copies are
- * granted or none (unless AR_PARTIAL); a refusal leaves the store as it
- * was, moves included.  ans tells the first copy granted (AR_GRANTED, its
- * id and interval) or the refusal and its reason; ar_added() lists every
- * copy and every move.  Errors: EINVAL (a malformed request), EACCES
- * (read transaction), MDB_MAP_FULL, ENOMEM, LMDB's codes.
+ * granted or none (unless AR_PARTIAL: then the first copies are granted
+ * and those after the first that finds no room are refused, AR_R_FULL);
+ * a refusal leaves the store as it was, moves included.  ans tells the
+ * first copy granted (AR_GRANTED, its id, interval and free count, as in
+ * struct ar_placed) or the refusal, its reason and the free count at the
+ * window's first start; ar_added() lists every copy granted and every
+ * move.  Errors: EINVAL (a malformed request), EACCES (read transaction),
+ * MDB_MAP_FULL, ENOMEM, LMDB's codes.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -247,6 +250,10 @@ struct ar_placed {
 	int64_t start;          /* where it is now */
 	int64_t end;
 	int64_t from;           /* a move: where it started before */
+	uint32_t free;          /* a copy: least free nodes over [start, end)
+	                         * when it was placed, after the moves made
+	                         * for it, before it (earlier copies count);
+	                         * a move: 0 */
 };
 
 /*

@@ -86,9 +86,22 @@ table35w
 run ar-add user=11 earliest=2026-11-21T01:00Z latest=2026-11-21T01:10Z duration=15m nodes=2
 expect_exit 0
 expect_out <<EOT
-user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m nodes=2 id=11 start=2026-11-21T01:05:00Z end=2026-11-21T01:20:00Z free=1 status=granted
+user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m nodes=2 id=11 start=2026-11-21T01:05:00Z end=2026-11-21T01:20:00Z free=2 status=granted
 id=4 user=4 start=2026-11-21T01:20:00Z end=2026-11-21T01:25:00Z nodes=1 earliest=2026-11-21T01:15:00Z latest=2026-11-21T01:20:00Z owner=$ME status=moved old_start=2026-11-21T01:15:00Z
 EOT
+expect_check
+
+begin 'flexible: a grant made by moving others tells the free nodes after the moves'
+mkstore --nodes 2
+run ar-add earliest=+1h latest=+3h duration=1h nodes=2
+expect_exit 0
+run ar-add earliest=+30m latest=+1h duration=1h nodes=1
+expect_exit 0
+expect_out <<EOT
+earliest=2026-11-21T00:30:00Z latest=2026-11-21T01:00:00Z duration=1h nodes=1 id=2 start=2026-11-21T00:30:00Z end=2026-11-21T01:30:00Z free=2 status=granted
+id=1 start=2026-11-21T01:30:00Z end=2026-11-21T02:30:00Z nodes=2 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z owner=$ME status=moved old_start=2026-11-21T01:00:00Z
+EOT
+expect_err
 expect_check
 
 begin 'flexible: a started reservation never moves'
