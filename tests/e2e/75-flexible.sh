@@ -19,7 +19,12 @@ begin 'flexible 3.4: a fixed start grants one of user 11s three jobs'
 table34w
 run ar-add --partial user=11 start=2026-11-21T01:00Z duration=15m jobs=3
 expect_exit 1
-expect_out 'user=11 start=2026-11-21T01:00:00Z duration=15m jobs=3 id=13 copy=1 end=2026-11-21T01:15:00Z free=1 status=granted'
+expect_out <<'EOT'
+user=11 start=2026-11-21T01:00:00Z duration=15m jobs=3 id=13 copy=1 end=2026-11-21T01:15:00Z free=1 status=granted
+user=11 start=2026-11-21T01:00:00Z duration=15m jobs=3 copy=2 end=2026-11-21T01:15:00Z free=0 status=refused reason=full
+user=11 start=2026-11-21T01:00:00Z duration=15m jobs=3 copy=3 end=2026-11-21T01:15:00Z free=0 status=refused reason=full
+EOT
+expect_err
 expect_check
 
 begin 'flexible 3.4: first fit in the window grants two, moving nothing'
@@ -29,7 +34,9 @@ expect_exit 1
 expect_out <<'EOT'
 user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m jobs=3 id=13 copy=1 start=2026-11-21T01:00:00Z end=2026-11-21T01:15:00Z free=1 status=granted
 user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m jobs=3 id=14 copy=2 start=2026-11-21T01:05:00Z end=2026-11-21T01:20:00Z free=1 status=granted
+user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m jobs=3 copy=3 start=2026-11-21T01:00:00Z end=2026-11-21T01:15:00Z free=0 status=refused reason=full
 EOT
+expect_err
 expect_check
 
 begin 'flexible 3.4: all or nothing without moves refuses and changes nothing'
