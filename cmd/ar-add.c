@@ -31,6 +31,7 @@ option(struct ctx *x, int opt, const char *arg)
 		return 0;
 	case 'p':
 		*flags |= AR_PARTIAL;
+		x->answers = 2;         /* room for the copies refused */
 		return 0;
 	}
 	return -1;
@@ -81,30 +82,51 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 	for (size_t i = ng; i < it->nplaced; i++)
 		if ((rc = ar_get(t, it->placed[i].id, &it->moved[i])) != 0)
 			return rc;
+	/* Copies refused after others were granted (--partial) are told the
+	 * room left at the window's first start, as one copy alone would. */
+	if (ng > 0 && ng < it->rq.jobs) {
+		struct ar_request one = it->rq;
+
+		one.jobs = 1;
+		if ((rc = ar_search(t, &one, &it->alts[1])) != 0)
+			return rc;
+		it->alts[1].status = AR_REFUSED;
+		it->nalts = 2;
+	}
 	return 0;
 }
 
-/* One line per copy granted, then one per reservation moved. */
+/*
+ * One line per copy granted, then one per copy refused (with --partial;
+ * else one for the request refused), then one per reservation moved.
+ */
 static int
 emit(struct ctx *x, struct item *it)
 {
 	struct ar_answer a = it->alts[0];
 	struct ar_record *r = &it->rec;
+	size_t refused = it->rq.jobs - it->ngranted;
 
-	if (a.status != AR_GRANTED) {
-		ar_record_del(r, "id");
-		return cmd_answer(it, &a) != 0 || cmd_print(x, r) != 0 ?
-		    -1 : EXIT_REFUSED;
-	}
+	if (refused > 0 && !(it->rq.flags & AR_PARTIAL))
+		refused = 1;
 	for (size_t i = 0; i < it->ngranted; i++) {
 		a.start = it->placed[i].start;
 		a.end = it->placed[i].end;
+		a.free = it->placed[i].free;
 		if (ar_record_set_uint(r, "id", it->placed[i].id) != 0 ||
 		    (it->rq.jobs > 1 &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
 		    cmd_answer(it, &a) != 0 || cmd_print(x, r) != 0)
 			return -1;
 	}
+	if (refused > 0)
+		ar_record_del(r, "id");
+	for (size_t i = it->ngranted; i < it->ngranted + refused; i++)
+		if ((it->rq.jobs > 1 && (it->rq.flags & AR_PARTIAL) &&
+		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
+		    cmd_answer(it, &it->alts[it->nalts - 1]) != 0 ||
+		    cmd_print(x, r) != 0)
+			return -1;
 	for (size_t i = it->ngranted; i < it->nplaced; i++) {
 		struct ar_record moved;
 		int rc;

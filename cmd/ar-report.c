@@ -123,17 +123,19 @@ free_slots(struct out *o, ar_txn *t)
 		fprintf(stderr, "%s: option '--from': %s\n", o->x->cmd->name, err);
 		return EINVAL;
 	}
-	to = from + 12 * i.config.slot;
 	if (op->to != NULL && ar_time_parse(op->to, o->x->now, &to, err) != 0) {
 		fprintf(stderr, "%s: option '--to': %s\n", o->x->cmd->name, err);
 		return EINVAL;
 	}
-	if (to <= from) {
+	if (op->to != NULL && to <= from) {
 		fprintf(stderr, "%s: option '--to': not after '--from'\n",
 		    o->x->cmd->name);
 		return EINVAL;
 	}
+	/* From the start of the slot holding from: 12 slots by default. */
 	from -= from % i.config.slot;
+	if (op->to == NULL)
+		to = from + 12 * i.config.slot;
 	for (int64_t s = from; s < to; s += i.config.slot) {
 		if ((rc = ar_free(t, s, s + i.config.slot, &nfree)) == EINVAL)
 			fprintf(stderr, "%s: option '--free': slot %s is outside "

@@ -894,8 +894,14 @@ time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
 	return 1;
 }
 
+/*
+ * Read a count field, 1 to max, into *n (1 if absent); -1 with err if
+ * bad.  It is written back as a number, so that it prints as one in JSON
+ * whether it came as a string, an argument or a JSON number.
+ */
 static int
-count_field(struct item *it, const char *key, uint32_t *n, char *err)
+count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
+    char *err)
 {
 	const char *v = ar_record_get(&it->rec, key);
 	char msg[AR_ERRMAX];
@@ -904,8 +910,12 @@ count_field(struct item *it, const char *key, uint32_t *n, char *err)
 	*n = 1;
 	if (v == NULL)
 		return 0;
-	if (ar_uint_parse(v, 1, 1000000, &u, msg) != 0) {
+	if (ar_uint_parse(v, 1, max, &u, msg) != 0) {
 		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
+		return -1;
+	}
+	if (ar_record_set_uint(&it->rec, key, u) != 0) {
+		snprintf(err, AR_ERRMAX, "out of memory");
 		return -1;
 	}
 	*n = (uint32_t)u;
@@ -985,8 +995,8 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 		    "after 'start'" : "after 'earliest'");
 		return -1;
 	}
-	if (count_field(it, "nodes", &rq->nodes, err) != 0 ||
-	    count_field(it, "jobs", &rq->jobs, err) != 0 ||
+	if (count_field(it, "nodes", 1000000, &rq->nodes, err) != 0 ||
+	    count_field(it, "jobs", AR_JOBS_MAX, &rq->jobs, err) != 0 ||
 	    label_field(it, "user", &rq->user, err) != 0 ||
 	    label_field(it, "job", &rq->job, err) != 0)
 		return -1;

@@ -50,7 +50,7 @@ enum ar_status {
 	AR_SUGGESTED,           /* ar_suggest: an alternative start */
 	AR_MOVED,               /* an earlier reservation moved inside its window */
 	AR_CANCELLED,           /* cancelled by its owner */
-	AR_FINISHED             /* ended and purged */
+	AR_FINISHED             /* ended by the store clock, purged or not */
 };
 
 /* Why a request was refused or found unavailable. */
@@ -246,20 +246,24 @@ int ar_info(ar_txn *t, struct ar_info *info);
 int64_t ar_txn_now(const ar_txn *t);
 
 /*
- * GarQ Algorithm 2: does the request fit at its earliest start?  Fills ans
- * with AR_AVAILABLE or AR_UNAVAILABLE, the reason, the rounded interval and
- * the least free node count over it.  Errors: EINVAL (a malformed request:
- * zero nodes, jobs or duration, or latest < earliest), LMDB's codes.
+ * GarQ Algorithm 2 over a window: the first start in [earliest, latest]
+ * where nodes * jobs nodes are free for the whole duration (for one job,
+ * the start ar_add with AR_NOMOVE would grant).  Fills ans with
+ * AR_AVAILABLE and that interval, or AR_UNAVAILABLE, the reason and the
+ * interval at the window's first start; and the least free node count
+ * over the interval.  Errors: EINVAL (a malformed request: zero nodes,
+ * jobs or duration, or latest < earliest), LMDB's codes.
  */
 int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
 /*
  * GarQ Algorithm 4: up to k alternatives, each the earliest start of a
  * separate run of starts where the request fits, at or after the request's
- * earliest start (or the clock, if that is later) and no later than the
- * later of its latest start and earliest + limit (seconds), nor the
- * horizon.  Stores them in alts[0 .. *n) with status AR_SUGGESTED; *n == 0
- * means none (then alts[0] holds AR_UNAVAILABLE and the reason).
+ * earliest start (or the clock, if that is later) and no later than limit
+ * seconds past it, nor the horizon: a window (latest start) longer than
+ * the limit is searched only up to the limit.  Stores them in
+ * alts[0 .. *n) with status AR_SUGGESTED; *n == 0 means none (then
+ * alts[0] holds AR_UNAVAILABLE and the reason).
  * Errors: as ar_search.
  */
 int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
@@ -272,11 +276,14 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * reservations that have not started and whose own window allows it are
  * moved inside their windows to make room (FCFS-LRH, or FCFS-EDS with
  * AR_LATER); reservations with a fixed start never move.  All copies are
- * granted or none (unless AR_PARTIAL); a refusal leaves the store as it
- * was, moves included.  ans tells the first copy granted (AR_GRANTED, its
- * id and interval) or the refusal and its reason; ar_added() lists every
- * copy and every move.  Errors: EINVAL (a malformed request), EACCES
- * (read transaction), MDB_MAP_FULL, ENOMEM, LMDB's codes.
+ * granted or none (unless AR_PARTIAL: then the first copies are granted
+ * and those after the first that finds no room are refused, AR_R_FULL);
+ * a refusal leaves the store as it was, moves included.  ans tells the
+ * first copy granted (AR_GRANTED, its id, interval and free count, as in
+ * struct ar_placed) or the refusal, its reason and the free count at the
+ * window's first start; ar_added() lists every copy granted and every
+ * move.  Errors: EINVAL (a malformed request), EACCES (read transaction),
+ * MDB_MAP_FULL, ENOMEM, LMDB's codes.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -286,6 +293,10 @@ struct ar_placed {
 	int64_t start;          /* where it is now */
 	int64_t end;
 	int64_t from;           /* a move: where it started before */
+	uint32_t free;          /* a copy: least free nodes over [start, end)
+	                         * when it was placed, after the moves made
+	                         * for it, before it (earlier copies count);
+	                         * a move: 0 */
 };
 
 /*
@@ -296,7 +307,9 @@ struct ar_placed {
 void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
     const struct ar_placed **moved, size_t *nm);
 
-/* Read reservation id into r.  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
+/* Read reservation id into r: a granted one that ended by the store clock
+ * reads as AR_FINISHED, changed at its end, whether or not it was purged.
+ * Errors: AR_ENOTFOUND, AR_ECORRUPT. */
 int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 
 /*
@@ -309,20 +322,23 @@ int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 
 /*
- * Find the live reservations labelled user and job (both must match; an
- * empty or NULL label matches only an empty one, and reservations with
- * neither label are not indexed, so they are never found) and store up to
- * max of their ids in ids, ascending; *n is how many there are in all.
+ * Find the live reservations (granted, not ended by the store clock)
+ * labelled user and job (both must match; an empty or NULL label matches
+ * only an empty one, and reservations with neither label are not indexed,
+ * so they are never found) and store up to max of their ids in ids,
+ * ascending; *n is how many there are in all.  The label index keeps
+ * ended ones until a purge, so each record is read to tell.  Errors:
+ * EINVAL (a label longer than AR_LABEL_MAX), AR_ECORRUPT, LMDB's codes.
  */
 int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
     size_t max, size_t *n);
 
 /*
- * Purge: every live reservation that has ended by the store clock leaves
- * the indexes and becomes history (AR_FINISHED, changed at its end), in
- * order of end, then id; fn, if not NULL, is called with each one.
- * Without fn an unlabelled reservation is finished without reading its
- * record.  Ring slots before the clock are reused lazily.
+ * Purge: every reservation that has ended by the store clock (finished)
+ * leaves the indexes, which keep it until then, in order of end, then id;
+ * fn, if not NULL, is called with each one (AR_FINISHED, changed at its
+ * end).  Without fn an unlabelled reservation leaves them without its
+ * record being read.  Ring slots before the clock are reused lazily.
  * Errors: EACCES, MDB_MAP_FULL, LMDB's codes, and fn's nonzero return.
  */
 int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),
@@ -333,7 +349,7 @@ int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),
 /*
  * Call fn for every reservation record in id order (with AR_LIVE only
  * those granted and not ended), stopping at fn's first nonzero return,
- * which is returned.
+ * which is returned.  Records read as ar_get() reads them.
  */
 int ar_list(ar_txn *t, unsigned flags,
     int (*fn)(const struct ar_resv *, void *), void *arg);

@@ -159,6 +159,7 @@ log_move(ar_txn *t, const struct ar_resv *r, int64_t from)
 	if (i == t->nmoved) {
 		if ((rc = grow(&t->moved, t->nmoved, &t->mcap)) != 0)
 			return rc;
+		t->moved[t->nmoved].free = 0;
 		t->moved[t->nmoved++].from = from;
 	}
 	t->moved[i].id = r->id;
@@ -418,11 +419,11 @@ undo:
 	return rc;
 }
 
-/* Record a copy granted at slot s, whose slots are already taken when
- * taken is set. */
+/* Record a copy granted at slot s, with free nodes over its interval
+ * before it; its slots are already taken when taken is set. */
 static int
 grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
-    int64_t s, int taken)
+    int64_t s, int taken, uint32_t free)
 {
 	struct ar_resv r;
 	size_t ulen = rq->user ? strlen(rq->user) : 0;
@@ -450,7 +451,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
 		return rc;
 	t->granted[t->ngranted++] = (struct ar_placed){ r.id, r.start, r.end,
-	    r.start };
+	    r.start, free };
 	t->m.next_id++;
 	t->m.live++;
 	t->m.records++;
@@ -463,12 +464,16 @@ static int
 place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
     uint64_t own, struct ar_resv *movers, int64_t *s)
 {
+	struct ar_answer a;
 	int64_t last;
 	int rc, ok;
 
 	if ((rc = ring_first_fit(t, sp->first, sp->last, sp->slots, sp->need,
-	    s)) != 0 || *s != -1)
-		return rc ? rc : grant(t, rq, sp, *s, 0);
+	    s)) != 0)
+		return rc;
+	if (*s != -1)
+		return (rc = place(t, sp, *s, &a)) != 0 ? rc :
+		    grant(t, rq, sp, *s, 0, a.free);
 	if (rq->flags & AR_NOMOVE)
 		return 0;
 	last = sp->last - sp->first >= STARTS_MAX ?
@@ -478,8 +483,11 @@ place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		    &next)) != 0)
 			return rc;
 		if (ok) {
+			/* After the moves; the copy's own nodes, in the ring
+			 * already over all its interval, do not count. */
 			*s = c;
-			return grant(t, rq, sp, c, 1);
+			return (rc = place(t, sp, c, &a)) != 0 ? rc :
+			    grant(t, rq, sp, c, 1, a.free + (uint32_t)sp->need);
 		}
 	}
 	return 0;
@@ -505,7 +513,7 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	struct span sp;
 	uint64_t own = t->m.next_id;
 	uint32_t placed = 0;
-	int64_t s, first = -1;
+	int64_t s;
 	int rc, atomic;
 
 	t->ngranted = t->nmoved = 0;
@@ -526,7 +534,7 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return 0;
 	}
 	if (s != -1 && rq->jobs == 1) {         /* the common grant, likewise */
-		if ((rc = grant(t, rq, &sp, s, 0)) != 0)
+		if ((rc = grant(t, rq, &sp, s, 0, ans->free)) != 0)
 			return rc;
 		ans->status = AR_GRANTED;
 		ans->id = t->granted[0].id;
@@ -538,13 +546,16 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	atomic = rq->jobs > 1 && !(rq->flags & AR_PARTIAL);
 	if (atomic && (rc = save_begin(t, &whole)) != 0)
 		goto out;
+	/*
+	 * A copy that finds no room leaves the store as it was, so the
+	 * copies after it, all alike, would find none either: the copies
+	 * granted are the first ones.
+	 */
 	for (uint32_t j = 0; j < rq->jobs; j++) {
-		if ((rc = place_copy(t, rq, &sp, own, movers, &s)) != 0)
+		if ((rc = place_copy(t, rq, &sp, own, movers, &s)) != 0 ||
+		    s == -1)
 			break;
-		if (s == -1 && atomic)
-			break;
-		if (s != -1 && placed++ == 0)
-			first = s;
+		placed++;
 	}
 	if (atomic)
 		rc = rc == 0 && placed == rq->jobs ? save_keep(t, &whole) :
@@ -558,8 +569,9 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	ans->status = AR_GRANTED;
 	ans->reason = AR_R_NONE;
 	ans->id = t->granted[0].id;
-	ans->start = first * t->m.slot;
-	ans->end = (first + sp.slots) * t->m.slot;
+	ans->start = t->granted[0].start;
+	ans->end = t->granted[0].end;
+	ans->free = t->granted[0].free;
 out:
 	free(movers);
 	return rc;

@@ -112,10 +112,9 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	alts[0].status = AR_UNAVAILABLE;
 	if (alts[0].reason != AR_R_NONE)
 		return 0;
+	/* The limit bounds the search; a longer window does not extend it. */
 	end = t->base + t->m.horizon - sp.slots;
 	hi = sp.first + limit / t->m.slot;
-	if (hi < sp.last)
-		hi = sp.last;
 	if (hi > end)
 		hi = end;
 	if ((rc = ring_first_fit(t, sp.first, hi, sp.slots, sp.need, &s)) != 0)
@@ -137,10 +136,19 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	return 0;
 }
 
+/*
+ * A record as the library's callers see it: finished once it ended by
+ * the store clock, whether or not a purge has taken it out of the
+ * indexes yet.
+ */
 int
 ar_get(ar_txn *t, uint64_t id, struct ar_resv *r)
 {
-	return resv_get(t, id, r);
+	int rc;
+
+	if ((rc = resv_get(t, id, r)) == 0)
+		resv_finished(r, t->now);
+	return rc;
 }
 
 /* Take a live reservation out of the start lists and the ring's future. */
@@ -173,11 +181,11 @@ ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 
 	if (!t->write)
 		return EACCES;
-	if ((rc = resv_get(t, id, r)) != 0)
+	if ((rc = ar_get(t, id, r)) != 0)
 		return rc;
 	if (who != 0 && who != r->owner)
 		return AR_EPERM;
-	if (r->state != AR_GRANTED || r->end <= t->now)
+	if (r->state != AR_GRANTED)
 		return AR_EDONE;
 	return retire(t, r, AR_CANCELLED);
 }
@@ -189,6 +197,8 @@ ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
 	unsigned char lkey[2 * AR_LABEL_MAX + 1];
 	MDB_val k = { 0, lkey }, v;
 	MDB_cursor *cur;
+	struct ar_resv r;
+	uint64_t id;
 	int rc;
 
 	*n = 0;
@@ -207,8 +217,16 @@ ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
 			rc = AR_ECORRUPT;
 			break;
 		}
+		/* The index keeps what ended until a purge: those are done. */
+		id = u64_key(v.mv_data);
+		if ((rc = ar_get(t, id, &r)) != 0) {
+			rc = rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+			break;
+		}
+		if (r.state != AR_GRANTED)
+			continue;
 		if (*n < max)
-			ids[*n] = u64_key(v.mv_data);
+			ids[*n] = id;
 		++*n;
 	}
 	mdb_cursor_close(cur);
@@ -284,8 +302,8 @@ ar_list(ar_txn *t, unsigned flags,
 	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
 		if ((rc = resv_decode(t, &v, &r)) != 0)
 			break;
-		if ((flags & AR_LIVE) &&
-		    (r.state != AR_GRANTED || r.end <= t->now))
+		resv_finished(&r, t->now);
+		if ((flags & AR_LIVE) && r.state != AR_GRANTED)
 			continue;
 		if ((rc = fn(&r, arg)) != 0)
 			break;

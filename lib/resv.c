@@ -70,10 +70,21 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	return mdb_cursor_put(cur, &kv, &v, 0);
 }
 
+/* A granted reservation that ended by clock is finished, as of its end. */
+void
+resv_finished(struct ar_resv *r, int64_t clock)
+{
+	if (r->state == AR_GRANTED && r->end <= clock) {
+		r->state = AR_FINISHED;
+		r->changed = r->end;
+	}
+}
+
 /*
  * Decode a stored record.  The slot length turns slots back into times;
- * a granted reservation that ended by the last purge is finished, as of
- * its end (purging does not rewrite records).
+ * a granted reservation that ended by the last purge is finished
+ * (purging does not rewrite records), so that the indexes, which hold
+ * what the last purge left, agree with the records.
  */
 static int
 decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
@@ -111,10 +122,7 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	memcpy(r->job, (const char *)v->mv_data + sizeof(d) + d.user_len,
 	    d.job_len);
 	r->job[d.job_len] = '\0';
-	if (r->state == AR_GRANTED && r->end <= m->purged) {
-		r->state = AR_FINISHED;
-		r->changed = r->end;
-	}
+	resv_finished(r, m->purged);
 	return 0;
 }
 

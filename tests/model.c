@@ -137,7 +137,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	m->ops++;
 	if (op < 4) {
 		const struct ar_placed *g, *mv;
-		int64_t starts[2];
+		int64_t starts[2], frees[2];
 		uint32_t j = 0;
 		size_t ng, nm;
 
@@ -149,6 +149,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			if ((s = m_first_fit(m, first, last, len, need)) == -1)
 				break;
 			starts[j] = s;
+			frees[j] = m_least(m, s, len);
 			for (int64_t i = s; i < s + len; i++)
 				m->used[i] += (uint32_t)need;
 		}
@@ -167,9 +168,11 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			    "add reason %d, model %d", a.reason, why);
 		else
 			for (j = 0; j < ng && j < rq.jobs; j++) {
-				CHECK(m, g[j].start == starts[j] * M_SLOT,
-				    "copy %u at %" PRId64 ", model %" PRId64, j,
-				    g[j].start / M_SLOT, starts[j]);
+				CHECK(m, g[j].start == starts[j] * M_SLOT &&
+				    g[j].free == frees[j],
+				    "copy %u at %" PRId64 " free %u, model %"
+				    PRId64 " free %" PRId64, j, g[j].start / M_SLOT,
+				    g[j].free, starts[j], frees[j]);
 				if (m->nresv < M_RESV) {
 					m->resv[m->nresv].id = g[j].id;
 					m->resv[m->nresv].start = starts[j];
@@ -202,9 +205,8 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		why = m_span(now, &from_now, 1, &first, &last, &len, &need);
 		OK(m, ar_suggest(t, &rq, limit, alts, 3, &n));
 		if (why == AR_R_NONE) {
+			/* No further than the limit, whatever the window. */
 			hi = first + limit / M_SLOT;
-			if (hi < last)
-				hi = last;
 			if (hi > now / M_SLOT + M_HORIZON - len)
 				hi = now / M_SLOT + M_HORIZON - len;
 			/* Alternatives start separate runs of fitting starts. */

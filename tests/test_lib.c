@@ -201,6 +201,80 @@ test_basic(void)
 	rm_store(dir);
 }
 
+static int
+count_state(const struct ar_resv *r, void *arg)
+{
+	int *counts = arg;
+
+	counts[r->state]++;
+	return 0;
+}
+
+/*
+ * A reservation that ended by the clock is finished, purged or not: read
+ * as such, not found by its labels, not live; cancelling it is AR_EDONE;
+ * the invariants hold before and after the purge.
+ */
+static void
+test_ended(void)
+{
+	struct ar_config cfg;
+	struct ar_answer a;
+	struct ar_request rq;
+	struct ar_resv r;
+	uint64_t bad, ids[4];
+	size_t n;
+	int counts[AR_FINISHED + 1];
+	ar_store *s;
+	ar_txn *t;
+	const char *dir = store_path("ended");
+
+	ar_config_default(&cfg);
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + 300, 300, 1);
+	rq.user = "u";
+	rq.job = "j";
+	OK(ar_add(t, &rq, &a));
+	rq.earliest = rq.latest = T0 + 3000;
+	OK(ar_add(t, &rq, &a));
+	OK(ar_txn_commit(t));
+
+	OK(ar_txn_begin(s, 0, T0 + 600, &t));
+	OK(ar_get(t, 1, &r));
+	CHECK(r.state == AR_FINISHED && r.changed == T0 + 600,
+	    "ended, not purged: state %d changed %" PRId64, r.state,
+	    r.changed - T0);
+	OK(ar_get(t, 2, &r));
+	CHECK(r.state == AR_GRANTED, "not ended: state %d", r.state);
+	OK(ar_find(t, "u", "j", ids, 4, &n));
+	CHECK(n == 1 && ids[0] == 2, "find: %zu, first %" PRIu64, n, ids[0]);
+	memset(counts, 0, sizeof(counts));
+	OK(ar_list(t, 0, count_state, counts));
+	CHECK(counts[AR_FINISHED] == 1 && counts[AR_GRANTED] == 1,
+	    "list: %d finished, %d granted", counts[AR_FINISHED],
+	    counts[AR_GRANTED]);
+	memset(counts, 0, sizeof(counts));
+	OK(ar_list(t, AR_LIVE, count_state, counts));
+	CHECK(counts[AR_GRANTED] == 1 && counts[AR_FINISHED] == 0,
+	    "live list: %d granted", counts[AR_GRANTED]);
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations before the purge", bad);
+	ar_txn_abort(t);
+
+	OK(ar_txn_begin(s, AR_WRITE, T0 + 600, &t));
+	CHECK(ar_cancel(t, 1, 0, &r) == AR_EDONE, "cancel an ended one");
+	OK(ar_purge(t, NULL, NULL));
+	OK(ar_get(t, 1, &r));
+	CHECK(r.state == AR_FINISHED, "purged: state %d", r.state);
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations after the purge", bad);
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	rm_store(dir);
+}
+
 /* Fill a small map until it is full: it grows, then refuses cleanly. */
 struct filler {
 	int count;
@@ -595,6 +669,7 @@ main(void)
 	}
 	test_create_open();
 	test_basic();
+	test_ended();
 	test_map_full();
 	test_model();
 	test_rearrange();

@@ -34,6 +34,24 @@ EOF
 expect_err
 expect_check
 
+begin 'report: a reservation that ended is finished before any purge'
+mkstore --nodes 5
+run ar-add <<'EOF'
+start=+1h duration=1h nodes=2 user=alice job=a1
+start=+2h duration=1h nodes=1
+EOF
+expect_exit 0
+run ar-report --all --now 2026-11-21T02:00:00Z
+expect_exit 0
+expect_out <<EOF
+id=1 user=alice job=a1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=finished
+id=2 start=2026-11-21T02:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$ME status=granted
+EOF
+expect_err
+run ar-report --list --now 2026-11-21T02:00:00Z
+expect_out "id=2 start=2026-11-21T02:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$ME status=granted"
+expect_check
+
 begin 'report: --free --from --to gives one record per slot'
 mkstore --nodes 5
 run ar-add start=2026-11-21T00:10Z duration=10m nodes=3
@@ -69,6 +87,27 @@ start=2026-11-21T01:30:00Z free=5
 start=2026-11-21T01:40:00Z free=5
 start=2026-11-21T01:50:00Z free=5
 EOF
+expect_check
+
+begin 'report: --free from an unaligned time shows 12 slots from its slot'
+mkstore --nodes 5
+run ar-report --free --from 2026-11-21T00:07:00Z
+expect_exit 0
+expect_out <<'EOF'
+start=2026-11-21T00:05:00Z free=5
+start=2026-11-21T00:10:00Z free=5
+start=2026-11-21T00:15:00Z free=5
+start=2026-11-21T00:20:00Z free=5
+start=2026-11-21T00:25:00Z free=5
+start=2026-11-21T00:30:00Z free=5
+start=2026-11-21T00:35:00Z free=5
+start=2026-11-21T00:40:00Z free=5
+start=2026-11-21T00:45:00Z free=5
+start=2026-11-21T00:50:00Z free=5
+start=2026-11-21T00:55:00Z free=5
+start=2026-11-21T01:00:00Z free=5
+EOF
+expect_err
 expect_check
 
 begin 'report: --free beyond the horizon is bad usage'

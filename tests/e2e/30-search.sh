@@ -140,3 +140,44 @@ expect_exit 2
 expect_out
 expect_err "ar-search: arguments: field 'duration': duration needs a unit: '90'"
 expect_check
+
+begin 'search: a window is searched for its first start where it fits'
+mkstore --nodes 5
+run ar-add start=+1h duration=1h nodes=4
+expect_exit 0
+run ar-search earliest=+1h latest=+3h duration=30m nodes=2
+expect_exit 0
+expect_out 'earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z duration=30m nodes=2 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z free=5 status=available'
+expect_err
+run ar-search earliest=+1h latest=+1h30m duration=30m nodes=2
+expect_exit 1
+expect_out 'earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:30:00Z duration=30m nodes=2 start=2026-11-21T01:00:00Z end=2026-11-21T01:30:00Z free=1 status=unavailable reason=full'
+run ar-add --no-move earliest=+1h latest=+3h duration=30m nodes=2
+expect_exit 0
+expect_out 'earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z duration=30m nodes=2 id=2 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z free=5 status=granted'
+expect_check
+
+# RECORDS.md: the core numeric fields are JSON numbers in JSON output,
+# whether they came from the arguments, from stdin (even as strings) or
+# from the store.
+begin 'search: --json types nodes and jobs as numbers whatever their source'
+mkstore --nodes 5
+run ar-search --json nodes=2 jobs=2 start=+1h duration=1h
+expect_exit 0
+expect_out '{"nodes":2,"jobs":2,"start":"2026-11-21T01:00:00Z","duration":"1h","end":"2026-11-21T02:00:00Z","free":5,"status":"available"}'
+expect_err
+run ar-search --json <<'EOF'
+{"nodes":2,"jobs":2,"start":"+1h","duration":"1h"}
+{"nodes":"2","jobs":"2","start":"+1h","duration":"1h"}
+EOF
+expect_exit 0
+expect_out <<'EOF'
+{"nodes":2,"jobs":2,"start":"2026-11-21T01:00:00Z","duration":"1h","end":"2026-11-21T02:00:00Z","free":5,"status":"available"}
+{"nodes":2,"jobs":2,"start":"2026-11-21T01:00:00Z","duration":"1h","end":"2026-11-21T02:00:00Z","free":5,"status":"available"}
+EOF
+run ar-add --json nodes=2 jobs=1 start=+1h duration=1h
+expect_exit 0
+expect_out '{"nodes":2,"jobs":1,"start":"2026-11-21T01:00:00Z","duration":"1h","id":1,"end":"2026-11-21T02:00:00Z","free":5,"status":"granted"}'
+run ar-report --json
+expect_out "{\"id\":1,\"start\":\"2026-11-21T01:00:00Z\",\"end\":\"2026-11-21T02:00:00Z\",\"nodes\":2,\"owner\":$ME,\"status\":\"granted\"}"
+expect_check

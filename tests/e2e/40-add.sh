@@ -123,6 +123,50 @@ expect_exit 1
 expect_out 'start=2026-11-21T01:00:00Z duration=10m nodes=1 jobs=3 end=2026-11-21T01:10:00Z free=2 status=refused reason=full'
 expect_check
 
+begin 'add: each copy tells the free nodes it found, the copies before it taken'
+mkstore --nodes 5
+run ar-add start=+1h duration=1h nodes=2 jobs=2
+expect_exit 0
+expect_out <<'EOF'
+start=2026-11-21T01:00:00Z duration=1h nodes=2 jobs=2 id=1 copy=1 end=2026-11-21T02:00:00Z free=5 status=granted
+start=2026-11-21T01:00:00Z duration=1h nodes=2 jobs=2 id=2 copy=2 end=2026-11-21T02:00:00Z free=3 status=granted
+EOF
+expect_err
+run ar-add earliest=+1h latest=+3h duration=1h nodes=1 jobs=2
+expect_exit 0
+expect_out <<'EOF'
+earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z duration=1h nodes=1 jobs=2 id=3 copy=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z free=1 status=granted
+earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z duration=1h nodes=1 jobs=2 id=4 copy=2 start=2026-11-21T02:00:00Z end=2026-11-21T03:00:00Z free=5 status=granted
+EOF
+expect_check
+
+begin 'add: --partial prints a line for each copy, refused ones too'
+mkstore --nodes 5
+run ar-add --partial start=+1h duration=1h nodes=2 jobs=3
+expect_exit 1
+expect_out <<'EOF'
+start=2026-11-21T01:00:00Z duration=1h nodes=2 jobs=3 id=1 copy=1 end=2026-11-21T02:00:00Z free=5 status=granted
+start=2026-11-21T01:00:00Z duration=1h nodes=2 jobs=3 id=2 copy=2 end=2026-11-21T02:00:00Z free=3 status=granted
+start=2026-11-21T01:00:00Z duration=1h nodes=2 jobs=3 copy=3 end=2026-11-21T02:00:00Z free=1 status=refused reason=full
+EOF
+expect_err
+run ar-add --partial start=+1h duration=1h nodes=2 jobs=2
+expect_exit 1
+expect_out <<'EOF'
+start=2026-11-21T01:00:00Z duration=1h nodes=2 jobs=2 copy=1 end=2026-11-21T02:00:00Z free=1 status=refused reason=full
+start=2026-11-21T01:00:00Z duration=1h nodes=2 jobs=2 copy=2 end=2026-11-21T02:00:00Z free=1 status=refused reason=full
+EOF
+run ar-add --partial start=+1h duration=1h nodes=6 jobs=2
+expect_exit 1
+expect_out <<'EOF'
+start=2026-11-21T01:00:00Z duration=1h nodes=6 jobs=2 copy=1 end=2026-11-21T02:00:00Z status=refused reason=capacity
+start=2026-11-21T01:00:00Z duration=1h nodes=6 jobs=2 copy=2 end=2026-11-21T02:00:00Z status=refused reason=capacity
+EOF
+run ar-add start=+1h duration=1h nodes=1 jobs=2
+expect_exit 1
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=1 jobs=2 end=2026-11-21T02:00:00Z free=1 status=refused reason=full'
+expect_check
+
 begin 'add: a window earliest..latest is granted at its first fit'
 mkstore --nodes 5
 run ar-add start=+1h duration=1h nodes=4

@@ -58,6 +58,40 @@ run ar-report --list
 expect_out
 expect_check
 
+begin 'del: by user and job, an ended reservation is finished, not found'
+mkstore --nodes 5
+run ar-add <<'EOF'
+start=+1h duration=1h nodes=1 user=alice job=sim
+start=+3h duration=1h nodes=1 user=alice job=sim
+start=+1h duration=1h nodes=1 user=bob job=old
+EOF
+expect_exit 0
+run ar-del --now 2026-11-21T02:30:00Z user=bob job=old
+expect_exit 1
+expect_out 'user=bob job=old status=refused reason=not-found'
+expect_err 'ar-del: arguments: no live reservation with that user and job'
+run ar-del --now 2026-11-21T02:30:00Z user=alice job=sim
+expect_exit 0
+expect_out 'user=alice job=sim id=2 status=cancelled'
+expect_err
+run ar-report --all
+expect_out <<EOF
+id=1 user=alice job=sim start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished
+id=2 user=alice job=sim start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 owner=$ME status=cancelled
+id=3 user=bob job=old start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished
+EOF
+run ar-del id=1
+expect_exit 1
+expect_out 'id=1 status=refused reason=done'
+expect_check
+run ar-del --purge
+expect_exit 0
+expect_out <<EOF
+id=1 user=alice job=sim start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished
+id=3 user=bob job=old start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished
+EOF
+expect_check
+
 begin 'del: an unknown id is refused, not-found, exit 1'
 mkstore
 run ar-del id=42

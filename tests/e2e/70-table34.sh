@@ -21,12 +21,12 @@ table34
 expect_exit 0
 expect_out <<'EOF'
 user=1 start=2026-11-21T00:55:00Z duration=5m nodes=1 jobs=2 id=1 copy=1 end=2026-11-21T01:00:00Z free=5 status=granted
-user=1 start=2026-11-21T00:55:00Z duration=5m nodes=1 jobs=2 id=2 copy=2 end=2026-11-21T01:00:00Z free=5 status=granted
+user=1 start=2026-11-21T00:55:00Z duration=5m nodes=1 jobs=2 id=2 copy=2 end=2026-11-21T01:00:00Z free=4 status=granted
 user=2 start=2026-11-21T00:55:00Z duration=15m nodes=1 jobs=1 id=3 end=2026-11-21T01:10:00Z free=3 status=granted
 user=3 start=2026-11-21T01:00:00Z duration=15m nodes=1 jobs=1 id=4 end=2026-11-21T01:15:00Z free=4 status=granted
 user=4 start=2026-11-21T01:15:00Z duration=5m nodes=1 jobs=1 id=5 end=2026-11-21T01:20:00Z free=5 status=granted
 user=5 start=2026-11-21T01:15:00Z duration=5m nodes=1 jobs=2 id=6 copy=1 end=2026-11-21T01:20:00Z free=4 status=granted
-user=5 start=2026-11-21T01:15:00Z duration=5m nodes=1 jobs=2 id=7 copy=2 end=2026-11-21T01:20:00Z free=4 status=granted
+user=5 start=2026-11-21T01:15:00Z duration=5m nodes=1 jobs=2 id=7 copy=2 end=2026-11-21T01:20:00Z free=3 status=granted
 user=6 start=2026-11-21T00:55:00Z duration=10m nodes=1 jobs=1 id=8 end=2026-11-21T01:05:00Z free=2 status=granted
 user=7 start=2026-11-21T01:05:00Z duration=5m nodes=1 jobs=1 id=9 end=2026-11-21T01:10:00Z free=3 status=granted
 user=8 start=2026-11-21T01:20:00Z duration=10m nodes=1 jobs=1 id=10 end=2026-11-21T01:30:00Z free=5 status=granted
@@ -66,8 +66,8 @@ run sh -c 'ar-suggest "$@" | ar-add' sh $user11
 expect_exit 0
 expect_out <<'EOF'
 user=11 start=2026-11-21T01:20:00Z duration=15m nodes=1 jobs=3 end=2026-11-21T01:35:00Z free=3 status=granted id=13 copy=1
-user=11 start=2026-11-21T01:20:00Z duration=15m nodes=1 jobs=3 end=2026-11-21T01:35:00Z free=3 status=granted id=14 copy=2
-user=11 start=2026-11-21T01:20:00Z duration=15m nodes=1 jobs=3 end=2026-11-21T01:35:00Z free=3 status=granted id=15 copy=3
+user=11 start=2026-11-21T01:20:00Z duration=15m nodes=1 jobs=3 end=2026-11-21T01:35:00Z free=2 status=granted id=14 copy=2
+user=11 start=2026-11-21T01:20:00Z duration=15m nodes=1 jobs=3 end=2026-11-21T01:35:00Z free=1 status=granted id=15 copy=3
 EOF
 run ar-report --free --from 2026-11-21T01:15Z --to 2026-11-21T01:40Z
 expect_out <<'EOF'

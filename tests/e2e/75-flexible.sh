@@ -19,7 +19,12 @@ begin 'flexible 3.4: a fixed start grants one of user 11s three jobs'
 table34w
 run ar-add --partial user=11 start=2026-11-21T01:00Z duration=15m jobs=3
 expect_exit 1
-expect_out 'user=11 start=2026-11-21T01:00:00Z duration=15m jobs=3 id=13 copy=1 end=2026-11-21T01:15:00Z free=1 status=granted'
+expect_out <<'EOT'
+user=11 start=2026-11-21T01:00:00Z duration=15m jobs=3 id=13 copy=1 end=2026-11-21T01:15:00Z free=1 status=granted
+user=11 start=2026-11-21T01:00:00Z duration=15m jobs=3 copy=2 end=2026-11-21T01:15:00Z free=0 status=refused reason=full
+user=11 start=2026-11-21T01:00:00Z duration=15m jobs=3 copy=3 end=2026-11-21T01:15:00Z free=0 status=refused reason=full
+EOT
+expect_err
 expect_check
 
 begin 'flexible 3.4: first fit in the window grants two, moving nothing'
@@ -29,7 +34,9 @@ expect_exit 1
 expect_out <<'EOT'
 user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m jobs=3 id=13 copy=1 start=2026-11-21T01:00:00Z end=2026-11-21T01:15:00Z free=1 status=granted
 user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m jobs=3 id=14 copy=2 start=2026-11-21T01:05:00Z end=2026-11-21T01:20:00Z free=1 status=granted
+user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m jobs=3 copy=3 start=2026-11-21T01:00:00Z end=2026-11-21T01:15:00Z free=0 status=refused reason=full
 EOT
+expect_err
 expect_check
 
 begin 'flexible 3.4: all or nothing without moves refuses and changes nothing'
@@ -86,9 +93,22 @@ table35w
 run ar-add user=11 earliest=2026-11-21T01:00Z latest=2026-11-21T01:10Z duration=15m nodes=2
 expect_exit 0
 expect_out <<EOT
-user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m nodes=2 id=11 start=2026-11-21T01:05:00Z end=2026-11-21T01:20:00Z free=1 status=granted
+user=11 earliest=2026-11-21T01:00:00Z latest=2026-11-21T01:10:00Z duration=15m nodes=2 id=11 start=2026-11-21T01:05:00Z end=2026-11-21T01:20:00Z free=2 status=granted
 id=4 user=4 start=2026-11-21T01:20:00Z end=2026-11-21T01:25:00Z nodes=1 earliest=2026-11-21T01:15:00Z latest=2026-11-21T01:20:00Z owner=$ME status=moved old_start=2026-11-21T01:15:00Z
 EOT
+expect_check
+
+begin 'flexible: a grant made by moving others tells the free nodes after the moves'
+mkstore --nodes 2
+run ar-add earliest=+1h latest=+3h duration=1h nodes=2
+expect_exit 0
+run ar-add earliest=+30m latest=+1h duration=1h nodes=1
+expect_exit 0
+expect_out <<EOT
+earliest=2026-11-21T00:30:00Z latest=2026-11-21T01:00:00Z duration=1h nodes=1 id=2 start=2026-11-21T00:30:00Z end=2026-11-21T01:30:00Z free=2 status=granted
+id=1 start=2026-11-21T01:30:00Z end=2026-11-21T02:30:00Z nodes=2 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z owner=$ME status=moved old_start=2026-11-21T01:00:00Z
+EOT
+expect_err
 expect_check
 
 begin 'flexible: a started reservation never moves'

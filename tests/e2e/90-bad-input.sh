@@ -204,15 +204,20 @@ nodes with a leading zero|ar-add|start=+1h duration=1h nodes=01\n|2|y|ar-add: li
 nodes empty|ar-add|start=+1h duration=1h nodes=\n|2|y|ar-add: line 1: field 'nodes': not a number: ''|
 nodes with a plus sign|ar-add|start=+1h duration=1h nodes=+1\n|2|y|ar-add: line 1: field 'nodes': not a number: '+1'|
 nodes in exponent form|ar-add|start=+1h duration=1h nodes=1e3\n|2|y|ar-add: line 1: field 'nodes': not a number: '1e3'|
-jobs 0|ar-add|start=+1h duration=1h jobs=0\n|2|y|ar-add: line 1: field 'jobs': must be between 1 and 1000000|
+jobs 0|ar-add|start=+1h duration=1h jobs=0\n|2|y|ar-add: line 1: field 'jobs': must be between 1 and 4096|
 jobs -1|ar-add|start=+1h duration=1h jobs=-1\n|2|y|ar-add: line 1: field 'jobs': not a number: '-1'|
-jobs 1000001|ar-add|start=+1h duration=1h jobs=1000001\n|2|y|ar-add: line 1: field 'jobs': must be between 1 and 1000000|
-jobs 2^64|ar-add|start=+1h duration=1h jobs=18446744073709551616\n|2|y|ar-add: line 1: field 'jobs': must be between 1 and 1000000|
+jobs 1000001|ar-add|start=+1h duration=1h jobs=1000001\n|2|y|ar-add: line 1: field 'jobs': must be between 1 and 4096|
+jobs 2^64|ar-add|start=+1h duration=1h jobs=18446744073709551616\n|2|y|ar-add: line 1: field 'jobs': must be between 1 and 4096|
 jobs with a leading zero|ar-add|start=+1h duration=1h jobs=01\n|2|y|ar-add: line 1: field 'jobs': leading zero in number: '01'|
-# jobs is 1..1000000 (ar-add.1); 5000 copies of one node cannot fit 8
-# nodes: refused for capacity, and the next line still goes through.
-jobs 5000 on 8 nodes is refused for capacity|ar-add|start=+1h duration=1h jobs=5000\nstart=+2h duration=1h\n|1|n||start=2026-11-21T01:00:00Z duration=1h jobs=5000 end=2026-11-21T02:00:00Z status=refused reason=capacity\nstart=2026-11-21T02:00:00Z duration=1h id=2 end=2026-11-21T03:00:00Z free=8 status=granted
-jobs 5000 on 8 nodes is unavailable for capacity|ar-search|start=+1h duration=1h jobs=5000\n|1|y||start=2026-11-21T01:00:00Z duration=1h jobs=5000 end=2026-11-21T02:00:00Z status=unavailable reason=capacity
+# jobs is 1..4096 (AR_JOBS_MAX, ar-add.1): more is bad input naming the
+# limit, for every command that reads requests, and the next line still
+# goes through.
+jobs 4097 is bad input|ar-add|start=+1h duration=1h jobs=4097\nstart=+2h duration=1h\n|2|n|ar-add: line 1: field 'jobs': must be between 1 and 4096|start=2026-11-21T02:00:00Z duration=1h id=2 end=2026-11-21T03:00:00Z free=8 status=granted
+jobs 4097 is bad input to ar-search|ar-search|start=+1h duration=1h jobs=4097\n|2|y|ar-search: line 1: field 'jobs': must be between 1 and 4096|
+jobs 4097 is bad input to ar-suggest|ar-suggest jobs=4097 start=+1h duration=1h||2|y|ar-suggest: arguments: field 'jobs': must be between 1 and 4096|
+# 4096 copies of one node cannot all fit 8 nodes at once: refused, full.
+jobs 4096 on 8 nodes is refused, full|ar-add|start=+1h duration=1h jobs=4096\n|1|y||start=2026-11-21T01:00:00Z duration=1h jobs=4096 end=2026-11-21T02:00:00Z free=8 status=refused reason=full
+jobs 4096 on 8 nodes is unavailable for capacity|ar-search|start=+1h duration=1h jobs=4096\n|1|y||start=2026-11-21T01:00:00Z duration=1h jobs=4096 end=2026-11-21T02:00:00Z status=unavailable reason=capacity
 id 0|ar-del id=0||2|y|ar-del: arguments: field 'id': must be between 1 and 18446744073709551615|
 id -1|ar-del id=-1||2|y|ar-del: arguments: field 'id': not a number: '-1'|
 id 1000001 is not found|ar-del id=1000001||1|y|ar-del: arguments: reservation 1000001: no such reservation|id=1000001 status=refused reason=not-found
