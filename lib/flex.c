@@ -35,8 +35,8 @@
 struct save {
 	MDB_txn *parent;
 	struct meta m;
-	uint64_t *summary;
-	int summary_dirty, meta_dirty, flushed;
+	struct ring_save ring;
+	int meta_dirty, flushed;
 	size_t ngranted, nmoved;
 	struct ar_placed *moved;
 };
@@ -44,33 +44,27 @@ struct save {
 static int
 save_begin(ar_txn *t, struct save *sv)
 {
-	size_t size = t->m.chunks * sizeof(uint64_t);
 	MDB_txn *child;
 	int rc;
 
-	/* The ring's changes so far go to the parent, out of the child's undo. */
-	if ((rc = ring_summary(t)) != 0 || (rc = ring_flush_chunks(t)) != 0 ||
-	    (rc = slots_flush(t)) != 0)
+	/* The changes so far go to the parent, out of the child's undo. */
+	if ((rc = ring_save(t, &t->ring, &sv->ring)) != 0)
 		return rc;
+	sv->moved = NULL;
+	if ((rc = slots_flush(t)) != 0)
+		goto fail;
 	resv_cursor_close(t);
-	memset(sv, 0, sizeof(*sv));
-	if ((sv->summary = malloc(size)) == NULL ||
-	    (t->nmoved > 0 && (sv->moved = malloc(t->nmoved *
-	    sizeof(*sv->moved))) == NULL)) {
-		free(sv->summary);
-		return ENOMEM;
+	if (t->nmoved > 0 && (sv->moved = malloc(t->nmoved *
+	    sizeof(*sv->moved))) == NULL) {
+		rc = ENOMEM;
+		goto fail;
 	}
-	if ((rc = mdb_txn_begin(t->s->env, t->txn, 0, &child)) != 0) {
-		free(sv->summary);
-		free(sv->moved);
-		return rc;
-	}
-	memcpy(sv->summary, t->summary, size);
+	if ((rc = mdb_txn_begin(t->s->env, t->txn, 0, &child)) != 0)
+		goto fail;
 	if (t->nmoved > 0)
 		memcpy(sv->moved, t->moved, t->nmoved * sizeof(*sv->moved));
 	sv->parent = t->txn;
 	sv->m = t->m;
-	sv->summary_dirty = t->summary_dirty;
 	sv->meta_dirty = t->meta_dirty;
 	sv->flushed = t->flushed;
 	sv->ngranted = t->ngranted;
@@ -79,6 +73,10 @@ save_begin(ar_txn *t, struct save *sv)
 	t->flushed = 0;
 	t->gen++;
 	return 0;
+fail:
+	ring_release(&sv->ring);
+	free(sv->moved);
+	return rc;
 }
 
 /* Back to the parent transaction as it was at the savepoint. */
@@ -86,19 +84,17 @@ static void
 save_restore(ar_txn *t, struct save *sv)
 {
 	t->resv_cur = NULL;     /* LMDB closed it with the child */
-	ring_discard(t);
+	ring_restore(&t->ring, &sv->ring);
 	slots_discard(t);
 	t->txn = sv->parent;
-	memcpy(t->summary, sv->summary, t->m.chunks * sizeof(uint64_t));
+	t->gen++;               /* the child's pages are gone */
 	t->m = sv->m;
-	t->summary_dirty = sv->summary_dirty;
 	t->meta_dirty = sv->meta_dirty;
 	t->flushed = sv->flushed;
 	t->ngranted = sv->ngranted;
 	t->nmoved = sv->nmoved;
 	if (sv->nmoved > 0)
 		memcpy(t->moved, sv->moved, sv->nmoved * sizeof(*sv->moved));
-	free(sv->summary);
 	free(sv->moved);
 }
 
@@ -116,7 +112,8 @@ save_keep(ar_txn *t, struct save *sv)
 {
 	int rc;
 
-	if ((rc = ring_flush_chunks(t)) != 0 || (rc = slots_flush(t)) != 0) {
+	if ((rc = ring_flush_chunks(t, &t->ring)) != 0 ||
+	    (rc = slots_flush(t)) != 0) {
 		save_undo(t, sv);
 		return rc;
 	}
@@ -128,7 +125,7 @@ save_keep(ar_txn *t, struct save *sv)
 	t->resv_cur = NULL;     /* LMDB closed it with the child */
 	t->flushed = 1;
 	t->gen++;
-	free(sv->summary);
+	ring_release(&sv->ring);
 	free(sv->moved);
 	return 0;
 }
@@ -173,8 +170,8 @@ take_out(ar_txn *t, const struct ar_resv *r)
 {
 	int rc;
 
-	if ((rc = ring_add(t, r->start / t->m.slot, r->end / t->m.slot,
-	    -(int64_t)r->nodes * r->jobs)) != 0)
+	if ((rc = ring_add(t, &t->ring, r->start / t->m.slot,
+	    r->end / t->m.slot, -(int64_t)r->nodes * r->jobs)) != 0)
 		return rc;
 	return resv_index(t, r, 0);
 }
@@ -190,7 +187,8 @@ put_back(ar_txn *t, struct ar_resv *r, int64_t s)
 	r->end = (s + len) * t->m.slot;
 	if (r->start != from)
 		r->changed = t->now;
-	if ((rc = ring_add(t, s, s + len, (int64_t)r->nodes * r->jobs)) != 0 ||
+	if ((rc = ring_add(t, &t->ring, s, s + len,
+	    (int64_t)r->nodes * r->jobs)) != 0 ||
 	    (rc = resv_index(t, r, 1)) != 0 || (rc = resv_put(t, r)) != 0)
 		return rc;
 	return r->start != from ? log_move(t, r, from) : 0;
@@ -269,7 +267,7 @@ fits(ar_txn *t, int64_t s, int64_t len, uint64_t need, int *yes)
 	int64_t found;
 	int rc;
 
-	rc = ring_first_fit(t, s, s, len, need, &found);
+	rc = ring_first_fit(t, &t->ring, s, s, len, need, &found);
 	*yes = found == s;
 	return rc;
 }
@@ -346,11 +344,11 @@ next_blocker(ar_txn *t, const struct span *sp, int64_t s, uint64_t own,
 	int rc;
 
 	*hopeless = 0;
-	if ((rc = ring_first_over(t, s, s + sp->slots, cap, bad)) != 0 ||
-	    *bad == -1)
+	if ((rc = ring_first_over(t, &t->ring, s, s + sp->slots, cap,
+	    bad)) != 0 || *bad == -1)
 		return rc;
 	if ((rc = blockers(t, *bad, own, movers, n)) != 0 ||
-	    (rc = ring_peak(t, *bad, *bad + 1, &used)) != 0)
+	    (rc = ring_peak(t, &t->ring, *bad, *bad + 1, &used)) != 0)
 		return rc;
 	for (size_t i = had; i < *n; i++)
 		freeable += (uint64_t)movers[i].nodes * movers[i].jobs;
@@ -399,7 +397,8 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 			goto undo;
 		}
 	}
-	if ((rc = ring_add(t, s, s + sp->slots, (int64_t)sp->need)) != 0)
+	if ((rc = ring_add(t, &t->ring, s, s + sp->slots,
+	    (int64_t)sp->need)) != 0)
 		goto undo;
 	/* First come, first served: earlier grants choose first. */
 	qsort(movers, n, sizeof(*movers), by_id);
@@ -444,7 +443,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	memcpy(r.user, ulen ? rq->user : "", ulen);
 	memcpy(r.job, jlen ? rq->job : "", jlen);
 	if ((rc = resv_put(t, &r)) != 0 || (rc = resv_index(t, &r, 1)) != 0 ||
-	    (!taken && (rc = ring_add(t, s, s + sp->slots,
+	    (!taken && (rc = ring_add(t, &t->ring, s, s + sp->slots,
 	    (int64_t)sp->need)) != 0))
 		return rc;
 	if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
@@ -466,8 +465,8 @@ place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	int64_t last;
 	int rc, ok;
 
-	if ((rc = ring_first_fit(t, sp->first, sp->last, sp->slots, sp->need,
-	    s)) != 0 || *s != -1)
+	if ((rc = ring_first_fit(t, &t->ring, sp->first, sp->last, sp->slots,
+	    sp->need, s)) != 0 || *s != -1)
 		return rc ? rc : grant(t, rq, sp, *s, 0);
 	if (rq->flags & AR_NOMOVE)
 		return 0;
@@ -516,8 +515,8 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	ans->status = AR_REFUSED;
 	if (ans->reason != AR_R_NONE)
 		return 0;
-	if ((rc = ring_first_fit(t, sp.first, sp.last, sp.slots, sp.need,
-	    &s)) != 0)
+	if ((rc = ring_first_fit(t, &t->ring, sp.first, sp.last, sp.slots,
+	    sp.need, &s)) != 0)
 		return rc;
 	if ((rc = place(t, &sp, s == -1 ? sp.first : s, ans)) != 0)
 		return rc;
