@@ -9,8 +9,9 @@
  * window of their own) are taken out, the copy is placed, and they are put
  * back inside their windows - later only (EDS) or nearest first, earlier
  * or later (LRH), in the order they were granted.  Every attempt runs in a
- * nested LMDB transaction, so a failed one is undone exactly: this is the
- * thesis's putBackAllShiftedJob, without the bookkeeping.
+ * savepoint, a nested LMDB transaction (txn.c), so a failed one is undone
+ * exactly: this is the thesis's putBackAllShiftedJob, without the
+ * bookkeeping.
  *
  * The thesis shifts the jobs of one blocking slot at a time; here every
  * blocking slot of the candidate interval may shed reservations, and a
@@ -30,105 +31,6 @@
 #define MOVERS_MAX 32
 #define LOOKBACK (24 * 3600)   /* seconds */
 #define STARTS_MAX 288
-
-/* A savepoint: a nested transaction and what ar_txn caches beside it. */
-struct save {
-	MDB_txn *parent;
-	struct meta m;
-	struct ring_save ring;
-	int meta_dirty, flushed;
-	size_t ngranted, nmoved;
-	struct ar_placed *moved;
-};
-
-static int
-save_begin(ar_txn *t, struct save *sv)
-{
-	MDB_txn *child;
-	int rc;
-
-	/* The changes so far go to the parent, out of the child's undo. */
-	if ((rc = ring_save(t, &t->ring, &sv->ring)) != 0)
-		return rc;
-	sv->moved = NULL;
-	if ((rc = slots_flush(t)) != 0)
-		goto fail;
-	resv_cursor_close(t);
-	if (t->nmoved > 0 && (sv->moved = malloc(t->nmoved *
-	    sizeof(*sv->moved))) == NULL) {
-		rc = ENOMEM;
-		goto fail;
-	}
-	if ((rc = mdb_txn_begin(t->s->env, t->txn, 0, &child)) != 0)
-		goto fail;
-	if (t->nmoved > 0)
-		memcpy(sv->moved, t->moved, t->nmoved * sizeof(*sv->moved));
-	sv->parent = t->txn;
-	sv->m = t->m;
-	sv->meta_dirty = t->meta_dirty;
-	sv->flushed = t->flushed;
-	sv->ngranted = t->ngranted;
-	sv->nmoved = t->nmoved;
-	t->txn = child;
-	t->flushed = 0;
-	t->gen++;
-	return 0;
-fail:
-	ring_release(&sv->ring);
-	free(sv->moved);
-	return rc;
-}
-
-/* Back to the parent transaction as it was at the savepoint. */
-static void
-save_restore(ar_txn *t, struct save *sv)
-{
-	t->resv_cur = NULL;     /* LMDB closed it with the child */
-	ring_restore(&t->ring, &sv->ring);
-	slots_discard(t);
-	t->txn = sv->parent;
-	t->gen++;               /* the child's pages are gone */
-	t->m = sv->m;
-	t->meta_dirty = sv->meta_dirty;
-	t->flushed = sv->flushed;
-	t->ngranted = sv->ngranted;
-	t->nmoved = sv->nmoved;
-	if (sv->nmoved > 0)
-		memcpy(t->moved, sv->moved, sv->nmoved * sizeof(*sv->moved));
-	free(sv->moved);
-}
-
-/* Undo everything since the savepoint. */
-static void
-save_undo(ar_txn *t, struct save *sv)
-{
-	mdb_txn_abort(t->txn);
-	save_restore(t, sv);
-}
-
-/* Keep what was done since the savepoint; undo it if that fails. */
-static int
-save_keep(ar_txn *t, struct save *sv)
-{
-	int rc;
-
-	if ((rc = ring_flush_chunks(t, &t->ring)) != 0 ||
-	    (rc = slots_flush(t)) != 0) {
-		save_undo(t, sv);
-		return rc;
-	}
-	if ((rc = mdb_txn_commit(t->txn)) != 0) {
-		save_restore(t, sv);    /* LMDB ended the child */
-		return rc;
-	}
-	t->txn = sv->parent;
-	t->resv_cur = NULL;     /* LMDB closed it with the child */
-	t->flushed = 1;
-	t->gen++;
-	ring_release(&sv->ring);
-	free(sv->moved);
-	return 0;
-}
 
 static int
 grow(struct ar_placed **a, size_t n, size_t *cap)
@@ -367,7 +269,7 @@ static int
 make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
     uint64_t own, struct ar_resv *movers, int *ok, int64_t *next)
 {
-	struct save sv;
+	struct savepoint sv;
 	size_t n = 0, had = 0;
 	int64_t bad, to;
 	int rc, hopeless;
@@ -380,7 +282,7 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 			*next = bad + 1;
 		return rc;
 	}
-	if ((rc = save_begin(t, &sv)) != 0)
+	if ((rc = txn_save(t, &sv)) != 0)
 		return rc;
 	for (;;) {
 		for (size_t i = had; i < n; i++)
@@ -409,11 +311,11 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 		if ((rc = put_back(t, &movers[i], to)) != 0)
 			goto undo;
 	}
-	if ((rc = save_keep(t, &sv)) == 0)
+	if ((rc = txn_keep(t, &sv)) == 0)
 		*ok = 1;
 	return rc;
 undo:
-	save_undo(t, &sv);
+	txn_undo(t, &sv);
 	return rc;
 }
 
@@ -500,7 +402,7 @@ int
 ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
 	struct ar_resv *movers = NULL;
-	struct save whole;
+	struct savepoint whole;
 	struct span sp;
 	uint64_t own = t->m.next_id;
 	uint32_t placed = 0;
@@ -535,7 +437,7 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return ENOMEM;
 	/* Copies granted before a later one fails must go again. */
 	atomic = rq->jobs > 1 && !(rq->flags & AR_PARTIAL);
-	if (atomic && (rc = save_begin(t, &whole)) != 0)
+	if (atomic && (rc = txn_save(t, &whole)) != 0)
 		goto out;
 	for (uint32_t j = 0; j < rq->jobs; j++) {
 		if ((rc = place_copy(t, rq, &sp, own, movers, &s)) != 0)
@@ -546,8 +448,8 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 			first = s;
 	}
 	if (atomic)
-		rc = rc == 0 && placed == rq->jobs ? save_keep(t, &whole) :
-		    (save_undo(t, &whole), rc);
+		rc = rc == 0 && placed == rq->jobs ? txn_keep(t, &whole) :
+		    (txn_undo(t, &whole), rc);
 	if (rc != 0 || placed == 0 || (atomic && placed < rq->jobs)) {
 		t->ngranted = t->nmoved = 0;
 		ans->reason = AR_R_FULL;

@@ -185,6 +185,19 @@ txn_wrote(ar_txn *t)
 		t->gen++;
 }
 
+/*
+ * A savepoint (txn.c): a nested LMDB transaction, and what the parts of
+ * the transaction keep in memory as they were when it began.
+ */
+struct savepoint {
+	MDB_txn *parent;
+	struct meta m;
+	int meta_dirty, flushed;
+	struct ring_save ring;
+	size_t ngranted, nmoved;        /* ar_add's lists */
+	struct ar_placed *moved;
+};
+
 #define TIME_MAX 253402300799LL        /* 9999-12-31T23:59:59Z */
 #define DURATION_MAX 3155760000LL      /* 100 years */
 
@@ -259,6 +272,15 @@ size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
 int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);
 int resv_movable(const ar_txn *t, const struct ar_resv *r);
+
+/* txn.c */
+/* Begin a nested transaction: what t does next can be undone as a whole.
+ * Savepoints nest; each ends with txn_undo() or txn_keep(). */
+int txn_save(ar_txn *t, struct savepoint *sp);
+/* Undo everything since the savepoint. */
+void txn_undo(ar_txn *t, struct savepoint *sp);
+/* Keep what was done since the savepoint; undo it if that fails. */
+int txn_keep(ar_txn *t, struct savepoint *sp);
 
 /* Big-endian keys, so that LMDB's byte order is numeric order. */
 static inline void
