@@ -268,7 +268,7 @@ check_ring(struct checker *c)
 
 	if ((got = malloc((size_t)m * sizeof(*got))) == NULL)
 		return ENOMEM;
-	rc = ring_counts(t, t->base, t->base + m, got);
+	rc = ring_counts(t, &t->ring, t->base, t->base + m, got);
 	if (rc == AR_ECORRUPT) {
 		violation(c, "a ring chunk's peak disagrees with its counts "
 		    "or belongs to a later lap");

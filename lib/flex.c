@@ -9,8 +9,9 @@
  * window of their own) are taken out, the copy is placed, and they are put
  * back inside their windows - later only (EDS) or nearest first, earlier
  * or later (LRH), in the order they were granted.  Every attempt runs in a
- * nested LMDB transaction, so a failed one is undone exactly: this is the
- * thesis's putBackAllShiftedJob, without the bookkeeping.
+ * savepoint, a nested LMDB transaction (txn.c), so a failed one is undone
+ * exactly: this is the thesis's putBackAllShiftedJob, without the
+ * bookkeeping.
  *
  * The thesis shifts the jobs of one blocking slot at a time; here every
  * blocking slot of the candidate interval may shed reservations, and a
@@ -30,108 +31,6 @@
 #define MOVERS_MAX 32
 #define LOOKBACK (24 * 3600)   /* seconds */
 #define STARTS_MAX 288
-
-/* A savepoint: a nested transaction and what ar_txn caches beside it. */
-struct save {
-	MDB_txn *parent;
-	struct meta m;
-	uint64_t *summary;
-	int summary_dirty, meta_dirty, flushed;
-	size_t ngranted, nmoved;
-	struct ar_placed *moved;
-};
-
-static int
-save_begin(ar_txn *t, struct save *sv)
-{
-	size_t size = t->m.chunks * sizeof(uint64_t);
-	MDB_txn *child;
-	int rc;
-
-	/* The ring's changes so far go to the parent, out of the child's undo. */
-	if ((rc = ring_summary(t)) != 0 || (rc = ring_flush_chunks(t)) != 0 ||
-	    (rc = slots_flush(t)) != 0)
-		return rc;
-	resv_cursor_close(t);
-	memset(sv, 0, sizeof(*sv));
-	if ((sv->summary = malloc(size)) == NULL ||
-	    (t->nmoved > 0 && (sv->moved = malloc(t->nmoved *
-	    sizeof(*sv->moved))) == NULL)) {
-		free(sv->summary);
-		return ENOMEM;
-	}
-	if ((rc = mdb_txn_begin(t->s->env, t->txn, 0, &child)) != 0) {
-		free(sv->summary);
-		free(sv->moved);
-		return rc;
-	}
-	memcpy(sv->summary, t->summary, size);
-	if (t->nmoved > 0)
-		memcpy(sv->moved, t->moved, t->nmoved * sizeof(*sv->moved));
-	sv->parent = t->txn;
-	sv->m = t->m;
-	sv->summary_dirty = t->summary_dirty;
-	sv->meta_dirty = t->meta_dirty;
-	sv->flushed = t->flushed;
-	sv->ngranted = t->ngranted;
-	sv->nmoved = t->nmoved;
-	t->txn = child;
-	t->flushed = 0;
-	t->gen++;
-	return 0;
-}
-
-/* Back to the parent transaction as it was at the savepoint. */
-static void
-save_restore(ar_txn *t, struct save *sv)
-{
-	t->resv_cur = NULL;     /* LMDB closed it with the child */
-	ring_discard(t);
-	slots_discard(t);
-	t->txn = sv->parent;
-	memcpy(t->summary, sv->summary, t->m.chunks * sizeof(uint64_t));
-	t->m = sv->m;
-	t->summary_dirty = sv->summary_dirty;
-	t->meta_dirty = sv->meta_dirty;
-	t->flushed = sv->flushed;
-	t->ngranted = sv->ngranted;
-	t->nmoved = sv->nmoved;
-	if (sv->nmoved > 0)
-		memcpy(t->moved, sv->moved, sv->nmoved * sizeof(*sv->moved));
-	free(sv->summary);
-	free(sv->moved);
-}
-
-/* Undo everything since the savepoint. */
-static void
-save_undo(ar_txn *t, struct save *sv)
-{
-	mdb_txn_abort(t->txn);
-	save_restore(t, sv);
-}
-
-/* Keep what was done since the savepoint; undo it if that fails. */
-static int
-save_keep(ar_txn *t, struct save *sv)
-{
-	int rc;
-
-	if ((rc = ring_flush_chunks(t)) != 0 || (rc = slots_flush(t)) != 0) {
-		save_undo(t, sv);
-		return rc;
-	}
-	if ((rc = mdb_txn_commit(t->txn)) != 0) {
-		save_restore(t, sv);    /* LMDB ended the child */
-		return rc;
-	}
-	t->txn = sv->parent;
-	t->resv_cur = NULL;     /* LMDB closed it with the child */
-	t->flushed = 1;
-	t->gen++;
-	free(sv->summary);
-	free(sv->moved);
-	return 0;
-}
 
 static int
 grow(struct ar_placed **a, size_t n, size_t *cap)
@@ -174,8 +73,8 @@ take_out(ar_txn *t, const struct ar_resv *r)
 {
 	int rc;
 
-	if ((rc = ring_add(t, r->start / t->m.slot, r->end / t->m.slot,
-	    -(int64_t)r->nodes * r->jobs)) != 0)
+	if ((rc = ring_add(t, &t->ring, r->start / t->m.slot,
+	    r->end / t->m.slot, -(int64_t)r->nodes * r->jobs)) != 0)
 		return rc;
 	return resv_index(t, r, 0);
 }
@@ -191,7 +90,8 @@ put_back(ar_txn *t, struct ar_resv *r, int64_t s)
 	r->end = (s + len) * t->m.slot;
 	if (r->start != from)
 		r->changed = t->now;
-	if ((rc = ring_add(t, s, s + len, (int64_t)r->nodes * r->jobs)) != 0 ||
+	if ((rc = ring_add(t, &t->ring, s, s + len,
+	    (int64_t)r->nodes * r->jobs)) != 0 ||
 	    (rc = resv_index(t, r, 1)) != 0 || (rc = resv_put(t, r)) != 0)
 		return rc;
 	return r->start != from ? log_move(t, r, from) : 0;
@@ -270,7 +170,7 @@ fits(ar_txn *t, int64_t s, int64_t len, uint64_t need, int *yes)
 	int64_t found;
 	int rc;
 
-	rc = ring_first_fit(t, s, s, len, need, &found);
+	rc = ring_first_fit(t, &t->ring, s, s, len, need, &found);
 	*yes = found == s;
 	return rc;
 }
@@ -347,11 +247,11 @@ next_blocker(ar_txn *t, const struct span *sp, int64_t s, uint64_t own,
 	int rc;
 
 	*hopeless = 0;
-	if ((rc = ring_first_over(t, s, s + sp->slots, cap, bad)) != 0 ||
-	    *bad == -1)
+	if ((rc = ring_first_over(t, &t->ring, s, s + sp->slots, cap,
+	    bad)) != 0 || *bad == -1)
 		return rc;
 	if ((rc = blockers(t, *bad, own, movers, n)) != 0 ||
-	    (rc = ring_peak(t, *bad, *bad + 1, &used)) != 0)
+	    (rc = ring_peak(t, &t->ring, *bad, *bad + 1, &used)) != 0)
 		return rc;
 	for (size_t i = had; i < *n; i++)
 		freeable += (uint64_t)movers[i].nodes * movers[i].jobs;
@@ -370,7 +270,7 @@ static int
 make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
     uint64_t own, struct ar_resv *movers, int *ok, int64_t *next)
 {
-	struct save sv;
+	struct savepoint sv;
 	size_t n = 0, had = 0;
 	int64_t bad, to;
 	int rc, hopeless;
@@ -383,7 +283,7 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 			*next = bad + 1;
 		return rc;
 	}
-	if ((rc = save_begin(t, &sv)) != 0)
+	if ((rc = txn_save(t, &sv)) != 0)
 		return rc;
 	for (;;) {
 		for (size_t i = had; i < n; i++)
@@ -400,7 +300,8 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 			goto undo;
 		}
 	}
-	if ((rc = ring_add(t, s, s + sp->slots, (int64_t)sp->need)) != 0)
+	if ((rc = ring_add(t, &t->ring, s, s + sp->slots,
+	    (int64_t)sp->need)) != 0)
 		goto undo;
 	/* First come, first served: earlier grants choose first. */
 	qsort(movers, n, sizeof(*movers), by_id);
@@ -411,11 +312,11 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 		if ((rc = put_back(t, &movers[i], to)) != 0)
 			goto undo;
 	}
-	if ((rc = save_keep(t, &sv)) == 0)
+	if ((rc = txn_keep(t, &sv)) == 0)
 		*ok = 1;
 	return rc;
 undo:
-	save_undo(t, &sv);
+	txn_undo(t, &sv);
 	return rc;
 }
 
@@ -445,7 +346,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	memcpy(r.user, ulen ? rq->user : "", ulen);
 	memcpy(r.job, jlen ? rq->job : "", jlen);
 	if ((rc = resv_put(t, &r)) != 0 || (rc = resv_index(t, &r, 1)) != 0 ||
-	    (!taken && (rc = ring_add(t, s, s + sp->slots,
+	    (!taken && (rc = ring_add(t, &t->ring, s, s + sp->slots,
 	    (int64_t)sp->need)) != 0))
 		return rc;
 	if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
@@ -468,8 +369,8 @@ place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	int64_t last;
 	int rc, ok;
 
-	if ((rc = ring_first_fit(t, sp->first, sp->last, sp->slots, sp->need,
-	    s)) != 0)
+	if ((rc = ring_first_fit(t, &t->ring, sp->first, sp->last, sp->slots,
+	    sp->need, s)) != 0)
 		return rc;
 	if (*s != -1)
 		return (rc = place(t, sp, *s, &a)) != 0 ? rc :
@@ -509,7 +410,7 @@ int
 ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
 	struct ar_resv *movers = NULL;
-	struct save whole;
+	struct savepoint whole;
 	struct span sp;
 	uint64_t own = t->m.next_id;
 	uint32_t placed = 0;
@@ -524,8 +425,8 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	ans->status = AR_REFUSED;
 	if (ans->reason != AR_R_NONE)
 		return 0;
-	if ((rc = ring_first_fit(t, sp.first, sp.last, sp.slots, sp.need,
-	    &s)) != 0)
+	if ((rc = ring_first_fit(t, &t->ring, sp.first, sp.last, sp.slots,
+	    sp.need, &s)) != 0)
 		return rc;
 	if ((rc = place(t, &sp, s == -1 ? sp.first : s, ans)) != 0)
 		return rc;
@@ -544,7 +445,7 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return ENOMEM;
 	/* Copies granted before a later one fails must go again. */
 	atomic = rq->jobs > 1 && !(rq->flags & AR_PARTIAL);
-	if (atomic && (rc = save_begin(t, &whole)) != 0)
+	if (atomic && (rc = txn_save(t, &whole)) != 0)
 		goto out;
 	/*
 	 * A copy that finds no room leaves the store as it was, so the
@@ -558,8 +459,8 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		placed++;
 	}
 	if (atomic)
-		rc = rc == 0 && placed == rq->jobs ? save_keep(t, &whole) :
-		    (save_undo(t, &whole), rc);
+		rc = rc == 0 && placed == rq->jobs ? txn_keep(t, &whole) :
+		    (txn_undo(t, &whole), rc);
 	if (rc != 0 || placed == 0 || (atomic && placed < rq->jobs)) {
 		t->ngranted = t->nmoved = 0;
 		ans->reason = AR_R_FULL;

@@ -109,7 +109,7 @@ struct ar_store {
  * What a transaction knows of one ring position.  A chunk the transaction
  * changes lives in copy until ring_flush() writes it to LMDB, at commit
  * or before a nested transaction begins or commits; a chunk it only reads
- * is LMDB's page, remembered in c while gen matches.
+ * is LMDB's page, remembered in c while the transaction's gen matches.
  */
 struct cached {
 	const struct chunk *c;
@@ -118,6 +118,40 @@ struct cached {
 	int dirty;              /* copy holds changes LMDB does not have */
 };
 
+/*
+ * A ring (ring.c): counts per slot, such as the nodes in use.  The node
+ * ring's keys are its bare u32 positions; a ring with another id puts
+ * the id first (u32, big-endian), so that several share one database.
+ */
+struct ring {
+	MDB_dbi dbi;
+	uint32_t id;            /* 0: the node ring */
+	uint32_t chunks;        /* ring positions */
+	uint32_t capacity;      /* the largest count a slot may hold */
+	int64_t base;           /* first slot the ring answers for ... */
+	int64_t horizon;        /* ... and how many */
+	/* What the transaction knows of it: */
+	uint64_t *summary;      /* the summary, loaded on first use */
+	int summary_loaded;
+	int summary_dirty;      /* written back at commit */
+	struct cached *cache;   /* per position */
+	uint32_t *dirty;        /* positions whose copy is dirty ... */
+	size_t ndirty;          /* ... and how many */
+	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
+};
+
+/* What ring_save() keeps to undo a ring's changes. */
+struct ring_save {
+	uint64_t *summary;
+	int summary_dirty;
+};
+
+/*
+ * A transaction, and the parts of the store it holds in memory: the
+ * ring, the slot lists, the record cursor.  They share txn, the LMDB
+ * transaction, and gen: a page pointer a part keeps is good while gen
+ * has not moved since it was taken (see txn_wrote()).
+ */
 struct ar_txn {
 	ar_store *s;
 	MDB_txn *txn;
@@ -126,22 +160,42 @@ struct ar_txn {
 	int meta_dirty;
 	struct meta m;
 	int64_t now;            /* store clock for this transaction */
-	int64_t base;           /* first slot the ring is authoritative for */
-	uint64_t *summary;      /* the ring summary, loaded on first use */
-	int summary_loaded;
-	int summary_dirty;      /* written back at commit */
-	struct cached *cache;   /* per ring position ... */
-	uint32_t npos;          /* ... of this many */
-	uint32_t *dirty;        /* positions whose copy is dirty ... */
-	size_t ndirty;          /* ... and how many */
+	int64_t base;           /* first slot the rings are authoritative for */
 	uint64_t gen;           /* bumped when LMDB may have moved pages */
 	int flushed;            /* this LMDB transaction holds dirty chunk pages */
-	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
+	struct ring ring;       /* nodes in use per slot */
 	MDB_cursor *resv_cur;   /* on the records, kept where it was last used */
 	struct slot_list ends;  /* live reservations by end slot */
 	struct slot_list flex;  /* movable ones by start slot */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
+};
+
+/*
+ * A write to LMDB, in any database: when this LMDB transaction holds
+ * dirty chunk pages, LMDB may spill them to disk and free their memory,
+ * so chunk pointers taken before are forgotten.  Chunks flushed by an
+ * enclosing transaction are stable while a nested one runs, and clean
+ * pages stay put for the whole transaction.
+ */
+static inline void
+txn_wrote(ar_txn *t)
+{
+	if (t->flushed)
+		t->gen++;
+}
+
+/*
+ * A savepoint (txn.c): a nested LMDB transaction, and what the parts of
+ * the transaction keep in memory as they were when it began.
+ */
+struct savepoint {
+	MDB_txn *parent;
+	struct meta m;
+	int meta_dirty, flushed;
+	struct ring_save ring;
+	size_t ngranted, nmoved;        /* ar_add's lists */
+	struct ar_placed *moved;
 };
 
 #define TIME_MAX 253402300799LL        /* 9999-12-31T23:59:59Z */
@@ -159,21 +213,27 @@ int to_span(ar_txn *t, const struct ar_request *rq, int together,
     struct span *sp, struct ar_answer *ans);
 int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
 
-/* ring.c */
-int ring_summary(ar_txn *t);
-int ring_first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap,
-    int64_t *bad);
-int ring_peak(ar_txn *t, int64_t from, int64_t to, uint32_t *peak);
-int ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start);
-int ring_next_fit(ar_txn *t, int64_t after, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start);
-int ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta);
-int ring_counts(ar_txn *t, int64_t from, int64_t to, uint32_t *out);
-int ring_flush_chunks(ar_txn *t);
-int ring_flush(ar_txn *t);
-void ring_discard(ar_txn *t);
-void ring_wrote(ar_txn *t);
+/* ring.c: each takes the ring r, and t for its LMDB transaction */
+int ring_begin(struct ring *r, uint32_t chunks, uint32_t capacity,
+    int64_t base, int64_t horizon);
+void ring_free(struct ring *r);
+int ring_first_over(ar_txn *t, struct ring *r, int64_t from, int64_t to,
+    uint32_t cap, int64_t *bad);
+int ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to,
+    uint32_t *peak);
+int ring_first_fit(ar_txn *t, struct ring *r, int64_t lo, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start);
+int ring_next_fit(ar_txn *t, struct ring *r, int64_t after, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start);
+int ring_add(ar_txn *t, struct ring *r, int64_t from, int64_t to,
+    int64_t delta);
+int ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to,
+    uint32_t *out);
+int ring_flush_chunks(ar_txn *t, struct ring *r);
+int ring_flush(ar_txn *t, struct ring *r);
+int ring_save(ar_txn *t, struct ring *r, struct ring_save *rs);
+void ring_restore(struct ring *r, struct ring_save *rs);
+void ring_release(struct ring_save *rs);
 
 /* slots.c: the end list (t->ends) and the movable list (t->flex) */
 /* Enter (slot, id) in list l; labelled sets its label bit. */
@@ -212,6 +272,15 @@ size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
 int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);
 int resv_movable(const ar_txn *t, const struct ar_resv *r);
+
+/* txn.c */
+/* Begin a nested transaction: what t does next can be undone as a whole.
+ * Savepoints nest; each ends with txn_undo() or txn_keep(). */
+int txn_save(ar_txn *t, struct savepoint *sp);
+/* Undo everything since the savepoint. */
+void txn_undo(ar_txn *t, struct savepoint *sp);
+/* Keep what was done since the savepoint; undo it if that fails. */
+int txn_keep(ar_txn *t, struct savepoint *sp);
 
 /* Big-endian keys, so that LMDB's byte order is numeric order. */
 static inline void

@@ -61,7 +61,7 @@ place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans)
 	uint32_t peak;
 	int rc;
 
-	if ((rc = ring_peak(t, s, s + sp->slots, &peak)) != 0)
+	if ((rc = ring_peak(t, &t->ring, s, s + sp->slots, &peak)) != 0)
 		return rc;
 	ans->start = s * t->m.slot;
 	ans->end = (s + sp->slots) * t->m.slot;
@@ -81,8 +81,8 @@ ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	ans->status = AR_UNAVAILABLE;
 	if (ans->reason != AR_R_NONE)
 		return 0;
-	if ((rc = ring_first_fit(t, sp.first, sp.last, sp.slots, sp.need,
-	    &s)) != 0)
+	if ((rc = ring_first_fit(t, &t->ring, sp.first, sp.last, sp.slots,
+	    sp.need, &s)) != 0)
 		return rc;
 	if (s == -1) {
 		ans->reason = AR_R_FULL;
@@ -117,7 +117,8 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	hi = sp.first + limit / t->m.slot;
 	if (hi > end)
 		hi = end;
-	if ((rc = ring_first_fit(t, sp.first, hi, sp.slots, sp.need, &s)) != 0)
+	if ((rc = ring_first_fit(t, &t->ring, sp.first, hi, sp.slots, sp.need,
+	    &s)) != 0)
 		return rc;
 	while (s != -1) {
 		alts[*n] = alts[0];
@@ -126,7 +127,8 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 			return rc;
 		if (++*n == k)
 			break;
-		if ((rc = ring_next_fit(t, s, hi, sp.slots, sp.need, &s)) != 0)
+		if ((rc = ring_next_fit(t, &t->ring, s, hi, sp.slots, sp.need,
+		    &s)) != 0)
 			return rc;
 	}
 	if (*n == 0) {
@@ -160,7 +162,7 @@ retire(ar_txn *t, struct ar_resv *r, enum ar_status state)
 
 	if (from < t->base)
 		from = t->base;
-	if (from < to && (rc = ring_add(t, from, to,
+	if (from < to && (rc = ring_add(t, &t->ring, from, to,
 	    -(int64_t)r->nodes * r->jobs)) != 0)
 		return rc;
 	if ((rc = resv_index(t, r, 0)) != 0)
@@ -320,7 +322,8 @@ ar_free(ar_txn *t, int64_t from, int64_t to, uint32_t *free)
 
 	if (from < 0 || to < from || to > TIME_MAX)
 		return EINVAL;
-	if ((rc = ring_peak(t, from / t->m.slot, slot_up(t, to), &peak)) != 0)
+	if ((rc = ring_peak(t, &t->ring, from / t->m.slot, slot_up(t, to),
+	    &peak)) != 0)
 		return rc;
 	*free = t->m.nodes - peak;
 	return 0;

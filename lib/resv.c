@@ -66,7 +66,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	memcpy(buf + sizeof(d), r->user, ulen);
 	memcpy(buf + sizeof(d) + ulen, r->job, jlen);
 	key_u64(key, r->id);
-	ring_wrote(t);
+	txn_wrote(t);
 	return mdb_cursor_put(cur, &kv, &v, 0);
 }
 
@@ -193,7 +193,7 @@ resv_index_more(ar_txn *t, const struct ar_resv *r, int add)
 		    slots_remove(t, &t->flex, start, r->id);
 	if (rc != 0 || lk.mv_size <= 1)
 		return rc;
-	ring_wrote(t);
+	txn_wrote(t);
 	if (add)
 		return mdb_put(t->txn, t->s->labels, &lk, &iv, MDB_NODUPDATA);
 	rc = mdb_del(t->txn, t->s->labels, &lk, &iv);

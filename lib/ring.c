@@ -1,8 +1,15 @@
 /*
  * ring.c - the slotted ring of GarQ: nodes in use per slot.
  *
+ * A struct ring is one ring, an object: its database and key prefix, its
+ * geometry, and what the current transaction has read and changed of it.
+ * The store's node ring is one instance, held by the transaction; another
+ * count per slot is another instance, in the same database under its own
+ * prefix.  The transaction lends the LMDB transaction and the generation
+ * that says whether a page pointer is still good (internal.h).
+ *
  * Absolute slot s lives in chunk k = s / CHUNK_SLOTS, stored at ring
- * position k mod m.chunks.  Each chunk records its absolute number, so a
+ * position k mod chunks.  Each chunk records its absolute number, so a
  * chunk left from an earlier lap reads as empty instead of being mistaken
  * for the future.  The ring has one position more than the horizon needs:
  * a position is reused only once all the slots of its old chunk lie
@@ -22,22 +29,34 @@
 
 #define PEAK_MASK ((1u << PEAK_BITS) - 1)
 
-static MDB_val *
-pos_key(uint32_t pos, unsigned char key[4], MDB_val *kv)
+static void
+key_u32(unsigned char *buf, uint32_t v)
 {
-	key[0] = pos >> 24;
-	key[1] = pos >> 16;
-	key[2] = pos >> 8;
-	key[3] = pos;
-	kv->mv_size = 4;
+	buf[0] = v >> 24;
+	buf[1] = v >> 16;
+	buf[2] = v >> 8;
+	buf[3] = v;
+}
+
+/* The key of position pos (or SUMMARY_KEY) of ring r. */
+static MDB_val *
+pos_key(const struct ring *r, uint32_t pos, unsigned char key[8], MDB_val *kv)
+{
+	kv->mv_size = 0;
+	if (r->id != 0) {
+		key_u32(key, r->id);
+		kv->mv_size = 4;
+	}
+	key_u32(key + kv->mv_size, pos);
+	kv->mv_size += 4;
 	kv->mv_data = key;
 	return kv;
 }
 
 static uint32_t
-chunk_pos(const ar_txn *t, int64_t k)
+chunk_pos(const struct ring *r, int64_t k)
 {
-	return (uint32_t)((uint64_t)k % t->m.chunks);
+	return (uint32_t)((uint64_t)k % r->chunks);
 }
 
 static int
@@ -46,42 +65,91 @@ aligned(const void *p)
 	return (uintptr_t)p % _Alignof(struct chunk) == 0;
 }
 
-/* Load the summary of chunk peaks, once per transaction. */
-int
-ring_summary(ar_txn *t)
+/* Forget the changed chunks: their transaction ended or is being undone. */
+static void
+ring_discard(struct ring *r)
 {
-	unsigned char key[4];
+	while (r->ndirty > 0)
+		r->cache[r->dirty[--r->ndirty]].dirty = 0;
+}
+
+/*
+ * Ready ring r for a transaction: its geometry, and the window of slots
+ * [base, base + horizon) it answers for.  What an aborted transaction
+ * changed is forgotten, and nothing is loaded yet.
+ */
+int
+ring_begin(struct ring *r, uint32_t chunks, uint32_t capacity, int64_t base,
+    int64_t horizon)
+{
+	ring_discard(r);
+	r->summary_loaded = r->summary_dirty = 0;
+	if (r->chunks != chunks) {
+		ring_free(r);           /* not the store it was made for */
+		if ((r->cache = calloc(chunks, sizeof(*r->cache))) == NULL ||
+		    (r->dirty = malloc(chunks * sizeof(*r->dirty))) == NULL)
+			return ENOMEM;
+		r->chunks = chunks;
+	}
+	r->capacity = capacity;
+	r->base = base;
+	r->horizon = horizon;
+	return 0;
+}
+
+/* Free what ring r keeps in memory; ring_begin() may use it again. */
+void
+ring_free(struct ring *r)
+{
+	for (uint32_t i = 0; i < r->chunks; i++)
+		free(r->cache[i].copy);
+	free(r->cache);
+	free(r->dirty);
+	free(r->summary);
+	free(r->scratch);
+	r->cache = NULL;
+	r->dirty = NULL;
+	r->summary = NULL;
+	r->scratch = NULL;
+	r->chunks = 0;
+}
+
+/* Load the summary of chunk peaks, once per transaction. */
+static int
+ring_summary(ar_txn *t, struct ring *r)
+{
+	unsigned char key[8];
 	MDB_val kv, v;
-	size_t size = t->m.chunks * sizeof(uint64_t);
+	size_t size = r->chunks * sizeof(uint64_t);
 	int rc;
 
-	if (t->summary_loaded)
+	if (r->summary_loaded)
 		return 0;
-	if (t->summary == NULL &&
-	    (t->summary = malloc(t->m.chunks * sizeof(uint64_t))) == NULL)
+	if (r->summary == NULL &&
+	    (r->summary = malloc(r->chunks * sizeof(uint64_t))) == NULL)
 		return ENOMEM;
-	rc = mdb_get(t->txn, t->s->ring, pos_key(SUMMARY_KEY, key, &kv), &v);
+	rc = mdb_get(t->txn, r->dbi, pos_key(r, SUMMARY_KEY, key, &kv), &v);
 	if (rc == MDB_NOTFOUND) {
-		memset(t->summary, 0, size);
+		memset(r->summary, 0, size);
 		rc = 0;
 	} else if (rc == 0 && v.mv_size != size)
 		rc = AR_ECORRUPT;
 	else if (rc == 0)
-		memcpy(t->summary, v.mv_data, size);
-	t->summary_loaded = rc == 0;
+		memcpy(r->summary, v.mv_data, size);
+	r->summary_loaded = rc == 0;
 	return rc;
 }
 
 /* The peak of chunk k: 0 for a chunk of an earlier lap or never written. */
 static int
-chunk_peak(ar_txn *t, int64_t k, uint32_t *peak)
+chunk_peak(ar_txn *t, struct ring *r, int64_t k, uint32_t *peak)
 {
 	uint64_t e;
 	int rc;
 
-	if ((rc = ring_summary(t)) != 0)
+	if ((rc = ring_summary(t, r)) != 0)
 		return rc;
-	e = t->summary[chunk_pos(t, k)];
+	e = r->summary[chunk_pos(r, k)];
 	*peak = 0;
 	if (e >> PEAK_BITS > (uint64_t)k)
 		return AR_ECORRUPT;     /* a later lap: the slot read is too old */
@@ -91,38 +159,24 @@ chunk_peak(ar_txn *t, int64_t k, uint32_t *peak)
 }
 
 /*
- * A write to LMDB, in any database: when this LMDB transaction holds
- * dirty chunk pages, LMDB may spill them to disk and free their memory,
- * so chunk pointers taken before are forgotten.  Chunks flushed by an
- * enclosing transaction are stable while a nested one runs, and clean
- * pages stay put for the whole transaction.
- */
-void
-ring_wrote(ar_txn *t)
-{
-	if (t->flushed)
-		t->gen++;
-}
-
-/*
  * Write the chunks this transaction changed to LMDB: at commit, and
  * before a nested transaction begins or commits, so that LMDB's undo
  * covers them.  On failure the chunks not yet written stay dirty.
  */
 int
-ring_flush_chunks(ar_txn *t)
+ring_flush_chunks(ar_txn *t, struct ring *r)
 {
-	unsigned char key[4];
+	unsigned char key[8];
 	MDB_val kv, v;
 	int rc;
 
-	while (t->ndirty > 0) {
-		uint32_t pos = t->dirty[t->ndirty - 1];
-		struct cached *e = &t->cache[pos];
+	while (r->ndirty > 0) {
+		uint32_t pos = r->dirty[r->ndirty - 1];
+		struct cached *e = &r->cache[pos];
 
 		v.mv_size = sizeof(struct chunk);
 		v.mv_data = NULL;
-		rc = mdb_put(t->txn, t->s->ring, pos_key(pos, key, &kv), &v,
+		rc = mdb_put(t->txn, r->dbi, pos_key(r, pos, key, &kv), &v,
 		    MDB_RESERVE);
 		t->flushed = 1;
 		t->gen++;
@@ -130,47 +184,75 @@ ring_flush_chunks(ar_txn *t)
 			return rc;
 		memcpy(v.mv_data, e->copy, sizeof(struct chunk));
 		e->dirty = 0;
-		t->ndirty--;
+		r->ndirty--;
 	}
 	return 0;
 }
 
-/* Forget the changed chunks: their transaction is being undone. */
-void
-ring_discard(ar_txn *t)
-{
-	while (t->ndirty > 0)
-		t->cache[t->dirty[--t->ndirty]].dirty = 0;
-	t->gen++;
-}
-
 /* Write the changed chunks and the summary, before commit. */
 int
-ring_flush(ar_txn *t)
+ring_flush(ar_txn *t, struct ring *r)
 {
-	unsigned char key[4];
-	MDB_val kv, v = { t->m.chunks * sizeof(uint64_t), t->summary };
+	unsigned char key[8];
+	MDB_val kv, v = { r->chunks * sizeof(uint64_t), r->summary };
 	int rc;
 
-	if ((rc = ring_flush_chunks(t)) != 0 || !t->summary_dirty)
+	if ((rc = ring_flush_chunks(t, r)) != 0 || !r->summary_dirty)
 		return rc;
-	rc = mdb_put(t->txn, t->s->ring, pos_key(SUMMARY_KEY, key, &kv), &v, 0);
-	ring_wrote(t);
-	t->summary_dirty = rc != 0;
+	rc = mdb_put(t->txn, r->dbi, pos_key(r, SUMMARY_KEY, key, &kv), &v, 0);
+	txn_wrote(t);
+	r->summary_dirty = rc != 0;
 	return rc;
+}
+
+/*
+ * A savepoint of ring r: its changes so far go to LMDB's current
+ * transaction, before the nested one begins, and its summary is copied.
+ */
+int
+ring_save(ar_txn *t, struct ring *r, struct ring_save *rs)
+{
+	size_t size = r->chunks * sizeof(uint64_t);
+	int rc;
+
+	if ((rc = ring_summary(t, r)) != 0 ||
+	    (rc = ring_flush_chunks(t, r)) != 0)
+		return rc;
+	if ((rs->summary = malloc(size)) == NULL)
+		return ENOMEM;
+	memcpy(rs->summary, r->summary, size);
+	rs->summary_dirty = r->summary_dirty;
+	return 0;
+}
+
+/* Back to the savepoint: the nested transaction was undone. */
+void
+ring_restore(struct ring *r, struct ring_save *rs)
+{
+	ring_discard(r);
+	memcpy(r->summary, rs->summary, r->chunks * sizeof(uint64_t));
+	r->summary_dirty = rs->summary_dirty;
+	free(rs->summary);
+}
+
+/* The changes since the savepoint are kept: it is not needed any more. */
+void
+ring_release(struct ring_save *rs)
+{
+	free(rs->summary);
 }
 
 /*
  * Find chunk number k.  *c is NULL when the chunk holds no counts for this
  * lap.  The pointer is valid until the next change to the ring, or until
- * ring_wrote() says LMDB may have moved it.
+ * txn_wrote() says LMDB may have moved it.
  */
 static int
-chunk_get(ar_txn *t, int64_t k, const struct chunk **c)
+chunk_get(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 {
-	unsigned char key[4];
-	uint32_t pos = chunk_pos(t, k);
-	struct cached *e = &t->cache[pos];
+	unsigned char key[8];
+	uint32_t pos = chunk_pos(r, k);
+	struct cached *e = &r->cache[pos];
 	MDB_val kv, v;
 	const struct chunk *p;
 	int rc;
@@ -180,7 +262,7 @@ chunk_get(ar_txn *t, int64_t k, const struct chunk **c)
 	else if (e->c != NULL && e->gen == t->gen)
 		p = e->c;
 	else {
-		rc = mdb_get(t->txn, t->s->ring, pos_key(pos, key, &kv), &v);
+		rc = mdb_get(t->txn, r->dbi, pos_key(r, pos, key, &kv), &v);
 		if (rc == MDB_NOTFOUND) {
 			*c = NULL;
 			return 0;
@@ -194,11 +276,11 @@ chunk_get(ar_txn *t, int64_t k, const struct chunk **c)
 			e->c = p;
 			e->gen = t->gen;
 		} else {
-			if (t->scratch == NULL &&
-			    (t->scratch = malloc(sizeof(*t->scratch))) == NULL)
+			if (r->scratch == NULL &&
+			    (r->scratch = malloc(sizeof(*r->scratch))) == NULL)
 				return ENOMEM;
-			memcpy(t->scratch, v.mv_data, sizeof(*t->scratch));
-			p = t->scratch;
+			memcpy(r->scratch, v.mv_data, sizeof(*r->scratch));
+			p = r->scratch;
 		}
 	}
 	if (p->number > (uint64_t)k)
@@ -209,25 +291,26 @@ chunk_get(ar_txn *t, int64_t k, const struct chunk **c)
 
 /* Is [from, to) inside the part of the ring the store vouches for? */
 static int
-in_window(const ar_txn *t, int64_t from, int64_t to)
+in_window(const struct ring *r, int64_t from, int64_t to)
 {
-	return t->base <= from && from <= to && to <= t->base + t->m.horizon;
+	return r->base <= from && from <= to && to <= r->base + r->horizon;
 }
 
 /* The chunk k, which the summary says holds counts above cap. */
 static int
-busy_chunk(ar_txn *t, int64_t k, const struct chunk **c)
+busy_chunk(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 {
 	int rc;
 
-	if ((rc = chunk_get(t, k, c)) != 0)
+	if ((rc = chunk_get(t, r, k, c)) != 0)
 		return rc;
 	return *c == NULL ? AR_ECORRUPT : 0;
 }
 
 /* The first slot in [from, to) with more than cap nodes in use, or -1. */
 int
-ring_first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap, int64_t *bad)
+ring_first_over(ar_txn *t, struct ring *r, int64_t from, int64_t to,
+    uint32_t cap, int64_t *bad)
 {
 	const struct chunk *c;
 	int64_t i = from;
@@ -239,9 +322,9 @@ ring_first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap, int64_t *bad)
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
 
-		if ((rc = chunk_peak(t, k, &peak)) != 0)
+		if ((rc = chunk_peak(t, r, k, &peak)) != 0)
 			return rc;
-		if (peak > cap && (rc = busy_chunk(t, k, &c)) != 0)
+		if (peak > cap && (rc = busy_chunk(t, r, k, &c)) != 0)
 			return rc;
 		while (peak > cap && i < stop) {
 			int64_t b = (i - lo) / BLOCK_SLOTS;
@@ -264,25 +347,25 @@ ring_first_over(ar_txn *t, int64_t from, int64_t to, uint32_t cap, int64_t *bad)
 
 /* The largest count over slots [from, to). */
 int
-ring_peak(ar_txn *t, int64_t from, int64_t to, uint32_t *peak)
+ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to, uint32_t *peak)
 {
 	const struct chunk *c;
 	int64_t i = from;
 	uint32_t max = 0, p;
 	int rc;
 
-	if (!in_window(t, from, to))
+	if (!in_window(r, from, to))
 		return EINVAL;
 	while (i < to) {
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
 
-		if ((rc = chunk_peak(t, k, &p)) != 0)
+		if ((rc = chunk_peak(t, r, k, &p)) != 0)
 			return rc;
 		if (p > max && i == lo && stop == lo + CHUNK_SLOTS)
 			max = p;
 		else if (p > max) {
-			if ((rc = busy_chunk(t, k, &c)) != 0)
+			if ((rc = busy_chunk(t, r, k, &c)) != 0)
 				return rc;
 			while (i < stop) {
 				int64_t b = (i - lo) / BLOCK_SLOTS;
@@ -317,8 +400,8 @@ ring_peak(ar_txn *t, int64_t from, int64_t to, uint32_t *peak)
  * reads every slot of its window, a few instructions each.
  */
 int
-ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start)
+ring_first_fit(ar_txn *t, struct ring *r, int64_t lo, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start)
 {
 	const struct chunk *c = NULL;
 	int64_t s = lo, i = lo, k = -1, base = 0;      /* [s, i) has room */
@@ -326,11 +409,11 @@ ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
 	int rc;
 
 	*start = -1;
-	if (lo > hi || need > t->m.nodes)
+	if (lo > hi || need > r->capacity)
 		return 0;
-	if (!in_window(t, lo, hi + len))
+	if (!in_window(r, lo, hi + len))
 		return EINVAL;
-	cap = t->m.nodes - (uint32_t)need;
+	cap = r->capacity - (uint32_t)need;
 	while (s <= hi) {
 		int64_t stop = s + len, end;
 
@@ -341,8 +424,8 @@ ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
 		if (i / CHUNK_SLOTS != k) {
 			k = i / CHUNK_SLOTS;
 			base = k * CHUNK_SLOTS;
-			if ((rc = chunk_peak(t, k, &peak)) != 0 ||
-			    (peak > cap && (rc = busy_chunk(t, k, &c)) != 0))
+			if ((rc = chunk_peak(t, r, k, &peak)) != 0 ||
+			    (peak > cap && (rc = busy_chunk(t, r, k, &c)) != 0))
 				return rc;
 		}
 		if (peak <= cap) {
@@ -373,21 +456,21 @@ ring_first_fit(ar_txn *t, int64_t lo, int64_t hi, int64_t len,
  * too, so the next separate alternative begins after that slot.
  */
 int
-ring_next_fit(ar_txn *t, int64_t prev, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start)
+ring_next_fit(ar_txn *t, struct ring *r, int64_t prev, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start)
 {
 	int64_t bad;
 	int rc;
 
 	*start = -1;
-	if (!in_window(t, prev, hi + len))
+	if (!in_window(r, prev, hi + len))
 		return EINVAL;
-	if ((rc = ring_first_over(t, prev + len, hi + len,
-	    t->m.nodes - (uint32_t)need, &bad)) != 0)
+	if ((rc = ring_first_over(t, r, prev + len, hi + len,
+	    r->capacity - (uint32_t)need, &bad)) != 0)
 		return rc;
 	if (bad == -1)
 		return 0;
-	return ring_first_fit(t, bad + 1, hi, len, need, start);
+	return ring_first_fit(t, r, bad + 1, hi, len, need, start);
 }
 
 /* Recompute the maxima of blocks [b0, b1] and of the chunk. */
@@ -415,15 +498,15 @@ chunk_maxima(struct chunk *c, int64_t b0, int64_t b1)
  * change from LMDB's page (or empty, for a chunk of an earlier lap).
  */
 static int
-chunk_own(ar_txn *t, int64_t k, struct chunk **c)
+chunk_own(ar_txn *t, struct ring *r, int64_t k, struct chunk **c)
 {
-	uint32_t pos = chunk_pos(t, k);
-	struct cached *e = &t->cache[pos];
+	uint32_t pos = chunk_pos(r, k);
+	struct cached *e = &r->cache[pos];
 	const struct chunk *old;
 	int rc;
 
 	if (!e->dirty) {
-		if ((rc = chunk_get(t, k, &old)) != 0)
+		if ((rc = chunk_get(t, r, k, &old)) != 0)
 			return rc;
 		if (e->copy == NULL &&
 		    (e->copy = malloc(sizeof(*e->copy))) == NULL)
@@ -434,7 +517,7 @@ chunk_own(ar_txn *t, int64_t k, struct chunk **c)
 		} else
 			memcpy(e->copy, old, sizeof(*e->copy));
 		e->dirty = 1;
-		t->dirty[t->ndirty++] = pos;
+		r->dirty[r->ndirty++] = pos;
 	}
 	*c = e->copy;
 	return (*c)->number == (uint64_t)k ? 0 : AR_ECORRUPT;
@@ -447,33 +530,34 @@ chunk_own(ar_txn *t, int64_t k, struct chunk **c)
  * go to the transaction's copies of the chunks; ring_flush() writes them.
  */
 int
-ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta)
+ring_add(ar_txn *t, struct ring *r, int64_t from, int64_t to, int64_t delta)
 {
 	struct chunk *c;
 	int64_t i = from;
 	int rc;
 
-	if (!in_window(t, from, to))
+	if (!in_window(r, from, to))
 		return EINVAL;
-	if ((rc = ring_summary(t)) != 0)
+	if ((rc = ring_summary(t, r)) != 0)
 		return rc;
 	while (i < to) {
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
 
-		if ((rc = chunk_own(t, k, &c)) != 0)
+		if ((rc = chunk_own(t, r, k, &c)) != 0)
 			return rc;
 		for (int64_t j = i; j < stop; j++) {
 			int64_t n = (int64_t)c->used[j - lo] + delta;
 
-			if (n < 0 || n > t->m.nodes)
+			if (n < 0 || n > r->capacity)
 				return AR_ECORRUPT;
 			c->used[j - lo] = (uint32_t)n;
 		}
 		chunk_maxima(c, (i - lo) / BLOCK_SLOTS,
 		    (stop - 1 - lo) / BLOCK_SLOTS);
-		t->summary[chunk_pos(t, k)] = (uint64_t)k << PEAK_BITS | c->peak;
-		t->summary_dirty = 1;
+		r->summary[chunk_pos(r, k)] =
+		    (uint64_t)k << PEAK_BITS | c->peak;
+		r->summary_dirty = 1;
 		i = stop;
 	}
 	return 0;
@@ -484,21 +568,21 @@ ring_add(ar_txn *t, int64_t from, int64_t to, int64_t delta)
  * verifying every maximum on the way.
  */
 int
-ring_counts(ar_txn *t, int64_t from, int64_t to, uint32_t *out)
+ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to, uint32_t *out)
 {
 	const struct chunk *c;
 	int64_t i = from;
 	uint32_t peak;
 	int rc;
 
-	if (!in_window(t, from, to))
+	if (!in_window(r, from, to))
 		return EINVAL;
 	while (i < to) {
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
 
-		if ((rc = chunk_peak(t, k, &peak)) != 0 ||
-		    (rc = chunk_get(t, k, &c)) != 0)
+		if ((rc = chunk_peak(t, r, k, &peak)) != 0 ||
+		    (rc = chunk_get(t, r, k, &c)) != 0)
 			return rc;
 		if (c != NULL) {
 			struct chunk copy = *c;

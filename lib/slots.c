@@ -234,7 +234,7 @@ bucket_put(ar_txn *t, struct slot_list *l, struct bucket *b)
 	int rc;
 
 	bound_key(&b->bound, key, &kv);
-	ring_wrote(t);
+	txn_wrote(t);
 	if (b->n == 0)
 		rc = mdb_del(t->txn, l->dbi, &kv, NULL);
 	else if ((rc = mdb_put(t->txn, l->dbi, &kv, &v, MDB_RESERVE)) == 0)
@@ -301,7 +301,7 @@ bucket_split(ar_txn *t, struct slot_list *l, size_t i, struct bucket *b)
 			low = j;
 	if (b->first && entry_cmp(&b->e[low], &b->bound) < 0) {
 		bound_key(&b->bound, key, &kv);
-		ring_wrote(t);
+		txn_wrote(t);
 		if ((rc = mdb_del(t->txn, l->dbi, &kv, NULL)) != 0)
 			return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
 		b->bound = b->e[low];
@@ -551,7 +551,7 @@ slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
 			    (rc = visit(t, &gone[i], arg)) != 0)
 				goto out;
 		*purged += ngone;
-		ring_wrote(t);
+		txn_wrote(t);
 		if (nkeep == 0) {
 			if ((rc = mdb_cursor_del(cur, 0)) != 0)
 				break;

@@ -217,7 +217,7 @@ meta_put(ar_txn *t)
 	int rc;
 
 	rc = mdb_put(t->txn, t->s->meta, (MDB_val *)&meta_key, &v, 0);
-	ring_wrote(t);
+	txn_wrote(t);
 	if (rc == 0)
 		t->meta_dirty = 0;
 	return rc;
@@ -593,9 +593,7 @@ txn_new(ar_store *s)
 		return calloc(1, sizeof(*t));
 	t->txn = NULL;
 	t->locked = t->meta_dirty = t->flushed = 0;
-	t->summary_loaded = t->summary_dirty = 0;
-	ring_discard(t);        /* what an aborted transaction changed */
-	slots_discard(t);
+	slots_discard(t);       /* what an aborted transaction changed */
 	t->ngranted = t->nmoved = 0;
 	return t;
 }
@@ -633,21 +631,6 @@ txn_start(ar_txn *t, int write)
 	}
 }
 
-/* Free what a transaction keeps per ring position. */
-static void
-cache_free(ar_txn *t)
-{
-	for (uint32_t i = 0; i < t->npos; i++)
-		free(t->cache[i].copy);
-	t->npos = 0;
-	free(t->cache);
-	free(t->dirty);
-	free(t->summary);
-	t->cache = NULL;
-	t->dirty = NULL;
-	t->summary = NULL;
-}
-
 int
 ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 {
@@ -660,6 +643,7 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 		return ENOMEM;
 	t->s = s;
 	t->write = write;
+	t->ring.dbi = s->ring;
 	t->ends.dbi = s->ends;
 	t->flex.dbi = s->flex;
 	if (write) {
@@ -671,15 +655,6 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 		goto fail;
 	if ((rc = meta_read(t->txn, s->meta, &t->m)) != 0)
 		goto fail;
-	if (t->npos != t->m.chunks) {
-		cache_free(t);          /* not the store it was made for */
-		if ((t->cache = calloc(t->m.chunks, sizeof(*t->cache))) == NULL ||
-		    (t->dirty = malloc(t->m.chunks * sizeof(*t->dirty))) == NULL) {
-			rc = ENOMEM;
-			goto fail;
-		}
-		t->npos = t->m.chunks;
-	}
 	t->gen++;               /* nothing cached before is valid now */
 	if (now > t->m.clock) {
 		t->m.clock = now;
@@ -687,6 +662,9 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	}
 	t->now = t->m.clock;
 	t->base = slot_down(t->now, t->m.slot);
+	if ((rc = ring_begin(&t->ring, t->m.chunks, t->m.nodes, t->base,
+	    t->m.horizon)) != 0)
+		goto fail;
 	*tp = t;
 	return 0;
 fail:
@@ -697,9 +675,8 @@ fail:
 static void
 txn_destroy(ar_txn *t)
 {
-	cache_free(t);
+	ring_free(&t->ring);
 	slots_free(t);
-	free(t->scratch);
 	free(t->granted);
 	free(t->moved);
 	free(t);
@@ -722,7 +699,7 @@ ar_txn_commit(ar_txn *t)
 	int rc = 0;
 
 	resv_cursor_close(t);
-	if ((rc = slots_flush(t)) != 0 || (rc = ring_flush(t)) != 0 ||
+	if ((rc = slots_flush(t)) != 0 || (rc = ring_flush(t, &t->ring)) != 0 ||
 	    (t->meta_dirty && (rc = meta_put(t)) != 0))
 		mdb_txn_abort(t->txn);
 	else

@@ -16,6 +16,7 @@
 
 #include "ar.h"
 #include "helpers.h"
+#include "internal.h"           /* the ring as an object: test_rings */
 #include "model.h"
 
 static void
@@ -582,6 +583,130 @@ test_end_buckets(void)
 }
 
 /*
+ * Two rings in one transaction are two instances.  A second ring, with
+ * its own capacity under its own key prefix in the node ring's database,
+ * changes apart from the node ring, is undone and kept with it at
+ * savepoints, and outlives the commit without touching the node ring.
+ */
+#define RING_SPAN 1200          /* slots compared: two chunks at least */
+
+static int
+ring_is(ar_txn *t, struct ring *r, const uint32_t *want)
+{
+	uint32_t got[RING_SPAN];
+
+	return ring_counts(t, r, t->base, t->base + RING_SPAN, got) == 0 &&
+	    memcmp(got, want, sizeof(got)) == 0;
+}
+
+/* Add delta to [from, to) of ring r and of its expected counts. */
+static int
+ring_change(ar_txn *t, struct ring *r, uint32_t *want, int64_t from,
+    int64_t to, int64_t delta)
+{
+	for (int64_t i = from; i < to; i++)
+		want[i] = (uint32_t)((int64_t)want[i] + delta);
+	return ring_add(t, r, t->base + from, t->base + to, delta);
+}
+
+static void
+test_rings(void)
+{
+	static uint32_t node[RING_SPAN], cls[RING_SPAN], node0[RING_SPAN],
+	    cls0[RING_SPAN], none[RING_SPAN];
+	unsigned char key[8] = { 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff };
+	MDB_val kv = { sizeof(key), key }, v;
+	struct ar_config cfg;
+	struct ring other, again, unused;
+	struct ring_save os;
+	struct savepoint sp;
+	int64_t b, s;
+	uint64_t bad;
+	ar_store *st;
+	ar_txn *t;
+	const char *dir = store_path("rings");
+
+	ar_config_default(&cfg);
+	cfg.nodes = 10;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &st));
+	OK(ar_txn_begin(st, AR_WRITE, T0, &t));
+	b = t->base;
+	memset(&other, 0, sizeof(other));
+	other.dbi = st->ring;
+	other.id = 7;
+	OK(ring_begin(&other, t->m.chunks, 3, b, t->m.horizon));
+
+	/* Each ring counts its own, against its own capacity. */
+	OK(ring_change(t, &t->ring, node, 0, 10, 4));
+	/* T0 is slot 384 of its chunk: this crosses into the next one. */
+	OK(ring_change(t, &other, cls, 5, 600, 2));
+	CHECK(ring_is(t, &t->ring, node), "node ring after the first adds");
+	CHECK(ring_is(t, &other, cls), "second ring after the first adds");
+	OK(ring_first_fit(t, &t->ring, b, b + 100, 6, 6, &s));
+	CHECK(s == b, "node ring: 6 nodes fit at once, not at %" PRId64,
+	    s - b);
+	OK(ring_first_fit(t, &other, b, b + 1000, 6, 2, &s));
+	CHECK(s == b + 600, "second ring: room after slot 600, not %" PRId64,
+	    s - b);
+	memcpy(node0, node, sizeof(node));
+	memcpy(cls0, cls, sizeof(cls));
+
+	/* A savepoint undone takes both back. */
+	OK(ring_save(t, &other, &os));
+	OK(txn_save(t, &sp));
+	OK(ring_change(t, &t->ring, node, 0, 3, 6));
+	OK(ring_change(t, &other, cls, 590, 700, 1));
+	CHECK(ring_add(t, &other, b + 5, b + 6, 2) == AR_ECORRUPT,
+	    "the second ring went over its own capacity");
+	CHECK(ring_is(t, &t->ring, node), "node ring in a savepoint");
+	CHECK(ring_is(t, &other, cls), "second ring in a savepoint");
+	txn_undo(t, &sp);
+	ring_restore(&other, &os);
+	CHECK(ring_is(t, &t->ring, node0), "node ring after an undo");
+	CHECK(ring_is(t, &other, cls0), "second ring after an undo");
+	memcpy(node, node0, sizeof(node));
+	memcpy(cls, cls0, sizeof(cls));
+
+	/* A savepoint kept keeps both, each in its own keys. */
+	OK(ring_save(t, &other, &os));
+	OK(txn_save(t, &sp));
+	OK(ring_change(t, &t->ring, node, 0, 10, -4));
+	OK(ring_change(t, &other, cls, 1000, 1010, 3));
+	OK(ring_flush_chunks(t, &other));
+	OK(txn_keep(t, &sp));
+	ring_release(&os);
+	CHECK(ring_is(t, &t->ring, node), "node ring after a keep");
+	CHECK(ring_is(t, &other, cls), "second ring after a keep");
+	OK(ring_flush(t, &other));
+	OK(ar_txn_commit(t));
+
+	/* Read back by fresh instances; the store is as if alone. */
+	OK(ar_txn_begin(st, 0, T0, &t));
+	memset(&again, 0, sizeof(again));
+	again.dbi = st->ring;
+	again.id = 7;
+	unused = again;
+	unused.id = 8;
+	OK(ring_begin(&again, t->m.chunks, 3, t->base, t->m.horizon));
+	OK(ring_begin(&unused, t->m.chunks, 3, t->base, t->m.horizon));
+	CHECK(ring_is(t, &again, cls), "second ring after the commit");
+	CHECK(ring_is(t, &unused, none), "a third ring holds nothing");
+	CHECK(ring_is(t, &t->ring, none), "node ring after the commit");
+	CHECK(mdb_get(t->txn, st->ring, &kv, &v) == 0 &&
+	    v.mv_size == t->m.chunks * sizeof(uint64_t),
+	    "the second ring's summary is not under its prefix");
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations beside a second ring", bad);
+	ar_txn_abort(t);
+	ring_free(&other);
+	ring_free(&again);
+	ring_free(&unused);
+	ar_close(st);
+	rm_store(dir);
+}
+
+/*
  * A reader killed inside its transaction leaves its slot in LMDB's lock
  * file; until the slot is cleared, no page freed after its snapshot can
  * be reused and the file grows with every write.  Opening a store clears
@@ -674,6 +799,7 @@ main(void)
 	test_model();
 	test_rearrange();
 	test_end_buckets();
+	test_rings();
 	test_stale_reader();
 	rmdir(store_path("bad"));
 	rmdir(tmproot);
