@@ -121,14 +121,16 @@ unit: $(TEST_BINS)
 		tail -n 1 $$t.log >>$(RESULTS); [ $$rc = 0 ] || exit 1; \
 	done
 
-# Concurrent readers the e2e suite holds at once (fewer under ASan).
+# Concurrent readers the e2e suite holds at once (fewer under ASan), and
+# whether the build is sanitized (memory-limit cases then skip).
 E2E_READERS ?= 1000
+E2E_SANITIZED ?= 0
 
 e2e: $(CMDS) $(B)/tests/txn_hold
 	@mkdir -p .build
 	@echo "== tests/e2e.sh ($(B))"
 	@AR_BIN=$(CURDIR)/$(B)/bin AR_TESTS=$(CURDIR)/$(B)/tests \
-		AR_READERS=$(E2E_READERS) \
+		AR_READERS=$(E2E_READERS) AR_SANITIZED=$(E2E_SANITIZED) \
 		sh tests/e2e.sh >$(B)/e2e.log 2>&1; rc=$$?; \
 		grep -v '^ok ' $(B)/e2e.log; tail -n 1 $(B)/e2e.log >>$(RESULTS); \
 		exit $$rc
@@ -163,7 +165,7 @@ test: unit e2e crash-test install-test
 
 san:
 	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=2000 \
-		E2E_READERS=300 \
+		E2E_READERS=300 E2E_SANITIZED=1 \
 		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 

@@ -220,3 +220,20 @@ cmp -s "$D/printed" "$D/stored" ||
     fail "printed $(wc -l <"$D/printed") grants, stored $(wc -l <"$D/stored")"
 rm -f "$D/big"
 expect_check
+
+if [ "${AR_SANITIZED:-0}" = 0 ]; then
+begin 'promises: ar-report --list streams: 100000 records list in 6 MB past the map'
+mkstore --nodes 1000000
+awk 'BEGIN { for (i = 1; i <= 100000; i++)
+	printf "start=+%dm duration=5m user=u%d job=j%d\n", (i % 8000) * 5 + 5, i, i }' \
+    >"$D/many"
+run ar-add <"$D/many"
+expect_exit 0
+map=$(ar-report --info | sed 's/.* map_size=\([0-9]*\) .*/\1/')
+run sh -c 'ulimit -v $(($1 / 1024 + 6144)) && ar-report --list | wc -l' sh "$map"
+expect_exit 0
+expect_out 100000
+expect_err
+else
+skip 'promises: ar-report --list streams' 'a sanitized build needs more memory'
+fi
