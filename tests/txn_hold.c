@@ -68,7 +68,7 @@ hold_read(const char *dir, long n)
 {
 	int ready[2], done[2];
 	char c;
-	long i;
+	long i, held;
 
 	if (pipe(ready) == -1 || pipe(done) == -1)
 		die("pipe", errno);
@@ -78,14 +78,18 @@ hold_read(const char *dir, long n)
 		if (pid == -1)
 			die("fork", errno);
 		if (pid == 0) {
-			ar_store *s = store_open(dir, AR_RDONLY);
+			ar_store *s;
 			ar_txn *t;
-			int rc;
 
 			close(ready[0]);
 			close(done[1]);
-			if ((rc = ar_txn_begin(s, 0, 0, &t)) != 0)
-				die("read transaction", rc);
+			/* A child that cannot read says so and goes. */
+			if (ar_open(dir, AR_RDONLY, &s) != 0 ||
+			    ar_txn_begin(s, 0, 0, &t) != 0) {
+				if (write(ready[1], "f", 1) != 1)
+					_exit(3);
+				_exit(2);
+			}
 			if (write(ready[1], "r", 1) != 1)
 				_exit(2);
 			/* Until the parent closes its end. */
@@ -98,9 +102,10 @@ hold_read(const char *dir, long n)
 	}
 	close(ready[1]);
 	close(done[0]);
+	held = 0;
 	for (i = 0; i < n && read(ready[0], &c, 1) == 1; i++)
-		;
-	printf("held %ld\n", i);
+		held += c == 'r';
+	printf("held %ld\n", held);
 	fflush(stdout);
 	while (read(0, &c, 1) > 0)
 		;
