@@ -19,6 +19,7 @@
 #define MAP_MAX_DEFAULT (16ULL << 30)
 #define HORIZON_MAX_SLOTS 10000000
 #define WAIT_DEFAULT_MS 30000
+#define FORMAT_UPGRADABLE 3     /* the format ar_upgrade converts */
 
 static const MDB_val meta_key = { 4, "meta" };
 
@@ -88,7 +89,30 @@ size_check(ar_store *s)
 	return 0;
 }
 
-/* Open the environment and the six databases; create them if asked. */
+/*
+ * The key index came with format 4.  A store of an older format has none
+ * and gets none but from ar_upgrade, so only a new environment (no meta
+ * yet) creates it; where it is missing s->keys stays 0, and ar_open
+ * refuses the store by its format, or as corrupt if that is current.
+ */
+static int
+keys_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
+{
+	MDB_val v;
+	int rc;
+
+	if (dbflags & MDB_CREATE) {
+		rc = mdb_get(txn, s->meta, (MDB_val *)&meta_key, &v);
+		if (rc == 0)
+			dbflags &= ~MDB_CREATE;
+		else if (rc != MDB_NOTFOUND)
+			return rc;
+	}
+	rc = mdb_dbi_open(txn, "keys", dbflags, &s->keys);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/* Open the environment and the seven databases; create them if asked. */
 static int
 env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 {
@@ -122,7 +146,8 @@ env_open(const char *dir, unsigned envflags, int create, ar_store **sp)
 	    (rc = mdb_dbi_open(txn, "ends", dbflags, &s->ends)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "labels", dbflags | MDB_DUPSORT |
 	    MDB_DUPFIXED, &s->labels)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "flex", dbflags, &s->flex)) != 0) {
+	    (rc = mdb_dbi_open(txn, "flex", dbflags, &s->flex)) != 0 ||
+	    (rc = keys_open(txn, dbflags, s)) != 0) {
 		mdb_txn_abort(txn);
 		if (rc == MDB_NOTFOUND || rc == MDB_INCOMPATIBLE)
 			rc = AR_ECORRUPT;
@@ -157,7 +182,7 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 	memcpy(m, v.mv_data, 8);
 	if (m->magic != META_MAGIC)
 		return AR_ECORRUPT;
-	if (m->format != AR_FORMAT_VERSION)
+	if (m->format != AR_FORMAT_VERSION && m->format != FORMAT_UPGRADABLE)
 		return AR_EVERSION;
 	if (v.mv_size != sizeof(*m))
 		return AR_ECORRUPT;
@@ -169,7 +194,8 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 	    m->clock > TIME_MAX || m->purged < 0 || m->purged > m->clock ||
 	    m->chunks != (m->horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1)
 		return AR_ECORRUPT;
-	return 0;
+	/* Its meta is the same: it is read whole, for ar_upgrade. */
+	return m->format == AR_FORMAT_VERSION ? 0 : AR_EUPGRADE;
 }
 
 int
@@ -241,15 +267,12 @@ out:
 	return rc;
 }
 
-int
-ar_open(const char *dir, unsigned flags, ar_store **sp)
+/* Is there a store in dir?  LMDB would make one of nothing. */
+static int
+store_exists(const char *dir)
 {
 	char path[4096];
 	struct stat st;
-	ar_store *s;
-	MDB_txn *txn;
-	struct meta m;
-	int rc;
 
 	/* LMDB would create a missing store; a typo must not. */
 	if (snprintf(path, sizeof(path), "%s/data.mdb", dir) >= (int)sizeof(path))
@@ -259,6 +282,19 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 	/* LMDB would make an empty file a new environment. */
 	if (!S_ISREG(st.st_mode) || st.st_size < 2 * 4096)
 		return MDB_INVALID;
+	return 0;
+}
+
+int
+ar_open(const char *dir, unsigned flags, ar_store **sp)
+{
+	ar_store *s;
+	MDB_txn *txn;
+	struct meta m;
+	int rc;
+
+	if ((rc = store_exists(dir)) != 0)
+		return rc;
 	if ((rc = env_open(dir, (flags & AR_RDONLY) ? MDB_RDONLY : 0, 0, &s)) != 0)
 		return rc;
 	if ((rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn)) != 0) {
@@ -267,6 +303,8 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 	}
 	rc = meta_read(txn, s->meta, &m);
 	mdb_txn_abort(txn);
+	if (rc == 0 && s->keys == 0)
+		rc = AR_ECORRUPT;
 	if (rc != 0) {
 		ar_close(s);
 		return rc;
@@ -512,7 +550,7 @@ ar_grow(ar_store *s)
 		return rc;
 	rc = meta_read(txn, s->meta, &m);
 	mdb_txn_abort(txn);
-	if (rc != 0)
+	if (rc != 0 && rc != AR_EUPGRADE)       /* ar_upgrade grows it too */
 		return rc;
 	if (info.me_mapsize >= m.map_max)
 		return AR_EFULL;
@@ -540,6 +578,66 @@ ar_write(ar_store *s, int64_t now, int (*fn)(ar_txn *, void *), void *arg)
 		if ((rc = ar_grow(s)) != 0)
 			return rc;
 	}
+}
+
+/*
+ * Format 3 to 4 in one LMDB transaction, so that a crash leaves the store
+ * as it was or converted: the key index is created and meta says 4.
+ * Records need no rewrite: their key length was a spare field, 0.  *from
+ * is the format found; one that is current is left alone.
+ */
+static int
+upgrade_txn(ar_store *s, int *from)
+{
+	MDB_txn *txn;
+	struct meta m;
+	MDB_val v = { sizeof(m), &m };
+	int rc;
+
+	if ((rc = mdb_txn_begin(s->env, NULL, 0, &txn)) != 0)
+		return rc;
+	rc = meta_read(txn, s->meta, &m);
+	*from = rc == 0 || rc == AR_EUPGRADE ? (int)m.format : 0;
+	if (rc == AR_EUPGRADE) {
+		m.format = AR_FORMAT_VERSION;
+		if ((rc = mdb_dbi_open(txn, "keys", MDB_CREATE,
+		    &s->keys)) == 0 &&
+		    (rc = mdb_put(txn, s->meta, (MDB_val *)&meta_key, &v,
+		    0)) == 0)
+			return mdb_txn_commit(txn);
+	}
+	mdb_txn_abort(txn);
+	return rc;
+}
+
+int
+ar_upgrade(const char *dir, long wait_ms, int *from)
+{
+	ar_store *s;
+	int rc;
+
+	*from = 0;
+	if ((rc = store_exists(dir)) != 0 ||
+	    (rc = env_open(dir, 0, 0, &s)) != 0)
+		return rc;
+	ar_set_wait(s, wait_ms);
+	if ((rc = writer_lock(s)) != 0)
+		goto out;
+	/* Like ar_write: another process may have grown the map, or this
+	 * one may have to. */
+	for (;;) {
+		if ((rc = upgrade_txn(s, from)) == MDB_MAP_FULL)
+			rc = ar_grow(s);
+		else if (rc == MDB_MAP_RESIZED)
+			rc = mdb_env_set_mapsize(s->env, 0);
+		else
+			break;
+		if (rc != 0)
+			break;
+	}
+out:
+	ar_close(s);            /* and with its descriptor, the lock */
+	return rc;
 }
 
 int
@@ -592,6 +690,9 @@ ar_strerror(int code)
 		return "the reservation is already cancelled or finished";
 	case AR_EFULL:
 		return "the store is full (its maximum size is reached)";
+	case AR_EUPGRADE:
+		return "the store has an older format version (3); upgrade it "
+		    "with --upgrade";
 	case MDB_MAP_FULL:
 		return "the store's map is full";
 	case MDB_INVALID:
@@ -618,7 +719,8 @@ const char *
 ar_reason_name(enum ar_reason r)
 {
 	static const char *const names[] = {
-		"none", "full", "past", "horizon", "capacity", "limit"
+		"none", "full", "past", "horizon", "capacity", "limit",
+		"key-reused"
 	};
 
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ?
