@@ -77,20 +77,33 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		memcpy(it->placed + ng, m, nm * sizeof(*m));
 	it->ngranted = ng;
 	it->nplaced = ng + nm;
-	for (size_t i = ng; i < it->nplaced; i++)
+	/* A replay's copies are told in the state they are in now. */
+	for (size_t i = it->alts[0].replayed ? 0 : ng; i < it->nplaced; i++)
 		if ((rc = ar_get(t, it->placed[i].id, &it->moved[i])) != 0)
 			return rc;
 	return 0;
 }
 
-/* One line per copy granted, then one per reservation moved. */
+/*
+ * One line per copy granted, then one per reservation moved.  A replay
+ * prints the copies granted before under the client key, each in its
+ * state now, with replayed=yes and no free count (nothing was added).
+ */
 static int
 emit(struct ctx *x, struct item *it)
 {
 	struct ar_answer a = it->alts[0];
 	struct ar_record *r = &it->rec;
 
-	if (a.status != AR_GRANTED) {
+	if (a.reason == AR_R_KEY) {
+		cmd_warn(x, it->line, "field 'client_key': already used by "
+		    "reservation %llu for a different request",
+		    (unsigned long long)a.id);
+		return EXIT_USAGE;
+	}
+	if (!a.replayed)
+		ar_record_del(r, "replayed");
+	if (a.status != AR_GRANTED && !a.replayed) {
 		ar_record_del(r, "id");
 		return cmd_answer(it, &a) != 0 || cmd_print(x, r) != 0 ?
 		    -1 : EXIT_REFUSED;
@@ -98,10 +111,19 @@ emit(struct ctx *x, struct item *it)
 	for (size_t i = 0; i < it->ngranted; i++) {
 		a.start = it->placed[i].start;
 		a.end = it->placed[i].end;
+		if (a.replayed)
+			a.status = it->moved[i].state;
 		if (ar_record_set_uint(r, "id", it->placed[i].id) != 0 ||
 		    (it->rq.jobs > 1 &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
-		    cmd_answer(it, &a) != 0 || cmd_print(x, r) != 0)
+		    cmd_answer(it, &a) != 0)
+			return -1;
+		if (a.replayed) {
+			ar_record_del(r, "free");
+			if (ar_record_set(r, "replayed", "yes") != 0)
+				return -1;
+		}
+		if (cmd_print(x, r) != 0)
 			return -1;
 	}
 	for (size_t i = it->ngranted; i < it->nplaced; i++) {

@@ -25,7 +25,7 @@
 
 enum {
 	OPT_NOW = 256, OPT_WAIT, OPT_CREATE, OPT_NODES, OPT_SLOT, OPT_HORIZON,
-	OPT_MAX_SIZE
+	OPT_MAX_SIZE, OPT_UPGRADE
 };
 
 static const struct option common_opts[] = {
@@ -38,6 +38,7 @@ static const struct option common_opts[] = {
 	{ "slot", required_argument, NULL, OPT_SLOT },
 	{ "horizon", required_argument, NULL, OPT_HORIZON },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "upgrade", no_argument, NULL, OPT_UPGRADE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -55,7 +56,8 @@ struct reader {
 static void
 usage(const struct cmd *c, FILE *f)
 {
-	fprintf(f, "usage: %s [-jV] [-s dir] [--now time] [--wait duration]\n"
+	fprintf(f, "usage: %s [-jV] [-s dir] [--now time] [--wait duration] "
+	    "[--upgrade]\n"
 	    "       %*s [--create [--nodes n] [--slot duration] "
 	    "[--horizon duration] [--max-size mib]]\n"
 	    "       %*s %s\n", c->name, (int)strlen(c->name), "",
@@ -498,6 +500,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");
 	char err[AR_ERRMAX], *so;
 	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
+	int upgrade = 0, from;
 	int64_t d, wait_ms = 30000;
 	uint64_t nodes;
 
@@ -529,6 +532,9 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 			break;
 		case OPT_CREATE:
 			create = 1;
+			break;
+		case OPT_UPGRADE:
+			upgrade = 1;
 			break;
 		case OPT_NODES:
 			if (ar_uint_parse(optarg, 1, 1000000, &nodes, err) != 0) {
@@ -604,6 +610,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		fprintf(stderr, "%s: takes no records as arguments\n", c->name);
 		return EXIT_USAGE;
 	}
+	/* An old store is converted before --create compares it; a
+	 * missing one is for --create to make. */
+	if (upgrade && (rc = ar_upgrade(dir, (long)wait_ms, &from)) != 0 &&
+	    !(create && rc == AR_ENOSTORE))
+		return store_error(&x, dir, rc);
 	if (create && (rc = ar_create(dir, &cfg, x.now)) != 0) {
 		if (rc == EINVAL) {
 			fprintf(stderr, "%s: invalid store configuration: the "
@@ -674,15 +685,17 @@ count_field(struct item *it, const char *key, uint32_t *n, char *err)
 	return 0;
 }
 
-/* A label: the record's text (which stays put until the next line). */
+/* A label or key of at most max bytes: the record's text (which stays
+ * put until the next line). */
 static int
-label_field(struct item *it, const char *key, const char **dst, char *err)
+label_field(struct item *it, const char *key, int max, const char **dst,
+    char *err)
 {
 	const char *v = ar_record_get(&it->rec, key);
 
-	if (v != NULL && strlen(v) > AR_LABEL_MAX) {
+	if (v != NULL && strlen(v) > (size_t)max) {
 		snprintf(err, AR_ERRMAX, "field '%s': longer than %d bytes",
-		    key, AR_LABEL_MAX);
+		    key, max);
 		return -1;
 	}
 	*dst = v == NULL ? "" : v;
@@ -743,8 +756,10 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 	rq->duration = hd ? dur : end - rq->earliest;
 	if (count_field(it, "nodes", &rq->nodes, err) != 0 ||
 	    count_field(it, "jobs", &rq->jobs, err) != 0 ||
-	    label_field(it, "user", &rq->user, err) != 0 ||
-	    label_field(it, "job", &rq->job, err) != 0)
+	    label_field(it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
+	    label_field(it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
+	    label_field(it, "client_key", AR_CLIENT_KEY_MAX, &rq->client_key,
+	    err) != 0)
 		return -1;
 	rq->owner = x->uid;
 	return 0;
@@ -786,6 +801,8 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	if (ar_record_set_uint(r, "id", v->id) != 0 ||
 	    (*v->user && ar_record_set(r, "user", v->user) != 0) ||
 	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
+	    (*v->client_key &&
+	    ar_record_set(r, "client_key", v->client_key) != 0) ||
 	    ar_record_set_time(r, "start", v->start) != 0 ||
 	    ar_record_set_time(r, "end", v->end) != 0 ||
 	    ar_record_set_int(r, "nodes", v->nodes) != 0 ||

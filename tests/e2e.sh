@@ -87,7 +87,7 @@ usage_of() {
 	ar-report) tail='[-a | -c | -i | -l | -f [--from time] [--to time]]' ;;
 	*) tail='[key=value ...]' ;;
 	esac
-	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration]" \
+	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]" \
 	    "       $pad [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib]]" \
 	    "       $pad $tail"
 }

@@ -77,7 +77,7 @@ expect_exit 2
 expect_out
 expect_err <<'EOF'
 ar-report: option '--nodes': must be between 1 and 1000000
-usage: ar-report [-jV] [-s dir] [--now time] [--wait duration]
+usage: ar-report [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]
                  [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib]]
                  [-a | -c | -i | -l | -f [--from time] [--to time]]
 EOF
