@@ -78,13 +78,14 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		memcpy(it->placed + ng, m, nm * sizeof(*m));
 	it->ngranted = ng;
 	it->nplaced = ng + nm;
-	it->wrote = ng > 0;
-	for (size_t i = ng; i < it->nplaced; i++)
+	it->wrote = ng > 0 && !it->alts[0].replayed;
+	/* A replay's copies are told in the state they are in now. */
+	for (size_t i = it->alts[0].replayed ? 0 : ng; i < it->nplaced; i++)
 		if ((rc = ar_get(t, it->placed[i].id, &it->moved[i])) != 0)
 			return rc;
 	/* Copies refused after others were granted (--partial) are told the
 	 * room left at the window's first start, as one copy alone would. */
-	if (ng > 0 && ng < it->rq.jobs) {
+	if (ng > 0 && ng < it->rq.jobs && !it->alts[0].replayed) {
 		struct ar_request one = it->rq;
 
 		one.jobs = 1;
@@ -98,7 +99,9 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 
 /*
  * One line per copy granted, then one per copy refused (with --partial;
- * else one for the request refused), then one per reservation moved.
+ * else one for the request refused), then one per reservation moved.  A
+ * replay prints the copies granted before under the client key, each in
+ * its state now, with replayed=yes and no free count (nothing was added).
  */
 static int
 emit(struct ctx *x, struct item *it)
@@ -107,16 +110,35 @@ emit(struct ctx *x, struct item *it)
 	struct ar_record *r = &it->rec;
 	size_t refused = it->rq.jobs - it->ngranted;
 
+	if (a.reason == AR_R_KEY) {
+		cmd_warn(x, it->line, "field 'client_key': already used by "
+		    "reservation %llu for a different request",
+		    (unsigned long long)a.id);
+		return EXIT_USAGE;
+	}
+	if (a.replayed)
+		refused = 0;    /* why copies were refused then is not kept */
+	else
+		ar_record_del(r, "replayed");
 	if (refused > 0 && !(it->rq.flags & AR_PARTIAL))
 		refused = 1;
 	for (size_t i = 0; i < it->ngranted; i++) {
 		a.start = it->placed[i].start;
 		a.end = it->placed[i].end;
 		a.free = it->placed[i].free;
+		if (a.replayed)
+			a.status = it->moved[i].state;
 		if (ar_record_set_uint(r, "id", it->placed[i].id) != 0 ||
 		    (it->rq.jobs > 1 &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
-		    cmd_answer(it, &a) != 0 || cmd_print(x, r) != 0)
+		    cmd_answer(it, &a) != 0)
+			return -1;
+		if (a.replayed) {
+			ar_record_del(r, "free");
+			if (ar_record_set(r, "replayed", "yes") != 0)
+				return -1;
+		}
+		if (cmd_print(x, r) != 0)
 			return -1;
 	}
 	if (refused > 0)

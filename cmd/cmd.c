@@ -28,7 +28,7 @@
 
 enum {
 	OPT_NOW = 256, OPT_WAIT, OPT_CREATE, OPT_NODES, OPT_SLOT, OPT_HORIZON,
-	OPT_MAX_SIZE, OPT_GROUP
+	OPT_MAX_SIZE, OPT_GROUP, OPT_UPGRADE
 };
 
 static const struct option common_opts[] = {
@@ -42,6 +42,7 @@ static const struct option common_opts[] = {
 	{ "horizon", required_argument, NULL, OPT_HORIZON },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "upgrade", no_argument, NULL, OPT_UPGRADE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -60,7 +61,8 @@ struct reader {
 static void
 usage(const struct cmd *c, FILE *f)
 {
-	fprintf(f, "usage: %s [-jV] [-s dir] [--now time] [--wait duration]\n"
+	fprintf(f, "usage: %s [-jV] [-s dir] [--now time] [--wait duration] "
+	    "[--upgrade]\n"
 	    "       %*s [--create [--nodes n] [--slot duration] "
 	    "[--horizon duration] [--max-size mib] [--group group]]\n"
 	    "       %*s %s\n", c->name, (int)strlen(c->name), "",
@@ -722,6 +724,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");
 	char err[AR_ERRMAX], *so;
 	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
+	int upgrade = 0, from;
 	int64_t d;
 	uint64_t nodes;
 
@@ -769,6 +772,9 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 			break;
 		case OPT_CREATE:
 			create = 1;
+			break;
+		case OPT_UPGRADE:
+			upgrade = 1;
 			break;
 		case OPT_NODES:
 			if (ar_uint_parse(optarg, 1, 1000000, &nodes, err) != 0) {
@@ -845,6 +851,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		return EXIT_USAGE;
 	}
 	x.dir = dir;
+	/* An old store is converted before --create compares it; a
+	 * missing one is for --create to make. */
+	if (upgrade && (rc = ar_upgrade(dir, x.wait_ms, &from)) != 0 &&
+	    !(create && rc == AR_ENOSTORE))
+		return cmd_store_error(&x, rc);
 	if (create && (status = create_store(&x, &cfg)) != 0)
 		return status;
 	rc = ar_open(dir, c->write ? 0 : AR_RDONLY, &x.store);
@@ -922,15 +933,17 @@ count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
 	return 0;
 }
 
-/* A label: the record's text (which stays put until the next line). */
+/* A label or key of at most max bytes: the record's text (which stays
+ * put until the next line). */
 static int
-label_field(struct item *it, const char *key, const char **dst, char *err)
+label_field(struct item *it, const char *key, int max, const char **dst,
+    char *err)
 {
 	const char *v = ar_record_get(&it->rec, key);
 
-	if (v != NULL && strlen(v) > AR_LABEL_MAX) {
+	if (v != NULL && strlen(v) > (size_t)max) {
 		snprintf(err, AR_ERRMAX, "field '%s': longer than %d bytes",
-		    key, AR_LABEL_MAX);
+		    key, max);
 		return -1;
 	}
 	*dst = v == NULL ? "" : v;
@@ -997,8 +1010,10 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 	}
 	if (count_field(it, "nodes", 1000000, &rq->nodes, err) != 0 ||
 	    count_field(it, "jobs", AR_JOBS_MAX, &rq->jobs, err) != 0 ||
-	    label_field(it, "user", &rq->user, err) != 0 ||
-	    label_field(it, "job", &rq->job, err) != 0)
+	    label_field(it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
+	    label_field(it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
+	    label_field(it, "client_key", AR_CLIENT_KEY_MAX, &rq->client_key,
+	    err) != 0)
 		return -1;
 	rq->owner = x->uid;
 	return 0;
@@ -1040,6 +1055,8 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	if (ar_record_set_uint(r, "id", v->id) != 0 ||
 	    (*v->user && ar_record_set(r, "user", v->user) != 0) ||
 	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
+	    (*v->client_key &&
+	    ar_record_set(r, "client_key", v->client_key) != 0) ||
 	    ar_record_set_time(r, "start", v->start) != 0 ||
 	    ar_record_set_time(r, "end", v->end) != 0 ||
 	    ar_record_set_int(r, "nodes", v->nodes) != 0 ||

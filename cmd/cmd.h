@@ -33,7 +33,8 @@ struct item {
 	int *rcs;               /* ar-del: the library's answer for each */
 	struct ar_placed *placed;       /* ar-add: copies granted, then moves */
 	size_t ngranted, nplaced, placedcap;
-	struct ar_resv *moved;          /* ar-add: the moved reservations */
+	struct ar_resv *moved;          /* ar-add: the moved reservations,
+					 * and a replay's copies, as now */
 	size_t nalts;           /* answers in alts */
 	struct ar_answer *alts; /* room for ctx.answers of them */
 	size_t altcap;

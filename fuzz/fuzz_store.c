@@ -25,7 +25,7 @@
 
 static char top[64], pristine[96], work[96];
 static const char *const dbs[] = { "meta", "ring", "resv", "ends",
-    "labels", "flex" };
+    "labels", "flex", "keys" };
 #define NDBS (sizeof(dbs) / sizeof(dbs[0]))
 
 static void
@@ -53,9 +53,13 @@ fill(ar_txn *t, void *arg)
 
 	(void)arg;
 	for (int i = 0; i < 40; i++) {
+		char key[8];
 		struct ar_request rq = { NOW + 300 * (i % 13), NOW + 300 *
 		    (i % 13) + 600 * (i % 2), 300 * (1 + i % 5), 1 + i % 3,
-		    1 + i % 2, 0, i % 3 ? "u" : NULL, i % 3 ? "j" : NULL, 0 };
+		    1 + i % 2, 0, i % 3 ? "u" : NULL, i % 3 ? "j" : NULL, 0,
+		    i % 4 ? NULL : key };
+
+		snprintf(key, sizeof(key), "k%d", i);
 
 		if ((rc = ar_add(t, &rq, &a)) != 0)
 			return rc;
@@ -114,7 +118,7 @@ damage(const uint8_t *data, size_t size)
 		memcpy(key, data + size - (size < 11 ? size - 3 : 8),
 		    size < 11 ? size - 3 : 8);
 		/* ring: u32 positions; slot lists: (slot, id) bounds;
-		 * others u64. */
+		 * others (keys: an owner and 4 bytes) 8. */
 		k.mv_size = data[0] % NDBS == 1 ? 4 :
 		    data[0] % NDBS == 3 || data[0] % NDBS == 5 ? 16 : 8;
 		k.mv_data = key;
@@ -145,6 +149,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"start=+10m duration=30m nodes=3",
 		"earliest=+5m latest=+1h duration=20m nodes=2 jobs=3",
 		"id=3",
+		"start=+10m duration=5m nodes=1 client_key=k0",
 	};
 	char from[128], to[128], store[128], *argv[8];
 	const char *line;
@@ -172,7 +177,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else if (c == 5)
 		argv[argc++] = "--all";
 	argv[argc] = NULL;
-	line = c < 4 ? lines[c == 2 ? 2 : c % 2] : "";
+	/* An add is a keyed one, replayed, every other time. */
+	line = c < 4 ? lines[c == 2 ? 2 : c == 1 && (data[1] & 1) ? 3 :
+	    c % 2] : "";
 	rc = run_command(&commands[c < 4 ? c : 4], argc, argv, line,
 	    strlen(line));
 	if (rc < 0 || rc > 3)

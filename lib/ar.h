@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.1.0"
-#define AR_FORMAT_VERSION 3     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 4     /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (LMDB's are -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -40,6 +40,7 @@ extern "C" {
 #define AR_EHALF     (-30620)   /* a creation was interrupted: create again */
 /* Not an error: what ar_write()'s function returns to keep nothing. */
 #define AR_UNCHANGED (-30621)
+#define AR_EUPGRADE  (-30609)   /* the store has an older format: ar_upgrade */
 
 /* The status of an answer or of a reservation. */
 enum ar_status {
@@ -61,7 +62,9 @@ enum ar_reason {
 	AR_R_HORIZON,           /* ends beyond the horizon */
 	AR_R_CAPACITY,          /* needs more nodes than the cluster has, or
 	                         * more than AR_JOBS_MAX copies */
-	AR_R_LIMIT              /* ar_suggest: nothing within the search limit */
+	AR_R_LIMIT,             /* ar_suggest: nothing within the search limit */
+	AR_R_KEY                /* ar_add: the client key was used before
+	                         * for a different request */
 };
 
 typedef struct ar_store ar_store;
@@ -104,6 +107,8 @@ struct ar_request {
 	const char *user;       /* label, NULL or at most AR_LABEL_MAX bytes */
 	const char *job;        /* label, NULL or at most AR_LABEL_MAX bytes */
 	unsigned flags;         /* AR_NOMOVE, AR_LATER, AR_PARTIAL */
+	const char *client_key; /* NULL or "" for none, else at most
+	                         * AR_CLIENT_KEY_MAX bytes: see ar_add */
 };
 
 /* How ar_add may place a request (struct ar_request's flags). */
@@ -115,6 +120,7 @@ struct ar_request {
 #define AR_DURATION_MAX 3155760000LL    /* 100 years, in seconds */
 
 #define AR_LABEL_MAX 255
+#define AR_CLIENT_KEY_MAX 255
 
 /* The answer to a search, suggest or add. */
 struct ar_answer {
@@ -124,6 +130,8 @@ struct ar_answer {
 	int64_t start;          /* the start found (slot aligned) */
 	int64_t end;            /* its end; -1 if past the year 9999 */
 	uint32_t free;          /* least free nodes over [start, end) before adding */
+	int replayed;           /* ar_add: the client key was granted before,
+	                         * nothing new was booked (see ar_add) */
 };
 
 /* A reservation record as stored. */
@@ -143,6 +151,7 @@ struct ar_resv {
 				   reservation's end */
 	char user[AR_LABEL_MAX + 1];
 	char job[AR_LABEL_MAX + 1];
+	char client_key[AR_CLIENT_KEY_MAX + 1];  /* "" if none */
 };
 
 /* Fill cfg with the defaults: 64 nodes, 5-minute slots, 30 days, the
@@ -164,7 +173,8 @@ void ar_config_default(struct ar_config *cfg);
  * slot not in 1 s .. 1 day, horizon not a whole number of slots or more
  * than 10 million slots, map_max neither 0 nor at least 1 MiB, now not in
  * the years 1970-9999), ENOTDIR (dir is not a directory), AR_EEXIST (a
- * store with another nodes, slot or horizon), AR_EVERSION, errno values
+ * store with another nodes, slot or horizon), AR_EVERSION, AR_EUPGRADE
+ * (a store of an older format is there), errno values
  * from mkdir, chown, chmod, open and link, LMDB's codes.
  */
 int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
@@ -177,8 +187,25 @@ int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
  * Errors: AR_ENOSTORE (no store there; nothing is created), AR_EHALF (an
  * older ar's creation was interrupted: create it again), AR_EVERSION,
  * AR_ECORRUPT, ENOMEM, errno values from open, LMDB's codes.
+ * Errors: AR_ENOSTORE (no store there; nothing is created), AR_EUPGRADE
+ * (the store has an older format that ar_upgrade converts), AR_EVERSION
+ * (any other format), AR_ECORRUPT, ENOMEM, errno values from open,
+ * LMDB's codes.
  */
 int ar_open(const char *dir, unsigned flags, ar_store **sp);
+
+/*
+ * Convert the store in dir to AR_FORMAT_VERSION, in one write
+ * transaction taken under the writer lock (waiting at most wait_ms
+ * milliseconds for another writer): a crash leaves the store either as
+ * it was or converted.  *from is the format the store had (0 if an error
+ * came first).  A store of the current format is left alone and succeeds.  Only format 3 is
+ * converted (to 4: the client key index is added; records stay as they
+ * are).  Errors: AR_ENOSTORE, AR_EVERSION (a format it cannot convert),
+ * AR_ETIMEDOUT, AR_ECORRUPT, AR_EFULL, errno values from open, LMDB's
+ * codes.
+ */
+int ar_upgrade(const char *dir, long wait_ms, int *from);
 
 /* Close a store; every transaction on it must be ended first. */
 void ar_close(ar_store *s);
@@ -282,8 +309,22 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * first copy granted (AR_GRANTED, its id, interval and free count, as in
  * struct ar_placed) or the refusal, its reason and the free count at the
  * window's first start; ar_added() lists every copy granted and every
- * move.  Errors: EINVAL (a malformed request), EACCES (read transaction),
- * MDB_MAP_FULL, ENOMEM, LMDB's codes.
+ * move.
+ *
+ * A request with a client key (an idempotency key) is booked once per
+ * owner: the key is recorded with the copies granted, and a later request
+ * of the same owner with the same key books nothing.  It is answered with
+ * ans->replayed set, the first copy's id, interval and current state
+ * (AR_GRANTED, or AR_CANCELLED or AR_FINISHED if it has been since; free
+ * is 0), and ar_added() lists every copy granted then, as it is now, and
+ * no move.  Starts are not compared (a retry's relative start may differ);
+ * if nodes, jobs or duration differ, the request is refused with reason
+ * AR_R_KEY and ans->id naming the reservation that holds the key.  A
+ * refused request records no key, so retrying it tries it again.
+ *
+ * Errors: EINVAL (a malformed request, a client key longer than
+ * AR_CLIENT_KEY_MAX), EACCES (read transaction), AR_ECORRUPT (a key entry
+ * that does not match its records), MDB_MAP_FULL, ENOMEM, LMDB's codes.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -300,9 +341,10 @@ struct ar_placed {
 };
 
 /*
- * What the last ar_add on t did: the copies granted, in order, and the
- * earlier reservations it moved (each once, from its old start to its new
- * one).  The arrays belong to t and last until the next ar_add.
+ * What the last ar_add on t did: the copies granted, in order (for a
+ * replay, those granted under the key before, where they are now), and
+ * the earlier reservations it moved (each once, from its old start to its
+ * new one).  The arrays belong to t and last until the next ar_add.
  */
 void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
     const struct ar_placed **moved, size_t *nm);
@@ -359,7 +401,9 @@ int ar_list(ar_txn *t, unsigned flags,
  * horizon, the ring's count equals the sum of the live reservations
  * covering it and never exceeds the capacity; every start-list entry has a
  * live record starting in that slot and every live record is listed; every
- * granted start lies in its window; the label index agrees.  fn, if not
+ * granted start lies in its window; the label index agrees; every record
+ * with a client key is in the key index, under its owner and key, and
+ * every entry there names such records.  fn, if not
  * NULL, is called with a one-line description of each violation; *bad is
  * how many there were.  Errors: LMDB's codes.
  */

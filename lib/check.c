@@ -18,6 +18,7 @@ struct checker {
 	uint64_t bad;
 	uint64_t *expect;       /* nodes in use per slot from base */
 	uint64_t live, movable, records, max_id;
+	uint64_t keyed;         /* records with a client key */
 };
 
 static void
@@ -48,6 +49,30 @@ has_entry(ar_txn *t, MDB_dbi dbi, MDB_val *key, MDB_val *v, int *found)
 	mdb_cursor_close(cur);
 	*found = rc == 0;
 	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/* A record with a client key is named by the key's entry, whatever its
+ * state: keys outlive reservations. */
+static int
+check_keyed(struct checker *c, const struct ar_resv *r)
+{
+	struct key_entry e;
+	MDB_val v;
+	size_t n = 0, i = 0;
+	int rc;
+
+	c->keyed++;
+	rc = key_get(c->t, r->owner, r->client_key, &v);
+	if (rc != 0 && rc != AR_ENOTFOUND)
+		return rc;
+	if (rc == 0 && key_decode(&v, &e, &n) != 0)
+		n = 0;          /* told by check_keys */
+	while (i < n && key_id(&v, i) != r->id)
+		i++;
+	if (i == n)
+		violation(c, "reservation %" PRIu64 " is missing from the key "
+		    "index", r->id);
+	return 0;
 }
 
 /* Every record: decodable, in its window, indexed iff live; its nodes
@@ -90,6 +115,8 @@ check_records(struct checker *c)
 			break;
 		if (lk.mv_size > 1 && (rc = has_entry(t, t->s->labels, &lk,
 		    &iv, &in_labels)) != 0)
+			break;
+		if (r.client_key[0] != '\0' && (rc = check_keyed(c, &r)) != 0)
 			break;
 		if (r.state != AR_GRANTED) {
 			if (in_ends >= 0 || in_flex >= 0 || in_labels)
@@ -175,6 +202,64 @@ label_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
 	(void)t;
 	(void)v;
 	return k->mv_size == len && memcmp(k->mv_data, lkey, len) == 0;
+}
+
+/*
+ * Every entry of the key index: a well-formed value naming existing
+ * records of the key's owner that carry the key; as many ids in all as
+ * there are records with a key.
+ */
+static int
+check_keys(struct checker *c)
+{
+	ar_txn *t = c->t;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	struct key_entry e;
+	struct ar_resv r;
+	uint64_t ids = 0;
+	size_t n;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->keys, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		const unsigned char *kb = k.mv_data;
+		uint32_t owner;
+
+		if (k.mv_size <= 4 || k.mv_size > KEYS_KEY_MAX ||
+		    key_decode(&v, &e, &n) != 0) {
+			violation(c, "key index entry of the wrong size");
+			continue;
+		}
+		owner = (uint32_t)kb[0] << 24 | (uint32_t)kb[1] << 16 |
+		    (uint32_t)kb[2] << 8 | kb[3];
+		for (size_t i = 0; i < n; i++) {
+			uint64_t id = key_id(&v, i);
+
+			ids++;
+			rc = resv_get(t, id, &r);
+			if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
+				violation(c, "key index entry names reservation %"
+				    PRIu64 " which has no record", id);
+			else if (rc != 0)
+				goto out;
+			else if (r.owner != owner ||
+			    strlen(r.client_key) != k.mv_size - 4 ||
+			    memcmp(r.client_key, (const char *)k.mv_data + 4,
+			    k.mv_size - 4) != 0)
+				violation(c, "key index entry for reservation %"
+				    PRIu64 " does not match its record", id);
+			rc = 0;
+		}
+	}
+out:
+	mdb_cursor_close(cur);
+	if (rc == MDB_NOTFOUND && ids != c->keyed)
+		violation(c, "the key index names %" PRIu64 " reservations, %"
+		    PRIu64 " records have a key", ids, c->keyed);
+	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
 /* Does entry a sort before b? */
@@ -292,7 +377,7 @@ int
 ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad)
 {
-	struct checker c = { t, fn, arg, 0, NULL, 0, 0, 0, 0 };
+	struct checker c = { t, fn, arg, 0, NULL, 0, 0, 0, 0, 0 };
 	int rc;
 
 	*bad = 0;
@@ -306,7 +391,8 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 	    (rc = check_list(&c, t->s->flex, "movable list", 1,
 	    c.movable)) == 0 &&
 	    (rc = check_index(&c, t->s->labels, "label index", 8,
-	    label_matches)) == 0)
+	    label_matches)) == 0 &&
+	    (rc = check_keys(&c)) == 0)
 		rc = check_ring(&c);
 	free(c.expect);
 	if (rc != 0)

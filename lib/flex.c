@@ -329,6 +329,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	struct ar_resv r;
 	size_t ulen = rq->user ? strlen(rq->user) : 0;
 	size_t jlen = rq->job ? strlen(rq->job) : 0;
+	size_t klen = rq->client_key ? strlen(rq->client_key) : 0;
 	int rc;
 
 	memset(&r, 0, sizeof(r));
@@ -345,6 +346,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	r.created = r.changed = t->now;
 	memcpy(r.user, ulen ? rq->user : "", ulen);
 	memcpy(r.job, jlen ? rq->job : "", jlen);
+	memcpy(r.client_key, klen ? rq->client_key : "", klen);
 	if ((rc = resv_put(t, &r)) != 0 || (rc = resv_index(t, &r, 1)) != 0 ||
 	    (!taken && (rc = ring_add(t, &t->ring, s, s + sp->slots,
 	    (int64_t)sp->need)) != 0))
@@ -406,8 +408,9 @@ drop_returns(ar_txn *t)
 	t->nmoved = n;
 }
 
-int
-ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+/* ar_add without the client key. */
+static int
+admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
 	struct ar_resv *movers = NULL;
 	struct savepoint whole;
@@ -476,6 +479,86 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 out:
 	free(movers);
 	return rc;
+}
+
+/*
+ * The answer to a request whose key e names earlier copies: those copies
+ * as they are now, or (ans->reason AR_R_KEY) a refusal if the request is
+ * not the one they were granted for.
+ */
+static int
+replay(ar_txn *t, const struct ar_request *rq, const MDB_val *e,
+    struct ar_answer *ans)
+{
+	struct key_entry ke;
+	struct ar_resv r;
+	size_t n;
+	int rc;
+
+	if ((rc = key_decode(e, &ke, &n)) != 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if ((rc = resv_get(t, key_id(e, i), &r)) != 0)
+			return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+		if (r.owner != rq->owner || strcmp(r.client_key,
+		    rq->client_key) != 0)
+			return AR_ECORRUPT;
+		if (i == 0 && (r.nodes != rq->nodes || ke.jobs != rq->jobs ||
+		    r.duration != rq->duration)) {
+			ans->status = AR_REFUSED;
+			ans->reason = AR_R_KEY;
+			ans->id = r.id;
+			return 0;
+		}
+		if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
+			return rc;
+		memset(&t->granted[t->ngranted], 0, sizeof(*t->granted));
+		t->granted[t->ngranted].id = r.id;
+		t->granted[t->ngranted].start = r.start;
+		t->granted[t->ngranted].end = r.end;
+		t->granted[t->ngranted++].from = r.start;
+		if (i == 0) {
+			ans->status = r.state;
+			ans->id = r.id;
+			ans->start = r.start;
+			ans->end = r.end;
+		}
+	}
+	ans->reason = AR_R_NONE;        /* a start past by now is no matter */
+	ans->free = 0;
+	ans->replayed = 1;
+	return 0;
+}
+
+/*
+ * Admission with the client key: a key granted before is answered from
+ * its reservations, a new one is recorded with the copies granted, in the
+ * same transaction.  A refusal records nothing.
+ */
+int
+ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	const char *key = rq->client_key;
+	struct span sp;
+	MDB_val e;
+	int rc;
+
+	if (key == NULL || *key == '\0')
+		return admit(t, rq, ans);
+	t->ngranted = t->nmoved = 0;
+	if (!t->write)
+		return EACCES;
+	if (strlen(key) > AR_CLIENT_KEY_MAX)
+		return EINVAL;
+	/* A malformed request is that, whatever its key. */
+	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
+		return rc;
+	if ((rc = key_get(t, rq->owner, key, &e)) == 0)
+		return replay(t, rq, &e, ans);
+	if (rc != AR_ENOTFOUND || (rc = admit(t, rq, ans)) != 0 ||
+	    ans->status != AR_GRANTED)
+		return rc;
+	return key_put(t, rq->owner, key, rq->jobs, t->granted, t->ngranted);
 }
 
 void

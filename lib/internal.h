@@ -76,7 +76,8 @@ struct slot_list {
 	size_t n, cap;
 };
 
-/* A reservation record on disk: this header, then user, then job bytes. */
+/* A reservation record on disk: this header, then user, job and client
+ * key bytes.  Records of format 3 have key_len 0 (it was spare). */
 struct disk_resv {
 	uint64_t id;
 	int64_t earliest;
@@ -92,12 +93,25 @@ struct disk_resv {
 	uint16_t state;
 	uint16_t user_len;
 	uint16_t job_len;
-	uint16_t spare;
+	uint16_t key_len;
 };
+
+/*
+ * An entry of the client key index (resv.c): the key is the owner (u32,
+ * big-endian) and the client key; the value this header, then the ids of
+ * the copies granted (u64 each, at least one, at most jobs).
+ */
+struct key_entry {
+	uint32_t jobs;          /* copies asked */
+	uint32_t spare;
+};
+
+#define KEYS_KEY_MAX (4 + AR_CLIENT_KEY_MAX)
 
 struct ar_store {
 	MDB_env *env;
 	MDB_dbi meta, ring, resv, ends, labels, flex;
+	MDB_dbi keys;           /* 0 when the store's format predates it */
 	int lockfd;             /* the store directory, flock()ed by writers */
 	ar_txn *spare;          /* an ended transaction, kept for the next */
 	MDB_txn *rtxn;          /* an ended read transaction, kept to renew */
@@ -272,6 +286,17 @@ size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
 int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);
 int resv_movable(const ar_txn *t, const struct ar_resv *r);
+/* The key index; a key has at most AR_CLIENT_KEY_MAX bytes, the key of
+ * the index (keys_key) at most KEYS_KEY_MAX. */
+size_t keys_key(uint32_t owner, const char *key, unsigned char *buf);
+/* owner's entry for key in *v (LMDB's memory), or AR_ENOTFOUND. */
+int key_get(ar_txn *t, uint32_t owner, const char *key, MDB_val *v);
+/* Check an entry: its header in *e, its n ids; AR_ECORRUPT if bad. */
+int key_decode(const MDB_val *v, struct key_entry *e, size_t *n);
+uint64_t key_id(const MDB_val *v, size_t i);
+/* Record owner's key for the n copies granted of jobs asked. */
+int key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
+    const struct ar_placed *granted, size_t n);
 
 /* txn.c */
 /* Begin a nested transaction: what t does next can be undone as a whole.

@@ -1,7 +1,8 @@
 /*
  * resv.c - reservation records and their indexes: the live reservations
  * by end slot (`ends`) and the movable ones by start slot (`flex`), both
- * slot lists (slots.c), and the user/job labels (`labels`).
+ * slot lists (slots.c), the user/job labels (`labels`), and the client
+ * keys (`keys`).
  */
 #include <errno.h>
 #include <string.h>
@@ -38,10 +39,12 @@ resv_cursor_close(ar_txn *t)
 int
 resv_put(ar_txn *t, const struct ar_resv *r)
 {
-	unsigned char key[8], buf[sizeof(struct disk_resv) + 2 * AR_LABEL_MAX];
+	unsigned char key[8], buf[sizeof(struct disk_resv) + 2 * AR_LABEL_MAX +
+	    AR_CLIENT_KEY_MAX];
 	struct disk_resv d;
 	size_t ulen = strlen(r->user), jlen = strlen(r->job);
-	MDB_val kv = { 8, key }, v = { sizeof(d) + ulen + jlen, buf };
+	size_t klen = strlen(r->client_key);
+	MDB_val kv = { 8, key }, v = { sizeof(d) + ulen + jlen + klen, buf };
 	MDB_cursor *cur;
 	int rc;
 
@@ -62,9 +65,11 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	d.state = (uint16_t)r->state;
 	d.user_len = (uint16_t)ulen;
 	d.job_len = (uint16_t)jlen;
+	d.key_len = (uint16_t)klen;
 	memcpy(buf, &d, sizeof(d));
 	memcpy(buf + sizeof(d), r->user, ulen);
 	memcpy(buf + sizeof(d) + ulen, r->job, jlen);
+	memcpy(buf + sizeof(d) + ulen + jlen, r->client_key, klen);
 	key_u64(key, r->id);
 	txn_wrote(t);
 	return mdb_cursor_put(cur, &kv, &v, 0);
@@ -91,13 +96,16 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 {
 	int64_t slot = m->slot;
 	struct disk_resv d;
+	const char *text;
 
 	if (v->mv_size < sizeof(d))
 		return AR_ECORRUPT;
 	memcpy(&d, v->mv_data, sizeof(d));
+	text = (const char *)v->mv_data + sizeof(d);
 	/* A damaged record must not take the arithmetic below out of range. */
 	if (d.user_len > AR_LABEL_MAX || d.job_len > AR_LABEL_MAX ||
-	    v->mv_size != sizeof(d) + d.user_len + d.job_len ||
+	    d.key_len > AR_CLIENT_KEY_MAX ||
+	    v->mv_size != sizeof(d) + d.user_len + d.job_len + d.key_len ||
 	    (d.state != AR_GRANTED && d.state != AR_CANCELLED) ||
 	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
 	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
@@ -117,11 +125,12 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	r->jobs = d.jobs;
 	r->created = d.created;
 	r->changed = d.changed;
-	memcpy(r->user, (const char *)v->mv_data + sizeof(d), d.user_len);
+	memcpy(r->user, text, d.user_len);
 	r->user[d.user_len] = '\0';
-	memcpy(r->job, (const char *)v->mv_data + sizeof(d) + d.user_len,
-	    d.job_len);
+	memcpy(r->job, text + d.user_len, d.job_len);
 	r->job[d.job_len] = '\0';
+	memcpy(r->client_key, text + d.user_len + d.job_len, d.key_len);
+	r->client_key[d.key_len] = '\0';
 	resv_finished(r, m->purged);
 	return 0;
 }
@@ -213,4 +222,70 @@ resv_index(ar_txn *t, const struct ar_resv *r, int add)
 	else
 		rc = slots_remove(t, &t->ends, end, r->id);
 	return rc != 0 ? rc : resv_index_more(t, r, add);
+}
+
+/* The keys key: the owner, big-endian, then the client key. */
+size_t
+keys_key(uint32_t owner, const char *key, unsigned char *buf)
+{
+	size_t len = strlen(key);
+
+	for (int i = 3; i >= 0; i--, owner >>= 8)
+		buf[i] = (unsigned char)owner;
+	memcpy(buf + 4, key, len);
+	return 4 + len;
+}
+
+/* The key index's entry for owner's client key, or AR_ENOTFOUND. */
+int
+key_get(ar_txn *t, uint32_t owner, const char *key, MDB_val *v)
+{
+	unsigned char kbuf[KEYS_KEY_MAX];
+	MDB_val k = { keys_key(owner, key, kbuf), kbuf };
+	int rc;
+
+	rc = mdb_get(t->txn, t->s->keys, &k, v);
+	return rc == MDB_NOTFOUND ? AR_ENOTFOUND : rc;
+}
+
+/* Check an entry's value: its header in *e, and *n ids after it. */
+int
+key_decode(const MDB_val *v, struct key_entry *e, size_t *n)
+{
+	if (v->mv_size < sizeof(*e) + 8 || (v->mv_size - sizeof(*e)) % 8 != 0)
+		return AR_ECORRUPT;
+	memcpy(e, v->mv_data, sizeof(*e));
+	*n = (v->mv_size - sizeof(*e)) / 8;
+	return e->jobs > AR_JOBS_MAX || *n > e->jobs ? AR_ECORRUPT : 0;
+}
+
+/* The i-th id of an entry key_decode accepted. */
+uint64_t
+key_id(const MDB_val *v, size_t i)
+{
+	uint64_t id;
+
+	memcpy(&id, (const char *)v->mv_data + sizeof(struct key_entry) +
+	    i * 8, 8);
+	return id;
+}
+
+/* Record owner's client key for the n copies granted of jobs asked. */
+int
+key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
+    const struct ar_placed *granted, size_t n)
+{
+	unsigned char kbuf[KEYS_KEY_MAX];
+	struct key_entry e = { jobs, 0 };
+	MDB_val k = { keys_key(owner, key, kbuf), kbuf };
+	MDB_val v = { sizeof(e) + n * 8, NULL };
+	int rc;
+
+	txn_wrote(t);
+	if ((rc = mdb_put(t->txn, t->s->keys, &k, &v, MDB_RESERVE)) != 0)
+		return rc;
+	memcpy(v.mv_data, &e, sizeof(e));
+	for (size_t i = 0; i < n; i++)
+		memcpy((char *)v.mv_data + sizeof(e) + i * 8, &granted[i].id, 8);
+	return 0;
 }

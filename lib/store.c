@@ -26,6 +26,7 @@
  * takes one; LMDB's default, 126, is less than a busy login node runs. */
 #define READERS_MAX 4096
 #define NEW_PREFIX ".new-"      /* a store being made: .new-PID.mdb */
+#define FORMAT_UPGRADABLE 3     /* the format ar_upgrade converts */
 
 static const MDB_val meta_key = { 4, "meta" };
 
@@ -98,6 +99,29 @@ size_check(ar_store *s)
 
 static int writer_lock(ar_store *s);
 
+/*
+ * The key index came with format 4.  A store of an older format has none
+ * and gets none but from ar_upgrade, so only a new environment (no meta
+ * yet) creates it; where it is missing s->keys stays 0, and ar_open
+ * refuses the store by its format, or as corrupt if that is current.
+ */
+static int
+keys_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
+{
+	MDB_val v;
+	int rc;
+
+	if (dbflags & MDB_CREATE) {
+		rc = mdb_get(txn, s->meta, (MDB_val *)&meta_key, &v);
+		if (rc == 0)
+			dbflags &= ~MDB_CREATE;
+		else if (rc != MDB_NOTFOUND)
+			return rc;
+	}
+	rc = mdb_dbi_open(txn, "keys", dbflags, &s->keys);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
 /* Open the databases of a store in txn, creating them if flags say so. */
 static int
 dbs_open(MDB_txn *txn, unsigned flags, ar_store *s)
@@ -110,7 +134,8 @@ dbs_open(MDB_txn *txn, unsigned flags, ar_store *s)
 	    (rc = mdb_dbi_open(txn, "ends", flags, &s->ends)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "labels", flags | MDB_DUPSORT |
 	    MDB_DUPFIXED, &s->labels)) != 0 ||
-	    (rc = mdb_dbi_open(txn, "flex", flags, &s->flex)) != 0)
+	    (rc = mdb_dbi_open(txn, "flex", flags, &s->flex)) != 0 ||
+	    (rc = keys_open(txn, flags, s)) != 0)
 		return rc;
 	return 0;
 }
@@ -195,7 +220,7 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 	memcpy(m, v.mv_data, 8);
 	if (m->magic != META_MAGIC)
 		return AR_ECORRUPT;
-	if (m->format != AR_FORMAT_VERSION)
+	if (m->format != AR_FORMAT_VERSION && m->format != FORMAT_UPGRADABLE)
 		return AR_EVERSION;
 	if (v.mv_size != sizeof(*m))
 		return AR_ECORRUPT;
@@ -207,7 +232,8 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 	    m->clock > TIME_MAX || m->purged < 0 || m->purged > m->clock ||
 	    m->chunks != (m->horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1)
 		return AR_ECORRUPT;
-	return 0;
+	/* Its meta is the same: it is read whole, for ar_upgrade. */
+	return m->format == AR_FORMAT_VERSION ? 0 : AR_EUPGRADE;
 }
 
 int
@@ -442,17 +468,12 @@ ar_create(const char *dir, const struct ar_config *cfg, int64_t now)
 	return rc;
 }
 
-int
-ar_open(const char *dir, unsigned flags, ar_store **sp)
+/* Is there a store in dir?  LMDB would make one of nothing. */
+static int
+store_exists(const char *dir)
 {
 	char path[4096];
 	struct stat st;
-	ar_store *s;
-	MDB_txn *txn;
-	MDB_stat ms;
-	MDB_val v;
-	struct meta m;
-	int rc;
 
 	/* LMDB would create a missing store; a typo must not. */
 	if (*dir == '\0')
@@ -464,6 +485,21 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 	/* LMDB would make an empty file a new environment. */
 	if (!S_ISREG(st.st_mode) || st.st_size < 2 * 4096)
 		return MDB_INVALID;
+	return 0;
+}
+
+int
+ar_open(const char *dir, unsigned flags, ar_store **sp)
+{
+	ar_store *s;
+	MDB_txn *txn;
+	MDB_stat ms;
+	MDB_val v;
+	struct meta m;
+	int rc;
+
+	if ((rc = store_exists(dir)) != 0)
+		return rc;
 	if ((rc = env_open(dir, (flags & AR_RDONLY) ? MDB_RDONLY : 0, &s)) != 0)
 		return rc;
 	if ((rc = dbs_load(s)) == 0 &&
@@ -476,6 +512,8 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 			rc = AR_EHALF;
 		mdb_txn_abort(txn);
 	}
+	if (rc == 0 && s->keys == 0)
+		rc = AR_ECORRUPT;
 	if (rc != 0) {
 		ar_close(s);
 		return rc;
@@ -748,7 +786,7 @@ ar_grow(ar_store *s, unsigned flags)
 		return rc;
 	rc = meta_read(txn, s->meta, &m);
 	mdb_txn_abort(txn);
-	if (rc != 0)
+	if (rc != 0 && rc != AR_EUPGRADE)       /* ar_upgrade grows it too */
 		return rc;
 	limit = m.map_max + ((flags & AR_FREEING) ? reserve(m.map_max) : 0);
 	if (info.me_mapsize >= limit)
@@ -799,6 +837,68 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
 		t->meta_dirty = 1;
 	}
 	return 0;
+}
+
+/*
+ * Format 3 to 4 in one LMDB transaction, so that a crash leaves the store
+ * as it was or converted: the key index is created and meta says 4.
+ * Records need no rewrite: their key length was a spare field, 0.  *from
+ * is the format found; one that is current is left alone.
+ */
+static int
+upgrade_txn(ar_store *s, int *from)
+{
+	MDB_txn *txn;
+	struct meta m;
+	MDB_val v = { sizeof(m), &m };
+	int rc;
+
+	if ((rc = mdb_txn_begin(s->env, NULL, 0, &txn)) != 0)
+		return rc;
+	rc = meta_read(txn, s->meta, &m);
+	*from = rc == 0 || rc == AR_EUPGRADE ? (int)m.format : 0;
+	if (rc == AR_EUPGRADE) {
+		m.format = AR_FORMAT_VERSION;
+		if ((rc = mdb_dbi_open(txn, "keys", MDB_CREATE,
+		    &s->keys)) == 0 &&
+		    (rc = mdb_put(txn, s->meta, (MDB_val *)&meta_key, &v,
+		    0)) == 0)
+			return mdb_txn_commit(txn);
+	}
+	mdb_txn_abort(txn);
+	return rc;
+}
+
+int
+ar_upgrade(const char *dir, long wait_ms, int *from)
+{
+	ar_store *s;
+	int rc;
+
+	*from = 0;
+	if ((rc = store_exists(dir)) != 0 ||
+	    (rc = env_open(dir, 0, &s)) != 0)
+		return rc;
+	if ((rc = dbs_load(s)) != 0)
+		goto out;
+	ar_set_wait(s, wait_ms);
+	if ((rc = writer_lock(s)) != 0)
+		goto out;
+	/* Like ar_write: another process may have grown the map, or this
+	 * one may have to. */
+	for (;;) {
+		if ((rc = upgrade_txn(s, from)) == MDB_MAP_FULL)
+			rc = ar_grow(s, 0);
+		else if (rc == MDB_MAP_RESIZED)
+			rc = mdb_env_set_mapsize(s->env, 0);
+		else
+			break;
+		if (rc != 0)
+			break;
+	}
+out:
+	ar_close(s);            /* and with its descriptor, the lock */
+	return rc;
 }
 
 int
@@ -852,6 +952,9 @@ ar_strerror(int code)
 	case AR_EFULL:
 		return "the store is full (its maximum size is reached; "
 		    "raise it with --create --max-size)";
+	case AR_EUPGRADE:
+		return "the store has an older format version (3); upgrade it "
+		    "with --upgrade";
 	case AR_EHALF:
 		return "an unfinished store (its creation was interrupted: "
 		    "run --create again)";
@@ -885,7 +988,8 @@ const char *
 ar_reason_name(enum ar_reason r)
 {
 	static const char *const names[] = {
-		"none", "full", "past", "horizon", "capacity", "limit"
+		"none", "full", "past", "horizon", "capacity", "limit",
+		"key-reused"
 	};
 
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ?

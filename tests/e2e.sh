@@ -32,6 +32,8 @@
 #   filter SED        edit the last stdout with sed (to drop varying fields)
 #   skip NAME WHY     a case that cannot run here: shown, not counted
 #   as_nobody CMD     run CMD as uid 65534 (root only; see can_be_nobody)
+#   set_format N      make the store's meta say format N (1 to 15), as a
+#                     store of another version would
 #   $D, $DATA, $ME    the case's directory, tests/data, and our uid (the
 #                     owner of the reservations we make)
 #
@@ -85,7 +87,7 @@ usage_of() {
 	ar-report) tail='[-a | -c | -i | -l | -f [--from time] [--to time]]' ;;
 	*) tail='[key=value ...]' ;;
 	esac
-	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration]" \
+	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]" \
 	    "       $pad [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib] [--group group]]" \
 	    "       $pad $tail"
 }
@@ -186,6 +188,24 @@ keep() {
 
 filter() {
 	sed "$1" "$D/.out" >"$D/.sed" && mv "$D/.sed" "$D/.out"
+}
+
+# SCHEMA.md: the meta value begins with the magic 0x61725354 and the
+# format (u32, little-endian here).  Every copy of those 8 bytes in
+# data.mdb is patched, older pages included.
+set_format() {
+	od -An -v -tx1 "$AR_STORE/data.mdb" |
+	    awk '{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	    END { for (i = 0; i + 7 < n; i++)
+		if (b[i] == "54" && b[i+1] == "53" && b[i+2] == "72" &&
+		    b[i+3] == "61" && b[i+4] ~ /^0[1-9a-f]$/ &&
+		    b[i+5] == "00" && b[i+6] == "00" && b[i+7] == "00")
+			print i + 4 }' >"$D/.meta"
+	[ -s "$D/.meta" ] || fail 'the meta record (magic TSra) is not in data.mdb'
+	for off in $(cat "$D/.meta"); do
+		printf "\\$(printf %03o "$1")" |
+		    dd of="$AR_STORE/data.mdb" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	done
 }
 
 # Running as another user: root can drop to nobody with setpriv(1).

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model.h"
 
@@ -50,7 +51,7 @@ static struct ar_request
 request(struct model *m, int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0 };
+	    NULL, NULL, 0, NULL };
 
 	(void)m;
 	return rq;
@@ -116,6 +117,52 @@ m_first_fit(const struct model *m, int64_t first, int64_t last, int64_t len, int
 	return -1;
 }
 
+/* The key of owner named name, or -1. */
+static int
+m_key(const struct model *m, uint32_t owner, const char *name)
+{
+	for (int k = 0; k < m->nkeys; k++)
+		if (m->keys[k].owner == owner && strcmp(m->keys[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+/* A request whose key k was taken: the same request is replayed,
+ * nothing booked; another is refused. */
+static void
+m_keyed(struct model *m, ar_txn *t, const struct ar_request *rq, int k,
+    int64_t now)
+{
+	const struct ar_placed *g, *mv;
+	struct ar_answer a;
+	size_t ng, nm;
+	int f = m->keys[k].first, same = rq->nodes == m->keys[k].nodes &&
+	    rq->jobs == m->keys[k].jobs && rq->duration == m->keys[k].duration;
+	int ended = (m->resv[f].start + m->resv[f].len) * M_SLOT <= now;
+
+	OK(m, ar_add(t, rq, &a));
+	ar_added(t, &g, &ng, &mv, &nm);
+	if (!same) {
+		CHECK(m, a.status == AR_REFUSED && a.reason == AR_R_KEY &&
+		    a.id == m->resv[f].id && !a.replayed && ng == 0 && nm == 0,
+		    "key %s of %u for another request: status %d reason %d",
+		    rq->client_key, rq->owner, a.status, a.reason);
+		return;
+	}
+	CHECK(m, a.replayed && a.reason == AR_R_NONE && a.id == m->resv[f].id &&
+	    ng == rq->jobs &&
+	    nm == 0 && (m->resv[f].live ? a.status == AR_GRANTED ||
+	    (ended && a.status == AR_FINISHED) : a.status == AR_CANCELLED),
+	    "replay of key %s of %u: replayed %d id %" PRIu64 " status %d, "
+	    "%zu copies", rq->client_key, rq->owner, a.replayed, a.id,
+	    a.status, ng);
+	for (size_t j = 0; j < ng && j < rq->jobs; j++)
+		CHECK(m, g[j].id == m->resv[f + (int)j].id &&
+		    g[j].start == m->resv[f + (int)j].start * M_SLOT,
+		    "replayed copy %zu: id %" PRIu64 " at %" PRId64, j, g[j].id,
+		    g[j].start / M_SLOT);
+}
+
 void
 model_op(struct model *m, ar_txn *t, int64_t now)
 {
@@ -140,9 +187,30 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		int64_t starts[2], frees[2];
 		uint32_t j = 0;
 		size_t ng, nm;
+		char name[24];
+		int k = -1, f = m->nresv;
+		int64_t epoch = now / (M_HORIZON * M_SLOT);
 
 		/* Copies one by one, first fit, all or none. */
 		rq.flags = AR_NOMOVE;
+		if (m->nkeys > 0 && PICK(6) == 0) {
+			/* A retry, its start as relative as ever. */
+			k = (int)PICK((uint64_t)m->nkeys);
+			rq.owner = m->keys[k].owner;
+			rq.nodes = m->keys[k].nodes;
+			rq.jobs = m->keys[k].jobs;
+			rq.duration = m->keys[k].duration;
+			rq.client_key = m->keys[k].name;
+		} else if (PICK(4) == 0 && m->nresv + 2 <= M_RESV) {
+			snprintf(name, sizeof(name), "k%" PRId64 ".%u", epoch,
+			    (unsigned)PICK(4));
+			rq.client_key = name;
+			k = m_key(m, rq.owner, name);
+		}
+		if (k >= 0) {
+			m_keyed(m, t, &rq, k, now);
+			return;
+		}
 		why = m_span(now, &rq, 0, &first, &last, &len, &need);
 		OK(m, ar_add(t, &rq, &a));
 		for (j = 0; why == AR_R_NONE && j < rq.jobs; j++) {
@@ -159,6 +227,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 					m->used[i] -= (uint32_t)need;
 		ar_added(t, &g, &ng, &mv, &nm);
 		CHECK(m, (a.status == AR_GRANTED) == (j == rq.jobs) && nm == 0 &&
+		    !a.replayed &&
 		    (a.status != AR_GRANTED || (ng == rq.jobs &&
 		    a.start == starts[0] * M_SLOT)),
 		    "add at %" PRId64 ": store %d start %" PRId64 ", model %"
@@ -182,6 +251,25 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 					m->resv[m->nresv++].live = 1;
 				}
 			}
+		if (a.status == AR_GRANTED && rq.client_key != NULL) {
+			/* Names of past epochs never come again: forget
+			 * them when room runs out (an epoch has 12). */
+			if (m->nkeys == M_KEYS) {
+				k = 0;
+				for (int i = 0; i < m->nkeys; i++)
+					if (m->keys[i].epoch == epoch)
+						m->keys[k++] = m->keys[i];
+				m->nkeys = k;
+			}
+			k = m->nkeys++;
+			m->keys[k].owner = rq.owner;
+			m->keys[k].epoch = epoch;
+			strcpy(m->keys[k].name, rq.client_key);
+			m->keys[k].nodes = rq.nodes;
+			m->keys[k].jobs = rq.jobs;
+			m->keys[k].duration = rq.duration;
+			m->keys[k].first = f;
+		}
 		return;
 	}
 	why = m_span(now, &rq, 1, &first, &last, &len, &need);

@@ -17,6 +17,7 @@
 #define M_HORIZON 100           /* slots: the ring has 2 positions */
 #define M_SPAN 40000            /* slots the clock may cover */
 #define M_RESV 20000
+#define M_KEYS 32               /* client keys the model remembers */
 
 struct model {
 	uint32_t used[M_SPAN];
@@ -27,6 +28,15 @@ struct model {
 		int live;
 	} resv[M_RESV];
 	int nresv;
+	struct {                /* a client key and the request that took it */
+		uint32_t owner;
+		char name[24];  /* "k<epoch>.<n>": 4 names per owner an epoch */
+		int64_t epoch;
+		uint32_t nodes, jobs;
+		int64_t duration;
+		int first;      /* its copies: resv[first .. first + jobs) */
+	} keys[M_KEYS];
+	int nkeys;
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;
 	uint64_t ops, checks, mismatches;
@@ -40,7 +50,9 @@ void model_config(struct ar_config *cfg);
 struct model *model_new(uint64_t (*pick)(void *, uint64_t), void *arg);
 
 /* One random operation (add, search, suggest or cancel) in t at now,
- * compared with the model; mismatches are counted and told on stderr. */
+ * compared with the model; mismatches are counted and told on stderr.
+ * Some adds carry a client key: a new one, one taken before by the same
+ * request (a retry, replayed) or by another (refused). */
 void model_op(struct model *m, ar_txn *t, int64_t now);
 
 /* Every slot of the ring's window, and the invariant check, compared. */

@@ -3,11 +3,14 @@
  * random operations checked against a brute-force count of every slot,
  * across many laps of the ring.  Seeded explicitly; never the clock.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <lmdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +65,7 @@ static struct ar_request
 request(int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0 };
+	    NULL, NULL, 0, NULL };
 
 	return rq;
 }
@@ -274,6 +277,333 @@ test_ended(void)
 	OK(ar_txn_commit(t));
 	ar_close(s);
 	rm_store(dir);
+}
+
+/* The number of reservations ever made: ids are never reused. */
+static uint64_t
+booked(ar_txn *t)
+{
+	struct ar_info info;
+
+	return ar_info(t, &info) == 0 ? info.next_id - 1 : 0;
+}
+
+/*
+ * Client keys: a request whose key was granted before books nothing and
+ * is answered with what was granted, as it is now; the same key with
+ * another request is refused; keys are per owner, and a refusal records
+ * none.
+ */
+static void
+test_client_key(void)
+{
+	struct ar_config cfg;
+	const struct ar_placed *g, *mv;
+	struct ar_answer a;
+	struct ar_request rq, big;
+	struct ar_resv r;
+	char longkey[AR_CLIENT_KEY_MAX + 2];
+	uint64_t bad, ids[3];
+	size_t ng, nm;
+	ar_store *s;
+	ar_txn *t;
+	const char *dir = store_path("keys");
+
+	ar_config_default(&cfg);
+	cfg.nodes = 10;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+
+	rq = request(T0 + 3600, 3600, 2);
+	rq.client_key = "batch-7/line-1";
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.id == 1 && !a.replayed, "keyed grant");
+	OK(ar_get(t, 1, &r));
+	CHECK(strcmp(r.client_key, "batch-7/line-1") == 0, "the record has "
+	    "key '%s'", r.client_key);
+	/* The retry asks for a later start, relative to a later clock. */
+	rq.earliest = rq.latest = T0 + 3900;
+	OK(ar_add(t, &rq, &a));
+	ar_added(t, &g, &ng, &mv, &nm);
+	CHECK(a.status == AR_GRANTED && a.replayed && a.id == 1 &&
+	    a.start == T0 + 3600 && a.end == T0 + 7200 && ng == 1 &&
+	    g[0].id == 1 && g[0].start == T0 + 3600 && nm == 0,
+	    "replay: status %d replayed %d id %" PRIu64 " ng %zu", a.status,
+	    a.replayed, a.id, ng);
+	CHECK(booked(t) == 1, "a replay booked: %" PRIu64, booked(t));
+
+	/* Parametric: every copy comes back, in order. */
+	rq = request(T0 + 600, 1800, 3);
+	rq.jobs = 3;
+	rq.client_key = "param";
+	OK(ar_add(t, &rq, &a));
+	ar_added(t, &g, &ng, &mv, &nm);
+	CHECK(a.status == AR_GRANTED && ng == 3, "parametric grant");
+	for (size_t i = 0; i < 3 && i < ng; i++)
+		ids[i] = g[i].id;
+	OK(ar_add(t, &rq, &a));
+	ar_added(t, &g, &ng, &mv, &nm);
+	CHECK(a.replayed && a.id == ids[0] && ng == 3 && g[0].id == ids[0] &&
+	    g[1].id == ids[1] && g[2].id == ids[2], "parametric replay: "
+	    "%zu copies", ng);
+	CHECK(booked(t) == 4, "a parametric replay booked");
+
+	/* Another request under a key taken: refused, nothing booked. */
+	rq = request(T0 + 3600, 3600, 3);
+	rq.client_key = "batch-7/line-1";
+	OK(ar_add(t, &rq, &a));
+	ar_added(t, &g, &ng, &mv, &nm);
+	CHECK(a.status == AR_REFUSED && a.reason == AR_R_KEY && a.id == 1 &&
+	    !a.replayed && ng == 0, "other nodes: status %d reason %d",
+	    a.status, a.reason);
+	rq = request(T0 + 3600, 3000, 2);
+	rq.client_key = "batch-7/line-1";
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.reason == AR_R_KEY, "other duration: reason %d", a.reason);
+	rq = request(T0 + 600, 1800, 3);
+	rq.jobs = 2;
+	rq.client_key = "param";
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.reason == AR_R_KEY && a.id == ids[0], "other jobs: reason %d",
+	    a.reason);
+	CHECK(booked(t) == 4, "a refused key booked");
+
+	/* Keys are per owner. */
+	rq = request(T0 + 3600, 3600, 2);
+	rq.client_key = "batch-7/line-1";
+	rq.owner = 1001;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && !a.replayed && a.id == 5,
+	    "another owner's key: status %d id %" PRIu64, a.status, a.id);
+
+	/* A refusal records no key: the retry is tried again. */
+	big = request(T0 + 600, 600, 10);
+	big.client_key = "big";
+	OK(ar_add(t, &big, &a));
+	CHECK(a.status == AR_REFUSED && a.reason == AR_R_FULL, "full");
+	OK(ar_cancel(t, ids[0], 1000, &r));
+	OK(ar_cancel(t, ids[1], 1000, &r));
+	OK(ar_cancel(t, ids[2], 1000, &r));
+	OK(ar_add(t, &big, &a));
+	CHECK(a.status == AR_GRANTED && !a.replayed && a.id == 6,
+	    "a refused key retried: status %d id %" PRIu64, a.status, a.id);
+
+	/* Cancelled since: answered as it is, not booked again. */
+	rq = request(T0 + 600, 1800, 3);
+	rq.jobs = 3;
+	rq.client_key = "param";
+	OK(ar_add(t, &rq, &a));
+	ar_added(t, &g, &ng, &mv, &nm);
+	CHECK(a.replayed && a.status == AR_CANCELLED && a.id == ids[0] &&
+	    ng == 3, "replay of a cancelled one: status %d", a.status);
+	CHECK(booked(t) == 6, "a cancelled key booked again");
+
+	memset(longkey, 'k', sizeof(longkey) - 1);
+	longkey[sizeof(longkey) - 1] = '\0';
+	rq = request(T0 + 7200, 600, 1);
+	rq.client_key = longkey;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "a key too long");
+	longkey[AR_CLIENT_KEY_MAX] = '\0';
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && !a.replayed, "the longest key");
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations with keys", bad);
+	OK(ar_txn_commit(t));
+
+	/* Hours later, purged: the retry of a start now past is replayed,
+	 * finished, not refused as past. */
+	OK(ar_txn_begin(s, AR_WRITE, T0 + 3 * 3600, &t));
+	OK(ar_purge(t, NULL, NULL));
+	rq = request(T0 + 3600, 3600, 2);
+	rq.client_key = "batch-7/line-1";
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.replayed && a.status == AR_FINISHED && a.id == 1 &&
+	    a.reason == AR_R_NONE,
+	    "replay of a finished one: status %d reason %d", a.status,
+	    a.reason);
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations after purging keyed ones", bad);
+	CHECK(booked(t) == 7, "booked after the purge: %" PRIu64, booked(t));
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	rm_store(dir);
+}
+
+/*
+ * Set the format in meta, and with drop 1 delete the key index, with 0
+ * empty it.  Format 3 as it was is meta saying 3 and no key index, made
+ * from a store of this format whose records carry no key (in format 3
+ * their key length was a spare field, 0).
+ */
+static int
+set_format(const char *dir, uint32_t format, int drop)
+{
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi meta, keys;
+	MDB_val k = { 4, "meta" }, v;
+	unsigned char m[256];
+	int rc;
+
+	if ((rc = mdb_env_create(&env)) != 0)
+		return rc;
+	if ((rc = mdb_env_set_maxdbs(env, 8)) != 0 ||
+	    (rc = mdb_env_open(env, dir, 0, 0660)) != 0 ||
+	    (rc = mdb_txn_begin(env, NULL, 0, &txn)) != 0) {
+		mdb_env_close(env);
+		return rc;
+	}
+	if ((rc = mdb_dbi_open(txn, "meta", 0, &meta)) == 0 &&
+	    (rc = mdb_get(txn, meta, &k, &v)) == 0 && v.mv_size <= sizeof(m)) {
+		memcpy(m, v.mv_data, v.mv_size);
+		memcpy(m + 4, &format, 4);
+		v.mv_data = m;
+		rc = mdb_put(txn, meta, &k, &v, 0);
+	}
+	if (rc == 0 && drop >= 0 &&
+	    (rc = mdb_dbi_open(txn, "keys", 0, &keys)) == 0)
+		rc = mdb_drop(txn, keys, drop);
+	if (rc == 0)
+		rc = mdb_txn_commit(txn);
+	else
+		mdb_txn_abort(txn);
+	mdb_env_close(env);
+	return rc;
+}
+
+/* Does the store in dir have a key index? */
+static int
+has_keys(const char *dir)
+{
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi keys;
+	int rc = -1;
+
+	if (mdb_env_create(&env) != 0)
+		return -1;
+	if (mdb_env_set_maxdbs(env, 8) == 0 &&
+	    mdb_env_open(env, dir, MDB_RDONLY, 0660) == 0 &&
+	    mdb_txn_begin(env, NULL, MDB_RDONLY, &txn) == 0) {
+		rc = mdb_dbi_open(txn, "keys", 0, &keys) == 0;
+		mdb_txn_abort(txn);
+	}
+	mdb_env_close(env);
+	return rc;
+}
+
+static void
+test_upgrade(void)
+{
+	struct ar_config cfg;
+	struct ar_info before, after;
+	struct ar_answer a;
+	struct ar_request rq;
+	struct ar_resv r;
+	uint64_t bad;
+	ar_store *s;
+	ar_txn *t;
+	char lock[4200];
+	int from, fd;
+	const char *dir = store_path("v3");
+
+	ar_config_default(&cfg);
+	cfg.nodes = 10;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + 600, 1800, 3);
+	rq.user = "alice";
+	rq.job = "old";
+	rq.latest = T0 + 3600;
+	OK(ar_add(t, &rq, &a));
+	rq.jobs = 2;
+	OK(ar_add(t, &rq, &a));
+	OK(ar_cancel(t, 3, 1000, &r));
+	OK(ar_info(t, &before));
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	OK(set_format(dir, 3, 1));
+	CHECK(has_keys(dir) == 0, "the format 3 store has a key index");
+
+	CHECK(ar_open(dir, 0, &s) == AR_EUPGRADE, "format 3 opens");
+	CHECK(ar_open(dir, AR_RDONLY, &s) == AR_EUPGRADE, "format 3 opens "
+	    "read-only");
+	CHECK(ar_create(dir, &cfg, T0) == AR_EUPGRADE, "format 3 created over");
+	CHECK(has_keys(dir) == 0, "refusing the store gave it a key index");
+	/* The upgrade waits for the writer lock, no longer than it is told. */
+	snprintf(lock, sizeof(lock), "%s/writer.lock", dir);
+	fd = open(lock, O_RDWR | O_CREAT, 0660);
+	CHECK(fd != -1 && flock(fd, LOCK_EX) == 0, "lock: %s", strerror(errno));
+	CHECK(ar_upgrade(dir, 50, &from) == AR_ETIMEDOUT, "upgraded under "
+	    "another writer's lock");
+	close(fd);
+	CHECK(has_keys(dir) == 0, "a timed out upgrade changed the store");
+
+	OK(ar_upgrade(dir, 0, &from));
+	CHECK(from == 3, "upgraded from %d", from);
+	CHECK(has_keys(dir) == 1, "the upgrade made no key index");
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_info(t, &after));
+	CHECK(after.format == AR_FORMAT_VERSION && after.next_id ==
+	    before.next_id && after.live == before.live && after.records ==
+	    before.records, "info after the upgrade: format %" PRIu32 ", %"
+	    PRIu64 " live", after.format, after.live);
+	OK(ar_get(t, 1, &r));
+	CHECK(r.state == AR_GRANTED && strcmp(r.user, "alice") == 0 &&
+	    r.client_key[0] == '\0' && r.start == T0 + 600,
+	    "an old record after the upgrade");
+	OK(ar_get(t, 3, &r));
+	CHECK(r.state == AR_CANCELLED, "a cancelled one after the upgrade");
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations after the upgrade", bad);
+	rq = request(T0 + 600, 600, 1);
+	rq.client_key = "new";
+	OK(ar_add(t, &rq, &a));
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.replayed && a.id == before.next_id, "keys after the upgrade");
+	OK(ar_txn_commit(t));
+	ar_close(s);
+
+	/* Again: nothing to do. */
+	OK(ar_upgrade(dir, 0, &from));
+	CHECK(from == AR_FORMAT_VERSION, "upgraded twice from %d", from);
+	OK(ar_open(dir, AR_RDONLY, &s));
+	OK(ar_txn_begin(s, 0, T0, &t));
+	OK(ar_info(t, &after));
+	CHECK(after.next_id == before.next_id + 1, "a second upgrade changed "
+	    "the store");
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations after a second upgrade", bad);
+	ar_txn_abort(t);
+	ar_close(s);
+
+	/* The check finds a record whose key is not in the index. */
+	OK(set_format(dir, AR_FORMAT_VERSION, 0));
+	OK(ar_open(dir, AR_RDONLY, &s));
+	OK(ar_txn_begin(s, 0, T0, &t));
+	OK(ar_check(t, NULL, NULL, &bad));
+	CHECK(bad == 2, "%" PRIu64 " violations with the key index empty", bad);
+	ar_txn_abort(t);
+	ar_close(s);
+
+	/* Formats it cannot convert stay refused, and as they are. */
+	OK(set_format(dir, 2, -1));
+	CHECK(ar_open(dir, 0, &s) == AR_EVERSION, "format 2 opens");
+	CHECK(ar_upgrade(dir, 0, &from) == AR_EVERSION && from == 0,
+	    "format 2 upgraded");
+	OK(set_format(dir, AR_FORMAT_VERSION + 1, -1));
+	CHECK(ar_open(dir, 0, &s) == AR_EVERSION, "a later format opens");
+	CHECK(ar_upgrade(dir, 0, &from) == AR_EVERSION, "a later format "
+	    "upgraded");
+	/* A current store without its key index is corrupt. */
+	OK(set_format(dir, AR_FORMAT_VERSION, 1));
+	CHECK(ar_open(dir, 0, &s) == AR_ECORRUPT, "no key index opens");
+	rm_store(dir);
+	CHECK(ar_upgrade(dir, 0, &from) == AR_ENOSTORE, "a missing store "
+	    "upgraded");
 }
 
 /* Fill a small map until it is full: it grows, then refuses cleanly. */
@@ -795,6 +1125,8 @@ main(void)
 	test_create_open();
 	test_basic();
 	test_ended();
+	test_client_key();
+	test_upgrade();
 	test_map_full();
 	test_model();
 	test_rearrange();

@@ -152,7 +152,7 @@ admit(ar_txn *t, void *arg)
 		snprintf(job, sizeof(job), "%" PRIu64, f->k);
 		rq = (struct ar_request){ f->earliest, sl->m->rigid ?
 		    f->earliest : f->latest, f->duration, f->nodes, f->jobs,
-		    1000, user, job, sl->m->flags };
+		    1000, user, job, sl->m->flags, NULL };
 		if (clock_gettime(CLOCK_MONOTONIC, &a) != 0)
 			return errno;
 		rc = ar_add(t, &rq, &ans);

@@ -1,0 +1,120 @@
+# 15-upgrade.sh - stores of an older format: refused until --upgrade
+# converts them, in one transaction.  (A store of format 3 is made by
+# patching the meta of a new one: see set_format in tests/e2e.sh.)
+
+for args in 'ar-report --info' 'ar-report --check' \
+    'ar-search start=+2h duration=1h' 'ar-add start=+2h duration=1h' \
+    'ar-del id=1' 'ar-suggest start=+2h duration=1h' \
+    'ar-report --create --nodes 8 --info'; do
+	begin "upgrade: $args on a format 3 store says how to upgrade, exit 3"
+	mkstore --nodes 8
+	run ar-add start=+1h duration=1h user=alice
+	expect_exit 0
+	set_format 3
+	sum=$(sha256sum <"$AR_STORE/data.mdb")
+	set -- $args
+	run "$@"
+	expect_exit 3
+	expect_out
+	expect_err "$1: $AR_STORE: the store has an older format version (3); upgrade it with --upgrade"
+	run sha256sum <"$AR_STORE/data.mdb"
+	expect_out "$sum"
+done
+
+begin 'upgrade: --upgrade converts a format 3 store and carries on'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h user=alice
+expect_exit 0
+set_format 3
+run ar-report --upgrade --list
+expect_exit 0
+expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=granted"
+expect_err
+run ar-report --info
+filter 's/ map_size=[0-9]*//'
+expect_out 'nodes=8 slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=1 records=1 next_id=2 map_max=17179869184 format=4'
+expect_check
+run ar-add start=+1h duration=1h client_key=after
+expect_exit 0
+expect_out 'start=2026-11-21T01:00:00Z duration=1h client_key=after id=2 end=2026-11-21T02:00:00Z free=7 status=granted'
+expect_check
+
+begin 'upgrade: any command takes --upgrade, a writer too'
+mkstore --nodes 8
+set_format 3
+run ar-add --upgrade start=+1h duration=1h
+expect_exit 0
+expect_out 'start=2026-11-21T01:00:00Z duration=1h id=1 end=2026-11-21T02:00:00Z free=8 status=granted'
+expect_err
+expect_check
+
+begin 'upgrade: --upgrade on a current store changes nothing and succeeds'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h
+sum=$(sha256sum <"$AR_STORE/data.mdb")
+run ar-search --upgrade start=+1h duration=1h nodes=7
+expect_exit 0
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=7 end=2026-11-21T02:00:00Z free=7 status=available'
+expect_err
+run sha256sum <"$AR_STORE/data.mdb"
+expect_out "$sum"
+expect_check
+
+begin 'upgrade: --upgrade with --create makes a missing store'
+run ar-report --upgrade --create --nodes 5 --info
+expect_exit 0
+filter 's/ map_size=[0-9]*//'
+expect_out 'nodes=5 slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=4'
+expect_check
+
+begin 'upgrade: --upgrade with --create converts a format 3 store, then compares'
+mkstore --nodes 5
+set_format 3
+run ar-report --upgrade --create --nodes 5 --info
+expect_exit 0
+filter 's/ map_size=[0-9]*//'
+expect_out 'nodes=5 slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=4'
+expect_check
+
+begin 'upgrade: --upgrade on a missing store is a store error and creates nothing'
+run ar-report --upgrade --info
+expect_exit 3
+expect_out
+expect_err "ar-report: $AR_STORE: no store there (create one with --create)"
+run test -e "$AR_STORE"
+expect_exit 1
+
+begin 'upgrade: a format it cannot convert stays refused, and as it is'
+mkstore --nodes 8
+set_format 2
+sum=$(sha256sum <"$AR_STORE/data.mdb")
+run ar-report --upgrade --info
+expect_exit 3
+expect_out
+expect_err "ar-report: $AR_STORE: the store has another format version"
+set_format 5
+run ar-add --upgrade start=+1h duration=1h
+expect_exit 3
+expect_out
+expect_err "ar-add: $AR_STORE: the store has another format version"
+set_format 2
+run sha256sum <"$AR_STORE/data.mdb"
+expect_out "$sum"
+
+if command -v flock >/dev/null 2>&1; then
+	begin 'upgrade: --upgrade waits for the writer lock no longer than --wait'
+	mkstore --nodes 8
+	set_format 3
+	sum=$(sha256sum <"$AR_STORE/data.mdb")
+	run flock "$AR_STORE/writer.lock" ar-report --upgrade --wait 0 --info
+	expect_exit 3
+	expect_out
+	expect_err "ar-report: $AR_STORE: timed out waiting for another writer"
+	run sha256sum <"$AR_STORE/data.mdb"
+	expect_out "$sum"
+	run ar-report --upgrade --wait 0 --check
+	expect_exit 0
+	expect_out
+else
+	skip 'upgrade: --upgrade waits for the writer lock' 'no flock(1) (util-linux)'
+fi
