@@ -63,8 +63,9 @@ enum ar_reason {
 	AR_R_CAPACITY,          /* needs more nodes than the cluster has, or
 	                         * more than AR_JOBS_MAX copies */
 	AR_R_LIMIT,             /* ar_suggest: nothing within the search limit */
-	AR_R_KEY                /* ar_add: the client key was used before
+	AR_R_KEY,               /* ar_add: the client key was used before
 	                         * for a different request */
+	AR_R_BOOKING            /* a booking limit of its price class */
 };
 
 typedef struct ar_store ar_store;
@@ -130,6 +131,9 @@ struct ar_answer {
 	int64_t start;          /* the start found (slot aligned) */
 	int64_t end;            /* its end; -1 if past the year 9999 */
 	uint32_t free;          /* least free nodes over [start, end) before adding */
+	uint32_t cls;           /* the request's price class, 0 if the store
+				   has none (see ar_set_classes) */
+	int64_t price;          /* its price: class price x nodes x slots */
 	int replayed;           /* ar_add: the client key was granted before,
 	                         * nothing new was booked (see ar_add) */
 };
@@ -152,6 +156,25 @@ struct ar_resv {
 	char user[AR_LABEL_MAX + 1];
 	char job[AR_LABEL_MAX + 1];
 	char client_key[AR_CLIENT_KEY_MAX + 1];  /* "" if none */
+	uint32_t cls;           /* price class when granted, 0 for none */
+	int64_t price;          /* price charged: class price x nodes x slots */
+};
+
+/*
+ * A price class (thesis ch. 5): requests whose book-ahead time, their
+ * earliest start less the store clock when they are admitted, lies in
+ * [ahead_min, ahead_max) belong to it, pay price per node per slot, and
+ * are admitted only within the nested booking limits (see ar_add).
+ * Classes are numbered from 1, highest price first.
+ */
+#define AR_CLASSES_MAX 8
+#define AR_CLASS_NAME_MAX 31
+struct ar_class {
+	char name[AR_CLASS_NAME_MAX + 1];
+	int64_t price;          /* per node per slot, in minor units, > 0 */
+	int64_t ahead_min;      /* book-ahead range, seconds ... */
+	int64_t ahead_max;      /* ... to this, exclusive; -1: no end */
+	uint32_t limit;         /* nested booking limit b_j, nodes */
 };
 
 /* Fill cfg with the defaults: 64 nodes, 5-minute slots, 30 days, the
@@ -409,6 +432,53 @@ int ar_list(ar_txn *t, unsigned flags,
  */
 int ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad);
+
+/* A store's price classes and how long it keeps its demand log. */
+struct ar_pricing {
+	size_t n;               /* classes; 0: none, admission as without */
+	struct ar_class c[AR_CLASSES_MAX];
+	int64_t retention;      /* seconds a purge keeps demand entries */
+};
+
+/* The price classes as transaction t sees them. */
+int ar_pricing(ar_txn *t, struct ar_pricing *p);
+
+/*
+ * Replace the price classes in write transaction t, as a whole.  The
+ * classes come highest price first: prices positive and falling; limits
+ * nested, b_1 the capacity and each no larger than the one before; the
+ * book-ahead ranges, taken in order, cover [0, forever) with neither gap
+ * nor overlap.  Reservations granted under older limits stay.  On EINVAL
+ * *bad is the index of the class and *field names the field at fault
+ * ("price", "limit", "ahead_min", "ahead_max", "name", "retention",
+ * "class").  Errors: EINVAL, EACCES (read transaction), EBUSY (the
+ * number of classes would change while a live reservation has a class),
+ * LMDB's codes.
+ */
+int ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
+    const char **field);
+
+/* An admission outcome, as the demand log keeps it. */
+struct ar_demand {
+	uint64_t seq;           /* its place in the log, from 1 */
+	int64_t at;             /* store clock when it was asked */
+	int64_t earliest;       /* asked start */
+	int64_t duration;
+	uint32_t nodes;
+	uint32_t jobs;
+	uint32_t granted;       /* copies granted */
+	uint32_t cls;
+	enum ar_reason reason;  /* of a refusal */
+};
+
+/*
+ * Call fn for every demand entry asked at or after since, oldest first,
+ * until it returns nonzero (which is returned).  With price classes,
+ * ar_add logs every outcome, granted or refused; ar_purge drops entries
+ * older than the retention.  Errors: AR_ECORRUPT, LMDB's codes.
+ */
+int ar_demand(ar_txn *t, int64_t since,
+    int (*fn)(const struct ar_demand *, void *), void *arg);
 
 /* The least free node count over slots [from, to) (seconds, slot aligned),
  * for reports and tests.  Errors: EINVAL (outside the ring's window). */

@@ -17,6 +17,8 @@ struct checker {
 	void *arg;
 	uint64_t bad;
 	uint64_t *expect;       /* nodes in use per slot from base */
+	uint64_t *limit[AR_CLASSES_MAX + 1];    /* per slot from base, of
+						   classes i and cheaper */
 	uint64_t live, movable, records, max_id;
 	uint64_t keyed;         /* records with a client key */
 };
@@ -147,8 +149,15 @@ check_records(struct checker *c)
 			    "horizon", r.id);
 		if (from < t->base)
 			from = t->base;
-		for (int64_t s = from; s < to && s < top; s++)
+		if (r.cls > t->pr.n)
+			violation(c, "reservation %" PRIu64 " has class %" PRIu32
+			    ", the store %" PRIu32, r.id, r.cls, t->pr.n);
+		for (int64_t s = from; s < to && s < top; s++) {
 			c->expect[s - t->base] += (uint64_t)r.nodes * r.jobs;
+			for (uint32_t i = 2; i <= r.cls && i <= t->pr.n; i++)
+				c->limit[i][s - t->base] +=
+				    (uint64_t)r.nodes * r.jobs;
+		}
 	}
 	mdb_cursor_close(cur);
 	return rc == MDB_NOTFOUND ? 0 : rc;
@@ -342,28 +351,37 @@ out:
 	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
-/* The ring's counts against the expected ones, slot by slot. */
+/*
+ * A ring's counts against the expected ones, slot by slot: the node
+ * ring (cls 1), never over capacity, or the ring of class cls and
+ * cheaper, which may be over its booking limit (lowered since).
+ */
 static int
-check_ring(struct checker *c)
+check_ring(struct checker *c, struct ring *r, uint32_t cls,
+    const uint64_t *expect)
 {
 	ar_txn *t = c->t;
 	int64_t m = t->m.horizon;
 	uint32_t *got;
+	char what[32] = "";
 	int rc;
 
+	if (cls > 1)
+		snprintf(what, sizeof(what), " of class %" PRIu32 " and "
+		    "cheaper", cls);
 	if ((got = malloc((size_t)m * sizeof(*got))) == NULL)
 		return ENOMEM;
-	rc = ring_counts(t, &t->ring, t->base, t->base + m, got);
+	rc = ring_counts(t, r, t->base, t->base + m, got);
 	if (rc == AR_ECORRUPT) {
 		violation(c, "a ring chunk's peak disagrees with its counts "
-		    "or belongs to a later lap");
+		    "or belongs to a later lap%s", what);
 		rc = 0;
 	} else if (rc == 0) {
 		for (int64_t i = 0; i < m; i++) {
-			if (got[i] != c->expect[i])
+			if (got[i] != expect[i])
 				violation(c, "slot %" PRId64 " counts %" PRIu32
-				    " nodes in use, its reservations %" PRIu64,
-				    t->base + i, got[i], c->expect[i]);
+				    " nodes in use%s, its reservations %" PRIu64,
+				    t->base + i, got[i], what, expect[i]);
 			if (got[i] > t->m.nodes)
 				violation(c, "slot %" PRId64 " is over capacity",
 				    t->base + i);
@@ -377,7 +395,7 @@ int
 ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad)
 {
-	struct checker c = { t, fn, arg, 0, NULL, 0, 0, 0, 0, 0 };
+	struct checker c = { .t = t, .fn = fn, .arg = arg };
 	int rc;
 
 	*bad = 0;
@@ -386,6 +404,12 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 		return rc;
 	if ((c.expect = calloc((size_t)t->m.horizon, sizeof(*c.expect))) == NULL)
 		return ENOMEM;
+	for (uint32_t i = 2; i <= t->pr.n; i++)
+		if ((c.limit[i] = calloc((size_t)t->m.horizon,
+		    sizeof(*c.limit[i]))) == NULL) {
+			rc = ENOMEM;
+			goto out;
+		}
 	if ((rc = check_records(&c)) == 0 &&
 	    (rc = check_list(&c, t->s->ends, "end list", 0, c.live)) == 0 &&
 	    (rc = check_list(&c, t->s->flex, "movable list", 1,
@@ -393,7 +417,12 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 	    (rc = check_index(&c, t->s->labels, "label index", 8,
 	    label_matches)) == 0 &&
 	    (rc = check_keys(&c)) == 0)
-		rc = check_ring(&c);
+		rc = check_ring(&c, &t->ring, 1, c.expect);
+	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
+		rc = check_ring(&c, &t->limit[i], i, c.limit[i]);
+out:
+	for (uint32_t i = 2; i <= t->pr.n; i++)
+		free(c.limit[i]);
 	free(c.expect);
 	if (rc != 0)
 		return rc;

@@ -73,7 +73,7 @@ take_out(ar_txn *t, const struct ar_resv *r)
 {
 	int rc;
 
-	if ((rc = ring_add(t, &t->ring, r->start / t->m.slot,
+	if ((rc = fit_add(t, r->cls, r->start / t->m.slot,
 	    r->end / t->m.slot, -(int64_t)r->nodes * r->jobs)) != 0)
 		return rc;
 	return resv_index(t, r, 0);
@@ -90,7 +90,7 @@ put_back(ar_txn *t, struct ar_resv *r, int64_t s)
 	r->end = (s + len) * t->m.slot;
 	if (r->start != from)
 		r->changed = t->now;
-	if ((rc = ring_add(t, &t->ring, s, s + len,
+	if ((rc = fit_add(t, r->cls, s, s + len,
 	    (int64_t)r->nodes * r->jobs)) != 0 ||
 	    (rc = resv_index(t, r, 1)) != 0 || (rc = resv_put(t, r)) != 0)
 		return rc;
@@ -163,14 +163,16 @@ blockers(ar_txn *t, int64_t b, uint64_t own, struct ar_resv *out, size_t *n)
 	return rc == SCAN_STOP ? 0 : rc;
 }
 
-/* Does a reservation of len slots and need nodes fit at slot s? */
+/* Does a reservation of class cls, len slots and need nodes fit at slot
+ * s, within the booking limits too? */
 static int
-fits(ar_txn *t, int64_t s, int64_t len, uint64_t need, int *yes)
+fits(ar_txn *t, uint32_t cls, int64_t s, int64_t len, uint64_t need,
+    int *yes)
 {
 	int64_t found;
 	int rc;
 
-	rc = ring_first_fit(t, &t->ring, s, s, len, need, &found);
+	rc = fit_first(t, cls, s, s, len, need, &found);
 	*yes = found == s;
 	return rc;
 }
@@ -192,14 +194,14 @@ new_start(ar_txn *t, const struct ar_resv *r, unsigned flags, uint64_t own,
 	if (flags & AR_LATER)
 		lo = cur;
 	if (cur >= lo && cur <= hi) {
-		if ((rc = fits(t, cur, len, need, &yes)) != 0 || yes) {
+		if ((rc = fits(t, r->cls, cur, len, need, &yes)) != 0 || yes) {
 			*s = yes ? cur : -1;
 			return rc;
 		}
 	}
 	for (int64_t d = 1; cur - d >= lo || cur + d <= hi; d++) {
 		if (cur - d >= lo && cur - d <= hi) {
-			if ((rc = fits(t, cur - d, len, need, &yes)) != 0)
+			if ((rc = fits(t, r->cls, cur - d, len, need, &yes)) != 0)
 				return rc;
 			if (yes) {
 				*s = cur - d;
@@ -207,7 +209,7 @@ new_start(ar_txn *t, const struct ar_resv *r, unsigned flags, uint64_t own,
 			}
 		}
 		if (cur + d <= hi && cur + d >= lo) {
-			if ((rc = fits(t, cur + d, len, need, &yes)) != 0)
+			if ((rc = fits(t, r->cls, cur + d, len, need, &yes)) != 0)
 				return rc;
 			if (yes) {
 				*s = cur + d;
@@ -273,7 +275,7 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 	struct savepoint sv;
 	size_t n = 0, had = 0;
 	int64_t bad, to;
-	int rc, hopeless;
+	int rc, hopeless, yes;
 
 	*ok = 0;
 	*next = s + 1;
@@ -300,7 +302,10 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 			goto undo;
 		}
 	}
-	if ((rc = ring_add(t, &t->ring, s, s + sp->slots,
+	/* The moves made room in the node ring; the booking limits of the
+	 * copy's class must allow it too, with the movers out. */
+	if ((rc = fits(t, sp->cls, s, sp->slots, sp->need, &yes)) != 0 ||
+	    !yes || (rc = fit_add(t, sp->cls, s, s + sp->slots,
 	    (int64_t)sp->need)) != 0)
 		goto undo;
 	/* First come, first served: earlier grants choose first. */
@@ -343,12 +348,16 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	r.end = (s + sp->slots) * t->m.slot;
 	r.nodes = rq->nodes;
 	r.jobs = 1;
+	r.cls = sp->cls;
+	if (sp->cls != 0)
+		r.price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
+		    sp->slots;
 	r.created = r.changed = t->now;
 	memcpy(r.user, ulen ? rq->user : "", ulen);
 	memcpy(r.job, jlen ? rq->job : "", jlen);
 	memcpy(r.client_key, klen ? rq->client_key : "", klen);
 	if ((rc = resv_put(t, &r)) != 0 || (rc = resv_index(t, &r, 1)) != 0 ||
-	    (!taken && (rc = ring_add(t, &t->ring, s, s + sp->slots,
+	    (!taken && (rc = fit_add(t, sp->cls, s, s + sp->slots,
 	    (int64_t)sp->need)) != 0))
 		return rc;
 	if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
@@ -371,7 +380,7 @@ place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	int64_t last;
 	int rc, ok;
 
-	if ((rc = ring_first_fit(t, &t->ring, sp->first, sp->last, sp->slots,
+	if ((rc = fit_first(t, sp->cls, sp->first, sp->last, sp->slots,
 	    sp->need, s)) != 0)
 		return rc;
 	if (*s != -1)
@@ -428,15 +437,14 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	ans->status = AR_REFUSED;
 	if (ans->reason != AR_R_NONE)
 		return 0;
-	if ((rc = ring_first_fit(t, &t->ring, sp.first, sp.last, sp.slots,
-	    sp.need, &s)) != 0)
+	if ((rc = fit_first(t, sp.cls, sp.first, sp.last, sp.slots, sp.need,
+	    &s)) != 0)
 		return rc;
 	if ((rc = place(t, &sp, s == -1 ? sp.first : s, ans)) != 0)
 		return rc;
-	if (s == -1 && (rq->flags & AR_NOMOVE) && !(rq->flags & AR_PARTIAL)) {
-		ans->reason = AR_R_FULL;        /* the common refusal, cheaply */
-		return 0;
-	}
+	if (s == -1 && (rq->flags & AR_NOMOVE) && !(rq->flags & AR_PARTIAL))
+		/* the common refusal, cheaply */
+		return fit_refusal(t, &sp, sp.last, &ans->reason);
 	if (s != -1 && rq->jobs == 1) {         /* the common grant, likewise */
 		if ((rc = grant(t, rq, &sp, s, 0, ans->free)) != 0)
 			return rc;
@@ -466,7 +474,8 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		    (txn_undo(t, &whole), rc);
 	if (rc != 0 || placed == 0 || (atomic && placed < rq->jobs)) {
 		t->ngranted = t->nmoved = 0;
-		ans->reason = AR_R_FULL;
+		if (rc == 0)
+			rc = fit_refusal(t, &sp, sp.last, &ans->reason);
 		goto out;
 	}
 	drop_returns(t);
@@ -535,6 +544,14 @@ replay(ar_txn *t, const struct ar_request *rq, const MDB_val *e,
  * its reservations, a new one is recorded with the copies granted, in the
  * same transaction.  A refusal records nothing.
  */
+/* Record the outcome of an admission in the demand log (classes only). */
+static int
+logged(ar_txn *t, const struct ar_request *rq, const struct ar_answer *ans)
+{
+	return demand_log(t, rq, ans->cls, (uint32_t)t->ngranted,
+	    ans->status == AR_GRANTED ? AR_R_NONE : ans->reason);
+}
+
 int
 ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
@@ -544,7 +561,7 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	int rc;
 
 	if (key == NULL || *key == '\0')
-		return admit(t, rq, ans);
+		return (rc = admit(t, rq, ans)) != 0 ? rc : logged(t, rq, ans);
 	t->ngranted = t->nmoved = 0;
 	if (!t->write)
 		return EACCES;
@@ -556,7 +573,7 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	if ((rc = key_get(t, rq->owner, key, &e)) == 0)
 		return replay(t, rq, &e, ans);
 	if (rc != AR_ENOTFOUND || (rc = admit(t, rq, ans)) != 0 ||
-	    ans->status != AR_GRANTED)
+	    (rc = logged(t, rq, ans)) != 0 || ans->status != AR_GRANTED)
 		return rc;
 	return key_put(t, rq->owner, key, rq->jobs, t->granted, t->ngranted);
 }

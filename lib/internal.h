@@ -111,7 +111,9 @@ struct key_entry {
 struct ar_store {
 	MDB_env *env;
 	MDB_dbi meta, ring, resv, ends, labels, flex;
-	MDB_dbi keys;           /* 0 when the store's format predates it */
+	MDB_dbi keys;           /* 0 when the store's format predates it, */
+	MDB_dbi pricing;        /* ... as for these two */
+	MDB_dbi demand;
 	int lockfd;             /* the store directory, flock()ed by writers */
 	ar_txn *spare;          /* an ended transaction, kept for the next */
 	MDB_txn *rtxn;          /* an ended read transaction, kept to renew */
@@ -141,7 +143,10 @@ struct ring {
 	MDB_dbi dbi;
 	uint32_t id;            /* 0: the node ring */
 	uint32_t chunks;        /* ring positions */
-	uint32_t capacity;      /* the largest count a slot may hold */
+	uint32_t capacity;      /* the room a fit may fill in a slot */
+	uint32_t max;           /* the largest count a slot may hold: the
+				   capacity, or the nodes for a ring whose
+				   capacity is a booking limit */
 	int64_t base;           /* first slot the ring answers for ... */
 	int64_t horizon;        /* ... and how many */
 	/* What the transaction knows of it: */
@@ -155,6 +160,40 @@ struct ring {
 };
 
 /* What ring_save() keeps to undo a ring's changes. */
+/*
+ * The price classes (classes.c), one value under the key "classes" in
+ * `pricing`; no value: none.  The classes in price order, each an
+ * ar_class as ar.h lays it out.
+ */
+struct pricing {
+	uint32_t n;             /* classes, 0 .. AR_CLASSES_MAX */
+	uint32_t spare;
+	int64_t retention;      /* seconds the demand log keeps an entry */
+	struct ar_class c[AR_CLASSES_MAX];
+};
+
+#define RETENTION_DEFAULT (90 * 86400)
+
+/* A priced reservation's record ends with this (format 4). */
+struct disk_charge {
+	uint32_t cls;
+	uint32_t spare;
+	int64_t price;
+};
+
+/* One entry of the demand log, under a u64 sequence number. */
+struct disk_demand {
+	int64_t at;             /* store clock when it was asked */
+	int64_t earliest;
+	int64_t duration;
+	uint32_t nodes;
+	uint32_t jobs;
+	uint32_t granted;       /* copies granted */
+	uint16_t cls;
+	uint8_t reason;         /* enum ar_reason of a refusal, else 0 */
+	uint8_t spare;
+};
+
 struct ring_save {
 	uint64_t *summary;
 	int summary_dirty;
@@ -178,6 +217,11 @@ struct ar_txn {
 	uint64_t gen;           /* bumped when LMDB may have moved pages */
 	int flushed;            /* this LMDB transaction holds dirty chunk pages */
 	struct ring ring;       /* nodes in use per slot */
+	struct pricing pr;      /* the price classes, loaded at begin */
+	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
+	 * cheaper, whose capacity is the booking limit b_i (class 1's is
+	 * the node ring, b_1 the capacity). */
+	struct ring limit[AR_CLASSES_MAX + 1];
 	MDB_cursor *resv_cur;   /* on the records, kept where it was last used */
 	struct slot_list ends;  /* live reservations by end slot */
 	struct slot_list flex;  /* movable ones by start slot */
@@ -208,6 +252,8 @@ struct savepoint {
 	struct meta m;
 	int meta_dirty, flushed;
 	struct ring_save ring;
+	struct ring_save limit[AR_CLASSES_MAX + 1];     /* as in ar_txn, */
+	uint32_t nlimits;       /* ... 2 to this many saved */
 	size_t ngranted, nmoved;        /* ar_add's lists */
 	struct ar_placed *moved;
 };
@@ -220,6 +266,7 @@ struct span {
 	int64_t last;           /* latest start slot */
 	int64_t slots;          /* length */
 	uint64_t need;          /* nodes needed at once */
+	uint32_t cls;           /* price class, 0 for none */
 };
 
 /* ops.c */
@@ -275,6 +322,31 @@ void slots_free(ar_txn *t);
 int slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
     int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg,
     uint64_t *purged);
+
+/* classes.c: price classes and the booking limits on admission */
+/* Load the pricing of transaction t and ready its limit rings. */
+int classes_begin(ar_txn *t);
+/* The class of a request asked at earliest, by its book-ahead. */
+uint32_t class_of(const ar_txn *t, int64_t earliest);
+/* The first start in [lo, hi] where need nodes of class cls fit for len
+ * slots, in the node ring and within every limit that binds cls; -1. */
+int fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
+    uint64_t need, int64_t *start);
+/* The start of the next run of fitting starts after prev, which fits. */
+int fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
+    uint64_t need, int64_t *start);
+/* Why sp fits nowhere in [first, hi]: AR_R_BOOKING if the nodes are
+ * there but a booking limit is not, else AR_R_FULL. */
+int fit_refusal(ar_txn *t, const struct span *sp, int64_t hi,
+    enum ar_reason *reason);
+/* Add delta nodes of class cls over [from, to) to every ring it counts in. */
+int fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to,
+    int64_t delta);
+/* Log an admission outcome, if the store has classes. */
+int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
+    uint32_t granted, enum ar_reason reason);
+/* Drop demand entries older than the retention. */
+int demand_prune(ar_txn *t);
 
 /* resv.c */
 int resv_put(ar_txn *t, const struct ar_resv *r);

@@ -31,6 +31,11 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 	sp->need = (uint64_t)rq->nodes * (together ? rq->jobs : 1);
 	sp->first = slot_up(t, rq->earliest);
 	sp->last = slot_up(t, rq->latest);
+	sp->cls = class_of(t, rq->earliest);
+	ans->cls = sp->cls;
+	if (sp->cls != 0)
+		ans->price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
+		    sp->slots;
 	ans->start = sp->first * slot;
 	ans->end = (sp->first + sp->slots) * slot;
 	if (sp->need > t->m.nodes || rq->jobs > AR_JOBS_MAX)
@@ -81,11 +86,12 @@ ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	ans->status = AR_UNAVAILABLE;
 	if (ans->reason != AR_R_NONE)
 		return 0;
-	if ((rc = ring_first_fit(t, &t->ring, sp.first, sp.last, sp.slots,
-	    sp.need, &s)) != 0)
+	if ((rc = fit_first(t, sp.cls, sp.first, sp.last, sp.slots, sp.need,
+	    &s)) != 0)
 		return rc;
 	if (s == -1) {
-		ans->reason = AR_R_FULL;
+		if ((rc = fit_refusal(t, &sp, sp.last, &ans->reason)) != 0)
+			return rc;
 		return place(t, &sp, sp.first, ans);
 	}
 	ans->status = AR_AVAILABLE;
@@ -117,7 +123,7 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	hi = sp.first + limit / t->m.slot;
 	if (hi > end)
 		hi = end;
-	if ((rc = ring_first_fit(t, &t->ring, sp.first, hi, sp.slots, sp.need,
+	if ((rc = fit_first(t, sp.cls, sp.first, hi, sp.slots, sp.need,
 	    &s)) != 0)
 		return rc;
 	while (s != -1) {
@@ -127,7 +133,7 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 			return rc;
 		if (++*n == k)
 			break;
-		if ((rc = ring_next_fit(t, &t->ring, s, hi, sp.slots, sp.need,
+		if ((rc = fit_next(t, sp.cls, s, hi, sp.slots, sp.need,
 		    &s)) != 0)
 			return rc;
 	}
@@ -162,7 +168,7 @@ retire(ar_txn *t, struct ar_resv *r, enum ar_status state)
 
 	if (from < t->base)
 		from = t->base;
-	if (from < to && (rc = ring_add(t, &t->ring, from, to,
+	if (from < to && (rc = fit_add(t, r->cls, from, to,
 	    -(int64_t)r->nodes * r->jobs)) != 0)
 		return rc;
 	if ((rc = resv_index(t, r, 0)) != 0)
@@ -286,7 +292,10 @@ ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 		return AR_ECORRUPT;
 	t->m.live -= n;
 	/* What started by now never moves again (see resv_movable). */
-	return slots_purge(t, &t->flex, last, 0, NULL, NULL, &started);
+	if ((rc = slots_purge(t, &t->flex, last, 0, NULL, NULL,
+	    &started)) != 0)
+		return rc;
+	return demand_prune(t);
 }
 
 int

@@ -40,11 +40,12 @@ int
 resv_put(ar_txn *t, const struct ar_resv *r)
 {
 	unsigned char key[8], buf[sizeof(struct disk_resv) + 2 * AR_LABEL_MAX +
-	    AR_CLIENT_KEY_MAX];
+	    AR_CLIENT_KEY_MAX + sizeof(struct disk_charge)];
 	struct disk_resv d;
+	struct disk_charge ch;
 	size_t ulen = strlen(r->user), jlen = strlen(r->job);
-	size_t klen = strlen(r->client_key);
-	MDB_val kv = { 8, key }, v = { sizeof(d) + ulen + jlen + klen, buf };
+	size_t klen = strlen(r->client_key), text = ulen + jlen + klen;
+	MDB_val kv = { 8, key }, v = { sizeof(d) + text, buf };
 	MDB_cursor *cur;
 	int rc;
 
@@ -70,6 +71,14 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	memcpy(buf + sizeof(d), r->user, ulen);
 	memcpy(buf + sizeof(d) + ulen, r->job, jlen);
 	memcpy(buf + sizeof(d) + ulen + jlen, r->client_key, klen);
+	/* A priced reservation's class and price follow its text. */
+	if (r->cls != 0) {
+		memset(&ch, 0, sizeof(ch));
+		ch.cls = r->cls;
+		ch.price = r->price;
+		memcpy(buf + sizeof(d) + text, &ch, sizeof(ch));
+		v.mv_size += sizeof(ch);
+	}
 	key_u64(key, r->id);
 	txn_wrote(t);
 	return mdb_cursor_put(cur, &kv, &v, 0);
@@ -96,7 +105,9 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 {
 	int64_t slot = m->slot;
 	struct disk_resv d;
+	struct disk_charge ch = { 0, 0, 0 };
 	const char *text;
+	size_t size;
 
 	if (v->mv_size < sizeof(d))
 		return AR_ECORRUPT;
@@ -105,7 +116,8 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	/* A damaged record must not take the arithmetic below out of range. */
 	if (d.user_len > AR_LABEL_MAX || d.job_len > AR_LABEL_MAX ||
 	    d.key_len > AR_CLIENT_KEY_MAX ||
-	    v->mv_size != sizeof(d) + d.user_len + d.job_len + d.key_len ||
+	    ((size = sizeof(d) + d.user_len + d.job_len + d.key_len) !=
+	    v->mv_size && size + sizeof(ch) != v->mv_size) ||
 	    (d.state != AR_GRANTED && d.state != AR_CANCELLED) ||
 	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
 	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
@@ -131,6 +143,13 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	r->job[d.job_len] = '\0';
 	memcpy(r->client_key, text + d.user_len + d.job_len, d.key_len);
 	r->client_key[d.key_len] = '\0';
+	if (size != v->mv_size) {
+		memcpy(&ch, text + size - sizeof(d), sizeof(ch));
+		if (ch.cls == 0 || ch.cls > AR_CLASSES_MAX || ch.price < 0)
+			return AR_ECORRUPT;
+	}
+	r->cls = ch.cls;
+	r->price = ch.price;
 	resv_finished(r, m->purged);
 	return 0;
 }

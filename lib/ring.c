@@ -91,7 +91,7 @@ ring_begin(struct ring *r, uint32_t chunks, uint32_t capacity, int64_t base,
 			return ENOMEM;
 		r->chunks = chunks;
 	}
-	r->capacity = capacity;
+	r->capacity = r->max = capacity;
 	r->base = base;
 	r->horizon = horizon;
 	return 0;
@@ -549,7 +549,7 @@ ring_add(ar_txn *t, struct ring *r, int64_t from, int64_t to, int64_t delta)
 		for (int64_t j = i; j < stop; j++) {
 			int64_t n = (int64_t)c->used[j - lo] + delta;
 
-			if (n < 0 || n > r->capacity)
+			if (n < 0 || n > r->max)
 				return AR_ECORRUPT;
 			c->used[j - lo] = (uint32_t)n;
 		}

@@ -27,6 +27,7 @@
 #define READERS_MAX 4096
 #define NEW_PREFIX ".new-"      /* a store being made: .new-PID.mdb */
 #define FORMAT_UPGRADABLE 3     /* the format ar_upgrade converts */
+#define DBS_MAX 12              /* named databases: 9 in use */
 
 static const MDB_val meta_key = { 4, "meta" };
 
@@ -100,25 +101,20 @@ size_check(ar_store *s)
 static int writer_lock(ar_store *s);
 
 /*
- * The key index came with format 4.  A store of an older format has none
- * and gets none but from ar_upgrade, so only a new environment (no meta
- * yet) creates it; where it is missing s->keys stays 0, and ar_open
+ * The databases that came with format 4: the key index, the price
+ * classes and the demand log.  A store of an older format has none and
+ * gets them only from ar_upgrade, so only a new environment (no meta yet)
+ * creates them; where one is missing its handle stays 0, and ar_open
  * refuses the store by its format, or as corrupt if that is current.
  */
 static int
-keys_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
+v4_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
 {
-	MDB_val v;
 	int rc;
 
-	if (dbflags & MDB_CREATE) {
-		rc = mdb_get(txn, s->meta, (MDB_val *)&meta_key, &v);
-		if (rc == 0)
-			dbflags &= ~MDB_CREATE;
-		else if (rc != MDB_NOTFOUND)
-			return rc;
-	}
-	rc = mdb_dbi_open(txn, "keys", dbflags, &s->keys);
+	if ((rc = mdb_dbi_open(txn, "keys", dbflags, &s->keys)) == 0 &&
+	    (rc = mdb_dbi_open(txn, "pricing", dbflags, &s->pricing)) == 0)
+		rc = mdb_dbi_open(txn, "demand", dbflags, &s->demand);
 	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
@@ -126,6 +122,7 @@ keys_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
 static int
 dbs_open(MDB_txn *txn, unsigned flags, ar_store *s)
 {
+	MDB_val v;
 	int rc;
 
 	if ((rc = mdb_dbi_open(txn, "meta", flags, &s->meta)) != 0 ||
@@ -135,9 +132,10 @@ dbs_open(MDB_txn *txn, unsigned flags, ar_store *s)
 	    (rc = mdb_dbi_open(txn, "labels", flags | MDB_DUPSORT |
 	    MDB_DUPFIXED, &s->labels)) != 0 ||
 	    (rc = mdb_dbi_open(txn, "flex", flags, &s->flex)) != 0 ||
-	    (rc = keys_open(txn, flags, s)) != 0)
+	    ((rc = mdb_get(txn, s->meta, (MDB_val *)&meta_key, &v)) != 0 &&
+	    rc != MDB_NOTFOUND))
 		return rc;
-	return 0;
+	return v4_open(txn, rc == 0 ? 0 : flags, s);
 }
 
 /*
@@ -157,7 +155,7 @@ env_open(const char *dir, unsigned envflags, ar_store **sp)
 	s->wait_ms = WAIT_DEFAULT_MS;
 	s->flags = (envflags & MDB_RDONLY) ? AR_RDONLY : 0;
 	if ((rc = mdb_env_create(&s->env)) != 0 ||
-	    (rc = mdb_env_set_maxdbs(s->env, 8)) != 0 ||
+	    (rc = mdb_env_set_maxdbs(s->env, DBS_MAX)) != 0 ||
 	    (rc = mdb_env_set_maxreaders(s->env, READERS_MAX)) != 0)
 		goto fail;
 	if ((rc = mdb_env_open(s->env, dir, envflags | MDB_NOTLS, 0660)) != 0 ||
@@ -333,7 +331,7 @@ store_make(const char *dir, const struct meta *m, long group)
 	if ((rc = mdb_env_create(&env)) != 0)
 		return rc;
 	/* Nobody else can see this file: it needs no lock file. */
-	if ((rc = mdb_env_set_maxdbs(env, 8)) != 0 ||
+	if ((rc = mdb_env_set_maxdbs(env, DBS_MAX)) != 0 ||
 	    (rc = mdb_env_set_mapsize(env, MAP_INITIAL)) != 0 ||
 	    (rc = mdb_env_open(env, tmp, MDB_NOSUBDIR | MDB_NOLOCK, 0660)) != 0)
 		goto out;
@@ -512,7 +510,7 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 			rc = AR_EHALF;
 		mdb_txn_abort(txn);
 	}
-	if (rc == 0 && s->keys == 0)
+	if (rc == 0 && (s->keys == 0 || s->pricing == 0 || s->demand == 0))
 		rc = AR_ECORRUPT;
 	if (rc != 0) {
 		ar_close(s);
@@ -701,7 +699,7 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	t->now = t->m.clock;
 	t->base = slot_down(t->now, t->m.slot);
 	if ((rc = ring_begin(&t->ring, t->m.chunks, t->m.nodes, t->base,
-	    t->m.horizon)) != 0)
+	    t->m.horizon)) != 0 || (rc = classes_begin(t)) != 0)
 		goto fail;
 	*tp = t;
 	return 0;
@@ -714,6 +712,8 @@ static void
 txn_destroy(ar_txn *t)
 {
 	ring_free(&t->ring);
+	for (size_t i = 0; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
+		ring_free(&t->limit[i]);
 	slots_free(t);
 	free(t->granted);
 	free(t->moved);
@@ -737,7 +737,10 @@ ar_txn_commit(ar_txn *t)
 	int rc = 0;
 
 	resv_cursor_close(t);
-	if ((rc = slots_flush(t)) != 0 || (rc = ring_flush(t, &t->ring)) != 0 ||
+	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
+		rc = ring_flush(t, &t->limit[i]);
+	if (rc != 0 || (rc = slots_flush(t)) != 0 ||
+	    (rc = ring_flush(t, &t->ring)) != 0 ||
 	    (t->meta_dirty && (rc = meta_put(t)) != 0))
 		mdb_txn_abort(t->txn);
 	else
@@ -859,8 +862,7 @@ upgrade_txn(ar_store *s, int *from)
 	*from = rc == 0 || rc == AR_EUPGRADE ? (int)m.format : 0;
 	if (rc == AR_EUPGRADE) {
 		m.format = AR_FORMAT_VERSION;
-		if ((rc = mdb_dbi_open(txn, "keys", MDB_CREATE,
-		    &s->keys)) == 0 &&
+		if ((rc = v4_open(txn, MDB_CREATE, s)) == 0 &&
 		    (rc = mdb_put(txn, s->meta, (MDB_val *)&meta_key, &v,
 		    0)) == 0)
 			return mdb_txn_commit(txn);
@@ -988,8 +990,8 @@ const char *
 ar_reason_name(enum ar_reason r)
 {
 	static const char *const names[] = {
-		"none", "full", "past", "horizon", "capacity", "limit",
-		"key-reused"
+		"none", "full", "past", "horizon", "capacity", "search-limit",
+		"key-reused", "booking-limit"
 	};
 
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ?

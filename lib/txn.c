@@ -24,6 +24,10 @@ txn_save(ar_txn *t, struct savepoint *sp)
 	if ((rc = ring_save(t, &t->ring, &sp->ring)) != 0)
 		return rc;
 	sp->moved = NULL;
+	sp->nlimits = 1;
+	for (uint32_t i = 2; i <= t->pr.n; i++, sp->nlimits++)
+		if ((rc = ring_save(t, &t->limit[i], &sp->limit[i])) != 0)
+			goto fail;
 	if ((rc = slots_flush(t)) != 0)
 		goto fail;
 	resv_cursor_close(t);
@@ -48,6 +52,8 @@ txn_save(ar_txn *t, struct savepoint *sp)
 	return 0;
 fail:
 	ring_release(&sp->ring);
+	for (uint32_t i = 2; i <= sp->nlimits; i++)
+		ring_release(&sp->limit[i]);
 	free(sp->moved);
 	return rc;
 }
@@ -58,6 +64,8 @@ txn_restore(ar_txn *t, struct savepoint *sp)
 {
 	t->resv_cur = NULL;     /* LMDB closed it with the child */
 	ring_restore(&t->ring, &sp->ring);
+	for (uint32_t i = 2; i <= sp->nlimits; i++)
+		ring_restore(&t->limit[i], &sp->limit[i]);
 	slots_discard(t);
 	t->txn = sp->parent;
 	t->gen++;               /* the child's pages are gone */
@@ -81,9 +89,11 @@ txn_undo(ar_txn *t, struct savepoint *sp)
 int
 txn_keep(ar_txn *t, struct savepoint *sp)
 {
-	int rc;
+	int rc = 0;
 
-	if ((rc = ring_flush_chunks(t, &t->ring)) != 0 ||
+	for (uint32_t i = 2; i <= sp->nlimits && rc == 0; i++)
+		rc = ring_flush_chunks(t, &t->limit[i]);
+	if (rc != 0 || (rc = ring_flush_chunks(t, &t->ring)) != 0 ||
 	    (rc = slots_flush(t)) != 0) {
 		txn_undo(t, sp);
 		return rc;
@@ -97,6 +107,8 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 	t->flushed = 1;
 	t->gen++;
 	ring_release(&sp->ring);
+	for (uint32_t i = 2; i <= sp->nlimits; i++)
+		ring_release(&sp->limit[i]);
 	free(sp->moved);
 	return 0;
 }

@@ -22,7 +22,7 @@ rnd(uint64_t n)
 	return (rng * 0x2545f4914f6cdd1dULL) % n;
 }
 
-/* Remove the store in dir: LMDB's two files, then the directory. */
+/* Remove the store in dir: its three files, then the directory. */
 static inline void
 rm_store(const char *dir)
 {
@@ -31,6 +31,8 @@ rm_store(const char *dir)
 	snprintf(path, sizeof(path), "%s/data.mdb", dir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/lock.mdb", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/writer.lock", dir);
 	unlink(path);
 	rmdir(dir);
 }

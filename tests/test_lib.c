@@ -606,6 +606,232 @@ test_upgrade(void)
 	    "upgraded");
 }
 
+static int
+count_demand(const struct ar_demand *d, void *arg)
+{
+	(void)d;
+	++*(size_t *)arg;
+	return 0;
+}
+
+/* Thesis Table 6.3 with the limits of Table 5.1: 40 nodes, 5-minute
+ * slots; class 1 books 0-12 slots ahead at 100, class 2 12-24 at 60,
+ * class 3 further at 40. */
+static void
+table_63(struct ar_pricing *p)
+{
+	static const struct ar_class c[3] = {
+		{ "premium", 100, 0, 3600, 40 },
+		{ "business", 60, 3600, 7200, 35 },
+		{ "budget", 40, 7200, -1, 30 },
+	};
+
+	memset(p, 0, sizeof(*p));
+	p->n = 3;
+	memcpy(p->c, c, sizeof(c));
+	p->retention = 86400;
+}
+
+/* Does a request of class cls for need nodes fit at slot s over len
+ * slots, counting by brute force from the live records? */
+static int
+nested_fits(ar_txn *t, const struct ar_pricing *p, uint32_t cls,
+    int64_t s, int64_t len, uint64_t need, int64_t slot)
+{
+	struct ar_resv r;
+	struct ar_info info;
+	uint64_t held[AR_CLASSES_MAX + 1];
+
+	OK(ar_info(t, &info));
+	for (int64_t x = s; x < s + len; x++) {
+		memset(held, 0, sizeof(held));
+		for (uint64_t id = 1; id < info.next_id; id++) {
+			if (ar_get(t, id, &r) != 0 || r.state != AR_GRANTED ||
+			    r.start > x * slot || r.end <= x * slot)
+				continue;
+			held[r.cls] += (uint64_t)r.nodes * r.jobs;
+		}
+		/* held[0]: unpriced, counted by the node ring only. */
+		for (uint32_t i = 1; i <= cls; i++) {
+			uint64_t sum = i == 1 ? held[0] : 0;
+
+			for (uint32_t k = i; k <= p->n; k++)
+				sum += held[k];
+			if (sum + need > p->c[i - 1].limit)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Price classes: first fit under nested booking limits, compared with a
+ * brute-force count of every slot; refusals for a limit say so; the
+ * configuration refuses what is not nested or not a partition; the
+ * demand log records every outcome and a purge prunes it.
+ */
+static void
+test_classes(void)
+{
+	const char *dir = store_path("classes");
+	struct ar_config cfg;
+	struct ar_pricing p, q;
+	struct ar_answer a;
+	struct ar_request rq;
+	const char *field;
+	uint64_t bad;
+	size_t at, logged = 0, requests = 0, limited = 0;
+	ar_store *s;
+	ar_txn *t;
+
+	ar_config_default(&cfg);
+	cfg.nodes = 40;
+	cfg.horizon = 2 * 86400;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	table_63(&p);
+	/* Bad configurations, each named by its class and field. */
+	q = p;
+	q.c[1].price = 100;
+	CHECK(ar_set_pricing(t, &q, &at, &field) == EINVAL && at == 1 &&
+	    strcmp(field, "price") == 0, "prices not falling");
+	q = p;
+	q.c[0].limit = 39;
+	CHECK(ar_set_pricing(t, &q, &at, &field) == EINVAL && at == 0 &&
+	    strcmp(field, "limit") == 0, "b_1 below capacity");
+	q = p;
+	q.c[2].limit = 36;
+	CHECK(ar_set_pricing(t, &q, &at, &field) == EINVAL && at == 2 &&
+	    strcmp(field, "limit") == 0, "limits not nested");
+	q = p;
+	q.c[1].ahead_min = 3000;
+	CHECK(ar_set_pricing(t, &q, &at, &field) == EINVAL &&
+	    strcmp(field, "ahead_min") == 0, "overlapping ranges");
+	q = p;
+	q.c[2].ahead_min = 8000;
+	CHECK(ar_set_pricing(t, &q, &at, &field) == EINVAL && at == 2 &&
+	    strcmp(field, "ahead_min") == 0, "a gap: %s %zu", field, at);
+	q = p;
+	q.c[2].ahead_max = 86400;
+	CHECK(ar_set_pricing(t, &q, &at, &field) == EINVAL && at == 2 &&
+	    strcmp(field, "ahead_max") == 0, "no open end");
+	OK(ar_set_pricing(t, &p, &at, &field));
+	OK(ar_pricing(t, &q));
+	CHECK(q.n == 3 && q.c[2].limit == 30 && q.retention == 86400,
+	    "pricing read back");
+	/* A budget request over its limit is refused for the limit. */
+	memset(&rq, 0, sizeof(rq));
+	rq.earliest = rq.latest = T0 + 3 * 3600;
+	rq.duration = 3600;
+	rq.nodes = 31;
+	rq.jobs = 1;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_REFUSED && a.reason == AR_R_BOOKING &&
+	    a.cls == 3, "budget over b_3: status %d reason %d class %u",
+	    a.status, a.reason, a.cls);
+	rq.earliest = rq.latest = T0 + 600;     /* premium: all 40 */
+	rq.nodes = 40;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.cls == 1 &&
+	    a.price == 100 * 40 * 12, "premium: status %d class %u price %"
+	    PRId64, a.status, a.cls, a.price);
+	OK(ar_txn_commit(t));
+	requests = logged = 2;
+
+	/* Random rigid and windowed requests against the brute force. */
+	for (int round = 0; round < 40; round++) {
+		int64_t now = T0 + round * 600;
+
+		OK(ar_txn_begin(s, AR_WRITE, now, &t));
+		for (int i = 0; i < 25; i++) {
+			int64_t e = now + (int64_t)rnd(48) * 300, first;
+			int64_t len = 1 + (int64_t)rnd(12), w = (int64_t)rnd(4);
+			uint32_t cls;
+
+			memset(&rq, 0, sizeof(rq));
+			rq.earliest = e;
+			rq.latest = e + w * 300;
+			rq.duration = len * 300;
+			rq.nodes = 1 + (uint32_t)rnd(12);
+			rq.jobs = 1;
+			rq.flags = AR_NOMOVE;
+			OK(ar_add(t, &rq, &a));
+			requests++;
+			logged++;
+			cls = a.cls;
+			CHECK(cls >= 1 && cls <= 3, "class %u", cls);
+			first = (a.status == AR_GRANTED ? a.start : e) / 300;
+			/* Every earlier start of the window breaks a limit,
+			 * and a grant was within them all before it. */
+			for (int64_t x = e / 300; x < first; x++)
+				CHECK(!nested_fits(t, &p, cls, x, len, rq.nodes,
+				    300), "start %" PRId64 " fitted", x);
+			if (a.status == AR_GRANTED) {
+				struct ar_resv r;
+
+				OK(ar_get(t, a.id, &r));
+				CHECK(nested_fits(t, &p, cls, first, len, 0,
+				    300), "granted at %" PRId64 " over a limit",
+				    first);
+				CHECK(r.cls == cls && r.price == p.c[cls - 1].price
+				    * rq.nodes * len, "record class %u price %"
+				    PRId64, r.cls, r.price);
+			} else {
+				CHECK(a.reason == AR_R_FULL ||
+				    a.reason == AR_R_BOOKING, "reason %d",
+				    a.reason);
+				limited += a.reason == AR_R_BOOKING;
+				for (int64_t x = e / 300; x <= e / 300 + w; x++)
+					CHECK(!nested_fits(t, &p, cls, x, len,
+					    rq.nodes, 300), "refused, but %"
+					    PRId64 " fits", x);
+			}
+		}
+		/* Rearrangement never breaks a limit either. */
+		for (int i = 0; i < 5; i++) {
+			memset(&rq, 0, sizeof(rq));
+			rq.earliest = now + (int64_t)rnd(40) * 300;
+			rq.latest = rq.earliest + (int64_t)rnd(24) * 300;
+			rq.duration = (1 + (int64_t)rnd(8)) * 300;
+			rq.nodes = 1 + (uint32_t)rnd(8);
+			rq.jobs = 1 + (uint32_t)rnd(2);
+			OK(ar_add(t, &rq, &a));
+			requests++;
+			logged++;
+		}
+		OK(ar_check(t, say_violation, NULL, &bad));
+		CHECK(bad == 0, "round %d: %" PRIu64 " violations", round, bad);
+		OK(ar_txn_commit(t));
+	}
+	CHECK(limited > 0, "no refusal for a booking limit in %zu requests",
+	    requests);
+	/* The log holds every outcome; a purge a day on prunes it. */
+	OK(ar_txn_begin(s, AR_WRITE, T0 + 40 * 600, &t));
+	at = 0;
+	OK(ar_demand(t, 0, count_demand, &at));
+	CHECK(at == logged, "demand log: %zu entries for %zu", at, logged);
+	q = p;
+	q.n = 2;
+	CHECK(ar_set_pricing(t, &q, &at, &field) == EINVAL,
+	    "two classes leave a gap");
+	q.c[1].ahead_max = -1;
+	CHECK(ar_set_pricing(t, &q, &at, &field) == EBUSY,
+	    "fewer classes with priced reservations live");
+	OK(ar_txn_commit(t));
+	OK(ar_txn_begin(s, AR_WRITE, T0 + 3 * 86400, &t));
+	OK(ar_purge(t, NULL, NULL));
+	at = 0;
+	OK(ar_demand(t, 0, count_demand, &at));
+	CHECK(at == 0, "demand log after its retention: %zu", at);
+	OK(ar_set_pricing(t, &q, &at, &field));
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations with two classes", bad);
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	rm_store(dir);
+}
+
 /* Fill a small map until it is full: it grows, then refuses cleanly. */
 struct filler {
 	int count;
@@ -1127,6 +1353,7 @@ main(void)
 	test_ended();
 	test_client_key();
 	test_upgrade();
+	test_classes();
 	test_map_full();
 	test_model();
 	test_rearrange();

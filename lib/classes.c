@@ -1,0 +1,412 @@
+/*
+ * classes.c - price classes and nested booking limits in admission
+ * (Umar's thesis, ch. 5), and the demand log they are forecast from.
+ *
+ * A request belongs to the class whose book-ahead range holds its
+ * earliest start less the store clock.  Class j is admitted at a start
+ * only if, over every slot of its interval and for every class i <= j,
+ * the nodes held by class i and all cheaper classes, plus the request,
+ * stay within the booking limit b_i.  So each class i >= 2 keeps a ring
+ * of its own (t->limit[i]) counting the nodes of classes i..n, whose
+ * capacity is b_i; class 1's count is the node ring, whose capacity,
+ * the cluster, is b_1.  A first fit across several rings moves its
+ * candidate past the first slot that is full in any of them.  With no
+ * classes, or a request of class 1, only the node ring is read.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const MDB_val classes_key = { 7, "classes" };
+
+/* Ready the limit rings of the classes in t->pr. */
+static int
+limits_begin(ar_txn *t)
+{
+	int rc;
+
+	for (uint32_t i = 2; i <= t->pr.n; i++) {
+		struct ring *r = &t->limit[i];
+
+		if (t->pr.c[i - 1].limit > t->m.nodes)
+			return AR_ECORRUPT;
+		r->dbi = t->s->ring;
+		r->id = i;
+		if ((rc = ring_begin(r, t->m.chunks, t->pr.c[i - 1].limit,
+		    t->base, t->m.horizon)) != 0)
+			return rc;
+		r->max = t->m.nodes;    /* a lowered limit leaves more */
+	}
+	return 0;
+}
+
+int
+classes_begin(ar_txn *t)
+{
+	MDB_val v;
+	int rc;
+
+	t->pr.n = 0;
+	rc = mdb_get(t->txn, t->s->pricing, (MDB_val *)&classes_key, &v);
+	if (rc == MDB_NOTFOUND)
+		return 0;
+	if (rc != 0)
+		return rc;
+	if (v.mv_size != sizeof(t->pr))
+		return AR_ECORRUPT;
+	memcpy(&t->pr, v.mv_data, sizeof(t->pr));
+	if (t->pr.n > AR_CLASSES_MAX || t->pr.retention < 0)
+		return AR_ECORRUPT;
+	return limits_begin(t);
+}
+
+uint32_t
+class_of(const ar_txn *t, int64_t earliest)
+{
+	int64_t ahead = earliest > t->now ? earliest - t->now : 0;
+
+	for (uint32_t i = 0; i < t->pr.n; i++) {
+		const struct ar_class *c = &t->pr.c[i];
+
+		if (ahead >= c->ahead_min &&
+		    (c->ahead_max == -1 || ahead < c->ahead_max))
+			return i + 1;
+	}
+	return 0;
+}
+
+int
+fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
+    uint64_t need, int64_t *start)
+{
+	int64_t bad;
+	int rc;
+
+	for (;;) {
+		uint32_t i;
+
+		if ((rc = ring_first_fit(t, &t->ring, lo, hi, len, need,
+		    start)) != 0 || *start == -1)
+			return rc;
+		for (i = 2; i <= cls; i++) {
+			struct ring *r = &t->limit[i];
+
+			if (need > r->capacity) {
+				*start = -1;
+				return 0;
+			}
+			if ((rc = ring_first_over(t, r, *start, *start + len,
+			    r->capacity - (uint32_t)need, &bad)) != 0)
+				return rc;
+			if (bad != -1)
+				break;
+		}
+		if (i > cls)
+			return 0;
+		/* No start whose interval covers that slot fits. */
+		lo = bad + 1;
+	}
+}
+
+int
+fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
+    uint64_t need, int64_t *start)
+{
+	int64_t bad, first;
+	int rc;
+
+	if (cls < 2)
+		return ring_next_fit(t, &t->ring, prev, hi, len, need, start);
+	/* The run of starts that fit ends before the first slot, at or
+	 * after prev + len, that is full in any ring; the next run begins
+	 * after it. */
+	*start = -1;
+	if ((rc = ring_first_over(t, &t->ring, prev + len, hi + len,
+	    t->ring.capacity - (uint32_t)need, &first)) != 0)
+		return rc;
+	for (uint32_t i = 2; i <= cls; i++) {
+		struct ring *r = &t->limit[i];
+
+		if ((rc = ring_first_over(t, r, prev + len, hi + len,
+		    r->capacity - (uint32_t)need, &bad)) != 0)
+			return rc;
+		if (bad != -1 && (first == -1 || bad < first))
+			first = bad;
+	}
+	if (first == -1 || first + 1 > hi)
+		return 0;
+	return fit_first(t, cls, first + 1, hi, len, need, start);
+}
+
+int
+fit_refusal(ar_txn *t, const struct span *sp, int64_t hi,
+    enum ar_reason *reason)
+{
+	int64_t s = -1;
+	int rc = 0;
+
+	if (sp->cls >= 2)
+		rc = ring_first_fit(t, &t->ring, sp->first, hi, sp->slots,
+		    sp->need, &s);
+	*reason = s == -1 ? AR_R_FULL : AR_R_BOOKING;
+	return rc;
+}
+
+int
+fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to, int64_t delta)
+{
+	int rc;
+
+	if ((rc = ring_add(t, &t->ring, from, to, delta)) != 0)
+		return rc;
+	for (uint32_t i = 2; i <= cls && i <= t->pr.n; i++)
+		if ((rc = ring_add(t, &t->limit[i], from, to, delta)) != 0)
+			return rc;
+	return 0;
+}
+
+int
+demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
+    uint32_t granted, enum ar_reason reason)
+{
+	unsigned char key[8];
+	MDB_val k = { 8, key }, v;
+	MDB_cursor *cur;
+	struct disk_demand d;
+	uint64_t seq = 1;
+	int rc;
+
+	if (t->pr.n == 0)
+		return 0;
+	if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
+		return rc;
+	if ((rc = mdb_cursor_get(cur, &k, &v, MDB_LAST)) == 0) {
+		if (k.mv_size != 8) {
+			mdb_cursor_close(cur);
+			return AR_ECORRUPT;
+		}
+		seq = u64_key(k.mv_data) + 1;
+	} else if (rc != MDB_NOTFOUND) {
+		mdb_cursor_close(cur);
+		return rc;
+	}
+	memset(&d, 0, sizeof(d));
+	d.at = t->now;
+	d.earliest = rq->earliest;
+	d.duration = rq->duration;
+	d.nodes = rq->nodes;
+	d.jobs = rq->jobs;
+	d.granted = granted;
+	d.cls = (uint16_t)cls;
+	d.reason = (uint8_t)reason;
+	key_u64(key, seq);
+	k.mv_size = 8;
+	k.mv_data = key;
+	v.mv_size = sizeof(d);
+	v.mv_data = &d;
+	txn_wrote(t);
+	rc = mdb_cursor_put(cur, &k, &v, MDB_APPEND);
+	mdb_cursor_close(cur);
+	return rc;
+}
+
+int
+demand_prune(ar_txn *t)
+{
+	MDB_cursor *cur;
+	MDB_val k, v;
+	struct disk_demand d;
+	int64_t retention = t->pr.n ? t->pr.retention : RETENTION_DEFAULT;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
+		return rc;
+	/* Entries are in the order they were asked: the old ones first. */
+	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
+		if (v.mv_size != sizeof(d)) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		memcpy(&d, v.mv_data, sizeof(d));
+		if (d.at >= t->now - retention)
+			break;
+		txn_wrote(t);
+		if ((rc = mdb_cursor_del(cur, 0)) != 0)
+			break;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
+}
+
+int
+ar_pricing(ar_txn *t, struct ar_pricing *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->n = t->pr.n;
+	p->retention = t->pr.n ? t->pr.retention : RETENTION_DEFAULT;
+	memcpy(p->c, t->pr.c, t->pr.n * sizeof(p->c[0]));
+	return 0;
+}
+
+/* Is some live reservation priced?  The classes' rings count them. */
+static int
+priced_live(ar_txn *t, int *yes)
+{
+	MDB_cursor *cur;
+	MDB_val k, v;
+	int rc;
+
+	*yes = 0;
+	if ((rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0 && !*yes;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		struct ar_resv r;
+
+		if ((rc = resv_decode(t, &v, &r)) != 0)
+			break;
+		*yes = r.cls != 0 && r.state == AR_GRANTED && r.end > t->now;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
+}
+
+/* Say which class and field of p is wrong: EINVAL. */
+static int
+bad_class(size_t i, const char *field, size_t *bad, const char **what)
+{
+	*bad = i;
+	*what = field;
+	return EINVAL;
+}
+
+int
+ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
+    const char **field)
+{
+	struct pricing pr;
+	MDB_val v = { sizeof(pr), &pr };
+	int64_t at = 0;
+	size_t order[AR_CLASSES_MAX], i, j;
+	int rc, busy;
+
+	*bad = 0;
+	*field = NULL;
+	if (!t->write)
+		return EACCES;
+	if (p->n > AR_CLASSES_MAX)
+		return bad_class(AR_CLASSES_MAX, "class", bad, field);
+	if (p->retention < 0)
+		return bad_class(0, "retention", bad, field);
+	for (i = 0; i < p->n; i++) {
+		const struct ar_class *c = &p->c[i];
+
+		if (memchr(c->name, '\0', sizeof(c->name)) == NULL)
+			return bad_class(i, "name", bad, field);
+		if (c->price <= 0 || (i > 0 && c->price >= p->c[i - 1].price))
+			return bad_class(i, "price", bad, field);
+		if (c->ahead_min < 0 || (c->ahead_max != -1 &&
+		    c->ahead_max <= c->ahead_min))
+			return bad_class(i, "ahead_max", bad, field);
+		if (c->limit > t->m.nodes || (i == 0 && c->limit !=
+		    t->m.nodes) || (i > 0 && c->limit > p->c[i - 1].limit))
+			return bad_class(i, "limit", bad, field);
+	}
+	/* The book-ahead ranges, in their order, cover [0, forever) once. */
+	for (i = 0; i < p->n; i++)
+		order[i] = i;
+	for (i = 1; i < p->n; i++)
+		for (j = i; j > 0 && p->c[order[j]].ahead_min <
+		    p->c[order[j - 1]].ahead_min; j--) {
+			size_t x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	for (i = 0; i < p->n; i++) {
+		const struct ar_class *c = &p->c[order[i]];
+
+		if (c->ahead_min != at)
+			return bad_class(order[i], "ahead_min", bad, field);
+		if (c->ahead_max == -1 && i + 1 < p->n)
+			return bad_class(order[i], "ahead_max", bad, field);
+		at = c->ahead_max;
+	}
+	if (p->n > 0 && at != -1)
+		return bad_class(order[p->n - 1], "ahead_max", bad, field);
+	/* The limit rings count by class number: the numbers must stay. */
+	if (p->n != t->pr.n) {
+		if ((rc = priced_live(t, &busy)) != 0)
+			return rc;
+		if (busy)
+			return EBUSY;
+	}
+	memset(&pr, 0, sizeof(pr));
+	pr.n = (uint32_t)p->n;
+	pr.retention = p->retention;
+	memcpy(pr.c, p->c, p->n * sizeof(pr.c[0]));
+	txn_wrote(t);
+	if (p->n == 0)
+		rc = mdb_del(t->txn, t->s->pricing, (MDB_val *)&classes_key,
+		    NULL);
+	else
+		rc = mdb_put(t->txn, t->s->pricing, (MDB_val *)&classes_key, &v,
+		    0);
+	if (rc == MDB_NOTFOUND)
+		rc = 0;
+	if (rc != 0)
+		return rc;
+	/* New limits for the rings in use, whose counts stay as they are;
+	 * a ring a class is added for starts. */
+	for (i = 2; i <= pr.n; i++)
+		if (i <= t->pr.n)
+			t->limit[i].capacity = pr.c[i - 1].limit;
+		else {
+			t->limit[i].dbi = t->s->ring;
+			t->limit[i].id = (uint32_t)i;
+			if ((rc = ring_begin(&t->limit[i], t->m.chunks,
+			    pr.c[i - 1].limit, t->base, t->m.horizon)) != 0)
+				return rc;
+			t->limit[i].max = t->m.nodes;
+		}
+	t->pr = pr;
+	return 0;
+}
+
+int
+ar_demand(ar_txn *t, int64_t since,
+    int (*fn)(const struct ar_demand *, void *), void *arg)
+{
+	MDB_cursor *cur;
+	MDB_val k, v;
+	struct disk_demand d;
+	struct ar_demand e;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		if (k.mv_size != 8 || v.mv_size != sizeof(d)) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		memcpy(&d, v.mv_data, sizeof(d));
+		if (d.at < since)
+			continue;
+		e.seq = u64_key(k.mv_data);
+		e.at = d.at;
+		e.earliest = d.earliest;
+		e.duration = d.duration;
+		e.nodes = d.nodes;
+		e.jobs = d.jobs;
+		e.granted = d.granted;
+		e.cls = d.cls;
+		e.reason = (enum ar_reason)d.reason;
+		if ((rc = fn(&e, arg)) != 0)
+			break;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
