@@ -1039,6 +1039,9 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 			return -1;
 	} else
 		ar_record_del(r, "free");
+	if (a->cls != 0 && (ar_record_set_uint(r, "class", a->cls) != 0 ||
+	    ar_record_set_int(r, "price", a->price) != 0))
+		return -1;
 	if (ar_record_set(r, "status", ar_status_name(a->status)) != 0)
 		return -1;
 	if (a->reason == AR_R_NONE)
@@ -1065,6 +1068,8 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	    (ar_record_set_time(r, "earliest", v->earliest) != 0 ||
 	    ar_record_set_time(r, "latest", v->latest) != 0)) ||
 	    ar_record_set_int(r, "owner", v->owner) != 0 ||
+	    (v->cls != 0 && (ar_record_set_uint(r, "class", v->cls) != 0 ||
+	    ar_record_set_int(r, "price", v->price) != 0)) ||
 	    ar_record_set(r, "status", ar_status_name(v->state)) != 0)
 		return -1;
 	return 0;

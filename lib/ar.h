@@ -480,6 +480,17 @@ struct ar_demand {
 int ar_demand(ar_txn *t, int64_t since,
     int (*fn)(const struct ar_demand *, void *), void *arg);
 
+/*
+ * Forecast each class's demand per slot from the demand log: every
+ * request asked at or after since, granted or refused, asks for its
+ * nodes x jobs over its asked interval [earliest, earliest + duration);
+ * a class's demand in a slot is the sum of what its requests ask there.
+ * Over the slots from since to as far ahead as one may reserve now,
+ * mean[j] and sd[j] (population standard deviation) are class j + 1's.
+ * Errors: ENOMEM, AR_ECORRUPT, LMDB's codes.
+ */
+int ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd);
+
 /* The least free node count over slots [from, to) (seconds, slot aligned),
  * for reports and tests.  Errors: EINVAL (outside the ring's window). */
 int ar_free(ar_txn *t, int64_t from, int64_t to, uint32_t *free);

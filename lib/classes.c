@@ -14,6 +14,8 @@
  * classes, or a request of class 1, only the node ring is read.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -409,4 +411,69 @@ ar_demand(ar_txn *t, int64_t since,
 	}
 	mdb_cursor_close(cur);
 	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+struct forecast {
+	ar_txn *t;
+	int64_t from, to;       /* the slots counted: [from, to) */
+	int64_t *delta[AR_CLASSES_MAX + 1];     /* per class, per slot */
+};
+
+/* Add one entry's demand to its class, over its asked interval. */
+static int
+demand_add(const struct ar_demand *d, void *arg)
+{
+	struct forecast *f = arg;
+	int64_t slot = f->t->m.slot;
+	int64_t a = d->earliest / slot, b = a + (d->duration + slot - 1) / slot;
+
+	if (d->cls == 0 || d->cls > AR_CLASSES_MAX || f->delta[d->cls] == NULL)
+		return 0;
+	if (a < f->from)
+		a = f->from;
+	if (b > f->to)
+		b = f->to;
+	if (a < b) {
+		f->delta[d->cls][a - f->from] += (int64_t)d->nodes * d->jobs;
+		f->delta[d->cls][b - f->from] -= (int64_t)d->nodes * d->jobs;
+	}
+	return 0;
+}
+
+int
+ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
+{
+	struct forecast f;
+	size_t slots;
+	int rc = 0;
+
+	memset(&f, 0, sizeof(f));
+	f.t = t;
+	if (since > t->now)
+		since = t->now;
+	/* The slots asked for from since on, as far as one may reserve. */
+	f.from = since / t->m.slot;
+	f.to = t->now / t->m.slot + t->m.horizon;
+	slots = (size_t)(f.to - f.from);
+	for (uint32_t i = 1; i <= t->pr.n; i++)
+		if ((f.delta[i] = calloc(slots + 1, sizeof(int64_t))) == NULL)
+			rc = ENOMEM;
+	if (rc == 0)
+		rc = ar_demand(t, since, demand_add, &f);
+	for (uint32_t i = 1; i <= t->pr.n; i++) {
+		double sum = 0, sq = 0, level = 0;
+
+		for (size_t s = 0; rc == 0 && s < slots; s++) {
+			level += (double)f.delta[i][s];
+			sum += level;
+			sq += level * level;
+		}
+		if (rc == 0) {
+			mean[i - 1] = sum / (double)slots;
+			sd[i - 1] = sq / (double)slots - mean[i - 1] * mean[i - 1];
+			sd[i - 1] = sd[i - 1] > 0 ? sqrt(sd[i - 1]) : 0;
+		}
+		free(f.delta[i]);
+	}
+	return rc;
 }

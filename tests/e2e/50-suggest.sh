@@ -67,11 +67,11 @@ start=2026-11-21T02:30:00Z duration=30m nodes=1 end=2026-11-21T03:00:00Z free=5 
 EOF
 expect_check
 
-begin 'suggest: nothing within the limit is unavailable, reason limit, exit 1'
+begin 'suggest: nothing within the limit is unavailable, reason search-limit, exit 1'
 three_blocks
 run ar-suggest --limit 25m start=+1h duration=30m nodes=1
 expect_exit 1
-expect_out 'start=2026-11-21T01:00:00Z duration=30m nodes=1 end=2026-11-21T01:30:00Z free=0 status=unavailable reason=limit'
+expect_out 'start=2026-11-21T01:00:00Z duration=30m nodes=1 end=2026-11-21T01:30:00Z free=0 status=unavailable reason=search-limit'
 expect_err
 expect_check
 
@@ -79,7 +79,7 @@ begin 'suggest: a window longer than the limit is searched only up to the limit'
 three_blocks
 run ar-suggest --limit 25m earliest=+1h latest=+5h duration=30m nodes=1
 expect_exit 1
-expect_out 'earliest=2026-11-21T01:00:00Z latest=2026-11-21T05:00:00Z duration=30m nodes=1 start=2026-11-21T01:00:00Z end=2026-11-21T01:30:00Z free=0 status=unavailable reason=limit'
+expect_out 'earliest=2026-11-21T01:00:00Z latest=2026-11-21T05:00:00Z duration=30m nodes=1 start=2026-11-21T01:00:00Z end=2026-11-21T01:30:00Z free=0 status=unavailable reason=search-limit'
 expect_err
 run ar-suggest -k 9 --limit 1h30m earliest=+1h latest=+5h duration=30m nodes=1
 expect_exit 0
