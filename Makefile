@@ -28,7 +28,7 @@ LMDB_LIBS = $(shell $(PKG_CONFIG) --libs lmdb 2>/dev/null || echo -llmdb)
 # cost more than a whole ar-search (see the closing note of issue 5).
 # -static makes the linker take liblmdb.a for -llmdb.
 STATIC ?= 1
-CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_LIBS) -lpthread,$(LMDB_LIBS))
+CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_LIBS) -lpthread -lm,$(LMDB_LIBS) -lm)
 ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
 	$(LMDB_CFLAGS) $(CFLAGS)
 
@@ -71,7 +71,7 @@ $(B)/pic/%.o: %.c $(HEADERS)
 
 $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
-		$(LMDB_LIBS)
+		$(LMDB_LIBS) -lm
 
 $(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
 	@mkdir -p $(@D)
@@ -99,12 +99,12 @@ deps:
 
 # --- tests ---------------------------------------------------------------
 
-TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib
+TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price
 
 $(B)/tests/%: tests/%.c tests/helpers.h $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $(filter %.c,$^) $(filter %.a,$^) \
-		$(LMDB_LIBS)
+		$(LMDB_LIBS) -lm
 
 # The brute-force model is shared by the model test and the model fuzzer.
 $(B)/tests/test_lib: tests/model.c tests/model.h
@@ -195,7 +195,7 @@ $(FZ)/libfz.a: $(FUZZ_OBJ)
 $(B)/fuzz/%: fuzz/%.c $(FZ)/libfz.a
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -Itests -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
-		$(filter %.c,$^) $(filter %.a,$^) $(LMDB_LIBS)
+		$(filter %.c,$^) $(filter %.a,$^) $(LMDB_LIBS) -lm
 
 $(B)/fuzz/fuzz_model: tests/model.c tests/model.h tests/helpers.h
 
@@ -241,7 +241,7 @@ BENCH_SRC = $(addprefix tests/bench/,bench.c trace.c floor.c arstore.c \
 $(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SQLITE_CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRC) \
-		$(B)/libar.a $(LMDB_LIBS) $(SQLITE_LIBS)
+		$(B)/libar.a $(LMDB_LIBS) $(SQLITE_LIBS) -lm
 
 $(B)/bench/true: tests/bench/true.c
 	@mkdir -p $(@D)
@@ -295,8 +295,8 @@ install: all
 	ln -sf libar.so.$(VERSION) $(DESTDIR)$(libdir)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libar.so
 	if $(PKG_CONFIG) --exists lmdb 2>/dev/null; then \
-		req='Requires.private: lmdb' libs='-lpthread'; \
-	else req= libs='-llmdb -lpthread'; fi; \
+		req='Requires.private: lmdb' libs='-lpthread -lm'; \
+	else req= libs='-llmdb -lpthread -lm'; fi; \
 	printf '%s\n' 'prefix=$(prefix)' 'libdir=$(libdir)' \
 		'includedir=$(includedir)' '' 'Name: ar' \
 		'Description: advance reservations for compute clusters' \

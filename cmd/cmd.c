@@ -374,10 +374,11 @@ run_batch(struct ctx *x, struct batch *b)
 	return b->status;
 }
 
-/* Parse one line into it and prepare its request; 0, or EXIT_USAGE. */
+/* Parse one line into it and prepare it; 0, or EXIT_USAGE. */
 static int
 take_line(struct ctx *x, struct item *it, const char *line, size_t len,
-    long lineno, int flags)
+    long lineno, int flags,
+    int (*prepare)(struct ctx *, struct item *, char *))
 {
 	char err[AR_ERRMAX];
 	int rc;
@@ -404,7 +405,7 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 		cmd_warn(x, lineno, "%s", rc == -2 ? "out of memory" : err);
 		return EXIT_USAGE;
 	}
-	if (x->cmd->prepare(x, it, err) != 0) {
+	if (prepare(x, it, err) != 0) {
 		cmd_warn(x, lineno, "%s", err);
 		return EXIT_USAGE;
 	}
@@ -435,15 +436,13 @@ store_clock(struct ctx *x)
 	return 0;
 }
 
-/* Double the batch's room for items, up to BATCH_MAX. */
+/* Double the batch's room for items. */
 static int
 grow_items(struct batch *b, size_t *cap)
 {
 	size_t n = *cap ? 2 * *cap : 4;
 	struct item *p;
 
-	if (n > BATCH_MAX)
-		n = BATCH_MAX;
 	if ((p = realloc(b->items, n * sizeof(*p))) == NULL)
 		return -1;
 	memset(p + *cap, 0, (n - *cap) * sizeof(*p));
@@ -454,6 +453,95 @@ grow_items(struct batch *b, size_t *cap)
 	return 0;
 }
 
+/* The arguments as one record, the first item of b; a status. */
+static int
+read_args(struct ctx *x, int argc, char **argv, struct batch *b,
+    int (*prepare)(struct ctx *, struct item *, char *))
+{
+	char *line;
+	size_t len;
+	int st;
+
+	if ((st = args_line(x, argc, argv, &line, &len)) != 0)
+		return st == -1 ? EXIT_USAGE : EXIT_STORE;
+	/* Arguments are key=value, whatever --json says. */
+	st = take_line(x, &b->items[0], line, len, 0, 0, prepare);
+	free(line);
+	b->n = 1;
+	return st;
+}
+
+/*
+ * Read lines into b from b->n on, each through take_line with prepare:
+ * to the end of the input, or with batch set, up to BATCH_MAX lines and
+ * while further lines are waiting.  The worst status of the lines, or
+ * -1 after a message if the input could not be read.
+ */
+static int
+read_lines(struct ctx *x, struct reader *r, struct batch *b, size_t *cap,
+    int (*prepare)(struct ctx *, struct item *, char *), int batch)
+{
+	int status = 0, st, more;
+	char *line;
+	size_t len;
+
+	while ((more = reader_next(r, &line, &len)) == 1) {
+		if (b->n == *cap && grow_items(b, cap) != 0) {
+			more = -1;
+			errno = ENOMEM;
+			break;
+		}
+		if (r->unterminated && len <= AR_LINE_MAX) {
+			/* Its producer may have died mid-line. */
+			b->items[b->n].bad = 1;
+			cmd_warn(x, r->line, "no newline at the end: the "
+			    "line may be cut short");
+			st = EXIT_USAGE;
+		} else
+			st = take_line(x, &b->items[b->n], line, len, r->line,
+			    x->json, prepare);
+		if (st > status)
+			status = st;
+		b->n++;
+		if (batch && (b->n == BATCH_MAX || !reader_ready(r)))
+			break;
+	}
+	if (more == -1) {
+		fprintf(stderr, "%s: read error: %s\n", x->cmd->name,
+		    strerror(errno));
+		return -1;
+	}
+	return status;
+}
+
+/* Room to read into: the reader's buffer and the first items. */
+static int
+input_begin(struct ctx *x, struct reader *r, struct batch *b, size_t *cap)
+{
+	/* Items are made as lines come: a single request touches little
+	 * memory, which is most of what starting a command costs. */
+	if ((r->buf = malloc(r->cap)) == NULL || grow_items(b, cap) != 0) {
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+input_end(struct reader *r, struct batch *b, size_t cap)
+{
+	for (size_t i = 0; i < cap; i++) {
+		ar_record_free(&b->items[i].rec);
+		free(b->items[i].ids);
+		free(b->items[i].rcs);
+		free(b->items[i].placed);
+		free(b->items[i].moved);
+		free(b->items[i].alts);
+	}
+	free(b->items);
+	free(r->buf);
+}
+
 /* The records from stdin (or the arguments), batch by batch. */
 static int
 run_records(struct ctx *x, int argc, char **argv)
@@ -462,31 +550,18 @@ run_records(struct ctx *x, int argc, char **argv)
 	struct batch b = { x, NULL, 0, 0 };
 	size_t cap = 0;
 	int status = 0, st;
-	char *line;
-	size_t len;
 
-	/* Items are made as lines come: a single request touches little
-	 * memory, which is most of what starting a command costs. */
-	if ((r.buf = malloc(r.cap)) == NULL || grow_items(&b, &cap) != 0) {
-		free(r.buf);
-		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+	if (input_begin(x, &r, &b, &cap) != 0) {
+		input_end(&r, &b, cap);
 		return EXIT_STORE;
 	}
 	if (argc > 0) {
-		if ((st = args_line(x, argc, argv, &line, &len)) != 0)
-			status = st == -1 ? EXIT_USAGE : EXIT_STORE;
-		else {
-			/* Arguments are key=value, whatever --json says. */
-			st = take_line(x, &b.items[0], line, len, 0, 0);
-			free(line);
-			b.n = 1;
-			status = st ? st : run_batch(x, &b);
-		}
+		status = read_args(x, argc, argv, &b, x->cmd->prepare);
+		if (status == 0)
+			status = run_batch(x, &b);
 		goto out;
 	}
 	for (;;) {
-		int more;
-
 		/* Waiting for input holds no reader slot of the store, and
 		 * relative times count from when the input came. */
 		if (!reader_ready(&r)) {
@@ -500,32 +575,13 @@ run_records(struct ctx *x, int argc, char **argv)
 			break;
 		}
 		b.n = 0;
-		while ((more = reader_next(&r, &line, &len)) == 1) {
-			if (r.unterminated && len <= AR_LINE_MAX) {
-				/* Its producer may have died mid-line. */
-				b.items[b.n].bad = 1;
-				cmd_warn(x, r.line, "no newline at the end: the "
-				    "line may be cut short");
-				st = EXIT_USAGE;
-			} else
-				st = take_line(x, &b.items[b.n], line, len,
-				    r.line, x->json);
-			if (st > status)
-				status = st;
-			if (++b.n == BATCH_MAX || !reader_ready(&r))
-				break;
-			if (b.n == cap && grow_items(&b, &cap) != 0) {
-				more = -1;
-				errno = ENOMEM;
-				break;
-			}
-		}
-		if (more == -1) {
-			fprintf(stderr, "%s: read error: %s\n", x->cmd->name,
-			    strerror(errno));
+		st = read_lines(x, &r, &b, &cap, x->cmd->prepare, 1);
+		if (st < 0) {
 			status = EXIT_STORE;
 			break;
 		}
+		if (st > status)
+			status = st;
 		if (b.n == 0)
 			break;
 		if ((st = run_batch(x, &b)) > status)
@@ -534,16 +590,29 @@ run_records(struct ctx *x, int argc, char **argv)
 			break;
 	}
 out:
-	for (size_t i = 0; i < cap; i++) {
-		ar_record_free(&b.items[i].rec);
-		free(b.items[i].ids);
-		free(b.items[i].rcs);
-		free(b.items[i].placed);
-		free(b.items[i].moved);
-		free(b.items[i].alts);
+	input_end(&r, &b, cap);
+	return status;
+}
+
+int
+cmd_read_all(struct ctx *x, int argc, char **argv,
+    int (*prepare)(struct ctx *, struct item *, char *),
+    int (*all)(struct ctx *, struct item *, size_t))
+{
+	struct reader r = { 0, NULL, 0, 0, 65536, 0, 0, 0 };
+	struct batch b = { x, NULL, 0, 0 };
+	size_t cap = 0;
+	int status = EXIT_STORE;
+
+	if (input_begin(x, &r, &b, &cap) == 0) {
+		status = argc > 0 ? read_args(x, argc, argv, &b, prepare) :
+		    read_lines(x, &r, &b, &cap, prepare, 0);
+		if (status < 0)
+			status = EXIT_STORE;
+		else if (status == 0)
+			status = all(x, b.items, b.n);
 	}
-	free(b.items);
-	free(r.buf);
+	input_end(&r, &b, cap);
 	return status;
 }
 
@@ -844,6 +913,17 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		    "--group go with --create\n", c->name);
 		return EXIT_USAGE;
 	}
+	if (c->prepare == NULL && c->whole == NULL)
+		x.standalone = 1;
+	if (x.standalone) {
+		if (create || upgrade) {
+			fprintf(stderr, "%s: %s: this mode uses no store\n",
+			    c->name, create ? "--create" : "--upgrade");
+			return EXIT_USAGE;
+		}
+		status = c->standalone(&x, argc, argv);
+		goto done;
+	}
 	if (c->prepare == NULL)
 		x.whole = 1;
 	if (argc > 0 && x.whole) {
@@ -869,9 +949,12 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	}
 	status = x.whole ? c->whole(&x, x.store) :
 	    run_records(&x, argc, argv);
-	/* A whole-store job that failed prints nothing, not a part (but
-	 * what it said it found, as --check's violations, it prints). */
-	if (x.whole && (status < EXIT_USAGE || x.keep_output) &&
+done:
+	/* A whole-store or standalone job that failed prints nothing, not a
+	 * part (but what it said it found, as --check's violations, it
+	 * prints). */
+	if ((x.whole || x.standalone) &&
+	    (status < EXIT_USAGE || x.keep_output) &&
 	    cmd_flush(&x) != 0) {
 		fprintf(stderr, "%s: write error: %s\n", c->name,
 		    strerror(errno));

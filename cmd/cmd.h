@@ -63,6 +63,10 @@ struct cmd {
 	/* Instead of reading records (always when prepare is NULL, else
 	 * when an option set ctx.whole): a whole-store job; an exit code. */
 	int (*whole)(struct ctx *, ar_store *);
+	/* Instead of opening the store (always when prepare and whole are
+	 * NULL, else when an option set ctx.standalone): a job that needs
+	 * none, with the arguments left after the options; an exit code. */
+	int (*standalone)(struct ctx *, int, char **);
 };
 
 struct ctx {
@@ -73,6 +77,7 @@ struct ctx {
 	int64_t now;            /* the clock for this batch */
 	int fixed_now;          /* --now or AR_NOW was given */
 	int whole;              /* run cmd->whole instead of reading records */
+	int standalone;         /* run cmd->standalone: no store is opened */
 	size_t answers;         /* answers an item may get (default 1) */
 	uint32_t uid;
 	long wait_ms;           /* --wait */
@@ -89,6 +94,18 @@ struct ctx {
 
 /* Run the command: parse argv, open the store, process input, exit code. */
 int cmd_main(const struct cmd *c, int argc, char **argv, void *data);
+
+/*
+ * For a job that needs every record before it answers: read the input
+ * (stdin, or the arguments as one record) with the driver's checks, each
+ * record through prepare, which returns -1 with a message in err for a
+ * bad one; then, if no line was bad, return all's exit code for the
+ * n items read.  Otherwise the bad lines are reported and nothing else
+ * done: EXIT_USAGE, or EXIT_STORE if the input could not be read.
+ */
+int cmd_read_all(struct ctx *x, int argc, char **argv,
+    int (*prepare)(struct ctx *, struct item *, char *),
+    int (*all)(struct ctx *, struct item *, size_t n));
 
 /* Read the request fields of it->rec into it->rq; -1 with err on bad. */
 int cmd_request(struct ctx *x, struct item *it, char *err);

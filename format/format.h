@@ -80,6 +80,18 @@ char *ar_duration_format(int64_t d, char *buf);
 int ar_uint_parse(const char *s, uint64_t min, uint64_t max, uint64_t *v,
     char *err);
 
+/*
+ * Parse a decimal number in [min, max] written as JSON writes one: an
+ * optional '-', digits without a leading zero, then optionally a
+ * fraction and an exponent (3, 0.25, -1.5, 2e-3, 1E+6).  The value is
+ * the nearest double for up to 15 significant digits and exponents up
+ * to 22 either way, and within a few units of its last place beyond;
+ * no locale changes it.  Returns 0 and stores it in *v, or -1 with a
+ * message in err such as "must be between 0 and 1e+12" (%g).
+ */
+int ar_real_parse(const char *s, double min, double max, double *v,
+    char *err);
+
 /* A field: a name and its value.  `raw` means the value is a JSON literal
  * (number, true, false, null, array or object) rather than a string; in
  * key=value output a raw value is printed as it is if it needs no quoting. */

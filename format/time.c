@@ -1,5 +1,5 @@
 /*
- * time.c - times, durations and unsigned numbers as the records spell them.
+ * time.c - times, durations and numbers as the records spell them.
  *
  * Calendar arithmetic is done here (proleptic Gregorian, UTC) rather than
  * with timegm/mktime so that no locale, TZ setting or libc extension can
@@ -443,5 +443,71 @@ ar_uint_parse(const char *s, uint64_t min, uint64_t max, uint64_t *v,
 		return fail(err, "must be between %" PRIu64 " and %" PRIu64,
 		    min, max);
 	*v = n;
+	return 0;
+}
+
+/* Take a digit into a mantissa of up to 19 digits; past them, one of
+ * the integer part only scales the number. */
+static void
+mantissa(uint64_t *m, int64_t *e, char c, int fraction)
+{
+	if (*m < UINT64_C(1000000000000000000)) {
+		*m = *m * 10 + (uint64_t)(c - '0');
+		*e -= fraction;
+	} else if (!fraction)
+		(*e)++;
+}
+
+int
+ar_real_parse(const char *s, double min, double max, double *v, char *err)
+{
+	static const double tens[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+	    1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+	    1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *p = s;
+	uint64_t m = 0;
+	int64_t e = 0, x = 0;
+	int neg, xneg = 0;
+	double d;
+	char q[QUOTE_MAX + 4];
+
+	neg = lit(&p, '-');
+	if (*p == '0' && isdig(p[1]))
+		return fail(err, "leading zero in number: '%s'", quote(q, s));
+	if (!isdig(*p))
+		return fail(err, "not a number: '%s'", quote(q, s));
+	for (; isdig(*p); p++)
+		mantissa(&m, &e, *p, 0);
+	if (lit(&p, '.')) {
+		if (!isdig(*p))
+			return fail(err, "not a number: '%s'", quote(q, s));
+		for (; isdig(*p); p++)
+			mantissa(&m, &e, *p, 1);
+	}
+	if (lit(&p, 'e') || lit(&p, 'E')) {
+		if (!(xneg = lit(&p, '-')))
+			lit(&p, '+');
+		if (!isdig(*p))
+			return fail(err, "not a number: '%s'", quote(q, s));
+		for (; isdig(*p); p++)
+			if (x < 1000000)
+				x = x * 10 + (*p - '0');
+	}
+	if (*p != '\0')
+		return fail(err, "not a number: '%s'", quote(q, s));
+	/* Not strtod: the locale could make it read 1.5 as 1.  A mantissa
+	 * below 2^53 and a power of ten up to 1e22 are exact, so one
+	 * operation rounds them once. */
+	e += xneg ? -x : x;
+	for (d = (double)m; e > 22; e -= 22)
+		d *= 1e22;
+	for (; e < -22; e += 22)
+		d /= 1e22;
+	d = e < 0 ? d / tens[-e] : d * tens[e];
+	if (neg)
+		d = -d;
+	if (!(d >= min && d <= max))
+		return fail(err, "must be between %g and %g", min, max);
+	*v = d;
 	return 0;
 }

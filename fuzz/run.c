@@ -11,6 +11,7 @@ int ar_add_main(int, char **);
 int ar_del_main(int, char **);
 int ar_suggest_main(int, char **);
 int ar_report_main(int, char **);
+int ar_price_main(int, char **);
 
 const struct command commands[NCOMMANDS] = {
 	{ "ar-search", ar_search_main },
@@ -18,6 +19,7 @@ const struct command commands[NCOMMANDS] = {
 	{ "ar-del", ar_del_main },
 	{ "ar-suggest", ar_suggest_main },
 	{ "ar-report", ar_report_main },
+	{ "ar-price", ar_price_main },
 };
 
 #define PIPE_ROOM 60000         /* below the pipe's buffer: no blocking */

@@ -13,8 +13,9 @@ struct command {
 	int (*main)(int, char **);
 };
 
-#define NCOMMANDS 5
-extern const struct command commands[NCOMMANDS];    /* search add del suggest report */
+/* ar-search, ar-add, ar-del, ar-suggest, ar-report, ar-price */
+#define NCOMMANDS 6
+extern const struct command commands[NCOMMANDS];
 
 /* Run a command's main with argv and in[0 .. len) as its standard input
  * (at most what a pipe holds without blocking); its exit status. */

@@ -495,6 +495,57 @@ int ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd);
  * for reports and tests.  Errors: EINVAL (outside the ring's window). */
 int ar_free(ar_txn *t, int64_t from, int64_t to, uint32_t *free);
 
+/*
+ * Revenue management (Umar's thesis, ch. 5).  Price classes, numbered
+ * 1..n from the highest price down, share the capacity under nested
+ * booking limits: class j and every cheaper class together may hold at
+ * most b_j nodes, b_1 being the capacity, so that the protection level
+ * y_j = C - b_(j+1) stays kept for classes 1..j.
+ */
+#define AR_CLASSES_MAX 16       /* price classes in one set */
+#define AR_FARE_MAX 1e12        /* the largest price, mean or sd */
+
+/* How ar_booking_limits protects the classes above a boundary. */
+enum ar_rm_method {
+	AR_EMSR_B = 0,          /* EMSR-b: they count as one class */
+	AR_EMSR_A,              /* EMSR-a: each protects its own share */
+	AR_LITTLEWOOD           /* Littlewood's rule: two classes only */
+};
+
+/* A price class: its price and demand forecast, then what it is given. */
+struct ar_fare_class {
+	double price;           /* per node and slot, > 0 */
+	double mean;            /* forecast demand, nodes per slot, >= 0 */
+	double sd;              /* its standard deviation, >= 0; the last
+	                         * class's mean and sd are not read */
+	uint32_t protection;    /* y_j: nodes kept for classes 1..j from the
+	                         * cheaper ones; the capacity for the last */
+	uint32_t limit;         /* b_j: the most nodes classes j..n may hold
+	                         * together; the capacity for the first */
+};
+
+/*
+ * Set the protection levels and booking limits of classes[0 .. n), the
+ * highest price first, sharing capacity nodes, from their prices and
+ * normally distributed demand (thesis section 5.2, Algorithm 5.1 with
+ * the nested limits of its worked example, b_j = C - y_(j-1)).  From the
+ * cheapest class up, the classes above each boundary are protected by
+ * Littlewood's rule, y = mu + sd Phi^-1(1 - p_low / p_high): with EMSR-b
+ * (the default) as one class of their summed means, root summed
+ * variances and mean-weighted price; with EMSR-a as the sum of each
+ * one's own protection.  y is rounded down to whole nodes, as the
+ * worked example does, and kept within 0 and the level below it; a
+ * forecast with sd 0 is protected as it is.  The thesis's Table 5.3:
+ * capacity 40, prices 100, 60, 40, means 10, 13, sds 1.5, 1.7 give
+ * limits 40, 31, 18.  Errors, leaving classes as they were: EINVAL
+ * (capacity 0, n not in 1..AR_CLASSES_MAX, an unknown method or
+ * AR_LITTLEWOOD without exactly two classes, a price not in
+ * (0, AR_FARE_MAX] or not below the one before, a mean or sd of a class
+ * but the last not in [0, AR_FARE_MAX]).
+ */
+int ar_booking_limits(uint32_t capacity, enum ar_rm_method method,
+    struct ar_fare_class *classes, size_t n);
+
 /* A message for any code the library returns: its own, LMDB's, errno's. */
 const char *ar_strerror(int code);
 

@@ -398,6 +398,9 @@ u64_key(const void *buf)
 	return v;
 }
 
+/* price.c */
+double normal_quantile(double p);
+
 /* store.c */
 int meta_put(ar_txn *t);
 int64_t slot_up(const ar_txn *t, int64_t time);

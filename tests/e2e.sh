@@ -47,7 +47,7 @@ case $AR_BIN in
 /*) ;;
 *) AR_BIN=$(cd "$AR_BIN" && pwd) || exit 2 ;;
 esac
-for c in ar-add ar-del ar-report ar-search ar-suggest; do
+for c in ar-add ar-del ar-price ar-report ar-search ar-suggest; do
 	if [ ! -x "$AR_BIN/$c" ]; then
 		echo "e2e: $AR_BIN/$c: not found (run make all)" >&2
 		exit 2
@@ -85,6 +85,7 @@ usage_of() {
 	ar-del) tail='[-pq] [key=value ...]' ;;
 	ar-suggest) tail='[-l limit] [-k count] [key=value ...]' ;;
 	ar-report) tail='[-a | -c | -i | -l | -f [--from time] [--to time]]' ;;
+	ar-price) tail='--capacity n [--method emsr-b | emsr-a | littlewood] [key=value ...]' ;;
 	*) tail='[key=value ...]' ;;
 	esac
 	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]" \

@@ -131,6 +131,6 @@ run env PATH="$D/bin:$PATH" "$MAKE" -C "$SRC" B="$D/build" install \
     DESTDIR="$D/root" prefix=/usr/local
 expect_exit 0
 run grep '^Requires\|^Libs.private' "$D/root$L/pkgconfig/ar.pc"
-expect_out 'Libs.private: -llmdb -lpthread'
+expect_out 'Libs.private: -llmdb -lpthread -lm'
 client "$CC" $CFLAGS "$SRC/tests/client.c" $(pc --cflags ar) \
     -Wl,-Bstatic $(pc --static --libs ar) -Wl,-Bdynamic

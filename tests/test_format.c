@@ -353,6 +353,53 @@ static const struct {
 	{ "1\t", 0, 10, "not a number: '1?'" },
 };
 
+/* ar_real_parse: want is the value printed with %.17g, or the message. */
+static const struct {
+	const char *in;
+	double min, max;
+	const char *want;
+} reals[] = {
+	{ "0", 0, 10, "0" },
+	{ "-0", 0, 10, "-0" },
+	{ "10", 0, 10, "10" },
+	{ "1.5", 0, 10, "1.5" },
+	{ "2.3", 0, 10, "2.2999999999999998" },
+	{ "0.1", 0, 10, "0.10000000000000001" },
+	{ "77.39130435", 0, 100, "77.391304349999999" },
+	{ "0.000123", 0, 1, "0.00012300000000000001" },
+	{ "-2.5", -10, 10, "-2.5" },
+	{ "1e-3", 0, 1, "0.001" },
+	{ "1E+6", 0, 1e12, "1000000" },
+	{ "2.5e2", 0, 1e12, "250" },
+	{ "1e12", 0, 1e12, "1000000000000" },
+	{ "1e22", 0, 1e30, "1e+22" },
+	{ "1e23", 0, 1e30, "9.9999999999999992e+22" },
+	{ "12345678901234567890123", 0, 1e30, "1.2345678901234568e+22" },
+	{ "123456789012345678901234567890e-10", 0, 1e30,
+	    "1.2345678901234567e+19" },
+	{ "1e-999", 0, 1, "0" },
+	{ "1e999", 0, 1e12, "must be between 0 and 1e+12" },
+	{ "1.0000001e12", 0, 1e12, "must be between 0 and 1e+12" },
+	{ "-1", 0, 10, "must be between 0 and 10" },
+	{ "-0.5", 0, 1e12, "must be between 0 and 1e+12" },
+	{ "10.5", 0, 10, "must be between 0 and 10" },
+	{ "", 0, 10, "not a number: ''" },
+	{ "-", 0, 10, "not a number: '-'" },
+	{ "+1", 0, 10, "not a number: '+1'" },
+	{ ".5", 0, 10, "not a number: '.5'" },
+	{ "5.", 0, 10, "not a number: '5.'" },
+	{ "1e", 0, 10, "not a number: '1e'" },
+	{ "1e+", 0, 10, "not a number: '1e+'" },
+	{ "1.5x", 0, 10, "not a number: '1.5x'" },
+	{ " 1", 0, 10, "not a number: ' 1'" },
+	{ "1,5", 0, 10, "not a number: '1,5'" },
+	{ "nan", 0, 10, "not a number: 'nan'" },
+	{ "inf", 0, 10, "not a number: 'inf'" },
+	{ "0x10", 0, 100, "not a number: '0x10'" },
+	{ "01", 0, 10, "leading zero in number: '01'" },
+	{ "-01.5", -10, 10, "leading zero in number: '-01.5'" },
+};
+
 /*
  * Good records: a line parsed with flags in and printed with flags out.
  * The line is a string literal, so it cannot hold a NUL.
@@ -698,6 +745,21 @@ test_uints(void)
 	}
 }
 
+static void
+test_reals(void)
+{
+	char got[AR_ERRMAX];
+	double v;
+	size_t i;
+
+	for (i = 0; i < NELEM(reals); i++, nrows++) {
+		if (ar_real_parse(reals[i].in, reals[i].min, reals[i].max, &v,
+		    got) == 0)
+			snprintf(got, sizeof(got), "%.17g", v);
+		checkstr("real", reals[i].in, got, reals[i].want);
+	}
+}
+
 /* Print r with flags into a fresh string (the caller frees it). */
 static char *
 print(const struct ar_record *r, int flags)
@@ -885,6 +947,7 @@ main(void)
 	test_times();
 	test_durations();
 	test_uints();
+	test_reals();
 	test_records(&r);
 	test_long_lines(&r);
 	test_edits(&r);

@@ -1,7 +1,7 @@
 # 80-usage.sh - options, usage, versions, write errors and the exit codes.
 
 
-for c in ar-search ar-add ar-del ar-suggest ar-report; do
+for c in ar-search ar-add ar-del ar-suggest ar-report ar-price; do
 	begin "usage: $c --help prints the usage on stdout, exit 0"
 	run $c --help
 	expect_exit 0
