@@ -1,19 +1,28 @@
 /*
  * ar-price - price classes and their nested booking limits (Umar's
- * thesis, ch. 5).  With --capacity, and no store: one record per class
- * in, highest price first, and the same records out with the protection
- * levels and booking limits ar_booking_limits gives them.
+ * thesis, ch. 5).  Quote requests against the store's classes; show and
+ * set the classes; update their limits from the demand log by EMSR-b;
+ * or, with --capacity and no store, compute limits from forecasts.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 
-enum { OPT_CAPACITY = 300, OPT_METHOD };
+enum {
+	OPT_CAPACITY = 300, OPT_METHOD, OPT_SHOW, OPT_SET, OPT_UPDATE,
+	OPT_HISTORY, OPT_RETENTION
+};
 
 static const struct option longopts[] = {
 	{ "capacity", required_argument, NULL, OPT_CAPACITY },
 	{ "method", required_argument, NULL, OPT_METHOD },
+	{ "show", no_argument, NULL, OPT_SHOW },
+	{ "set", no_argument, NULL, OPT_SET },
+	{ "update", no_argument, NULL, OPT_UPDATE },
+	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "retention", required_argument, NULL, OPT_RETENTION },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -26,12 +35,35 @@ static const struct {
 	{ "littlewood", AR_LITTLEWOOD },
 };
 
+enum mode { QUOTE, CAPACITY, SHOW, SET, UPDATE };
+
 struct opts {
-	uint32_t capacity;      /* 0 until --capacity */
+	enum mode mode;
+	uint32_t capacity;      /* --capacity */
 	enum ar_rm_method method;
-	size_t n;               /* classes read */
+	int64_t history;        /* --update: how far back the log is read */
+	int64_t retention;      /* --set: -1 to keep the store's */
+	size_t n;               /* classes read, good or bad */
 	struct ar_fare_class classes[AR_CLASSES_MAX];
+	struct ar_pricing pricing;      /* --set: the classes read */
+	long line[AR_CLASSES_MAX];      /* ... and their lines */
 };
+
+/* Take a mode option; another mode already chosen is bad usage. */
+static int
+mode(struct ctx *x, struct opts *o, enum mode m)
+{
+	if (o->mode != QUOTE && o->mode != m) {
+		fprintf(stderr, "%s: --capacity, --show, --set and --update go "
+		    "alone\n", x->cmd->name);
+		return -1;
+	}
+	o->mode = m;
+	x->standalone = m == CAPACITY;
+	x->whole = m == SHOW || m == SET || m == UPDATE;
+	x->write = m == SET || m == UPDATE ? AR_WRITE : 0;
+	return 0;
+}
 
 static int
 option(struct ctx *x, int opt, const char *arg)
@@ -40,25 +72,37 @@ option(struct ctx *x, int opt, const char *arg)
 	char err[AR_ERRMAX];
 	uint64_t u;
 
-	if (opt == OPT_CAPACITY) {
+	switch (opt) {
+	case OPT_CAPACITY:
 		if (ar_uint_parse(arg, 1, 1000000, &u, err) != 0) {
 			fprintf(stderr, "%s: option '--capacity': %s\n",
 			    x->cmd->name, err);
 			return -1;
 		}
 		o->capacity = (uint32_t)u;
-		x->standalone = 1;
-		return 0;
+		return mode(x, o, CAPACITY);
+	case OPT_SHOW:
+		return mode(x, o, SHOW);
+	case OPT_SET:
+		return mode(x, o, SET);
+	case OPT_UPDATE:
+		return mode(x, o, UPDATE);
+	case OPT_HISTORY:
+		return cmd_duration_opt(x, "option '--history'", arg,
+		    &o->history);
+	case OPT_RETENTION:
+		return cmd_duration_opt(x, "option '--retention'", arg,
+		    &o->retention);
+	case OPT_METHOD:
+		for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]);
+		    i++)
+			if (strcmp(arg, methods[i].name) == 0) {
+				o->method = methods[i].method;
+				return 0;
+			}
+		fprintf(stderr, "%s: option '--method': unknown method '%.40s' "
+		    "(use emsr-b, emsr-a or littlewood)\n", x->cmd->name, arg);
 	}
-	if (opt != OPT_METHOD)
-		return -1;
-	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
-		if (strcmp(arg, methods[i].name) == 0) {
-			o->method = methods[i].method;
-			return 0;
-		}
-	fprintf(stderr, "%s: option '--method': unknown method '%.40s' (use "
-	    "emsr-b, emsr-a or littlewood)\n", x->cmd->name, arg);
 	return -1;
 }
 
@@ -78,9 +122,9 @@ number_field(struct item *it, const char *key, double *v, char *err)
 	return 1;
 }
 
-/* One class: its price below the one before, its forecast if given. */
+/* --capacity: one class, its price below the one before, its forecast. */
 static int
-prepare(struct ctx *x, struct item *it, char *err)
+prepare_fare(struct ctx *x, struct item *it, char *err)
 {
 	struct opts *o = x->data;
 	struct ar_fare_class *c;
@@ -114,9 +158,9 @@ prepare(struct ctx *x, struct item *it, char *err)
 	return 0;
 }
 
-/* Every class read and good: the limits, printed on each. */
+/* --capacity: every class read and good: the limits, printed on each. */
 static int
-all(struct ctx *x, struct item *items, size_t n)
+fares(struct ctx *x, struct item *items, size_t n)
 {
 	static const char *const forecast[2] = { "mean", "sd" };
 	struct opts *o = x->data;
@@ -164,30 +208,262 @@ all(struct ctx *x, struct item *items, size_t n)
 static int
 standalone(struct ctx *x, int argc, char **argv)
 {
-	struct opts *o = x->data;
+	return cmd_read_all(x, argc, argv, prepare_fare, fares);
+}
 
-	if (o->capacity == 0) {
-		fprintf(stderr, "%s: --capacity is needed: classes kept in the "
-		    "store are still to come\n", x->cmd->name);
-		return EXIT_USAGE;
+/* A book-ahead bound: a duration, or 0 (as --show prints it, 0s). */
+static int
+ahead_field(struct item *it, const char *key, int64_t *v, char *err)
+{
+	const char *s = ar_record_get(&it->rec, key);
+	char msg[AR_ERRMAX];
+
+	if (s == NULL)
+		return 0;
+	if (s[0] == '0' && (s[1] == '\0' ||
+	    (strchr("smhd", s[1]) != NULL && s[2] == '\0')))
+		*v = 0;
+	else if (ar_duration_parse(s, v, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
+		return -1;
 	}
-	return cmd_read_all(x, argc, argv, prepare, all);
+	return 1;
+}
+
+/* --set: one class record, class=N name= price= ahead_min= ahead_max=
+ * limit=; limit 0 means "as the class before" until the store says. */
+static int
+prepare_class(struct ctx *x, struct item *it, char *err)
+{
+	struct opts *o = x->data;
+	struct ar_pricing *p = &o->pricing;
+	struct ar_class *c;
+	const char *v;
+	char msg[AR_ERRMAX];
+	uint64_t u;
+
+	if (o->n == AR_CLASSES_MAX) {
+		snprintf(err, AR_ERRMAX, "more than %d classes",
+		    AR_CLASSES_MAX);
+		return -1;
+	}
+	c = &p->c[o->n];
+	memset(c, 0, sizeof(*c));
+	/* Counted whether good or bad: a bad line shifts no other. */
+	o->n++;
+	if ((v = ar_record_get(&it->rec, "class")) != NULL &&
+	    (ar_uint_parse(v, 1, AR_CLASSES_MAX, &u, msg) != 0 ||
+	    u != o->n)) {
+		snprintf(err, AR_ERRMAX, "field 'class': not %zu, its place "
+		    "in price order", o->n);
+		return -1;
+	}
+	v = ar_record_get(&it->rec, "name");
+	if (v != NULL && strlen(v) > AR_CLASS_NAME_MAX) {
+		snprintf(err, AR_ERRMAX, "field 'name': longer than %d bytes",
+		    AR_CLASS_NAME_MAX);
+		return -1;
+	}
+	snprintf(c->name, sizeof(c->name), "%s", v ? v : "");
+	if ((v = ar_record_get(&it->rec, "price")) == NULL ||
+	    ar_uint_parse(v, 1, (uint64_t)AR_FARE_MAX, &u, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'price': %.200s", v == NULL ?
+		    "missing (an integer per node and slot)" : msg);
+		return -1;
+	}
+	c->price = (int64_t)u;
+	c->ahead_max = -1;
+	if (ahead_field(it, "ahead_min", &c->ahead_min, err) < 0 ||
+	    ahead_field(it, "ahead_max", &c->ahead_max, err) < 0)
+		return -1;
+	if ((v = ar_record_get(&it->rec, "limit")) != NULL) {
+		if (ar_uint_parse(v, 0, 1000000, &u, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'limit': %.200s", msg);
+			return -1;
+		}
+		c->limit = (uint32_t)u;
+	} else
+		c->limit = UINT32_MAX;  /* as the class before */
+	o->line[o->n - 1] = it->line;
+	p->n = o->n;
+	return 0;
+}
+
+/* Why ar_set_pricing refused a field. */
+static const char *
+why(const char *field)
+{
+	if (strcmp(field, "price") == 0)
+		return "not below the class before";
+	if (strcmp(field, "limit") == 0)
+		return "a booking limit is at most the one before, and the "
+		    "first is the capacity";
+	if (strcmp(field, "ahead_min") == 0 || strcmp(field, "ahead_max") == 0)
+		return "the book-ahead ranges must cover 0 to forever, without "
+		    "gap or overlap, the last open";
+	return "invalid";
+}
+
+static int
+set_txn(ar_txn *t, void *arg)
+{
+	struct ctx *x = arg;
+	struct opts *o = x->data;
+	struct ar_pricing p = o->pricing, now;
+	struct ar_info info;
+	const char *field;
+	size_t bad;
+	int rc;
+
+	if ((rc = ar_info(t, &info)) != 0 || (rc = ar_pricing(t, &now)) != 0)
+		return rc;
+	p.retention = o->retention >= 0 ? o->retention : now.retention;
+	for (size_t i = 0; i < p.n; i++)
+		if (p.c[i].limit == UINT32_MAX)
+			p.c[i].limit = i == 0 ? info.config.nodes :
+			    p.c[i - 1].limit;
+	if ((rc = ar_set_pricing(t, &p, &bad, &field)) == EINVAL)
+		cmd_warn(x, o->line[bad], "field '%s': %s", field, why(field));
+	return rc;
+}
+
+/* --set: the classes read replace the store's in one transaction. */
+static int
+set_all(struct ctx *x, struct item *items, size_t n)
+{
+	int rc;
+
+	(void)items;
+	(void)n;
+	if ((rc = ar_write(x->store, 0, x->now, set_txn, x)) == EINVAL)
+		return EXIT_USAGE;
+	if (rc == EBUSY) {
+		fprintf(stderr, "%s: %s: the number of classes cannot change "
+		    "while reservations with a class are live\n", x->cmd->name,
+		    x->dir);
+		return EXIT_REFUSED;
+	}
+	return rc != 0 ? cmd_store_error(x, rc) : 0;
+}
+
+/* A class as a record: what --set reads. */
+static int
+class_record(struct ar_record *r, const struct ar_class *c, size_t i,
+    int64_t retention)
+{
+	ar_record_clear(r);
+	return ar_record_set_uint(r, "class", i + 1) != 0 ||
+	    (*c->name && ar_record_set(r, "name", c->name) != 0) ||
+	    ar_record_set_int(r, "price", c->price) != 0 ||
+	    ar_record_set_duration(r, "ahead_min", c->ahead_min) != 0 ||
+	    (c->ahead_max != -1 &&
+	    ar_record_set_duration(r, "ahead_max", c->ahead_max) != 0) ||
+	    ar_record_set_uint(r, "limit", c->limit) != 0 ||
+	    ar_record_set_duration(r, "retention", retention) != 0 ? -1 : 0;
+}
+
+struct update {
+	struct ctx *x;
+	struct ar_pricing before;
+	struct ar_fare_class fc[AR_CLASSES_MAX];
+	size_t n;
+};
+
+static int
+update_txn(ar_txn *t, void *arg)
+{
+	struct update *u = arg;
+	struct opts *o = u->x->data;
+	int rc;
+
+	if ((rc = ar_pricing(t, &u->before)) != 0)
+		return rc;
+	if (o->method == AR_LITTLEWOOD && u->before.n != 2)
+		return EDOM;
+	return ar_update_limits(t, o->method, ar_txn_now(t) - o->history,
+	    u->fc, &u->n);
+}
+
+/* --show, --set, --update: the store's classes, before and after. */
+static int
+whole(struct ctx *x, ar_store *s)
+{
+	struct opts *o = x->data;
+	struct update u = { x, { 0, { { "", 0, 0, 0, 0 } }, 0 },
+	    { { 0, 0, 0, 0, 0 } }, 0 };
+	struct ar_pricing p;
+	struct ar_record r;
+	ar_txn *t;
+	int rc, st = 0;
+
+	if (o->mode == SET)
+		return cmd_read_all(x, 0, NULL, prepare_class, set_all);
+	if (o->mode == UPDATE) {
+		rc = ar_write(s, 0, x->now, update_txn, &u);
+		if (rc == AR_ENOTFOUND) {
+			fprintf(stderr, "%s: %s: the store has no price classes "
+			    "(set them with --set)\n", x->cmd->name, x->dir);
+			return EXIT_REFUSED;
+		}
+		if (rc == EDOM) {
+			fprintf(stderr, "%s: option '--method': littlewood "
+			    "takes two classes, not %zu\n", x->cmd->name,
+			    u.before.n);
+			return EXIT_USAGE;
+		}
+		if (rc != 0)
+			return cmd_store_error(x, rc);
+	}
+	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
+		return cmd_store_error(x, rc);
+	rc = ar_pricing(t, &p);
+	ar_txn_abort(t);
+	if (rc != 0)
+		return cmd_store_error(x, rc);
+	ar_record_init(&r);
+	for (size_t i = 0; i < p.n && st == 0; i++) {
+		st = class_record(&r, &p.c[i], i, p.retention);
+		if (st == 0 && o->mode == UPDATE)
+			st = ar_record_set_real(&r, "mean", u.fc[i].mean) != 0 ||
+			    ar_record_set_real(&r, "sd", u.fc[i].sd) != 0 ||
+			    ar_record_set_uint(&r, "protection",
+			    u.fc[i].protection) != 0 ||
+			    ar_record_set_uint(&r, "old_limit",
+			    u.before.c[i].limit) != 0;
+		if (st == 0)
+			st = cmd_print(x, &r);
+	}
+	ar_record_free(&r);
+	if (st != 0) {
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return EXIT_STORE;
+	}
+	return 0;
 }
 
 static const struct cmd price = {
 	.name = "ar-price",
-	.usage = "--capacity n [--method emsr-b | emsr-a | littlewood] "
-	    "[key=value ...]",
+	.usage = "[--show | --set | --update | --capacity n] [--method m] "
+	    "[--history duration] [--retention duration] [key=value ...]",
 	.shortopts = "",
 	.longopts = longopts,
 	.option = option,
+	.prepare = cmd_request,
+	.apply = cmd_search_apply,
+	.emit = cmd_search_emit,
+	.whole = whole,
 	.standalone = standalone,
 };
 
 int
 main(int argc, char **argv)
 {
-	struct opts o = { 0, AR_EMSR_B, 0, { { 0, 0, 0, 0, 0 } } };
+	struct opts o;
 
+	memset(&o, 0, sizeof(o));
+	o.mode = QUOTE;
+	o.method = AR_EMSR_B;
+	o.history = 7 * 86400;
+	o.retention = -1;
 	return cmd_main(&price, argc, argv, &o);
 }

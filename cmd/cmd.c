@@ -310,7 +310,7 @@ batch_run(ar_txn *t, void *arg)
 		if (st > b->status)
 			b->status = st;
 	}
-	return x->cmd->write && !wrote ? AR_UNCHANGED : 0;
+	return x->write && !wrote ? AR_UNCHANGED : 0;
 }
 
 /* Is rc a lack of room: in the store, on its disk, or in memory? */
@@ -337,16 +337,16 @@ run_batch(struct ctx *x, struct batch *b)
 		good += !b->items[i].bad;
 	if (good == 0)
 		return 0;       /* no transaction: nothing is written */
-	if (x->cmd->write) {
+	if (x->write) {
 		x->hold = 1;
-		rc = ar_write(x->store, x->cmd->write & AR_FREEING, x->now,
+		rc = ar_write(x->store, x->write & AR_FREEING, x->now,
 		    batch_run, b);
 		x->hold = 0;
 	} else if ((rc = ar_txn_begin(x->store, 0, x->now, &t)) == 0) {
 		rc = batch_run(t, b);
 		ar_txn_abort(t);
 	}
-	if (rc != 0 && x->cmd->write && no_room(rc) && b->n > 1) {
+	if (rc != 0 && x->write && no_room(rc) && b->n > 1) {
 		struct batch lo = { b->x, b->items, b->n / 2, 0 };
 		struct batch hi = { b->x, b->items + lo.n, b->n - lo.n, 0 };
 
@@ -786,7 +786,7 @@ create_store(struct ctx *x, const struct ar_config *cfg)
 int
 cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 {
-	struct ctx x = { .cmd = c, .data = data, .answers = 1,
+	struct ctx x = { .cmd = c, .data = data, .answers = 1, .write = c->write,
 	    .wait_ms = 30000 };
 	struct ar_config cfg;
 	struct option *lo;
@@ -938,7 +938,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		return cmd_store_error(&x, rc);
 	if (create && (status = create_store(&x, &cfg)) != 0)
 		return status;
-	rc = ar_open(dir, c->write ? 0 : AR_RDONLY, &x.store);
+	rc = ar_open(dir, x.write ? 0 : AR_RDONLY, &x.store);
 	if (rc != 0)
 		return cmd_store_error(&x, rc);
 	ar_set_wait(x.store, x.wait_ms);
@@ -1117,7 +1117,7 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 	    ar_record_set_time(r, "latest", it->latest) != 0))
 		return -1;
 	if (a->reason == AR_R_NONE || a->reason == AR_R_FULL ||
-	    a->reason == AR_R_LIMIT) {
+	    a->reason == AR_R_LIMIT || a->reason == AR_R_BOOKING) {
 		if (ar_record_set_int(r, "free", a->free) != 0)
 			return -1;
 	} else
@@ -1132,6 +1132,22 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 	else if (ar_record_set(r, "reason", ar_reason_name(a->reason)) != 0)
 		return -1;
 	return 0;
+}
+
+int
+cmd_search_apply(struct ctx *x, ar_txn *t, struct item *it)
+{
+	(void)x;
+	it->nalts = 1;
+	return ar_search(t, &it->rq, &it->alts[0]);
+}
+
+int
+cmd_search_emit(struct ctx *x, struct item *it)
+{
+	if (cmd_answer(it, &it->alts[0]) != 0 || cmd_print(x, &it->rec) != 0)
+		return -1;
+	return it->alts[0].status == AR_AVAILABLE ? 0 : EXIT_REFUSED;
 }
 
 int

@@ -77,6 +77,7 @@ struct ctx {
 	int64_t now;            /* the clock for this batch */
 	int fixed_now;          /* --now or AR_NOW was given */
 	int whole;              /* run cmd->whole instead of reading records */
+	unsigned write;         /* cmd->write, or as an option made it */
 	int standalone;         /* run cmd->standalone: no store is opened */
 	size_t answers;         /* answers an item may get (default 1) */
 	uint32_t uid;
@@ -109,6 +110,11 @@ int cmd_read_all(struct ctx *x, int argc, char **argv,
 
 /* Read the request fields of it->rec into it->rq; -1 with err on bad. */
 int cmd_request(struct ctx *x, struct item *it, char *err);
+
+/* ar-search's apply and emit: the answer of ar_search, exit 1 if it
+ * does not fit (ar-price quotes this way too). */
+int cmd_search_apply(struct ctx *x, ar_txn *t, struct item *it);
+int cmd_search_emit(struct ctx *x, struct item *it);
 
 /* Set status, reason, start, end and free from an answer. -1: no memory. */
 int cmd_answer(struct item *it, const struct ar_answer *a);

@@ -160,6 +160,10 @@ int ar_record_set_int(struct ar_record *r, const char *key, int64_t value);
  * Returns 0 or -1 (no memory). */
 int ar_record_set_uint(struct ar_record *r, const char *key, uint64_t value);
 
+/* Set field key to a finite decimal number, 6 significant digits
+ * (raw = 1).  Returns 0 or -1 (no memory). */
+int ar_record_set_real(struct ar_record *r, const char *key, double value);
+
 /* Set field key to a time, ISO 8601 UTC.  Returns 0 or -1 (no memory). */
 int ar_record_set_time(struct ar_record *r, const char *key, int64_t t);
 

@@ -764,6 +764,16 @@ ar_record_set_uint(struct ar_record *r, const char *key, uint64_t value)
 }
 
 int
+ar_record_set_real(struct ar_record *r, const char *key, double value)
+{
+	char buf[32];
+
+	/* %g may say 1e+06: JSON reads that, and so does ar_real_parse. */
+	snprintf(buf, sizeof(buf), "%.6g", value);
+	return set(r, key, buf, 1);
+}
+
+int
 ar_record_set_time(struct ar_record *r, const char *key, int64_t t)
 {
 	char buf[AR_TIMEBUF];

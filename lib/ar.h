@@ -485,8 +485,9 @@ int ar_demand(ar_txn *t, int64_t since,
  * request asked at or after since, granted or refused, asks for its
  * nodes x jobs over its asked interval [earliest, earliest + duration);
  * a class's demand in a slot is the sum of what its requests ask there.
- * Over the slots from since to as far ahead as one may reserve now,
- * mean[j] and sd[j] (population standard deviation) are class j + 1's.
+ * Over the slots those requests asked for, from the first to the last
+ * (no earlier than since, no later than the horizon), mean[j] and sd[j]
+ * (population standard deviation) are class j + 1's; 0 without demand.
  * Errors: ENOMEM, AR_ECORRUPT, LMDB's codes.
  */
 int ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd);
@@ -502,7 +503,6 @@ int ar_free(ar_txn *t, int64_t from, int64_t to, uint32_t *free);
  * most b_j nodes, b_1 being the capacity, so that the protection level
  * y_j = C - b_(j+1) stays kept for classes 1..j.
  */
-#define AR_CLASSES_MAX 16       /* price classes in one set */
 #define AR_FARE_MAX 1e12        /* the largest price, mean or sd */
 
 /* How ar_booking_limits protects the classes above a boundary. */
@@ -545,6 +545,18 @@ struct ar_fare_class {
  */
 int ar_booking_limits(uint32_t capacity, enum ar_rm_method method,
     struct ar_fare_class *classes, size_t n);
+
+/*
+ * ar-price --update: forecast the demand of each class from the demand
+ * log since then (ar_forecast), compute booking limits for the store's
+ * capacity and the classes' prices (ar_booking_limits), and make them the
+ * classes' limits, all in write transaction t.  fc[0 .. *n) tells the
+ * forecasts, protection levels and limits.  Reservations granted under
+ * the old limits stay.  Errors: EACCES (read transaction), AR_ENOTFOUND
+ * (the store has no classes), EINVAL (method), ENOMEM, LMDB's codes.
+ */
+int ar_update_limits(ar_txn *t, enum ar_rm_method method, int64_t since,
+    struct ar_fare_class *fc, size_t *n);
 
 /* A message for any code the library returns: its own, LMDB's, errno's. */
 const char *ar_strerror(int code);

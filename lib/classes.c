@@ -416,26 +416,52 @@ ar_demand(ar_txn *t, int64_t since,
 struct forecast {
 	ar_txn *t;
 	int64_t from, to;       /* the slots counted: [from, to) */
+	int64_t lo, hi;         /* the slots asked for, first pass */
 	int64_t *delta[AR_CLASSES_MAX + 1];     /* per class, per slot */
 };
 
-/* Add one entry's demand to its class, over its asked interval. */
+/* An entry's asked interval in slots, clipped to [f->from, f->to). */
+static int
+asked(const struct forecast *f, const struct ar_demand *d, int64_t *a,
+    int64_t *b)
+{
+	int64_t slot = f->t->m.slot;
+
+	*a = d->earliest / slot;
+	*b = *a + (d->duration + slot - 1) / slot;
+	if (*a < f->from)
+		*a = f->from;
+	if (*b > f->to)
+		*b = f->to;
+	return *a < *b && d->cls >= 1 && d->cls <= f->t->pr.n;
+}
+
+/* First pass: the slots the log's requests asked for. */
+static int
+demand_span(const struct ar_demand *d, void *arg)
+{
+	struct forecast *f = arg;
+	int64_t a, b;
+
+	if (asked(f, d, &a, &b)) {
+		if (f->lo == -1 || a < f->lo)
+			f->lo = a;
+		if (b > f->hi)
+			f->hi = b;
+	}
+	return 0;
+}
+
+/* Second pass: add one entry's demand to its class over its interval. */
 static int
 demand_add(const struct ar_demand *d, void *arg)
 {
 	struct forecast *f = arg;
-	int64_t slot = f->t->m.slot;
-	int64_t a = d->earliest / slot, b = a + (d->duration + slot - 1) / slot;
+	int64_t a, b;
 
-	if (d->cls == 0 || d->cls > AR_CLASSES_MAX || f->delta[d->cls] == NULL)
-		return 0;
-	if (a < f->from)
-		a = f->from;
-	if (b > f->to)
-		b = f->to;
-	if (a < b) {
-		f->delta[d->cls][a - f->from] += (int64_t)d->nodes * d->jobs;
-		f->delta[d->cls][b - f->from] -= (int64_t)d->nodes * d->jobs;
+	if (asked(f, d, &a, &b)) {
+		f->delta[d->cls][a - f->lo] += (int64_t)d->nodes * d->jobs;
+		f->delta[d->cls][b - f->lo] -= (int64_t)d->nodes * d->jobs;
 	}
 	return 0;
 }
@@ -445,23 +471,28 @@ ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
 {
 	struct forecast f;
 	size_t slots;
-	int rc = 0;
+	int rc;
 
 	memset(&f, 0, sizeof(f));
 	f.t = t;
 	if (since > t->now)
 		since = t->now;
-	/* The slots asked for from since on, as far as one may reserve. */
+	/* The slots asked for by requests since then, up to the horizon. */
 	f.from = since / t->m.slot;
 	f.to = t->now / t->m.slot + t->m.horizon;
-	slots = (size_t)(f.to - f.from);
-	for (uint32_t i = 1; i <= t->pr.n; i++)
+	f.lo = -1;
+	for (uint32_t i = 0; i < t->pr.n; i++)
+		mean[i] = sd[i] = 0;
+	if ((rc = ar_demand(t, since, demand_span, &f)) != 0 || f.lo == -1)
+		return rc;
+	slots = (size_t)(f.hi - f.lo);
+	for (uint32_t i = 1; i <= t->pr.n && rc == 0; i++)
 		if ((f.delta[i] = calloc(slots + 1, sizeof(int64_t))) == NULL)
 			rc = ENOMEM;
 	if (rc == 0)
 		rc = ar_demand(t, since, demand_add, &f);
 	for (uint32_t i = 1; i <= t->pr.n; i++) {
-		double sum = 0, sq = 0, level = 0;
+		double sum = 0, sq = 0, level = 0, var;
 
 		for (size_t s = 0; rc == 0 && s < slots; s++) {
 			level += (double)f.delta[i][s];
@@ -470,10 +501,41 @@ ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
 		}
 		if (rc == 0) {
 			mean[i - 1] = sum / (double)slots;
-			sd[i - 1] = sq / (double)slots - mean[i - 1] * mean[i - 1];
-			sd[i - 1] = sd[i - 1] > 0 ? sqrt(sd[i - 1]) : 0;
+			var = sq / (double)slots - mean[i - 1] * mean[i - 1];
+			sd[i - 1] = var > 0 ? sqrt(var) : 0;
 		}
 		free(f.delta[i]);
 	}
 	return rc;
+}
+
+int
+ar_update_limits(ar_txn *t, enum ar_rm_method method, int64_t since,
+    struct ar_fare_class *fc, size_t *n)
+{
+	double mean[AR_CLASSES_MAX], sd[AR_CLASSES_MAX];
+	struct ar_pricing p;
+	const char *field;
+	size_t bad;
+	int rc;
+
+	*n = 0;
+	if (!t->write)
+		return EACCES;
+	if (t->pr.n == 0)
+		return AR_ENOTFOUND;
+	if ((rc = ar_forecast(t, since, mean, sd)) != 0 ||
+	    (rc = ar_pricing(t, &p)) != 0)
+		return rc;
+	for (size_t i = 0; i < p.n; i++) {
+		fc[i].price = (double)p.c[i].price;
+		fc[i].mean = mean[i];
+		fc[i].sd = sd[i];
+	}
+	if ((rc = ar_booking_limits(t->m.nodes, method, fc, p.n)) != 0)
+		return rc;
+	for (size_t i = 0; i < p.n; i++)
+		p.c[i].limit = fc[i].limit;
+	*n = p.n;
+	return ar_set_pricing(t, &p, &bad, &field);
 }

@@ -85,7 +85,7 @@ usage_of() {
 	ar-del) tail='[-pq] [key=value ...]' ;;
 	ar-suggest) tail='[-l limit] [-k count] [key=value ...]' ;;
 	ar-report) tail='[-a | -c | -i | -l | -f [--from time] [--to time]]' ;;
-	ar-price) tail='--capacity n [--method emsr-b | emsr-a | littlewood] [key=value ...]' ;;
+	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [key=value ...]' ;;
 	*) tail='[key=value ...]' ;;
 	esac
 	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]" \

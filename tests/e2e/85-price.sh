@@ -174,15 +174,15 @@ expect_out
 expect_err "ar-price: line 2: invalid field name at byte 17" \
     "ar-price: line 3: no newline at the end: the line may be cut short"
 
-begin 'price: at most 16 classes'
-awk 'BEGIN { for (i = 17; i > 0; i--)
+begin 'price: at most 8 classes'
+awk 'BEGIN { for (i = 9; i > 0; i--)
 	printf "price=%d mean=1 sd=1\n", i * 10 }' >"$D/in"
 run ar-price --capacity 40 <"$D/in"
 expect_exit 2
 expect_out
-expect_err 'ar-price: line 17: more than 16 classes'
-sed '$d' "$D/in" >"$D/in16"
-run ar-price --capacity 40 <"$D/in16"
+expect_err 'ar-price: line 9: more than 8 classes'
+sed '$d' "$D/in" >"$D/in8"
+run ar-price --capacity 40 <"$D/in8"
 expect_exit 0
 expect_err
 
@@ -203,7 +203,7 @@ expect_exit 2
 expect_out
 expect_err 'ar-price: no classes in the input'
 
-begin 'price: --capacity 0, garbage or missing is bad usage'
+begin 'price: --capacity 0 or garbage is bad usage'
 usage_of ar-price >"$D/usage"
 table52
 run ar-price --capacity 0 <"$D/in"
@@ -218,10 +218,11 @@ expect_out
 { echo "ar-price: option '--capacity': not a number: 'forty'"
     cat "$D/usage"; } >"$D/err"
 expect_err <"$D/err"
+# Without --capacity the records are requests to quote, in a store.
 run ar-price <"$D/in"
-expect_exit 2
+expect_exit 3
 expect_out
-expect_err 'ar-price: --capacity is needed: classes kept in the store are still to come'
+expect_err "ar-price: $AR_STORE: no store there (create one with --create)"
 
 begin 'price: an unknown --method is bad usage'
 table52
