@@ -145,6 +145,12 @@ crash-test: $(B)/tests/test_crash $(CMDS)
 	@$(B)/tests/test_crash $(B)/bin $(CRASH_ROUNDS) 20261121 \
 		$(CRASH_DELAY_MS) >$(B)/crash.log 2>&1; \
 		rc=$$?; cat $(B)/crash.log; \
+		tail -n 1 $(B)/crash.log >>$(RESULTS); [ $$rc = 0 ] || exit $$rc
+	@# With price classes writers refuse sooner: kill them sooner too.
+	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, price classes, $(B))"
+	@$(B)/tests/test_crash $(B)/bin $(CRASH_ROUNDS) 20261122 \
+		$$(( $(CRASH_DELAY_MS) / 3 + 1 )) classes >$(B)/crash.log 2>&1; \
+		rc=$$?; cat $(B)/crash.log; \
 		tail -n 1 $(B)/crash.log >>$(RESULTS); exit $$rc
 
 crash:

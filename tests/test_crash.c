@@ -2,7 +2,7 @@
  * test_crash.c - kill concurrent writers at random moments and check that
  * nothing they reported is lost and nothing is half written.
  *
- *   test_crash BINDIR [ROUNDS [SEED [DELAY_MS]]]
+ *   test_crash BINDIR [ROUNDS [SEED [DELAY_MS [classes]]]]
  *
  * Each round starts, on one store, two ar-add streams of random requests
  * (rigid and flexible, parametric and MPI), one ar-del stream cancelling
@@ -12,7 +12,13 @@
  * its invariants hold (ar_check: ring equals records, nothing over
  * capacity, indexes agree, starts inside windows), every reservation a
  * writer printed as granted exists, and every one printed as cancelled is
- * cancelled.  Seeded explicitly; the kill times come from the seed too.
+ * cancelled.  In every round one writer is stopped (SIGSTOP, as ^Z
+ * does) before the kill, and a writer that may not wait must end at
+ * once: refused, or timed out naming the lock.  Then creations are
+ * killed at random moments: each leaves no store or a whole one.  With
+ * "classes" the store has three price classes, so that the class rings
+ * and the demand log are written and checked too.  Seeded explicitly;
+ * the kill times come from the seed too.
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -270,6 +276,42 @@ report_violation(const char *msg, void *arg)
 	fprintf(stderr, "violation: %s\n", msg);
 }
 
+/*
+ * Three price classes (the thesis's Table 6.3, limits scaled to 64
+ * nodes), so that the writers keep the class rings and the demand log
+ * as well, and the check after every round verifies those too.
+ */
+static int
+set_classes(void)
+{
+	static const struct ar_class c[3] = {
+		{ "premium", 100, 0, 3600, 64 },
+		{ "business", 60, 3600, 7200, 56 },
+		{ "budget", 40, 7200, -1, 48 },
+	};
+	struct ar_pricing p;
+	const char *field;
+	size_t bad;
+	ar_store *s;
+	ar_txn *t;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	p.n = 3;
+	memcpy(p.c, c, sizeof(c));
+	p.retention = 86400;
+	if ((rc = ar_open(store, 0, &s)) != 0)
+		return rc;
+	if ((rc = ar_txn_begin(s, AR_WRITE, T0, &t)) == 0) {
+		if ((rc = ar_set_pricing(t, &p, &bad, &field)) == 0)
+			rc = ar_txn_commit(t);
+		else
+			ar_txn_abort(t);
+	}
+	ar_close(s);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -278,6 +320,7 @@ main(int argc, char **argv)
 	uint64_t max_delay;
 	uint64_t kills = 0, lost = 0, wrong = 0, violations = 0, checked = 0;
 	uint64_t probes = 0, timeouts = 0, created = 0, killed = 0;
+	int classes;
 	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del" };
 	const char *opts[WRITERS] = { NULL, NULL, NULL, "--purge" };
 
@@ -288,13 +331,15 @@ main(int argc, char **argv)
 	rng = argc > 3 ? strtoull(argv[3], NULL, 10) : 20261121;
 	/* Writers built with sanitizers start slowly: let them get going. */
 	max_delay = argc > 4 ? strtoull(argv[4], NULL, 10) : 60;
+	classes = argc > 5 && strcmp(argv[5], "classes") == 0;
 	if (max_delay == 0)
 		max_delay = 1;
 	if (mkdtemp(dir) == NULL)
 		die("mkdtemp");
 	snprintf(store, sizeof(store), "%s/store", dir);
 	ar_config_default(&cfg);
-	if (ar_create(store, &cfg, T0) != 0)
+	if (ar_create(store, &cfg, T0) != 0 ||
+	    (classes && set_classes() != 0))
 		die("ar_create");
 	for (uint64_t r = 0; r < rounds; r++) {
 		int64_t now = T0 + (int64_t)r * 900;
