@@ -101,7 +101,7 @@ deps:
 
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price
 
-$(B)/tests/%: tests/%.c tests/helpers.h $(B)/libar.a
+$(B)/tests/%: tests/%.c tests/helpers.h tests/check.h $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $(filter %.c,$^) $(filter %.a,$^) \
 		$(LMDB_LIBS) -lm

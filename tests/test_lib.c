@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ar.h"
+#include "check.h"
 #include "helpers.h"
 #include "internal.h"           /* the ring as an object: test_rings */
 #include "model.h"
@@ -28,24 +29,6 @@ say_violation(const char *msg, void *arg)
 	(void)arg;
 	fprintf(stderr, "violation: %s\n", msg);
 }
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-	if (cond) \
-		passed++; \
-	else { \
-		failed++; \
-		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-	} \
-} while (0)
-
-#define OK(call) do { \
-	int rc_ = (call); \
-	CHECK(rc_ == 0, "%s: %s", #call, ar_strerror(rc_)); \
-} while (0)
 
 static char tmproot[] = "/tmp/ar-test-XXXXXX";
 

@@ -13,20 +13,8 @@
 #include <string.h>
 
 #include "ar.h"
+#include "check.h"
 #include "internal.h"           /* normal_quantile */
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-	if (cond) \
-		passed++; \
-	else { \
-		failed++; \
-		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-	} \
-} while (0)
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
