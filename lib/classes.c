@@ -50,6 +50,7 @@ classes_begin(ar_txn *t)
 	int rc;
 
 	t->pr.n = 0;
+	t->demand_seq = 0;
 	rc = mdb_get(t->txn, t->s->pricing, (MDB_val *)&classes_key, &v);
 	if (rc == MDB_NOTFOUND)
 		return 0;
@@ -176,22 +177,21 @@ demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
 	MDB_val k = { 8, key }, v;
 	MDB_cursor *cur;
 	struct disk_demand d;
-	uint64_t seq = 1;
 	int rc;
 
 	if (t->pr.n == 0)
 		return 0;
-	if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
-		return rc;
-	if ((rc = mdb_cursor_get(cur, &k, &v, MDB_LAST)) == 0) {
-		if (k.mv_size != 8) {
-			mdb_cursor_close(cur);
-			return AR_ECORRUPT;
-		}
-		seq = u64_key(k.mv_data) + 1;
-	} else if (rc != MDB_NOTFOUND) {
+	/* The next sequence number: looked up once per transaction. */
+	if (t->demand_seq == 0) {
+		if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
+			return rc;
+		rc = mdb_cursor_get(cur, &k, &v, MDB_LAST);
+		if (rc == 0 && k.mv_size != 8)
+			rc = AR_ECORRUPT;
+		t->demand_seq = rc == 0 ? u64_key(k.mv_data) + 1 : 1;
 		mdb_cursor_close(cur);
-		return rc;
+		if (rc != 0 && rc != MDB_NOTFOUND)
+			return rc;
 	}
 	memset(&d, 0, sizeof(d));
 	d.at = t->now;
@@ -202,14 +202,14 @@ demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
 	d.granted = granted;
 	d.cls = (uint16_t)cls;
 	d.reason = (uint8_t)reason;
-	key_u64(key, seq);
+	key_u64(key, t->demand_seq);
 	k.mv_size = 8;
 	k.mv_data = key;
 	v.mv_size = sizeof(d);
 	v.mv_data = &d;
 	txn_wrote(t);
-	rc = mdb_cursor_put(cur, &k, &v, MDB_APPEND);
-	mdb_cursor_close(cur);
+	if ((rc = mdb_put(t->txn, t->s->demand, &k, &v, MDB_APPEND)) == 0)
+		t->demand_seq++;
 	return rc;
 }
 

@@ -218,6 +218,7 @@ struct ar_txn {
 	int flushed;            /* this LMDB transaction holds dirty chunk pages */
 	struct ring ring;       /* nodes in use per slot */
 	struct pricing pr;      /* the price classes, loaded at begin */
+	uint64_t demand_seq;    /* the next demand entry's key; 0: unknown */
 	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
 	 * cheaper, whose capacity is the booking limit b_i (class 1's is
 	 * the node ring, b_1 the capacity). */

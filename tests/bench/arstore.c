@@ -158,7 +158,7 @@ arb_search(void *ctx, const struct req *q, enum fit *f)
 		return rc;
 	if (ans.status == AR_AVAILABLE)
 		*f = FIT;
-	else if (ans.reason == AR_R_FULL)
+	else if (ans.reason == AR_R_FULL || ans.reason == AR_R_BOOKING)
 		*f = FULL;
 	else if (ans.reason == AR_R_HORIZON)
 		*f = BEYOND;
@@ -225,6 +225,27 @@ ar_backend(struct backend *b, const char *dir, int64_t clock, size_t group)
 	b->search = arb_search;
 	b->suggest = arb_suggest;
 	b->add = arb_add;
+	return 0;
+}
+
+int
+ar_backend_price(struct backend *b, const struct ar_pricing *p)
+{
+	struct arb *x = b->ctx;
+	const char *field;
+	size_t bad;
+	ar_txn *t;
+	int rc;
+
+	if ((rc = ar_txn_begin(x->s, AR_WRITE, 0, &t)) != 0)
+		return fail("price classes", rc);
+	if ((rc = ar_set_pricing(t, p, &bad, &field)) != 0) {
+		ar_txn_abort(t);
+		return fail("price classes", rc);
+	}
+	if ((rc = ar_txn_commit(t)) != 0)
+		return fail("price classes", rc);
+	b->name = "ar, 3 price classes";
 	return 0;
 }
 

@@ -110,6 +110,9 @@ void floor_backend_free(struct backend *b);
 int ar_backend(struct backend *b, const char *dir, int64_t clock,
     size_t group);
 int ar_backend_close(struct backend *b, const char *label);
+/* Give ar's store price classes (its name says so); 0 or ar's code. */
+struct ar_pricing;
+int ar_backend_price(struct backend *b, const struct ar_pricing *p);
 void ar_disk_report(void);
 
 /* sqlite.c */
