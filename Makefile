@@ -268,11 +268,12 @@ $(B)/bench/argen: tests/bench/argen.c $(FLEX_DEPS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/bench/argen.c \
 		$(B)/libar.a $(LMDB_LIBS) -lm
 
-$(B)/bench/flexbench: tests/bench/flexbench.c tests/bench/argen.c $(FLEX_DEPS)
+FLEX_RUN = tests/bench/argen.c tests/bench/flexrun.c
+
+$(B)/bench/flexbench: tests/bench/flexbench.c $(FLEX_RUN) $(FLEX_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -DARGEN_LIB -o $@ \
-		tests/bench/flexbench.c tests/bench/argen.c \
-		$(B)/libar.a $(LMDB_LIBS) -lm
+		tests/bench/flexbench.c $(FLEX_RUN) $(B)/libar.a $(LMDB_LIBS) -lm
 
 flexbench: deps
 	$(MAKE) all $(B)/bench/argen $(B)/bench/flexbench
