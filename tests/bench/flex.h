@@ -73,4 +73,9 @@ void flex_die(const char *what, int rc);
  * failing allocation exits); how many. */
 size_t flex_generate(struct flex_gen *g, struct flex_req **rq, size_t *cap);
 
+/* "jobs 1-5, nodes 1, slots 5-48, book-ahead 0-48, relax 1-24" into buf
+ * of FLEX_DESCRIBE_MAX bytes; buf. */
+#define FLEX_DESCRIBE_MAX 160
+const char *flex_describe(char *buf, const struct flex_shape *sh);
+
 #endif

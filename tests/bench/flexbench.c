@@ -336,17 +336,6 @@ cell(const struct result *r, size_t n)
 	    (double)n, r->util, r->p50 < 100 ? 1 : 0, r->p50, r->p99);
 }
 
-/* "lo-hi", or "lo" if they are the same. */
-static const char *
-range(char *buf, int64_t lo, int64_t hi)
-{
-	if (lo == hi)
-		snprintf(buf, 48, "%" PRId64, lo);
-	else
-		snprintf(buf, 48, "%" PRId64 "-%" PRId64, lo, hi);
-	return buf;
-}
-
 static void
 table(const char *title, const struct flex_shape *sh, int64_t slots,
     uint64_t seed)
@@ -366,13 +355,8 @@ table(const char *title, const struct flex_shape *sh, int64_t slots,
 		    " for %s requests\n", warm + WINDOW, sh->name);
 		exit(2);
 	}
-	printf("%s: %s requests: jobs %s, nodes %s, slots %s, book-ahead "
-	    "%s, relax %s\n", title, sh->name,
-	    range((char[48]){ 0 }, sh->jobs_min, sh->jobs_max),
-	    range((char[48]){ 0 }, sh->nodes_min, sh->nodes_max),
-	    range((char[48]){ 0 }, sh->exec_min, sh->exec_max),
-	    range((char[48]){ 0 }, 0, sh->ahead_max),
-	    range((char[48]){ 0 }, 1, sh->relax_max));
+	printf("%s: %s requests: %s\n", title, sh->name,
+	    flex_describe((char[FLEX_DESCRIBE_MAX]){ 0 }, sh));
 	printf("utilization over the windows in slots %" PRId64 "-%" PRId64
 	    " (warm-up before, tail after); seed %" PRIu64 ", the same "
 	    "requests\nfor every flexible share of a rate\n\n", warm, slots,

@@ -5,6 +5,7 @@
  * gathered into an array.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,4 +90,28 @@ flex_generate(struct flex_gen *g, struct flex_req **rq, size_t *cap)
 		(*rq)[n] = one;
 	}
 	return n;
+}
+
+/* "lo-hi", or "lo" if they are the same, into buf of 24 bytes. */
+static const char *
+range(char *buf, int64_t lo, int64_t hi)
+{
+	if (lo == hi)
+		snprintf(buf, 24, "%" PRId64, lo);
+	else
+		snprintf(buf, 24, "%" PRId64 "-%" PRId64, lo, hi);
+	return buf;
+}
+
+const char *
+flex_describe(char *buf, const struct flex_shape *sh)
+{
+	char r[5][24];
+
+	snprintf(buf, FLEX_DESCRIBE_MAX, "jobs %s, nodes %s, slots %s, "
+	    "book-ahead %s, relax %s", range(r[0], sh->jobs_min, sh->jobs_max),
+	    range(r[1], sh->nodes_min, sh->nodes_max),
+	    range(r[2], sh->exec_min, sh->exec_max),
+	    range(r[3], 0, sh->ahead_max), range(r[4], 1, sh->relax_max));
+	return buf;
 }
