@@ -95,7 +95,7 @@ deps:
 	fi
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
-	fuzz-short fuzz bench flexbench install uninstall clean
+	fuzz-short fuzz bench flexbench rmbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
 
@@ -268,15 +268,28 @@ $(B)/bench/argen: tests/bench/argen.c $(FLEX_DEPS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/bench/argen.c \
 		$(B)/libar.a $(LMDB_LIBS) -lm
 
-$(B)/bench/flexbench: tests/bench/flexbench.c tests/bench/argen.c $(FLEX_DEPS)
+FLEX_RUN = tests/bench/argen.c tests/bench/flexrun.c
+
+$(B)/bench/flexbench: tests/bench/flexbench.c $(FLEX_RUN) $(FLEX_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -DARGEN_LIB -o $@ \
-		tests/bench/flexbench.c tests/bench/argen.c \
-		$(B)/libar.a $(LMDB_LIBS) -lm
+		tests/bench/flexbench.c $(FLEX_RUN) $(B)/libar.a $(LMDB_LIBS) -lm
 
 flexbench: deps
 	$(MAKE) all $(B)/bench/argen $(B)/bench/flexbench
 	$(B)/bench/flexbench
+
+# Umar's thesis, sections 6.6 and 6.7: the revenue of FCFS-EDS without
+# price classes, with them at the initial booking limits, and with the
+# limits updated by EMSR-b, on the same generated workloads.
+$(B)/bench/rmbench: tests/bench/rmbench.c $(FLEX_RUN) $(FLEX_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -DARGEN_LIB -o $@ \
+		tests/bench/rmbench.c $(FLEX_RUN) $(B)/libar.a $(LMDB_LIBS) -lm
+
+rmbench: deps
+	$(MAKE) all $(B)/bench/rmbench
+	$(B)/bench/rmbench
 
 # --- install -------------------------------------------------------------
 

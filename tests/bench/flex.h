@@ -1,11 +1,12 @@
 /*
  * flex.h - the workload generator of Umar's thesis (section 6.2), shared
- * by argen (which prints it) and flexbench (which replays it in-process).
- * See argen.c.
+ * by argen (which prints it) and by flexbench and rmbench (which replay
+ * it in-process).  See argen.c; flexrun.c has what the replays share.
  */
 #ifndef FLEX_H
 #define FLEX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define FLEX_SLOT 300           /* seconds: the thesis's 5-minute slot */
@@ -56,5 +57,25 @@ void flex_init(struct flex_gen *g, const struct flex_shape *shape,
 
 /* The next request, in order of arrival: 1, or 0 when there are no more. */
 int flex_next(struct flex_gen *g, struct flex_req *r);
+
+/* flexrun.c.  Make a scratch directory, removed at exit and on SIGINT,
+ * SIGTERM, SIGPIPE and SIGHUP with the store in it, and return the
+ * store's path there; prog names the program in messages. */
+const char *flex_scratch(const char *prog);
+
+/* Remove the scratch store, so that the next run creates it afresh. */
+void flex_scratch_remove(void);
+
+/* Say "prog: what: error" on stderr and exit 1. */
+void flex_die(const char *what, int rc);
+
+/* All the requests of g into *rq, an array of *cap grown as needed (a
+ * failing allocation exits); how many. */
+size_t flex_generate(struct flex_gen *g, struct flex_req **rq, size_t *cap);
+
+/* "jobs 1-5, nodes 1, slots 5-48, book-ahead 0-48, relax 1-24" into buf
+ * of FLEX_DESCRIBE_MAX bytes; buf. */
+#define FLEX_DESCRIBE_MAX 160
+const char *flex_describe(char *buf, const struct flex_shape *sh);
 
 #endif

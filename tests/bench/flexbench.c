@@ -17,12 +17,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "ar.h"
 #include "flex.h"
@@ -79,41 +77,8 @@ static const struct {
 
 #define NEXP (sizeof(experiments) / sizeof(experiments[0]))
 
-/* Where the stores go: one at a time, removed after its run, and on
- * exit or a signal. */
-static char root[] = "/tmp/flexbench-XXXXXX";
-static char store[sizeof(root) + 8], data[sizeof(root) + 20],
-    lock[sizeof(root) + 20];
-
-static void
-rm_store(void)
-{
-	unlink(data);
-	unlink(lock);
-	rmdir(store);
-}
-
-static void
-cleanup(void)
-{
-	rm_store();
-	rmdir(root);
-}
-
-static void
-on_signal(int sig)
-{
-	cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void
-die(const char *what, int rc)
-{
-	fprintf(stderr, "flexbench: %s: %s\n", what, ar_strerror(rc));
-	exit(1);
-}
+/* The scratch store: one at a time, removed after its run. */
+static const char *store;
 
 /* The requests of one slot, admitted in one transaction. */
 struct slot {
@@ -275,16 +240,16 @@ run(const struct method *m, const struct flex_req *rq, size_t n,
 	cfg.slot = FLEX_SLOT;
 	cfg.horizon = HORIZON;
 	if ((rc = ar_create(store, &cfg, T0)) != 0)
-		die("create", rc);
+		flex_die("create", rc);
 	if ((rc = ar_open(store, 0, &s)) != 0)
-		die("open", rc);
+		flex_die("open", rc);
 	ns = calloc(n + 1, sizeof(*ns));
 	granted = calloc(n + 1, sizeof(*granted));
 	moves = calloc(n + 1, sizeof(*moves));
 	p.nslots = slots + HORIZON / FLEX_SLOT;
 	p.use = calloc((size_t)p.nslots, sizeof(*p.use));
 	if (ns == NULL || granted == NULL || moves == NULL || p.use == NULL)
-		die("replay", ENOMEM);
+		flex_die("replay", ENOMEM);
 	p.start = T0;
 	p.work = 0;
 	p.bad = 0;
@@ -294,23 +259,23 @@ run(const struct method *m, const struct flex_req *rq, size_t n,
 		sl = (struct slot){ m, rq + i, j - i, ns + i, granted + i,
 		    moves + i };
 		if ((rc = ar_write(s, 0, rq[i].arrival, admit, &sl)) != 0)
-			die(m->name, rc);
+			flex_die(m->name, rc);
 	}
 
 	if ((rc = ar_txn_begin(s, 0, rq[n - 1].arrival, &t)) != 0)
-		die("read", rc);
+		flex_die("read", rc);
 	if ((rc = ar_check(t, violation, (void *)m, &bad)) != 0)
-		die("check", rc);
+		flex_die("check", rc);
 	if (bad != 0) {
 		fprintf(stderr, "flexbench: %s: %" PRIu64 " invariant "
 		    "violations\n", m->name, bad);
 		exit(1);
 	}
 	if ((rc = ar_list(t, 0, add_to_plan, &p)) != 0)
-		die("list", rc);
+		flex_die("list", rc);
 	ar_txn_abort(t);
 	ar_close(s);
-	rm_store();
+	flex_scratch_remove();
 	if (p.bad) {
 		fprintf(stderr, "flexbench: %s: a reservation outside the "
 		    "simulated span\n", m->name);
@@ -371,36 +336,6 @@ cell(const struct result *r, size_t n)
 	    (double)n, r->util, r->p50 < 100 ? 1 : 0, r->p50, r->p99);
 }
 
-/* "lo-hi", or "lo" if they are the same. */
-static const char *
-range(char *buf, int64_t lo, int64_t hi)
-{
-	if (lo == hi)
-		snprintf(buf, 48, "%" PRId64, lo);
-	else
-		snprintf(buf, 48, "%" PRId64 "-%" PRId64, lo, hi);
-	return buf;
-}
-
-/* All the requests of generator g into *rq, of *cap; how many. */
-static size_t
-generate(struct flex_gen *g, struct flex_req **rq, size_t *cap)
-{
-	struct flex_req one, *p;
-	size_t n;
-
-	for (n = 0; flex_next(g, &one); n++) {
-		if (n == *cap) {
-			*cap = *cap ? 2 * *cap : 4096;
-			if ((p = realloc(*rq, *cap * sizeof(*p))) == NULL)
-				die("generate", ENOMEM);
-			*rq = p;
-		}
-		(*rq)[n] = one;
-	}
-	return n;
-}
-
 static void
 table(const char *title, const struct flex_shape *sh, int64_t slots,
     uint64_t seed)
@@ -420,13 +355,8 @@ table(const char *title, const struct flex_shape *sh, int64_t slots,
 		    " for %s requests\n", warm + WINDOW, sh->name);
 		exit(2);
 	}
-	printf("%s: %s requests: jobs %s, nodes %s, slots %s, book-ahead "
-	    "%s, relax %s\n", title, sh->name,
-	    range((char[48]){ 0 }, sh->jobs_min, sh->jobs_max),
-	    range((char[48]){ 0 }, sh->nodes_min, sh->nodes_max),
-	    range((char[48]){ 0 }, sh->exec_min, sh->exec_max),
-	    range((char[48]){ 0 }, 0, sh->ahead_max),
-	    range((char[48]){ 0 }, 1, sh->relax_max));
+	printf("%s: %s requests: %s\n", title, sh->name,
+	    flex_describe((char[FLEX_DESCRIBE_MAX]){ 0 }, sh));
 	printf("utilization over the windows in slots %" PRId64 "-%" PRId64
 	    " (warm-up before, tail after); seed %" PRIu64 ", the same "
 	    "requests\nfor every flexible share of a rate\n\n", warm, slots,
@@ -442,7 +372,7 @@ table(const char *title, const struct flex_shape *sh, int64_t slots,
 	for (k = 0; k < NEXP; k++) {
 		flex_init(&g, sh, experiments[k].rate, experiments[k].flexible,
 		    slots, seed, T0);
-		n[k] = generate(&g, &rq, &cap);
+		n[k] = flex_generate(&g, &rq, &cap);
 		if (n[k] == 0) {
 			fprintf(stderr, "flexbench: no requests\n");
 			exit(2);
@@ -541,18 +471,7 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (mkdtemp(root) == NULL) {
-		perror("flexbench: mkdtemp");
-		return 1;
-	}
-	snprintf(store, sizeof(store), "%s/store", root);
-	snprintf(data, sizeof(data), "%s/data.mdb", store);
-	snprintf(lock, sizeof(lock), "%s/lock.mdb", store);
-	atexit(cleanup);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, on_signal);
-	signal(SIGHUP, on_signal);
+	store = flex_scratch("flexbench");
 	printf("flexbench: %d nodes, %d-minute slots, %" PRIu64 " slots of "
 	    "arrivals, horizon %d h, one transaction per slot\n\n", NODES,
 	    FLEX_SLOT / 60, slots, HORIZON / 3600);

@@ -1,0 +1,117 @@
+/*
+ * flexrun.c - what the in-process replays of the thesis's workloads
+ * (flexbench, rmbench) share: a scratch directory for one store at a
+ * time, removed at exit and on a signal, and a generator's requests
+ * gathered into an array.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ar.h"
+#include "flex.h"
+
+/* The files a store is made of (lib/store.c), each removed by name:
+ * unlink and rmdir are safe in a signal handler, reading a directory is
+ * not. */
+static const char *const files[] = { "data.mdb", "lock.mdb", "writer.lock" };
+#define NFILES (sizeof(files) / sizeof(files[0]))
+
+static const char *prog = "flexrun";
+static char root[] = "/tmp/flexrun-XXXXXX";
+static char store[sizeof(root) + 8], path[NFILES][sizeof(root) + 24];
+
+void
+flex_scratch_remove(void)
+{
+	for (size_t i = 0; i < NFILES; i++)
+		unlink(path[i]);
+	rmdir(store);
+}
+
+static void
+cleanup(void)
+{
+	flex_scratch_remove();
+	rmdir(root);
+}
+
+static void
+on_signal(int sig)
+{
+	cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+const char *
+flex_scratch(const char *name)
+{
+	prog = name;
+	if (mkdtemp(root) == NULL) {
+		fprintf(stderr, "%s: mkdtemp: %s\n", prog, strerror(errno));
+		exit(1);
+	}
+	snprintf(store, sizeof(store), "%s/store", root);
+	for (size_t i = 0; i < NFILES; i++)
+		snprintf(path[i], sizeof(path[i]), "%s/%s", store, files[i]);
+	atexit(cleanup);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, on_signal);
+	signal(SIGHUP, on_signal);
+	return store;
+}
+
+void
+flex_die(const char *what, int rc)
+{
+	fprintf(stderr, "%s: %s: %s\n", prog, what, ar_strerror(rc));
+	exit(1);
+}
+
+size_t
+flex_generate(struct flex_gen *g, struct flex_req **rq, size_t *cap)
+{
+	struct flex_req one, *p;
+	size_t n;
+
+	for (n = 0; flex_next(g, &one); n++) {
+		if (n == *cap) {
+			*cap = *cap ? 2 * *cap : 4096;
+			if ((p = realloc(*rq, *cap * sizeof(*p))) == NULL)
+				flex_die("generate", ENOMEM);
+			*rq = p;
+		}
+		(*rq)[n] = one;
+	}
+	return n;
+}
+
+/* "lo-hi", or "lo" if they are the same, into buf of 24 bytes. */
+static const char *
+range(char *buf, int64_t lo, int64_t hi)
+{
+	if (lo == hi)
+		snprintf(buf, 24, "%" PRId64, lo);
+	else
+		snprintf(buf, 24, "%" PRId64 "-%" PRId64, lo, hi);
+	return buf;
+}
+
+const char *
+flex_describe(char *buf, const struct flex_shape *sh)
+{
+	char r[5][24];
+
+	snprintf(buf, FLEX_DESCRIBE_MAX, "jobs %s, nodes %s, slots %s, "
+	    "book-ahead %s, relax %s", range(r[0], sh->jobs_min, sh->jobs_max),
+	    range(r[1], sh->nodes_min, sh->nodes_max),
+	    range(r[2], sh->exec_min, sh->exec_max),
+	    range(r[3], 0, sh->ahead_max), range(r[4], 1, sh->relax_max));
+	return buf;
+}
