@@ -485,9 +485,11 @@ int ar_demand(ar_txn *t, int64_t since,
  * request asked at or after since, granted or refused, asks for its
  * nodes x jobs over its asked interval [earliest, earliest + duration);
  * a class's demand in a slot is the sum of what its requests ask there.
- * Over the slots those requests asked for, from the first to the last
- * (no earlier than since, no later than the horizon), mean[j] and sd[j]
- * (population standard deviation) are class j + 1's; 0 without demand.
+ * Over the slots whose demand the log holds whole (from the first
+ * entry's slot plus the furthest any entry asked ahead, to the clock),
+ * or where the history is too short for any, over the slots asked for,
+ * mean[j] and sd[j] (population standard deviation) are class j + 1's;
+ * 0 without demand.
  * Errors: ENOMEM, AR_ECORRUPT, LMDB's codes.
  */
 int ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd);

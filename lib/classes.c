@@ -416,7 +416,9 @@ ar_demand(ar_txn *t, int64_t since,
 struct forecast {
 	ar_txn *t;
 	int64_t from, to;       /* the slots counted: [from, to) */
-	int64_t lo, hi;         /* the slots asked for, first pass */
+	int64_t lo, hi;         /* the slots asked for, first pass ... */
+	int64_t first_at;       /* ... the slot the first entry was asked in */
+	int64_t reach;          /* ... and the furthest any asked ahead */
 	int64_t *delta[AR_CLASSES_MAX + 1];     /* per class, per slot */
 };
 
@@ -436,18 +438,22 @@ asked(const struct forecast *f, const struct ar_demand *d, int64_t *a,
 	return *a < *b && d->cls >= 1 && d->cls <= f->t->pr.n;
 }
 
-/* First pass: the slots the log's requests asked for. */
+/* First pass: the slots the log's requests asked for, and how far. */
 static int
 demand_span(const struct ar_demand *d, void *arg)
 {
 	struct forecast *f = arg;
-	int64_t a, b;
+	int64_t a, b, at = d->at / f->t->m.slot;
 
 	if (asked(f, d, &a, &b)) {
 		if (f->lo == -1 || a < f->lo)
 			f->lo = a;
 		if (b > f->hi)
 			f->hi = b;
+		if (f->first_at == -1 || at < f->first_at)
+			f->first_at = at;
+		if (b - at > f->reach)
+			f->reach = b - at;
 	}
 	return 0;
 }
@@ -460,8 +466,8 @@ demand_add(const struct ar_demand *d, void *arg)
 	int64_t a, b;
 
 	if (asked(f, d, &a, &b)) {
-		f->delta[d->cls][a - f->lo] += (int64_t)d->nodes * d->jobs;
-		f->delta[d->cls][b - f->lo] -= (int64_t)d->nodes * d->jobs;
+		f->delta[d->cls][a - f->from] += (int64_t)d->nodes * d->jobs;
+		f->delta[d->cls][b - f->from] -= (int64_t)d->nodes * d->jobs;
 	}
 	return 0;
 }
@@ -470,6 +476,7 @@ int
 ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
 {
 	struct forecast f;
+	int64_t now = t->now / t->m.slot;
 	size_t slots;
 	int rc;
 
@@ -479,23 +486,37 @@ ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
 		since = t->now;
 	/* The slots asked for by requests since then, up to the horizon. */
 	f.from = since / t->m.slot;
-	f.to = t->now / t->m.slot + t->m.horizon;
-	f.lo = -1;
+	f.to = now + t->m.horizon;
+	f.lo = f.first_at = -1;
 	for (uint32_t i = 0; i < t->pr.n; i++)
 		mean[i] = sd[i] = 0;
 	if ((rc = ar_demand(t, since, demand_span, &f)) != 0 || f.lo == -1)
 		return rc;
+	/*
+	 * A slot's demand is whole only if every request that could ask for
+	 * it was asked within the log's history, and has been asked: the
+	 * slots from the first entry's plus the furthest reach to now.  Only
+	 * where the history is too short for any are the slots asked for
+	 * taken instead (their ends hold only part of their demand).
+	 */
+	if (f.first_at + f.reach < now) {
+		f.lo = f.first_at + f.reach;
+		f.hi = now;
+	}
 	slots = (size_t)(f.hi - f.lo);
 	for (uint32_t i = 1; i <= t->pr.n && rc == 0; i++)
-		if ((f.delta[i] = calloc(slots + 1, sizeof(int64_t))) == NULL)
+		if ((f.delta[i] = calloc((size_t)(f.to - f.from) + 1,
+		    sizeof(int64_t))) == NULL)
 			rc = ENOMEM;
 	if (rc == 0)
 		rc = ar_demand(t, since, demand_add, &f);
 	for (uint32_t i = 1; i <= t->pr.n; i++) {
 		double sum = 0, sq = 0, level = 0, var;
 
-		for (size_t s = 0; rc == 0 && s < slots; s++) {
-			level += (double)f.delta[i][s];
+		for (int64_t s = f.from; rc == 0 && s < f.hi; s++) {
+			level += (double)f.delta[i][s - f.from];
+			if (s < f.lo)
+				continue;
 			sum += level;
 			sq += level * level;
 		}

@@ -815,6 +815,62 @@ test_classes(void)
 	rm_store(dir);
 }
 
+/*
+ * The forecast of a steady demand: every slot for a day, one request of
+ * one node for 12 slots, 24 slots ahead.  Each slot whose requesters all
+ * asked within the log's history holds 12 nodes of it, no more, no less.
+ */
+static void
+test_forecast(void)
+{
+	static const struct ar_class c[2] = {
+		{ "soon", 100, 0, 3600, 40 },
+		{ "ahead", 50, 3600, -1, 40 },
+	};
+	const char *dir = store_path("forecast");
+	struct ar_config cfg;
+	struct ar_pricing p;
+	struct ar_request rq;
+	struct ar_answer a;
+	double mean[2], sd[2];
+	const char *field;
+	size_t bad;
+	ar_store *s;
+	ar_txn *t;
+
+	ar_config_default(&cfg);
+	cfg.nodes = 40;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	memset(&p, 0, sizeof(p));
+	p.n = 2;
+	memcpy(p.c, c, sizeof(c));
+	p.retention = 7 * 86400;
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_set_pricing(t, &p, &bad, &field));
+	OK(ar_txn_commit(t));
+	for (int i = 0; i < 288; i++) {
+		OK(ar_txn_begin(s, AR_WRITE, T0 + i * 300, &t));
+		memset(&rq, 0, sizeof(rq));
+		rq.earliest = rq.latest = T0 + (i + 24) * 300;
+		rq.duration = 12 * 300;
+		rq.nodes = rq.jobs = 1;
+		OK(ar_add(t, &rq, &a));
+		CHECK(a.status == AR_GRANTED && a.cls == 2, "slot %d: status %d "
+		    "class %u", i, a.status, a.cls);
+		OK(ar_txn_commit(t));
+	}
+	OK(ar_txn_begin(s, 0, T0 + 288 * 300, &t));
+	OK(ar_forecast(t, T0, mean, sd));
+	CHECK(mean[0] == 0 && sd[0] == 0, "class 1: mean %g sd %g", mean[0],
+	    sd[0]);
+	CHECK(mean[1] > 12 - 1e-9 && mean[1] < 12 + 1e-9 && sd[1] < 1e-6,
+	    "steady demand of 12: mean %g sd %g", mean[1], sd[1]);
+	ar_txn_abort(t);
+	ar_close(s);
+	rm_store(dir);
+}
+
 /* Fill a small map until it is full: it grows, then refuses cleanly. */
 struct filler {
 	int count;
@@ -1337,6 +1393,7 @@ main(void)
 	test_client_key();
 	test_upgrade();
 	test_classes();
+	test_forecast();
 	test_map_full();
 	test_model();
 	test_rearrange();
