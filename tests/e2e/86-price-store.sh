@@ -190,3 +190,20 @@ usage_of ar-price >"$D/usage"
 { echo 'ar-price: --capacity, --show, --set and --update go alone'
     cat "$D/usage"; } >"$D/err"
 expect_err <"$D/err"
+
+begin 'price: --history and --retention take durations'
+price_store
+usage_of ar-price >"$D/usage"
+run ar-price --update --history soon
+expect_exit 2
+{ echo "ar-price: option '--history': invalid duration 'soon'"
+    cat "$D/usage"; } >"$D/err"
+expect_err <"$D/err"
+run ar-price --set --retention -1 <"$D/classes"
+expect_exit 2
+{ echo "ar-price: option '--retention': invalid duration '-1'"
+    cat "$D/usage"; } >"$D/err"
+expect_err <"$D/err"
+run ar-price --show
+filter 's/.* limit=\([0-9]*\) retention=\(.*\)/\1 \2/'
+expect_out '40 90d' '35 90d' '30 90d'
