@@ -83,33 +83,32 @@ int
 fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
     uint64_t need, int64_t *start)
 {
-	int64_t bad;
+	int64_t s;
 	int rc;
 
-	for (;;) {
-		uint32_t i;
-
-		if ((rc = ring_first_fit(t, &t->ring, lo, hi, len, need,
-		    start)) != 0 || *start == -1)
+	/*
+	 * The first start that fits in every ring: each ring's own first
+	 * fit from the candidate, which passes a long full run at once,
+	 * until they all agree.  A ring that puts it later makes that the
+	 * candidate; the candidate only moves forward.
+	 */
+	if ((rc = ring_first_fit(t, &t->ring, lo, hi, len, need, start)) != 0)
+		return rc;
+	for (uint32_t i = 2; i <= cls && *start != -1; i++) {
+		if ((rc = ring_first_fit(t, &t->limit[i], *start, hi, len,
+		    need, &s)) != 0)
 			return rc;
-		for (i = 2; i <= cls; i++) {
-			struct ring *r = &t->limit[i];
-
-			if (need > r->capacity) {
+		if (s != *start) {
+			/* Later (or nowhere): every ring again from there. */
+			if (s == -1 || (rc = ring_first_fit(t, &t->ring, s, hi,
+			    len, need, start)) != 0) {
 				*start = -1;
-				return 0;
-			}
-			if ((rc = ring_first_over(t, r, *start, *start + len,
-			    r->capacity - (uint32_t)need, &bad)) != 0)
 				return rc;
-			if (bad != -1)
-				break;
+			}
+			i = 1;
 		}
-		if (i > cls)
-			return 0;
-		/* No start whose interval covers that slot fits. */
-		lo = bad + 1;
 	}
+	return 0;
 }
 
 int
