@@ -1,11 +1,13 @@
 /*
  * model.c - the brute-force model of a store; see model.h.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"           /* the limit rings, read in model_compare */
 #include "model.h"
 
 #define PICK(n) m->pick(m->arg, (n))
@@ -63,14 +65,61 @@ up(int64_t t)
 	return (t + M_SLOT - 1) / M_SLOT;
 }
 
-
-static int
-m_fits(const struct model *m, int64_t s, int64_t len, int64_t need)
+/* The class of a request starting at earliest, asked at now; 0: none. */
+static uint32_t
+m_class(const struct model *m, int64_t earliest, int64_t now)
 {
-	for (int64_t i = s; i < s + len; i++)
-		if (m->used[i] + need > M_NODES)
+	int64_t ahead = earliest > now ? earliest - now : 0;
+
+	for (size_t i = 0; i < m->pr.n; i++)
+		if (ahead >= m->pr.c[i].ahead_min &&
+		    (m->pr.c[i].ahead_max == -1 || ahead < m->pr.c[i].ahead_max))
+			return (uint32_t)i + 1;
+	return 0;
+}
+
+static int64_t
+m_price(const struct model *m, uint32_t cls, int64_t need, int64_t len)
+{
+	return cls == 0 ? 0 : m->pr.c[cls - 1].price * need * len;
+}
+
+/* Nodes held at slot x by class i and every cheaper one. */
+static uint32_t
+m_above(const struct model *m, uint32_t i, int64_t x)
+{
+	uint32_t sum = 0;
+
+	for (uint32_t k = i; k <= m->pr.n; k++)
+		sum += m->held[k][x];
+	return sum;
+}
+
+/* Does need nodes of class cls fit at every slot of [s, s + len): in the
+ * nodes, and within the limit of its class and of every dearer one? */
+static int
+m_fits(const struct model *m, uint32_t cls, int64_t s, int64_t len,
+    int64_t need)
+{
+	for (int64_t x = s; x < s + len; x++) {
+		if (m->used[x] + need > M_NODES)
 			return 0;
+		for (uint32_t i = 2; i <= cls; i++)
+			if (m_above(m, i, x) + need > m->pr.c[i - 1].limit)
+				return 0;
+	}
 	return 1;
+}
+
+/* Take (delta > 0) or give back need nodes of class cls over a span. */
+static void
+m_hold(struct model *m, uint32_t cls, int64_t s, int64_t len, int64_t delta)
+{
+	for (int64_t x = s; x < s + len; x++) {
+		m->used[x] += (uint32_t)delta;
+		if (cls != 0)
+			m->held[cls][x] += (uint32_t)delta;
+	}
 }
 
 static int64_t
@@ -109,12 +158,213 @@ m_span(int64_t now, const struct ar_request *rq, int together,
 }
 
 static int64_t
-m_first_fit(const struct model *m, int64_t first, int64_t last, int64_t len, int64_t need)
+m_first_fit(const struct model *m, uint32_t cls, int64_t first, int64_t last,
+    int64_t len, int64_t need)
 {
 	for (int64_t s = first; s <= last; s++)
-		if (m_fits(m, s, len, need))
+		if (m_fits(m, cls, s, len, need))
 			return s;
 	return -1;
+}
+
+/* Why a request of class cls that found no room was refused: for a
+ * booking limit if the nodes alone had room for it in the window. */
+static enum ar_reason
+m_refusal(const struct model *m, uint32_t cls, int64_t first, int64_t last,
+    int64_t len, int64_t need)
+{
+	if (cls >= 2 && m_first_fit(m, 0, first, last, len, need) != -1)
+		return AR_R_BOOKING;
+	return AR_R_FULL;
+}
+
+/* The reservation with that id, or -1. */
+static int
+m_find(const struct model *m, uint64_t id)
+{
+	int lo = 0, hi = m->nresv;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (m->resv[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nresv && m->resv[lo].id == id ? lo : -1;
+}
+
+static int
+m_ended(const struct model *m, int k, int64_t now)
+{
+	return (m->resv[k].start + m->resv[k].len) * M_SLOT <= now;
+}
+
+/* Reservation k cancelled at now: its slots from now on are free. */
+static void
+m_release(struct model *m, int k, int64_t now)
+{
+	int64_t from = now / M_SLOT > m->resv[k].start ? now / M_SLOT :
+	    m->resv[k].start;
+
+	m_hold(m, m->resv[k].cls, from, m->resv[k].start + m->resv[k].len -
+	    from, -m->resv[k].need);
+	m->resv[k].live = 0;
+}
+
+/* Reservation k, placed or moved by this add, must be within the nodes
+ * and its class's limits at every slot it holds. */
+static void
+m_within(struct model *m, int k)
+{
+	uint32_t cls = m->resv[k].cls;
+
+	for (int64_t x = m->resv[k].start; x < m->resv[k].start +
+	    m->resv[k].len; x++) {
+		CHECK(m, m->used[x] <= M_NODES, "slot %" PRId64 ": %u nodes "
+		    "held", x, m->used[x]);
+		for (uint32_t i = 2; i <= cls; i++)
+			CHECK(m, m_above(m, i, x) <= m->pr.c[i - 1].limit,
+			    "reservation %" PRIu64 " of class %u at slot %"
+			    PRId64 ": classes %u.. hold %u, limit %u",
+			    m->resv[k].id, cls, x, i, m_above(m, i, x),
+			    m->pr.c[i - 1].limit);
+	}
+}
+
+/* A move by an add with these flags, whose copies' ids begin at own:
+ * checked to be one the store may make, and made in the model. */
+static void
+m_move(struct model *m, const struct ar_placed *mv, unsigned flags,
+    uint64_t own, int64_t now)
+{
+	int k = m_find(m, mv->id);
+	int64_t lo, hi, to = mv->start / M_SLOT;
+
+	CHECK(m, k >= 0 && mv->id < own, "moved %" PRIu64 ": not an "
+	    "earlier reservation", mv->id);
+	if (k < 0)
+		return;
+	lo = up(m->resv[k].earliest) > up(now) ? up(m->resv[k].earliest) :
+	    up(now);
+	hi = up(m->resv[k].latest) < now / M_SLOT + M_HORIZON - m->resv[k].len ?
+	    up(m->resv[k].latest) : now / M_SLOT + M_HORIZON - m->resv[k].len;
+	CHECK(m, m->resv[k].live && m->resv[k].start * M_SLOT > now &&
+	    mv->from == m->resv[k].start * M_SLOT && lo < hi &&
+	    to >= lo && to <= hi && mv->start == to * M_SLOT &&
+	    mv->end == (to + m->resv[k].len) * M_SLOT &&
+	    (!(flags & AR_LATER) || mv->start > mv->from),
+	    "moved %" PRIu64 " from %" PRId64 " to %" PRId64 ": live %d, "
+	    "model at %" PRId64 ", window %" PRId64 "..%" PRId64, mv->id,
+	    mv->from / M_SLOT, to, m->resv[k].live, m->resv[k].start, lo, hi);
+	m_hold(m, m->resv[k].cls, m->resv[k].start, m->resv[k].len,
+	    -m->resv[k].need);
+	m->resv[k].start = to;
+	m_hold(m, m->resv[k].cls, to, m->resv[k].len, m->resv[k].need);
+	m->moves++;
+}
+
+/* A copy granted: into the model, its record compared. */
+static void
+m_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
+    const struct ar_placed *g, uint32_t cls, int64_t len, int64_t need)
+{
+	struct ar_resv r;
+	int k = m->nresv;
+
+	OK(m, ar_get(t, g->id, &r));
+	CHECK(m, r.start == g->start && r.cls == cls &&
+	    r.price == m_price(m, cls, need, len), "record %" PRIu64
+	    ": at %" PRId64 " class %u price %" PRId64 ", model class %u "
+	    "price %" PRId64, g->id, r.start / M_SLOT, r.cls, r.price, cls,
+	    m_price(m, cls, need, len));
+	if (k == M_RESV)
+		return;
+	m->resv[k].id = g->id;
+	m->resv[k].start = g->start / M_SLOT;
+	m->resv[k].len = len;
+	m->resv[k].need = need;
+	m->resv[k].earliest = rq->earliest;
+	m->resv[k].latest = rq->latest;
+	m->resv[k].owner = rq->owner;
+	m->resv[k].cls = cls;
+	m->resv[k].price = m_price(m, cls, need, len);
+	m->resv[k].live = 1;
+	m_hold(m, cls, m->resv[k].start, len, need);
+	m->nresv++;
+}
+
+/*
+ * An add whose key, if any, is new: with AR_NOMOVE copies one by one,
+ * first fit, all or none; else the same as far as first fit goes, and
+ * beyond it whatever the store grants by moving others must be moves it
+ * may make and must leave every limit and the nodes kept.  1 if granted.
+ */
+static int
+m_add(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
+{
+	const struct ar_placed *g, *mv;
+	struct ar_answer a;
+	enum ar_reason why;
+	int64_t first, last, len, need, s, starts[2], frees[2];
+	uint32_t cls = m_class(m, rq->earliest, now), fitted = 0;
+	size_t ng, nm;
+	int nomove = (rq->flags & AR_NOMOVE) != 0, from = m->nresv, k;
+
+	why = m_span(now, rq, 0, &first, &last, &len, &need);
+	for (; why == AR_R_NONE && fitted < rq->jobs; fitted++) {
+		if ((s = m_first_fit(m, cls, first, last, len, need)) == -1)
+			break;
+		starts[fitted] = s;
+		frees[fitted] = m_least(m, s, len);
+		m_hold(m, cls, s, len, need);
+	}
+	for (uint32_t j = fitted; j-- > 0; )
+		m_hold(m, cls, starts[j], len, -need);
+	OK(m, ar_add(t, rq, &a));
+	ar_added(t, &g, &ng, &mv, &nm);
+	CHECK(m, a.cls == cls && a.price == m_price(m, cls, need, len) &&
+	    !a.replayed, "add at %" PRId64 ": class %u price %" PRId64
+	    ", model class %u price %" PRId64, first, a.cls, a.price, cls,
+	    m_price(m, cls, need, len));
+	if (a.status != AR_GRANTED) {
+		if (why == AR_R_NONE)
+			why = m_refusal(m, cls, first, last, len, need);
+		m->limited += why == AR_R_BOOKING;
+		CHECK(m, a.status == AR_REFUSED && a.reason == why &&
+		    fitted < rq->jobs && ng == 0 && nm == 0, "add at %" PRId64
+		    ": store %d reason %d, model %u of %u copies fit, reason %d",
+		    first, a.status, a.reason, fitted, rq->jobs, why);
+		return 0;
+	}
+	/* Where first fit falls short, only moves can have made room. */
+	CHECK(m, why == AR_R_NONE && ng == rq->jobs && a.id == g[0].id &&
+	    a.start == g[0].start && (!nomove || fitted == rq->jobs) &&
+	    (fitted == rq->jobs) == (nm == 0), "add at %" PRId64 ": granted "
+	    "%zu copies at %" PRId64 ", %zu moves; model %u of %u copies fit",
+	    first, ng, a.start / M_SLOT, nm, fitted, rq->jobs);
+	for (size_t i = 0; i < nm; i++)
+		m_move(m, &mv[i], rq->flags, g[0].id, now);
+	for (size_t j = 0; j < ng && j < rq->jobs; j++) {
+		s = g[j].start / M_SLOT;
+		/* Copies that fit first fit are placed so, before any
+		 * move. */
+		CHECK(m, s >= first && s <= last && (j >= fitted ||
+		    (s == starts[j] && g[j].free == frees[j])),
+		    "copy %zu at %" PRId64 " free %u, "
+		    "model %" PRId64 " free %" PRId64 ", window %" PRId64 "..%"
+		    PRId64, j, s, g[j].free, j < fitted ? starts[j] : -1,
+		    j < fitted ? frees[j] : -1, first, last);
+		m_enter(m, t, rq, &g[j], cls, len, need);
+	}
+	/* Whatever was placed or moved keeps the nodes and its limits. */
+	for (k = from; nm > 0 && k < m->nresv; k++)
+		m_within(m, k);
+	for (size_t i = 0; i < nm; i++)
+		if ((k = m_find(m, mv[i].id)) >= 0)
+			m_within(m, k);
+	return 1;
 }
 
 /* The key of owner named name, or -1. */
@@ -138,7 +388,7 @@ m_keyed(struct model *m, ar_txn *t, const struct ar_request *rq, int k,
 	size_t ng, nm;
 	int f = m->keys[k].first, same = rq->nodes == m->keys[k].nodes &&
 	    rq->jobs == m->keys[k].jobs && rq->duration == m->keys[k].duration;
-	int ended = (m->resv[f].start + m->resv[f].len) * M_SLOT <= now;
+	int ended = m_ended(m, f, now);
 
 	OK(m, ar_add(t, rq, &a));
 	ar_added(t, &g, &ng, &mv, &nm);
@@ -149,6 +399,8 @@ m_keyed(struct model *m, ar_txn *t, const struct ar_request *rq, int k,
 		    rq->client_key, rq->owner, a.status, a.reason);
 		return;
 	}
+	/* Its class and price are not compared: the store answers those
+	 * of the request as it would be classed now, not the booked ones. */
 	CHECK(m, a.replayed && a.reason == AR_R_NONE && a.id == m->resv[f].id &&
 	    ng == rq->jobs &&
 	    nm == 0 && (m->resv[f].live ? a.status == AR_GRANTED ||
@@ -163,6 +415,122 @@ m_keyed(struct model *m, ar_txn *t, const struct ar_request *rq, int k,
 		    g[j].start / M_SLOT);
 }
 
+/* Random classes, n of them (0: none): prices falling, limits nested,
+ * b_1 the nodes; the book-ahead ranges cut the horizon at random slots
+ * and go to the classes in a random order. */
+static void
+m_classes(struct model *m, size_t n, struct ar_pricing *p)
+{
+	size_t order[M_CLASSES];
+	int64_t at = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->n = n;
+	p->retention = (1 + (int64_t)PICK(24)) * 3600;
+	for (size_t i = n; i-- > 0; ) {
+		snprintf(p->c[i].name, sizeof(p->c[i].name), "c%zu", i + 1);
+		p->c[i].price = (i + 1 == n ? 0 : p->c[i + 1].price) + 1 +
+		    (int64_t)PICK(50);
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t above = i == 0 ? M_NODES : p->c[i - 1].limit;
+		uint32_t less = (uint32_t)PICK(4);
+
+		if (i == 0)
+			p->c[i].limit = M_NODES;
+		else if (PICK(4) == 0)
+			p->c[i].limit = (uint32_t)PICK(above + 1);
+		else
+			p->c[i].limit = less < above ? above - less : 0;
+		order[i] = i;
+	}
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)PICK(i), x = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = x;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ar_class *c = &p->c[order[i]];
+
+		c->ahead_min = at;
+		if (i + 1 == n)
+			c->ahead_max = -1;
+		else
+			c->ahead_max = at = at + (1 + (int64_t)PICK(M_HORIZON /
+			    n)) * M_SLOT;
+	}
+}
+
+/* Is a live reservation of some class not ended by now? */
+static int
+m_priced_live(const struct model *m, int64_t now)
+{
+	for (int k = 0; k < m->nresv; k++)
+		if (m->resv[k].live && m->resv[k].cls != 0 && !m_ended(m, k, now))
+			return 1;
+	return 0;
+}
+
+/* Set classes p in the store and the model; rc is what the store should
+ * answer. */
+static void
+m_set(struct model *m, ar_txn *t, const struct ar_pricing *p, int rc_want)
+{
+	struct ar_pricing q;
+	const char *field;
+	size_t bad;
+	int rc = ar_set_pricing(t, p, &bad, &field);
+
+	CHECK(m, rc == rc_want, "%zu classes, %zu before: %s, not %s", p->n,
+	    m->pr.n, ar_strerror(rc), ar_strerror(rc_want));
+	if (rc == 0 && p->n != m->pr.n)
+		m->renumbered++;
+	m->busy += rc == EBUSY;
+	if (rc == 0)
+		m->pr = *p;
+	OK(m, ar_pricing(t, &q));
+	CHECK(m, q.n == m->pr.n && memcmp(q.c, m->pr.c, m->pr.n *
+	    sizeof(q.c[0])) == 0, "classes read back: %zu", q.n);
+}
+
+/*
+ * New classes: new prices, limits and ranges for as many classes, which
+ * the store takes whatever it holds; with renumber, now and then another
+ * number of them (any, the first time), which it refuses while a live
+ * reservation has a class.  Without renumber another number is only
+ * tried where it is refused.
+ */
+static void
+m_reprice(struct model *m, ar_txn *t, int64_t now, int renumber)
+{
+	struct ar_pricing p;
+	size_t n = m->pr.n;
+	int busy = 0;
+
+	if (!m->priced)
+		n = 2 + (size_t)PICK(M_CLASSES - 1);
+	else if (PICK(renumber ? 2 : 4) == 0) {
+		n = (size_t)PICK(M_CLASSES + 1);
+		busy = n != m->pr.n && m_priced_live(m, now);
+		if (!renumber && !busy)
+			n = m->pr.n;
+	}
+	if (n != m->pr.n && !busy)
+		/* Reservations that ended keep their class: the check
+		 * would count those not yet purged against the new ones. */
+		OK(m, ar_purge(t, NULL, NULL));
+	m_classes(m, n, &p);
+	m_set(m, t, &p, busy ? EBUSY : 0);
+	m->priced = 1;
+}
+
+void
+model_price(struct model *m, ar_txn *t, int64_t now)
+{
+	m_reprice(m, t, now, 1);
+}
+
 void
 model_op(struct model *m, ar_txn *t, int64_t now)
 {
@@ -170,9 +538,16 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	struct ar_answer a, alts[3];
 	enum ar_reason why;
 	int64_t first, last, len, need, s;
+	uint32_t cls;
 	size_t n;
-	int op = (int)PICK(10);
+	int op;
 
+	if (m->priced && PICK(50) == 0) {
+		m->ops++;
+		m_reprice(m, t, now, 0);
+		return;
+	}
+	op = (int)PICK(10);
 	/* Up to two minutes in the past, but never before 1970. */
 	rq = request(m, (now < 120 ? 0 : now - 120) +
 	    (int64_t)PICK((M_HORIZON + 10) * M_SLOT),
@@ -181,17 +556,19 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	if (PICK(3) == 0)
 		rq.latest = rq.earliest + (int64_t)PICK(20 * M_SLOT);
 	rq.owner = (uint32_t)PICK(3);
+	cls = m_class(m, rq.earliest, now);
 	m->ops++;
 	if (op < 4) {
-		const struct ar_placed *g, *mv;
-		int64_t starts[2], frees[2];
-		uint32_t j = 0;
-		size_t ng, nm;
 		char name[24];
 		int k = -1, f = m->nresv;
 		int64_t epoch = now / (M_HORIZON * M_SLOT);
 
-		/* Copies one by one, first fit, all or none. */
+		/* With classes, a third of the adds may move others. */
+		if (m->priced && PICK(3) == 0) {
+			rq.flags = PICK(2) ? AR_LATER : 0;
+			m_add(m, t, &rq, now);
+			return;
+		}
 		rq.flags = AR_NOMOVE;
 		if (m->nkeys > 0 && PICK(6) == 0) {
 			/* A retry, its start as relative as ever. */
@@ -211,47 +588,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			m_keyed(m, t, &rq, k, now);
 			return;
 		}
-		why = m_span(now, &rq, 0, &first, &last, &len, &need);
-		OK(m, ar_add(t, &rq, &a));
-		for (j = 0; why == AR_R_NONE && j < rq.jobs; j++) {
-			if ((s = m_first_fit(m, first, last, len, need)) == -1)
-				break;
-			starts[j] = s;
-			frees[j] = m_least(m, s, len);
-			for (int64_t i = s; i < s + len; i++)
-				m->used[i] += (uint32_t)need;
-		}
-		if (j < rq.jobs)
-			while (j-- > 0)
-				for (int64_t i = starts[j]; i < starts[j] + len; i++)
-					m->used[i] -= (uint32_t)need;
-		ar_added(t, &g, &ng, &mv, &nm);
-		CHECK(m, (a.status == AR_GRANTED) == (j == rq.jobs) && nm == 0 &&
-		    !a.replayed &&
-		    (a.status != AR_GRANTED || (ng == rq.jobs &&
-		    a.start == starts[0] * M_SLOT)),
-		    "add at %" PRId64 ": store %d start %" PRId64 ", model %"
-		    "u copies", first, a.status, a.start / M_SLOT, j);
-		if (a.status != AR_GRANTED)
-			CHECK(m, a.reason == (why ? why : AR_R_FULL),
-			    "add reason %d, model %d", a.reason, why);
-		else
-			for (j = 0; j < ng && j < rq.jobs; j++) {
-				CHECK(m, g[j].start == starts[j] * M_SLOT &&
-				    g[j].free == frees[j],
-				    "copy %u at %" PRId64 " free %u, model %"
-				    PRId64 " free %" PRId64, j, g[j].start / M_SLOT,
-				    g[j].free, starts[j], frees[j]);
-				if (m->nresv < M_RESV) {
-					m->resv[m->nresv].id = g[j].id;
-					m->resv[m->nresv].start = starts[j];
-					m->resv[m->nresv].len = len;
-					m->resv[m->nresv].need = need;
-					m->resv[m->nresv].owner = rq.owner;
-					m->resv[m->nresv++].live = 1;
-				}
-			}
-		if (a.status == AR_GRANTED && rq.client_key != NULL) {
+		if (m_add(m, t, &rq, now) && rq.client_key != NULL) {
 			/* Names of past epochs never come again: forget
 			 * them when room runs out (an epoch has 12). */
 			if (m->nkeys == M_KEYS) {
@@ -275,12 +612,19 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	why = m_span(now, &rq, 1, &first, &last, &len, &need);
 	if (op < 6) {
 		OK(m, ar_search(t, &rq, &a));
-		s = why == AR_R_NONE ? m_first_fit(m, first, last, len, need) : -1;
+		s = why == AR_R_NONE ? m_first_fit(m, cls, first, last, len,
+		    need) : -1;
+		if (why == AR_R_NONE && s == -1)
+			why = m_refusal(m, cls, first, last, len, need);
 		CHECK(m, (a.status == AR_AVAILABLE) == (s != -1) &&
+		    a.reason == why && a.cls == cls &&
+		    a.price == m_price(m, cls, need, len) &&
 		    (s == -1 || (a.start == s * M_SLOT &&
 		    a.free == m_least(m, s, len))),
-		    "search: store %d free %u, model start %" PRId64,
-		    a.status, a.free, s);
+		    "search: store %d reason %d free %u class %u price %" PRId64
+		    ", model start %" PRId64 " reason %d class %u price %" PRId64,
+		    a.status, a.reason, a.free, a.cls, a.price, s, why, cls,
+		    m_price(m, cls, need, len));
 	} else if (op < 8) {
 		int64_t limit = (int64_t)PICK(40 * M_SLOT), hi, prev = -2;
 		size_t want = 0;
@@ -299,47 +643,66 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 				hi = now / M_SLOT + M_HORIZON - len;
 			/* Alternatives start separate runs of fitting starts. */
 			for (s = first; s <= hi && want < 3; s++) {
-				if (m_fits(m, s, len, need)) {
+				if (m_fits(m, cls, s, len, need)) {
 					if (prev != s - 1)
 						expect[want++] = s;
 					prev = s;
 				}
 			}
+			if (want == 0)
+				why = AR_R_LIMIT;
 		}
-		CHECK(m, n == want, "suggest: %zu alternatives, model %zu", n, want);
+		CHECK(m, n == want && (n > 0 || (alts[0].status ==
+		    AR_UNAVAILABLE && alts[0].reason == why)), "suggest: %zu "
+		    "alternatives, model %zu; reason %d, model %d", n, want,
+		    alts[0].reason, why);
 		for (size_t i = 0; i < n && i < want; i++)
-			CHECK(m, alts[i].start == expect[i] * M_SLOT,
-			    "suggest %zu: %" PRId64 ", model %" PRId64, i,
-			    alts[i].start / M_SLOT, expect[i]);
+			CHECK(m, alts[i].start == expect[i] * M_SLOT &&
+			    alts[i].status == AR_SUGGESTED &&
+			    alts[i].cls == cls &&
+			    alts[i].price == m_price(m, cls, need, len),
+			    "suggest %zu: %" PRId64 " class %u price %" PRId64
+			    ", model %" PRId64 " class %u price %" PRId64, i,
+			    alts[i].start / M_SLOT, alts[i].cls, alts[i].price,
+			    expect[i], cls, m_price(m, cls, need, len));
+		CHECK(m, alts[0].cls == cls, "suggest: class %u, model %u",
+		    alts[0].cls, cls);
 	} else if (m->nresv > 0) {
 		int k = (int)PICK((uint64_t)m->nresv);
 		struct ar_resv r;
 		uint32_t who = (uint32_t)PICK(3);
 		int rc = ar_cancel(t, m->resv[k].id, who, &r);
-		int ended = (m->resv[k].start + m->resv[k].len) * M_SLOT <= now;
 
 		if (who != 0 && who != m->resv[k].owner)
 			CHECK(m, rc == AR_EPERM, "cancel by another: %s",
 			    ar_strerror(rc));
-		else if (!m->resv[k].live || ended)
+		else if (!m->resv[k].live || m_ended(m, k, now))
 			CHECK(m, rc == AR_EDONE, "cancel done: %s", ar_strerror(rc));
 		else {
-			CHECK(m, rc == 0, "cancel: %s", ar_strerror(rc));
-			for (int64_t i = now / M_SLOT > m->resv[k].start ?
-			    now / M_SLOT : m->resv[k].start;
-			    i < m->resv[k].start + m->resv[k].len; i++)
-				m->used[i] -= (uint32_t)m->resv[k].need;
-			m->resv[k].live = 0;
+			CHECK(m, rc == 0 && r.state == AR_CANCELLED &&
+			    r.cls == m->resv[k].cls &&
+			    r.price == m->resv[k].price, "cancel: %s, class "
+			    "%u price %" PRId64, ar_strerror(rc), r.cls, r.price);
+			m_release(m, k, now);
 		}
 	}
+}
+
+static void
+m_violation(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "model: violation: %s\n", msg);
 }
 
 void
 model_compare(struct model *m, ar_txn *t, int64_t now)
 {
+	uint32_t held[M_HORIZON];
+	int64_t base = now / M_SLOT;
 	uint64_t bad;
 
-	for (int64_t s = now / M_SLOT; s < now / M_SLOT + M_HORIZON; s++) {
+	for (int64_t s = base; s < base + M_HORIZON; s++) {
 		uint32_t nfree;
 
 		OK(m, ar_free(t, s * M_SLOT, (s + 1) * M_SLOT, &nfree));
@@ -349,7 +712,18 @@ model_compare(struct model *m, ar_txn *t, int64_t now)
 			break;
 		}
 	}
-	OK(m, ar_check(t, NULL, NULL, &bad));
+	/* Class i's ring counts the nodes of classes i and cheaper. */
+	for (uint32_t i = 2; i <= m->pr.n; i++) {
+		OK(m, ring_counts(t, &t->limit[i], base, base + M_HORIZON,
+		    held));
+		for (int64_t s = base; s < base + M_HORIZON; s++)
+			if (held[s - base] != m_above(m, i, s)) {
+				CHECK(m, 0, "slot %" PRId64 ": classes %u.. hold "
+				    "%u, model %u", s, i, held[s - base],
+				    m_above(m, i, s));
+				break;
+			}
+	}
+	OK(m, ar_check(t, m_violation, NULL, &bad));
 	CHECK(m, bad == 0, "%" PRIu64 " violations", bad);
 }
-

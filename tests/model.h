@@ -1,9 +1,10 @@
 /*
- * model.h - a brute-force model of a small store: nodes in use per slot
- * and the live reservations, kept by the obvious loops.  The model test
- * (tests/test_lib.c) drives it with seeded random choices, the model
- * fuzzer (fuzz/fuzz_model.c) with the fuzzer's bytes; both compare every
- * answer of the store with the model's.
+ * model.h - a brute-force model of a small store: nodes in use per slot,
+ * in all and per price class, and the live reservations, kept by the
+ * obvious loops.  The model test (tests/test_lib.c) drives it with
+ * seeded random choices, the model fuzzer (fuzz/fuzz_model.c) with the
+ * fuzzer's bytes; both compare every answer of the store with the
+ * model's.
  */
 #ifndef AR_MODEL_H
 #define AR_MODEL_H
@@ -18,15 +19,20 @@
 #define M_SPAN 40000            /* slots the clock may cover */
 #define M_RESV 20000
 #define M_KEYS 32               /* client keys the model remembers */
+#define M_CLASSES 4             /* price classes, at most, in a run with them */
 
 struct model {
 	uint32_t used[M_SPAN];
+	uint32_t held[M_CLASSES + 1][M_SPAN];  /* nodes of class c, c >= 1 */
 	struct {
 		uint64_t id;
-		int64_t start, len, need;
+		int64_t start, len, need;       /* slots, nodes */
+		int64_t earliest, latest;       /* its window, as asked */
 		uint32_t owner;
+		uint32_t cls;
+		int64_t price;
 		int live;
-	} resv[M_RESV];
+	} resv[M_RESV];         /* in the order granted: ids ascending */
 	int nresv;
 	struct {                /* a client key and the request that took it */
 		uint32_t owner;
@@ -37,6 +43,12 @@ struct model {
 		int first;      /* its copies: resv[first .. first + jobs) */
 	} keys[M_KEYS];
 	int nkeys;
+	struct ar_pricing pr;   /* the classes the store should have */
+	int priced;             /* a run with classes: they change, and adds
+				   move others too */
+	/* What a run with classes saw: moves, refusals for a limit, other
+	 * numbers of classes refused (EBUSY) and taken. */
+	uint64_t moves, limited, busy, renumbered;
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;
 	uint64_t ops, checks, mismatches;
@@ -49,13 +61,26 @@ void model_config(struct ar_config *cfg);
  * memory ran out. */
 struct model *model_new(uint64_t (*pick)(void *, uint64_t), void *arg);
 
-/* One random operation (add, search, suggest or cancel) in t at now,
- * compared with the model; mismatches are counted and told on stderr.
- * Some adds carry a client key: a new one, one taken before by the same
- * request (a retry, replayed) or by another (refused). */
+/*
+ * New random price classes, set in write transaction t at now before
+ * anything else is done in it: prices falling, nested limits, book-ahead
+ * ranges a random partition of the horizon; the first time 2 to
+ * M_CLASSES of them, later now and then another number (0 to
+ * M_CLASSES), which the store must refuse while a live reservation has
+ * a class.  From the first call on, model_op also changes prices and
+ * limits now and then, and some adds may move others.
+ */
+void model_price(struct model *m, ar_txn *t, int64_t now);
+
+/* One random operation (add, search, suggest or cancel; in a run with
+ * classes, also an add that may move others, or new prices and limits)
+ * in t at now, compared with the model; mismatches are counted and told
+ * on stderr.  Some adds carry a client key: a new one, one taken before by
+ * the same request (a retry, replayed) or by another (refused). */
 void model_op(struct model *m, ar_txn *t, int64_t now);
 
-/* Every slot of the ring's window, and the invariant check, compared. */
+/* Every slot of the ring's window, in the node ring and in each class's
+ * limit ring, and the invariant check, compared. */
 void model_compare(struct model *m, ar_txn *t, int64_t now);
 
 #endif

@@ -937,9 +937,13 @@ pick_rnd(void *arg, uint64_t n)
 	return rnd(n);
 }
 
-/* The model test: a long seeded run; every answer is checked. */
+/*
+ * The model test: a long seeded run without price classes, then a
+ * shorter one with them, their limits and prices changing as it goes;
+ * every answer is checked.  span is how many slots the clock covers.
+ */
 static void
-test_model(void)
+model_run(int priced, int64_t span)
 {
 	struct ar_config cfg;
 	struct model *m = model_new(pick_rnd, NULL);
@@ -947,7 +951,7 @@ test_model(void)
 	ar_store *s;
 	ar_txn *t;
 	const char *dir = store_path("model");
-	int wraps;
+	int wraps, quiet = 0;
 
 	if (m == NULL) {
 		CHECK(0, "out of memory");
@@ -958,9 +962,12 @@ test_model(void)
 	OK(ar_open(dir, 0, &s));
 	for (int i = 0; i < 7; i++)     /* no MAP_FULL mid-transaction */
 		OK(ar_grow(s, 0));
-	while (now / M_SLOT < M_SPAN - 2 * M_HORIZON - 30 &&
-	    m->nresv < M_RESV - 1000) {
+	while (now / M_SLOT < span && m->nresv < M_RESV - 1000) {
 		OK(ar_txn_begin(s, AR_WRITE, now, &t));
+		/* New classes first in a transaction (see model.h), also
+		 * after a quiet spell, when none is live. */
+		if (priced && (now == 0 || quiet || rnd(30) == 0))
+			model_price(m, t, now);
 		for (int i = 0, n = 1 + (int)rnd(8); i < n; i++)
 			model_op(m, t, now);
 		if (rnd(20) == 0)
@@ -969,21 +976,41 @@ test_model(void)
 			model_compare(m, t, now);
 		OK(ar_txn_commit(t));
 		now += (int64_t)rnd(3) == 0 ? (int64_t)rnd(12 * M_SLOT) : 0;
+		/* A quiet spell: everything ends. */
+		if ((quiet = priced && rnd(400) == 0))
+			now += M_HORIZON * M_SLOT;
 	}
 	OK(ar_txn_begin(s, 0, now, &t));
 	model_compare(m, t, now);
 	ar_txn_abort(t);
 	wraps = (int)(now / M_SLOT / 960 / 2);
-	printf("model: %" PRIu64 " operations, %d reservations, clock at slot "
-	    "%" PRId64 ", %d laps of the ring, %" PRIu64 " answers compared\n",
-	    m->ops, m->nresv, now / M_SLOT, wraps, m->checks);
+	printf("model%s: %" PRIu64 " operations, %d reservations, clock at "
+	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " answers "
+	    "compared", priced ? " with classes" : "", m->ops, m->nresv,
+	    now / M_SLOT, wraps, m->checks);
+	if (priced)
+		printf("; %" PRIu64 " moves, %" PRIu64 " refusals for a "
+		    "booking limit, other numbers of classes %" PRIu64
+		    " refused and %" PRIu64 " set", m->moves, m->limited,
+		    m->busy, m->renumbered);
+	printf("\n");
 	passed += (int)(m->checks - m->mismatches);
 	failed += (int)m->mismatches;
-	CHECK(m->ops > 5000 && wraps >= 5, "model test too short: %" PRIu64
-	    " ops, %d laps", m->ops, wraps);
+	CHECK(m->ops > (priced ? 1000 : 5000) && wraps >= (priced ? 2 : 5),
+	    "model test too short: %" PRIu64 " ops, %d laps", m->ops, wraps);
+	CHECK(!priced || (m->moves > 0 && m->limited > 0 && m->busy > 0 &&
+	    m->renumbered > 0), "model test with classes: too few moves, "
+	    "refusals for a limit or other numbers of classes");
 	ar_close(s);
 	rm_store(dir);
 	free(m);
+}
+
+static void
+test_model(void)
+{
+	model_run(0, M_SPAN - 2 * M_HORIZON - 30);
+	model_run(1, M_SPAN / 4);
 }
 
 /*
