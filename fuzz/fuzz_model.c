@@ -3,7 +3,8 @@
  * choices of a random sequence of operations (add, search, suggest,
  * cancel, purge, the clock moving on) on a fresh small store, and every
  * answer is compared with tests/model.c's brute-force count of every slot.
- * Any mismatch aborts.
+ * An odd first byte makes it a run with price classes, which change as
+ * it goes, and adds that may move others.  Any mismatch aborts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ar_store *s;
 	ar_txn *t;
 	int64_t now = 0;
+	/* Read as a choice too, so that even inputs run as before. */
+	int priced = size > 0 && (data[0] & 1), quiet = 0;
 
 	if (dir[0] == '\0') {
 		strcpy(dir, "/tmp/ar-fuzz-model-XXXXXX");
@@ -57,6 +60,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    m->nresv < M_RESV - 100) {
 		if (ar_txn_begin(s, AR_WRITE, now, &t) != 0)
 			abort();
+		/* New classes first in a transaction (see model.h). */
+		if (priced && (now == 0 || quiet || pick(&b, 16) == 0))
+			model_price(m, t, now);
 		for (uint64_t i = 0, n = 1 + pick(&b, 8); i < n; i++)
 			model_op(m, t, now);
 		if (pick(&b, 8) == 0 && ar_purge(t, NULL, NULL) != 0)
@@ -64,6 +70,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ar_txn_commit(t) != 0)
 			abort();
 		now += (int64_t)pick(&b, 16 * M_SLOT);
+		/* A quiet spell: everything ends. */
+		if ((quiet = priced && pick(&b, 32) == 0))
+			now += M_HORIZON * M_SLOT;
 	}
 	if (ar_txn_begin(s, 0, now, &t) != 0)
 		abort();
