@@ -63,7 +63,9 @@ struct model *model_new(uint64_t (*pick)(void *, uint64_t), void *arg);
 
 /*
  * New random price classes, set in write transaction t at now before
- * anything else is done in it: prices falling, nested limits, book-ahead
+ * anything else is done in it (the store loses a cancel's changes to the
+ * rings of classes dropped later in the same transaction, so the model
+ * never tries that): prices falling, nested limits, book-ahead
  * ranges a random partition of the horizon; the first time 2 to
  * M_CLASSES of them, later now and then another number (0 to
  * M_CLASSES), which the store must refuse while a live reservation has
