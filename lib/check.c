@@ -149,7 +149,8 @@ check_records(struct checker *c)
 			    "horizon", r.id);
 		if (from < t->base)
 			from = t->base;
-		if (r.cls > t->pr.n)
+		/* An ended one counts nowhere: its class may be gone. */
+		if (r.cls > t->pr.n && r.end > t->now)
 			violation(c, "reservation %" PRIu64 " has class %" PRIu32
 			    ", the store %" PRIu32, r.id, r.cls, t->pr.n);
 		for (int64_t s = from; s < to && s < top; s++) {

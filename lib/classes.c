@@ -358,6 +358,11 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 		rc = 0;
 	if (rc != 0)
 		return rc;
+	/* The rings of classes that go keep what this transaction did to
+	 * them (a cancel before, say): commit writes only those in use. */
+	for (i = pr.n + 1; i <= t->pr.n; i++)
+		if (i >= 2 && (rc = ring_flush(t, &t->limit[i])) != 0)
+			return rc;
 	/* New limits for the rings in use, whose counts stay as they are;
 	 * a ring a class is added for starts. */
 	for (i = 2; i <= pr.n; i++)

@@ -426,6 +426,7 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	struct span sp;
 	uint64_t own = t->m.next_id;
 	uint32_t placed = 0;
+	enum ar_reason why = AR_R_FULL;
 	int64_t s;
 	int rc, atomic;
 
@@ -464,9 +465,14 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	 * granted are the first ones.
 	 */
 	for (uint32_t j = 0; j < rq->jobs; j++) {
-		if ((rc = place_copy(t, rq, &sp, own, movers, &s)) != 0 ||
-		    s == -1)
+		if ((rc = place_copy(t, rq, &sp, own, movers, &s)) != 0)
 			break;
+		/* Why, with the copies before it in place: a limit only if
+		 * the nodes would have held this copy. */
+		if (s == -1) {
+			rc = fit_refusal(t, &sp, sp.last, &why);
+			break;
+		}
 		placed++;
 	}
 	if (atomic)
@@ -474,8 +480,7 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		    (txn_undo(t, &whole), rc);
 	if (rc != 0 || placed == 0 || (atomic && placed < rq->jobs)) {
 		t->ngranted = t->nmoved = 0;
-		if (rc == 0)
-			rc = fit_refusal(t, &sp, sp.last, &ans->reason);
+		ans->reason = why;
 		goto out;
 	}
 	drop_returns(t);
@@ -531,6 +536,9 @@ replay(ar_txn *t, const struct ar_request *rq, const MDB_val *e,
 			ans->id = r.id;
 			ans->start = r.start;
 			ans->end = r.end;
+			/* As booked, not as the retry would be classed now. */
+			ans->cls = r.cls;
+			ans->price = r.price;
 		}
 	}
 	ans->reason = AR_R_NONE;        /* a start past by now is no matter */
