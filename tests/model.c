@@ -399,8 +399,6 @@ m_keyed(struct model *m, ar_txn *t, const struct ar_request *rq, int k,
 		    rq->client_key, rq->owner, a.status, a.reason);
 		return;
 	}
-	/* Its class and price are not compared: the store answers those
-	 * of the request as it would be classed now, not the booked ones. */
 	CHECK(m, a.replayed && a.reason == AR_R_NONE && a.id == m->resv[f].id &&
 	    ng == rq->jobs &&
 	    nm == 0 && (m->resv[f].live ? a.status == AR_GRANTED ||
@@ -408,6 +406,11 @@ m_keyed(struct model *m, ar_txn *t, const struct ar_request *rq, int k,
 	    "replay of key %s of %u: replayed %d id %" PRIu64 " status %d, "
 	    "%zu copies", rq->client_key, rq->owner, a.replayed, a.id,
 	    a.status, ng);
+	/* A replay answers for what was booked. */
+	CHECK(m, a.cls == m->resv[f].cls && a.price == m->resv[f].price,
+	    "replay of key %s of %u: class %u price %" PRId64 ", booked "
+	    "class %u price %" PRId64, rq->client_key, rq->owner, a.cls,
+	    a.price, m->resv[f].cls, m->resv[f].price);
 	for (size_t j = 0; j < ng && j < rq->jobs; j++)
 		CHECK(m, g[j].id == m->resv[f + (int)j].id &&
 		    g[j].start == m->resv[f + (int)j].start * M_SLOT,
