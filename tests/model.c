@@ -167,15 +167,25 @@ m_first_fit(const struct model *m, uint32_t cls, int64_t first, int64_t last,
 	return -1;
 }
 
-/* Why a request of class cls that found no room was refused: for a
- * booking limit if the nodes alone had room for it in the window. */
+/* Why a request of class cls for copies that found no room was
+ * refused: for a booking limit if the nodes alone had room for all its
+ * copies in the window, first fit one by one. */
 static enum ar_reason
-m_refusal(const struct model *m, uint32_t cls, int64_t first, int64_t last,
-    int64_t len, int64_t need)
+m_refusal(struct model *m, uint32_t cls, int64_t first, int64_t last,
+    int64_t len, int64_t need, uint32_t copies)
 {
-	if (cls >= 2 && m_first_fit(m, 0, first, last, len, need) != -1)
-		return AR_R_BOOKING;
-	return AR_R_FULL;
+	int64_t starts[2];
+	uint32_t j = 0;
+
+	for (; cls >= 2 && j < copies; j++) {
+		if ((starts[j] = m_first_fit(m, 0, first, last, len,
+		    need)) == -1)
+			break;
+		m_hold(m, 0, starts[j], len, need);
+	}
+	for (uint32_t i = j; i-- > 0; )
+		m_hold(m, 0, starts[i], len, -need);
+	return cls >= 2 && j == copies ? AR_R_BOOKING : AR_R_FULL;
 }
 
 /* The reservation with that id, or -1. */
@@ -330,7 +340,8 @@ m_add(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
 	    m_price(m, cls, need, len));
 	if (a.status != AR_GRANTED) {
 		if (why == AR_R_NONE)
-			why = m_refusal(m, cls, first, last, len, need);
+			why = m_refusal(m, cls, first, last, len, need,
+			    rq->jobs);
 		m->limited += why == AR_R_BOOKING;
 		CHECK(m, a.status == AR_REFUSED && a.reason == why &&
 		    fitted < rq->jobs && ng == 0 && nm == 0, "add at %" PRId64
@@ -618,7 +629,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		s = why == AR_R_NONE ? m_first_fit(m, cls, first, last, len,
 		    need) : -1;
 		if (why == AR_R_NONE && s == -1)
-			why = m_refusal(m, cls, first, last, len, need);
+			why = m_refusal(m, cls, first, last, len, need, 1);
 		CHECK(m, (a.status == AR_AVAILABLE) == (s != -1) &&
 		    a.reason == why && a.cls == cls &&
 		    a.price == m_price(m, cls, need, len) &&
