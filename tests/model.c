@@ -527,8 +527,19 @@ m_reprice(struct model *m, ar_txn *t, int64_t now, int renumber)
 	else if (PICK(renumber ? 2 : 4) == 0) {
 		n = (size_t)PICK(M_CLASSES + 1);
 		busy = n != m->pr.n && m_priced_live(m, now);
-		if (!renumber && !busy)
-			n = m->pr.n;
+	}
+	/* Every priced reservation cancelled, then another number of
+	 * classes, in the same transaction. */
+	if (busy && PICK(2) == 0) {
+		struct ar_resv r;
+
+		for (int k = 0; k < m->nresv; k++)
+			if (m->resv[k].live && m->resv[k].cls != 0 &&
+			    !m_ended(m, k, now)) {
+				OK(m, ar_cancel(t, m->resv[k].id, 0, &r));
+				m_release(m, k, now);
+			}
+		busy = 0;
 	}
 	if (n != m->pr.n && !busy)
 		/* Reservations that ended keep their class: the check
