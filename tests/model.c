@@ -541,10 +541,6 @@ m_reprice(struct model *m, ar_txn *t, int64_t now, int renumber)
 			}
 		busy = 0;
 	}
-	if (n != m->pr.n && !busy)
-		/* Reservations that ended keep their class: the check
-		 * would count those not yet purged against the new ones. */
-		OK(m, ar_purge(t, NULL, NULL));
 	m_classes(m, n, &p);
 	m_set(m, t, &p, busy ? EBUSY : 0);
 	m->priced = 1;
