@@ -142,16 +142,35 @@ fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
 }
 
 int
-fit_refusal(ar_txn *t, const struct span *sp, int64_t hi,
+fit_refusal(ar_txn *t, const struct span *sp, int64_t hi, uint32_t copies,
     enum ar_reason *reason)
 {
-	int64_t s = -1;
+	int64_t *at, s = -1;
+	uint32_t held = 0;
 	int rc = 0;
 
-	if (sp->cls >= 2)
-		rc = ring_first_fit(t, &t->ring, sp->first, hi, sp->slots,
-		    sp->need, &s);
-	*reason = s == -1 ? AR_R_FULL : AR_R_BOOKING;
+	*reason = AR_R_FULL;
+	if (sp->cls < 2)
+		return 0;
+	if ((at = malloc(copies * sizeof(*at))) == NULL)
+		return ENOMEM;
+	/*
+	 * A limit is the reason only if the nodes alone would have held
+	 * every copy, placed by first fit one after the other: each but the
+	 * last is counted in the node ring, and taken out again after.
+	 */
+	while ((rc = ring_first_fit(t, &t->ring, sp->first, hi, sp->slots,
+	    sp->need, &s)) == 0 && s != -1 && held + 1 < copies &&
+	    (rc = ring_add(t, &t->ring, s, s + sp->slots,
+	    (int64_t)sp->need)) == 0)
+		at[held++] = s;
+	if (rc == 0 && s != -1)
+		*reason = AR_R_BOOKING;
+	while (held-- > 0)
+		if (ring_add(t, &t->ring, at[held], at[held] + sp->slots,
+		    -(int64_t)sp->need) != 0 && rc == 0)
+			rc = AR_ECORRUPT;
+	free(at);
 	return rc;
 }
 

@@ -426,7 +426,6 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	struct span sp;
 	uint64_t own = t->m.next_id;
 	uint32_t placed = 0;
-	enum ar_reason why = AR_R_FULL;
 	int64_t s;
 	int rc, atomic;
 
@@ -445,7 +444,7 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return rc;
 	if (s == -1 && (rq->flags & AR_NOMOVE) && !(rq->flags & AR_PARTIAL))
 		/* the common refusal, cheaply */
-		return fit_refusal(t, &sp, sp.last, &ans->reason);
+		return fit_refusal(t, &sp, sp.last, rq->jobs, &ans->reason);
 	if (s != -1 && rq->jobs == 1) {         /* the common grant, likewise */
 		if ((rc = grant(t, rq, &sp, s, 0, ans->free)) != 0)
 			return rc;
@@ -465,14 +464,9 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	 * granted are the first ones.
 	 */
 	for (uint32_t j = 0; j < rq->jobs; j++) {
-		if ((rc = place_copy(t, rq, &sp, own, movers, &s)) != 0)
+		if ((rc = place_copy(t, rq, &sp, own, movers, &s)) != 0 ||
+		    s == -1)
 			break;
-		/* Why, with the copies before it in place: a limit only if
-		 * the nodes would have held this copy. */
-		if (s == -1) {
-			rc = fit_refusal(t, &sp, sp.last, &why);
-			break;
-		}
 		placed++;
 	}
 	if (atomic)
@@ -480,7 +474,9 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		    (txn_undo(t, &whole), rc);
 	if (rc != 0 || placed == 0 || (atomic && placed < rq->jobs)) {
 		t->ngranted = t->nmoved = 0;
-		ans->reason = why;
+		if (rc == 0)
+			rc = fit_refusal(t, &sp, sp.last, rq->jobs,
+			    &ans->reason);
 		goto out;
 	}
 	drop_returns(t);

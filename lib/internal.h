@@ -336,10 +336,11 @@ int fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
 /* The start of the next run of fitting starts after prev, which fits. */
 int fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
     uint64_t need, int64_t *start);
-/* Why sp fits nowhere in [first, hi]: AR_R_BOOKING if the nodes are
- * there but a booking limit is not, else AR_R_FULL. */
+/* Why copies of sp found no room in [first, hi]: AR_R_BOOKING if the
+ * nodes alone would have held them all, first fit one by one, else
+ * AR_R_FULL. */
 int fit_refusal(ar_txn *t, const struct span *sp, int64_t hi,
-    enum ar_reason *reason);
+    uint32_t copies, enum ar_reason *reason);
 /* Add delta nodes of class cls over [from, to) to every ring it counts in. */
 int fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to,
     int64_t delta);

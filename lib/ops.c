@@ -90,7 +90,7 @@ ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	    &s)) != 0)
 		return rc;
 	if (s == -1) {
-		if ((rc = fit_refusal(t, &sp, sp.last, &ans->reason)) != 0)
+		if ((rc = fit_refusal(t, &sp, sp.last, 1, &ans->reason)) != 0)
 			return rc;
 		return place(t, &sp, sp.first, ans);
 	}
