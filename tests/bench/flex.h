@@ -78,4 +78,9 @@ size_t flex_generate(struct flex_gen *g, struct flex_req **rq, size_t *cap);
 #define FLEX_DESCRIBE_MAX 160
 const char *flex_describe(char *buf, const struct flex_shape *sh);
 
+/* Read --slots (least .. most) and --seed into *slots and *seed; -1
+ * after a message on bad usage. */
+int flex_options(int argc, char **argv, const char *name, uint64_t least,
+    uint64_t most, uint64_t *slots, uint64_t *seed);
+
 #endif

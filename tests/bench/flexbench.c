@@ -15,7 +15,6 @@
  *   flexbench [--slots N] [--seed N]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -446,31 +445,11 @@ table(const char *title, const struct flex_shape *sh, int64_t slots,
 int
 main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "slots", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
 	uint64_t slots = 2016, seed = 1;
-	char *end;
-	int opt;
 
-	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		uint64_t *v = opt == 'n' ? &slots : &seed;
-
-		if (opt != 'n' && opt != 's') {
-			fprintf(stderr, "usage: flexbench [--slots N] "
-			    "[--seed N]\n");
-			return 2;
-		}
-		errno = 0;
-		*v = strtoull(optarg, &end, 10);
-		if (errno != 0 || end == optarg || *end != '\0' ||
-		    (opt == 'n' && (*v == 0 || *v > 1000000))) {
-			fprintf(stderr, "flexbench: bad value '%s'\n", optarg);
-			return 2;
-		}
-	}
+	if (flex_options(argc, argv, "flexbench", 1, 1000000, &slots,
+	    &seed) != 0)
+		return 2;
 	store = flex_scratch("flexbench");
 	printf("flexbench: %d nodes, %d-minute slots, %" PRIu64 " slots of "
 	    "arrivals, horizon %d h, one transaction per slot\n\n", NODES,

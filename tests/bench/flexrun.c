@@ -4,6 +4,7 @@
  * time, removed at exit and on a signal, and a generator's requests
  * gathered into an array.
  */
+#include <getopt.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -114,4 +115,36 @@ flex_describe(char *buf, const struct flex_shape *sh)
 	    range(r[2], sh->exec_min, sh->exec_max),
 	    range(r[3], 0, sh->ahead_max), range(r[4], 1, sh->relax_max));
 	return buf;
+}
+
+int
+flex_options(int argc, char **argv, const char *name, uint64_t least,
+    uint64_t most, uint64_t *slots, uint64_t *seed)
+{
+	static const struct option lo[] = {
+		{ "slots", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		uint64_t *v = opt == 'n' ? slots : seed;
+
+		if (opt != 'n' && opt != 's') {
+			fprintf(stderr, "usage: %s [--slots N] [--seed N]\n",
+			    name);
+			return -1;
+		}
+		errno = 0;
+		*v = strtoull(optarg, &end, 10);
+		if (errno != 0 || end == optarg || *end != '\0' ||
+		    (opt == 'n' && (*v < least || *v > most))) {
+			fprintf(stderr, "%s: bad value '%s' (--slots: %" PRIu64
+			    "-%" PRIu64 ")\n", name, optarg, least, most);
+			return -1;
+		}
+	}
+	return 0;
 }

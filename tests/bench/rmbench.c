@@ -41,7 +41,6 @@
  *   rmbench [--slots N] [--seed N]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -902,15 +901,8 @@ study(const struct study *st, int64_t slots, uint64_t seed,
 int
 main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "slots", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct outcome o[NSTUDY][4];
 	uint64_t slots = 2016, seed = 1, least;
-	char *end;
-	int opt;
 
 	/* At least one window after the first update's reach. */
 	least = 0;
@@ -922,23 +914,9 @@ main(int argc, char **argv)
 		least = reach > least ? reach : least;
 	}
 	least += UPDATE_FIRST + WINDOW;
-	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		uint64_t *v = opt == 'n' ? &slots : &seed;
-
-		if (opt != 'n' && opt != 's') {
-			fprintf(stderr, "usage: rmbench [--slots N] "
-			    "[--seed N]\n");
-			return 2;
-		}
-		errno = 0;
-		*v = strtoull(optarg, &end, 10);
-		if (errno != 0 || end == optarg || *end != '\0' ||
-		    (opt == 'n' && (*v < least || *v > 100000))) {
-			fprintf(stderr, "rmbench: bad value '%s' (--slots: %"
-			    PRIu64 "-100000)\n", optarg, least);
-			return 2;
-		}
-	}
+	if (flex_options(argc, argv, "rmbench", least, 100000, &slots,
+	    &seed) != 0)
+		return 2;
 	store = flex_scratch("rmbench");
 	printf("rmbench: FCFS-EDS, 5-minute slots, %" PRIu64 " slots of "
 	    "arrivals;\nEMSR-b updates every %d slots from slot %d, each "
