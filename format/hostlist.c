@@ -27,7 +27,8 @@
 #define QUOTE_MAX 40	/* bytes of a host name in a message */
 
 struct ar_hostfam {
-	uint32_t head, tail;	/* NUL-terminated strings in the text */
+	uint32_t at;		/* its head then its tail, in the text */
+	unsigned char hlen, tlen;
 };
 
 struct ar_hostrun {
@@ -394,20 +395,19 @@ family(struct parse *ps, const char *head, size_t hn, const char *tail,
     size_t tn, uint32_t *fam)
 {
 	struct ar_hostfam *f;
-	size_t need = hn + tn + 2, cap;
+	size_t need = hn + tn, cap;
 	char *t;
 
 	if (ps->nfams > 0) {
 		f = &ps->fams[ps->nfams - 1];
-		if (strlen(ps->text + f->head) == hn &&
-		    memcmp(ps->text + f->head, head, hn) == 0 &&
-		    strlen(ps->text + f->tail) == tn &&
-		    memcmp(ps->text + f->tail, tail, tn) == 0) {
+		if (f->hlen == hn && f->tlen == tn &&
+		    memcmp(ps->text + f->at, head, hn) == 0 &&
+		    memcmp(ps->text + f->at + hn, tail, tn) == 0) {
 			*fam = ps->nfams - 1;
 			return 0;
 		}
 	}
-	if (ps->textcap - ps->textlen < need) {
+	if (ps->text == NULL || ps->textcap - ps->textlen < need) {
 		/* Offsets into the text are uint32_t. */
 		for (cap = ps->textcap < 1024 ? 1024 : ps->textcap;
 		    cap - ps->textlen < need;)
@@ -423,12 +423,11 @@ family(struct parse *ps, const char *head, size_t hn, const char *tail,
 		return nomem(ps);
 	ps->fams = f;
 	f = &ps->fams[ps->nfams];
-	f->head = ps->textlen;
-	memcpy(ps->text + ps->textlen, head, hn);
-	ps->text[ps->textlen + hn] = '\0';
-	f->tail = f->head + hn + 1;
-	memcpy(ps->text + f->tail, tail, tn);
-	ps->text[f->tail + tn] = '\0';
+	f->at = ps->textlen;
+	f->hlen = hn;
+	f->tlen = tn;
+	memcpy(ps->text + f->at, head, hn);
+	memcpy(ps->text + f->at + hn, tail, tn);
 	ps->textlen += need;
 	*fam = ps->nfams++;
 	return 0;
@@ -558,34 +557,32 @@ expand(struct parse *ps, size_t k, size_t n, const char *at)
  * Compare two heads by their runs of digits and of other bytes: digits
  * by their length, then as bytes, so that 9 comes before 10; other
  * bytes as bytes; digits before other bytes, and a head that ends
- * first before one that goes on.
+ * first before one that goes on.  Only the first byte where they
+ * differ matters, with the runs of digits around it: if it is in or
+ * at the start of a number in both, the longer number is the larger;
+ * if a number starts there in one only, that one comes first (its
+ * text ends sooner); otherwise the bytes decide.
  */
 static int
 natcmp(const char *a, size_t na, const char *b, size_t nb)
 {
-	size_t i = 0, j = 0, ra, rb, m;
-	int da, db, c;
+	size_t p = 0, q, ra, rb, n = na < nb ? na : nb;
 
-	while (i < na && j < nb) {
-		da = isdig(a[i]);
-		db = isdig(b[j]);
-		if (da != db)
-			return da ? -1 : 1;
-		for (ra = i; ra < na && isdig(a[ra]) == da; ra++)
-			;
-		for (rb = j; rb < nb && isdig(b[rb]) == db; rb++)
-			;
-		if (da && ra - i != rb - j)
-			return ra - i < rb - j ? -1 : 1;
-		m = ra - i < rb - j ? ra - i : rb - j;
-		if ((c = memcmp(a + i, b + j, m)) != 0)
-			return c;
-		if (ra - i != rb - j)
-			return ra - i < rb - j ? -1 : 1;
-		i = ra;
-		j = rb;
-	}
-	return (i < na) - (j < nb);
+	while (p < n && a[p] == b[p])
+		p++;
+	if (p == n)
+		return (na > nb) - (na < nb);
+	for (q = p; q > 0 && isdig(a[q - 1]); q--)
+		;
+	for (ra = p; ra < na && isdig(a[ra]); ra++)
+		;
+	for (rb = p; rb < nb && isdig(b[rb]); rb++)
+		;
+	if (ra != rb && (q < p || (ra > p && rb > p)))
+		return ra < rb ? -1 : 1;
+	if ((ra > p) != (rb > p))
+		return ra > p ? -1 : 1;
+	return (unsigned char)a[p] - (unsigned char)b[p];
 }
 
 /* Compare a family with a head and a tail of given lengths. */
@@ -593,12 +590,11 @@ static int
 famcmp(const char *text, const struct ar_hostfam *f, const char *head,
     size_t hn, const char *tail, size_t tn)
 {
-	const char *ft = text + f->tail;
-	size_t fn = strlen(ft);
+	const char *ft = text + f->at + f->hlen;
+	size_t fn = f->tlen;
 	int c;
 
-	if ((c = natcmp(text + f->head, strlen(text + f->head), head,
-	    hn)) != 0)
+	if ((c = natcmp(text + f->at, f->hlen, head, hn)) != 0)
 		return c;
 	if ((c = memcmp(ft, tail, fn < tn ? fn : tn)) != 0)
 		return c;
@@ -618,8 +614,8 @@ famkeycmp(const void *a, const void *b)
 	const struct famkey *x = a, *y = b;
 	const char *t = x->text;
 
-	return famcmp(t, x->f, t + y->f->head, strlen(t + y->f->head),
-	    t + y->f->tail, strlen(t + y->f->tail));
+	return famcmp(t, x->f, t + y->f->at, y->f->hlen,
+	    t + y->f->at + y->f->hlen, y->f->tlen);
 }
 
 static int
@@ -636,17 +632,32 @@ runcmp(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* Sort with qsort, unless sorted already, as a list written in order is. */
+static void
+sort(void *base, size_t n, size_t size, int (*cmp)(const void *,
+    const void *))
+{
+	const char *p = base;
+	size_t i;
+
+	for (i = 1; i < n && cmp(p + (i - 1) * size, p + i * size) <= 0; i++)
+		;
+	if (i < n)
+		qsort(base, n, size, cmp);
+}
+
 /* Write the name of host v of run r, of the family f, into buf. */
 static char *
 putname(const char *text, const struct ar_hostfam *f,
     const struct ar_hostrun *r, uint64_t v, char *buf)
 {
-	size_t n = strlen(text + f->head);
+	size_t n = f->hlen;
 
-	memcpy(buf, text + f->head, n);
+	memcpy(buf, text + f->at, n);
 	if (r->len > 0)
 		n += putnum(buf + n, v, r->len);
-	strcpy(buf + n, text + f->tail);
+	memcpy(buf + n, text + f->at + f->hlen, f->tlen);
+	buf[n + f->tlen] = '\0';
 	return buf;
 }
 
@@ -679,7 +690,7 @@ finish(struct parse *ps, struct ar_hostlist *h)
 		keys[i].f = &ps->fams[i];
 		keys[i].id = i;
 	}
-	qsort(keys, ps->nfams, sizeof(*keys), famkeycmp);
+	sort(keys, ps->nfams, sizeof(*keys), famkeycmp);
 	for (i = 0; i < ps->nfams; i++) {
 		if (i == 0 || famkeycmp(&keys[i - 1], &keys[i]) != 0)
 			fams[nf++] = *keys[i].f;
@@ -692,7 +703,7 @@ finish(struct parse *ps, struct ar_hostlist *h)
 	for (i = 0; i < ps->nruns; i++)
 		ps->runs[i].fam = rank[ps->runs[i].fam];
 	free(rank);
-	qsort(ps->runs, ps->nruns, sizeof(*ps->runs), runcmp);
+	sort(ps->runs, ps->nruns, sizeof(*ps->runs), runcmp);
 
 	for (i = 1, n = 1; i < ps->nruns; i++) {
 		a = &ps->runs[n - 1];
@@ -828,10 +839,17 @@ put(struct out *o, const char *s, size_t n)
 	o->len += n;
 }
 
+/* Print the head, or the tail, of family f of h. */
 static void
-putstr(struct out *o, const char *s)
+puthead(struct out *o, const struct ar_hostlist *h, uint32_t f)
 {
-	put(o, s, strlen(s));
+	put(o, h->text + h->fams[f].at, h->fams[f].hlen);
+}
+
+static void
+puttail(struct out *o, const struct ar_hostlist *h, uint32_t f)
+{
+	put(o, h->text + h->fams[f].at + h->fams[f].hlen, h->fams[f].tlen);
 }
 
 static void
@@ -859,7 +877,7 @@ close_family(struct out *o, const struct ar_hostlist *h)
 		o->len--;
 	} else
 		put(o, "]", 1);
-	putstr(o, h->text + h->fams[o->fam].tail);
+	puttail(o, h, o->fam);
 	o->hosts = 0;
 }
 
@@ -886,9 +904,9 @@ segment(struct out *o, const struct ar_hostlist *h,
 		close_family(o, h);
 		if (o->len > o->base)
 			put(o, ",", 1);
-		putstr(o, h->text + h->fams[r->fam].head);
+		puthead(o, h, r->fam);
 		if (r->len == 0) {
-			putstr(o, h->text + h->fams[r->fam].tail);
+			puttail(o, h, r->fam);
 			return;
 		}
 		o->fam = r->fam;
@@ -1071,7 +1089,6 @@ ar_hostlist_find_all(const struct ar_hostlist *h,
 {
 	const struct ar_hostrun *s, *r;
 	const struct ar_hostfam *f;
-	const char *head, *tail;
 	char name[AR_HOSTNAME_MAX + 1];
 	size_t i, k = 0;
 	uint64_t v;
@@ -1080,9 +1097,8 @@ ar_hostlist_find_all(const struct ar_hostlist *h,
 	for (i = 0; i < sub->nruns; i++) {
 		s = &sub->runs[i];
 		f = &sub->fams[s->fam];
-		head = sub->text + f->head;
-		tail = sub->text + f->tail;
-		fam = famof(h, head, strlen(head), tail, strlen(tail));
+		fam = famof(h, sub->text + f->at, f->hlen,
+		    sub->text + f->at + f->hlen, f->tlen);
 		for (v = s->lo; v <= s->hi; v = r->hi + 1) {
 			if (fam == -1 || (r = runof(h, fam, s->len, v)) ==
 			    NULL) {
