@@ -237,6 +237,17 @@ void ar_hostlist_free(struct ar_hostlist *h);
 int ar_hostlist_parse(const char *s, struct ar_hostlist *h, char *err);
 
 /*
+ * The same, refusing lists of more than max hosts (at most
+ * AR_HOSTS_MAX): "more than 64 hosts at byte 10".  Hosts that share no
+ * prefix and suffix with their neighbours cost about 80 bytes each and
+ * their names while parsing, and a short list can name a million of
+ * them (a[1-1000000]b0), so a list from an untrusted source is best
+ * parsed with the number of hosts it may name.
+ */
+int ar_hostlist_parse_max(const char *s, size_t max, struct ar_hostlist *h,
+    char *err);
+
+/*
  * Append the whole list, compactly, to a growing buffer: *buf of *cap
  * bytes (may start NULL/0), at *len, and keep it NUL-terminated.  Hosts
  * are printed in their order, one bracketed list per prefix and suffix,

@@ -57,6 +57,7 @@ struct part {
 struct parse {
 	const char *s;		/* byte positions in messages count from here */
 	char *err;
+	size_t max;		/* hosts the list may hold */
 	struct ar_hostrun *runs;
 	size_t nruns, runcap;
 	struct ar_hostfam *fams;
@@ -269,9 +270,9 @@ brackets(struct parse *ps, const char **pp)
 		    ndigits(r->hi)))
 			return fail(ps, r->at, "mixed widths in range '%.*s'",
 			    (int)(p - r->at), r->at);
-		if (r->hi - r->lo >= AR_HOSTS_MAX)
-			return fail(ps, r->at, "range of more than %d hosts",
-			    AR_HOSTS_MAX);
+		if (r->hi - r->lo >= ps->max)
+			return fail(ps, r->at, "range of more than %zu host%s",
+			    ps->max, ps->max == 1 ? "" : "s");
 		ps->nranges++;
 		pt->n++;
 		if (*p == ']')
@@ -324,8 +325,8 @@ check_name(struct parse *ps, const char *start)
 				digit = r[0].at;
 			run += w;
 			len += w;
-			hosts = n > AR_HOSTS_MAX || hosts * n > AR_HOSTS_MAX ?
-			    AR_HOSTS_MAX + 1 : hosts * n;
+			hosts = n > ps->max || hosts * n > ps->max ?
+			    ps->max + 1 : hosts * n;
 		}
 		if (run > DIGITS_MAX)
 			return fail(ps, digit, "number longer than %d digits",
@@ -334,8 +335,9 @@ check_name(struct parse *ps, const char *start)
 	if (len > AR_HOSTNAME_MAX)
 		return fail(ps, start, "host name longer than %d bytes",
 		    AR_HOSTNAME_MAX);
-	if (hosts > AR_HOSTS_MAX - ps->count)
-		return fail(ps, start, "more than %d hosts", AR_HOSTS_MAX);
+	if (hosts > ps->max - ps->count)
+		return fail(ps, start, "more than %zu host%s", ps->max,
+		    ps->max == 1 ? "" : "s");
 	ps->count += hosts;
 
 	ps->last = ps->nparts;
@@ -765,6 +767,13 @@ ar_hostlist_free(struct ar_hostlist *h)
 int
 ar_hostlist_parse(const char *s, struct ar_hostlist *h, char *err)
 {
+	return ar_hostlist_parse_max(s, AR_HOSTS_MAX, h, err);
+}
+
+int
+ar_hostlist_parse_max(const char *s, size_t max, struct ar_hostlist *h,
+    char *err)
+{
 	struct parse ps;
 	const char *p = s;
 	int rc = 0;
@@ -773,6 +782,7 @@ ar_hostlist_parse(const char *s, struct ar_hostlist *h, char *err)
 	memset(&ps, 0, sizeof(ps));
 	ps.s = s;
 	ps.err = err;
+	ps.max = max < AR_HOSTS_MAX ? max : AR_HOSTS_MAX;
 	if (*s == '\0')
 		rc = fail(&ps, NULL, "empty host list");
 	while (rc == 0) {

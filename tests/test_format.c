@@ -866,6 +866,30 @@ static const struct {
 	{ "cn1=", "invalid character '=' at byte 4" },
 };
 
+/* Host lists parsed with a bound: the canonical form, or the message. */
+static const struct {
+	const char *in;
+	size_t max;
+	const char *want;
+} boundedhosts[] = {
+	{ "cn[1-64]", 64, "cn[1-64]" },
+	{ "cn[1-60],gpu[1-4]", 64, "cn[1-60],gpu[1-4]" },
+	{ "a[1-8]b[1-8]", 64, "a1b[1-8],a2b[1-8],a3b[1-8],a4b[1-8],a5b[1-8],"
+	    "a6b[1-8],a7b[1-8],a8b[1-8]" },
+	{ "cn[1-65]", 64, "range of more than 64 hosts at byte 4" },
+	{ "cn[1-60],gpu[1-5]", 64, "more than 64 hosts at byte 10" },
+	{ "cn[1-64],x", 64, "more than 64 hosts at byte 10" },
+	{ "a[1-8]b[1-9]", 64, "more than 64 hosts at byte 1" },
+	{ "cn1", 1, "cn1" },
+	{ "cn1,cn2", 1, "more than 1 host at byte 5" },
+	{ "cn1", 0, "more than 0 hosts at byte 1" },
+	{ "cn[1-2]", 0, "range of more than 0 hosts at byte 4" },
+	{ "cn[1-1000000]", 2000000, "cn[1-1000000]" },
+	{ "cn[0-1000000]", 2000000,
+	    "range of more than 1000000 hosts at byte 4" },
+	{ "cn[1-2]", 1, "range of more than 1 host at byte 4" },
+};
+
 /* Hosts printed by index: idx holds the indexes, blank-separated. */
 static const struct {
 	const char *list, *idx, *want;
@@ -1324,6 +1348,16 @@ test_hostlists(void)
 		check(h.count == 0 && h.nruns == 0,
 		    "bad host list leaves it empty", badhostlists[i].in,
 		    "not empty", "empty");
+	}
+	for (i = 0; i < NELEM(boundedhosts); i++, nrows++) {
+		if (ar_hostlist_parse_max(boundedhosts[i].in,
+		    boundedhosts[i].max, &h, got) == 0) {
+			out = hostprint(&h);
+			snprintf(got, sizeof(got), "%s", out);
+			free(out);
+		}
+		checkstr("bounded host list", boundedhosts[i].in, got,
+		    boundedhosts[i].want);
 	}
 	ar_hostlist_free(&h);
 	ar_hostlist_free(&h2);
