@@ -1,7 +1,8 @@
 /*
  * test_format.c - table-driven tests of format/: times, durations,
- * numbers and records.  Each table pairs an input with the canonical
- * output it must give, or with the exact message it must fail with.
+ * numbers, records and host lists.  Each table pairs an input with the
+ * canonical output it must give, or with the exact message it must fail
+ * with.
  * Nothing here reads the clock: `now` is the fixed NOW below.
  */
 #include <inttypes.h>
@@ -672,6 +673,304 @@ static const struct {
 	{ "a= b=\"x y\"", GET, "a", NULL, KV, "" },
 };
 
+/* Names of 200 and 255 bytes, and a list of 254 bytes' prefix. */
+#define A50 A16 A16 A16 "aa"
+#define A200 A50 A50 A50 A50
+#define A254 A200 A50 "aaaa"
+
+/*
+ * Good host lists: the canonical form, the number of hosts and, for
+ * short lists, every name in index order.  The canonical form parses
+ * back to itself.
+ */
+static const struct {
+	const char *in, *want;
+	size_t count;
+	const char *names;		/* NULL: not listed */
+} hostlists[] = {
+	{ "cn001", "cn001", 1, "cn001" },
+	{ "cn[001-004]", "cn[001-004]", 4, "cn001 cn002 cn003 cn004" },
+	{ "cn[001-004,009]", "cn[001-004,009]", 5,
+	    "cn001 cn002 cn003 cn004 cn009" },
+	{ "cn[001-064]", "cn[001-064]", 64, NULL },
+	{ "gpu[1-4],cn[01-03]", "cn[01-03],gpu[1-4]", 7,
+	    "cn01 cn02 cn03 gpu1 gpu2 gpu3 gpu4" },
+	{ "gpu[1-4],cn[01-60]", "cn[01-60],gpu[1-4]", 64, NULL },
+	{ "cn[1-3,7,10-12]", "cn[1-3,7,10-12]", 7,
+	    "cn1 cn2 cn3 cn7 cn10 cn11 cn12" },
+	/* zero padding: the low bound's digits */
+	{ "cn[001-010]", "cn[001-010]", 10,
+	    "cn001 cn002 cn003 cn004 cn005 cn006 cn007 cn008 cn009 cn010" },
+	{ "cn[8-10]", "cn[8-10]", 3, "cn8 cn9 cn10" },
+	{ "cn[08-10]", "cn[08-10]", 3, "cn08 cn09 cn10" },
+	{ "cn[098-101]", "cn[098-101]", 4, "cn098 cn099 cn100 cn101" },
+	{ "cn[09-100]", "cn[09-100]", 92, NULL },
+	{ "cn[0-3]", "cn[0-3]", 4, "cn0 cn1 cn2 cn3" },
+	{ "cn[00-03]", "cn[00-03]", 4, "cn00 cn01 cn02 cn03" },
+	{ "cn[007]", "cn007", 1, "cn007" },
+	{ "cn0[1-3]", "cn[01-03]", 3, "cn01 cn02 cn03" },
+	{ "cn1[0-2],cn9", "cn[9-12]", 4, "cn9 cn10 cn11 cn12" },
+	{ "cn9,cn10,cn11", "cn[9-11]", 3, "cn9 cn10 cn11" },
+	{ "cn[9,10]", "cn[9-10]", 2, "cn9 cn10" },
+	/* cn9 and cn09 are two hosts; shorter numbers come first */
+	{ "cn[9,09]", "cn[9,09]", 2, "cn9 cn09" },
+	{ "cn09,cn9", "cn[9,09]", 2, "cn9 cn09" },
+	{ "cn[1-3],cn[01-03]", "cn[1-3,01-03]", 6,
+	    "cn1 cn2 cn3 cn01 cn02 cn03" },
+	{ "cn[98-100],cn099", "cn[98-99,099-100]", 4,
+	    "cn98 cn99 cn099 cn100" },
+	/* order and merging */
+	{ "cn[5]", "cn5", 1, "cn5" },
+	{ "cn[5-5]", "cn5", 1, "cn5" },
+	{ "cn[1-2,3-4]", "cn[1-4]", 4, "cn1 cn2 cn3 cn4" },
+	{ "cn[3-4,1-2]", "cn[1-4]", 4, "cn1 cn2 cn3 cn4" },
+	{ "cn[5-8],cn[1-4]", "cn[1-8]", 8, NULL },
+	{ "cn3,cn1,cn2", "cn[1-3]", 3, "cn1 cn2 cn3" },
+	{ "cn[1-3],cn[5-7]", "cn[1-3,5-7]", 6, "cn1 cn2 cn3 cn5 cn6 cn7" },
+	{ "gpu1,cn1", "cn1,gpu1", 2, "cn1 gpu1" },
+	{ "login,cn[1-2],cn", "cn,cn[1-2],login", 4, "cn cn1 cn2 login" },
+	{ "A1,a1", "A1,a1", 2, "A1 a1" },
+	/* several brackets: the first varies slowest, as Slurm expands */
+	{ "rack[1-2]-node[01-02]", "rack1-node[01-02],rack2-node[01-02]", 4,
+	    "rack1-node01 rack1-node02 rack2-node01 rack2-node02" },
+	{ "rack[1-2]-node[01-04]", "rack1-node[01-04],rack2-node[01-04]", 8,
+	    "rack1-node01 rack1-node02 rack1-node03 rack1-node04 "
+	    "rack2-node01 rack2-node02 rack2-node03 rack2-node04" },
+	{ "rack[9-10]-n[1-2]", "rack9-n[1-2],rack10-n[1-2]", 4,
+	    "rack9-n1 rack9-n2 rack10-n1 rack10-n2" },
+	{ "a[1-2]b[3-4]c", "a1b[3-4]c,a2b[3-4]c", 4,
+	    "a1b3c a1b4c a2b3c a2b4c" },
+	{ "a[1-2][3-4]", "a[13-14,23-24]", 4, "a13 a14 a23 a24" },
+	{ "a[1-2]b1", "a1b1,a2b1", 2, "a1b1 a2b1" },
+	{ "x[1-2]y0", "x1y0,x2y0", 2, "x1y0 x2y0" },
+	{ "a[1-1000]b[1-1000]", NULL, 1000000, NULL },
+	/* suffixes, dots, dashes and underscores */
+	{ "n[1-2]-ib", "n[1-2]-ib", 2, "n1-ib n2-ib" },
+	{ "n1-ib", "n1-ib", 1, "n1-ib" },
+	{ "n[1-2]-ib,n[1-2]", "n[1-2],n[1-2]-ib", 4, "n1 n2 n1-ib n2-ib" },
+	{ "n[1-2]-ib,n[1-2]-eth", "n[1-2]-eth,n[1-2]-ib", 4,
+	    "n1-eth n2-eth n1-ib n2-ib" },
+	{ "r[1-2]n", "r[1-2]n", 2, "r1n r2n" },
+	{ "node-[1-3].example.org", "node-[1-3].example.org", 3,
+	    "node-1.example.org node-2.example.org node-3.example.org" },
+	{ "a.b_c-d", "a.b_c-d", 1, "a.b_c-d" },
+	{ "a1b2", "a1b2", 1, "a1b2" },
+	{ "a1b[2-3]", "a1b[2-3]", 2, "a1b2 a1b3" },
+	{ "-", "-", 1, "-" },
+	{ "[1-4]", "[1-4]", 4, "1 2 3 4" },
+	{ "7", "7", 1, "7" },
+	{ "login", "login", 1, "login" },
+	/* limits */
+	{ "cn999999999999999999", "cn999999999999999999", 1,
+	    "cn999999999999999999" },
+	{ "cn[000000000000000001-000000000000000002]",
+	    "cn[000000000000000001-000000000000000002]", 2,
+	    "cn000000000000000001 cn000000000000000002" },
+	{ "a[1-2][12345678901234567]", "a[112345678901234567,"
+	    "212345678901234567]", 2,
+	    "a112345678901234567 a212345678901234567" },
+	{ "b," A254 "[1-9]", A254 "[1-9],b", 10, NULL },
+	{ "cn[0-999999]", "cn[0-999999]", 1000000, NULL },
+	{ "cn[0000001-1000000]", "cn[0000001-1000000]", 1000000, NULL },
+	{ "cn[1-999999],x", "cn[1-999999],x", 1000000, NULL },
+};
+
+/* Bad host lists and the exact message. */
+static const struct {
+	const char *in, *err;
+} badhostlists[] = {
+	{ "", "empty host list" },
+	{ ",", "empty host name at byte 1" },
+	{ ",cn1", "empty host name at byte 1" },
+	{ "cn1,", "empty host name at end of host list" },
+	{ "cn1,,cn2", "empty host name at byte 5" },
+	/* brackets */
+	{ "cn[", "unclosed '[' at byte 3" },
+	{ "cn[1-2", "unclosed '[' at byte 3" },
+	{ "cn[1-2,", "unclosed '[' at byte 3" },
+	{ "cn[1-2]x[", "unclosed '[' at byte 9" },
+	{ "cn]", "unexpected ']' at byte 3" },
+	{ "]", "unexpected ']' at byte 1" },
+	{ "cn[1]]", "unexpected ']' at byte 6" },
+	{ "cn[[1]]", "nested '[' at byte 4" },
+	{ "cn[1[2]]", "nested '[' at byte 5" },
+	{ "cn[1-[2]]", "nested '[' at byte 6" },
+	/* ranges */
+	{ "cn[]", "empty range at byte 4" },
+	{ "cn[,1]", "empty range at byte 4" },
+	{ "cn[1,]", "empty range at byte 6" },
+	{ "cn[1,,2]", "empty range at byte 6" },
+	{ "cn[-1]", "expected a number at byte 4" },
+	{ "cn[1-]", "expected a number at byte 6" },
+	{ "cn[1--2]", "expected a number at byte 6" },
+	{ "cn[a]", "expected a number at byte 4" },
+	{ "cn[1-a]", "expected a number at byte 6" },
+	{ "cn[1x]", "expected ',' or ']' at byte 5" },
+	{ "cn[1-2-3]", "expected ',' or ']' at byte 7" },
+	{ "cn[1.5]", "expected ',' or ']' at byte 5" },
+	{ "cn[123x456]", "expected ',' or ']' at byte 7" },
+	{ "cn[5-3]", "reversed range '5-3' at byte 4" },
+	{ "cn[10-9]", "reversed range '10-9' at byte 4" },
+	{ "cn[1,7-03]", "reversed range '7-03' at byte 6" },
+	{ "cn[1-010]", "mixed widths in range '1-010' at byte 4" },
+	{ "cn[001-10]", "mixed widths in range '001-10' at byte 4" },
+	{ "cn[00-5]", "mixed widths in range '00-5' at byte 4" },
+	{ "cn[1,08-010]", "mixed widths in range '08-010' at byte 6" },
+	{ "cn[0-1000000]", "range of more than 1000000 hosts at byte 4" },
+	{ "cn[1-99999999999]", "range of more than 1000000 hosts at byte 4" },
+	/* limits */
+	{ "cn[1-1000000],x", "more than 1000000 hosts at byte 15" },
+	{ "x,cn[1-1000000]", "more than 1000000 hosts at byte 3" },
+	{ "a[1-1000]b[1-1001]", "more than 1000000 hosts at byte 1" },
+	{ "a[1-2]b[1-500000],c", "more than 1000000 hosts at byte 19" },
+	{ "cn1234567890123456789", "number longer than 18 digits at byte 3" },
+	{ "cn[1234567890123456789]",
+	    "number longer than 18 digits at byte 4" },
+	{ "cn[1-1234567890123456789]",
+	    "number longer than 18 digits at byte 6" },
+	{ "cn1[234567890123456789]", "number longer than 18 digits at byte 3" },
+	{ "[10-11][12345678901234567]",
+	    "number longer than 18 digits at byte 2" },
+	{ "aa" A254, "host name longer than 255 bytes at byte 1" },
+	{ "x," A254 "[1-10]", "host name longer than 255 bytes at byte 3" },
+	/* duplicates: at the name or range that repeats the host */
+	{ "cn1,cn1", "duplicate host 'cn1' at byte 5" },
+	{ "cn[1-2],cn2", "duplicate host 'cn2' at byte 9" },
+	{ "cn[1-4,3]", "duplicate host 'cn3' at byte 8" },
+	{ "cn[3,1-4]", "duplicate host 'cn3' at byte 6" },
+	{ "cn[1-4],cn[3-5]", "duplicate host 'cn3' at byte 9" },
+	{ "cn[8-10],cn[09-10]", "duplicate host 'cn10' at byte 10" },
+	{ "cn1[0-1],cn10", "duplicate host 'cn10' at byte 10" },
+	{ "cn[1-3],cn[01-03],cn2", "duplicate host 'cn2' at byte 19" },
+	{ "rack[1,1]-n[1-2]", "duplicate host 'rack1-n1' at byte 8" },
+	{ "rack[1-2]-n[1-2,2]", "duplicate host 'rack1-n2' at byte 17" },
+	{ "login,login", "duplicate host 'login' at byte 7" },
+	{ A50 "," A50, "duplicate host '" A16 A16 "aaaaaaaa...' at byte 52" },
+	/* characters */
+	{ "cn 1", "blank at byte 3" },
+	{ "cn\t1", "blank at byte 3" },
+	{ " cn1", "blank at byte 1" },
+	{ "cn1 ", "blank at byte 4" },
+	{ "cn1, cn2", "blank at byte 5" },
+	{ "cn[1, 2]", "blank at byte 6" },
+	{ "cn1\n", "control character at byte 4" },
+	{ "cn\x7f", "control character at byte 3" },
+	{ "cn[\001]", "control character at byte 4" },
+	{ "cn\xc3\xa9", "non-ASCII byte at byte 3" },
+	{ "cn/1", "invalid character '/' at byte 3" },
+	{ "cn:1", "invalid character ':' at byte 3" },
+	{ "cn*", "invalid character '*' at byte 3" },
+	{ "cn;rm", "invalid character ';' at byte 3" },
+	{ "\"cn1\"", "invalid character '\"' at byte 1" },
+	{ "cn[1+2]", "invalid character '+' at byte 5" },
+	{ "cn1=", "invalid character '=' at byte 4" },
+};
+
+/* Host lists parsed with a bound: the canonical form, or the message. */
+static const struct {
+	const char *in;
+	size_t max;
+	const char *want;
+} boundedhosts[] = {
+	{ "cn[1-64]", 64, "cn[1-64]" },
+	{ "cn[1-60],gpu[1-4]", 64, "cn[1-60],gpu[1-4]" },
+	{ "a[1-8]b[1-8]", 64, "a1b[1-8],a2b[1-8],a3b[1-8],a4b[1-8],a5b[1-8],"
+	    "a6b[1-8],a7b[1-8],a8b[1-8]" },
+	{ "cn[1-65]", 64, "range of more than 64 hosts at byte 4" },
+	{ "cn[1-60],gpu[1-5]", 64, "more than 64 hosts at byte 10" },
+	{ "cn[1-64],x", 64, "more than 64 hosts at byte 10" },
+	{ "a[1-8]b[1-9]", 64, "more than 64 hosts at byte 1" },
+	{ "cn1", 1, "cn1" },
+	{ "cn1,cn2", 1, "more than 1 host at byte 5" },
+	{ "cn1", 0, "more than 0 hosts at byte 1" },
+	{ "cn[1-2]", 0, "range of more than 0 hosts at byte 4" },
+	{ "cn[1-1000000]", 2000000, "cn[1-1000000]" },
+	{ "cn[0-1000000]", 2000000,
+	    "range of more than 1000000 hosts at byte 4" },
+	{ "cn[1-2]", 1, "range of more than 1 host at byte 4" },
+};
+
+/* Hosts printed by index: idx holds the indexes, blank-separated. */
+static const struct {
+	const char *list, *idx, *want;
+} hostsubsets[] = {
+	{ "cn[001-010],gpu[1-4]", "", "" },
+	{ "cn[001-010],gpu[1-4]", "0", "cn001" },
+	{ "cn[001-010],gpu[1-4]", "0 1 2 3 8", "cn[001-004,009]" },
+	{ "cn[001-010],gpu[1-4]", "9 10", "cn010,gpu1" },
+	{ "cn[001-010],gpu[1-4]", "0 2 4 6 8", "cn[001,003,005,007,009]" },
+	{ "cn[001-010],gpu[1-4]", "10 11 12 13", "gpu[1-4]" },
+	{ "cn[001-010],gpu[1-4]", "13", "gpu4" },
+	{ "cn[001-010],gpu[1-4]", "0 1 2 3 4 5 6 7 8 9 10 11 12 13",
+	    "cn[001-010],gpu[1-4]" },
+	{ "cn[8-12]", "0 1 2", "cn[8-10]" },
+	{ "cn[8-12]", "1 2", "cn[9-10]" },
+	{ "cn[8-12]", "2 3", "cn[10-11]" },
+	{ "cn[8-12]", "0 4", "cn[8,12]" },
+	{ "cn[9,09,10]", "0 2", "cn[9-10]" },
+	{ "cn[9,09,10]", "1 2", "cn[09-10]" },
+	{ "cn[9,09,10]", "0 1", "cn[9,09]" },
+	{ "rack[1-2]-n[1-4]", "2 3 4", "rack1-n[3-4],rack2-n1" },
+	{ "rack[1-2]-n[1-4]", "3 7", "rack1-n4,rack2-n4" },
+	{ "n[1-3],n[1-3]-ib", "0 3", "n1,n1-ib" },
+	{ "n[1-3],n[1-3]-ib", "1 2 4 5", "n[2-3],n[2-3]-ib" },
+	{ "login,cn[1-4]", "3 4", "cn4,login" },
+	{ "cn,cn[1-2]", "0 1 2", "cn,cn[1-2]" },
+	{ "cn,cn[1-2]", "0 2", "cn,cn2" },
+	{ "cn[0000001-1000000]", "0 1 999998 999999",
+	    "cn[0000001-0000002,0999999-1000000]" },
+	{ "cn[1-1000000]", "8 9 99999 999999", "cn[9-10,100000,1000000]" },
+};
+
+/* Hosts of one list looked up in another: indexes, or the message. */
+static const struct {
+	const char *list, *sub, *want;
+} hostfinds[] = {
+	{ "cn[001-064]", "cn[005-008]", "4 5 6 7" },
+	{ "cn[001-064]", "cn064,cn001", "0 63" },
+	{ "cn[001-064]", "cn[063-065]", "unknown host 'cn065'" },
+	{ "cn[001-064]", "cn[5-8]", "unknown host 'cn5'" },
+	{ "cn[001-064]", "gpu1", "unknown host 'gpu1'" },
+	{ "gpu[1-4],cn[01-60]", "gpu2,cn01", "0 61" },
+	{ "cn[8-12]", "cn[9-11]", "1 2 3" },
+	{ "cn[1-4],cn[6-9]", "cn[3-7]", "unknown host 'cn5'" },
+	{ "cn[1-4],cn[5-9]", "cn[3-7]", "2 3 4 5 6" },
+	{ "cn,cn[1-2],login", "login,cn", "0 3" },
+	{ "n[1-2],n[1-2]-ib", "n2-ib", "3" },
+	{ "rack[1-2]-n[1-4]", "rack[1-2]-n4", "3 7" },
+	{ "cn[1-1000000]", "cn[999999-1000000],cn1", "0 999998 999999" },
+};
+
+/* Names looked up one at a time: the index, or -1. */
+static const struct {
+	const char *list, *name;
+	int64_t want;
+} hostnames[] = {
+	{ "cn[001-064]", "cn001", 0 },
+	{ "cn[001-064]", "cn064", 63 },
+	{ "cn[001-064]", "cn1", -1 },
+	{ "cn[001-064]", "cn065", -1 },
+	{ "cn[001-064]", "cn0001", -1 },
+	{ "cn[001-064]", "cn000", -1 },
+	{ "cn[001-064]", "", -1 },
+	{ "cn[001-064]", "cn 001", -1 },
+	{ "cn[001-064]", "cn[001]", -1 },
+	{ "cn[001-064]", "cn0000000000000000001", -1 },
+	{ "cn[001-064]", "CN001", -1 },
+	{ "cn,cn[1-2],login", "cn", 0 },
+	{ "cn,cn[1-2],login", "login", 3 },
+	{ "cn,cn[1-2],login", "logi", -1 },
+	{ "n[1-2],n[1-2]-ib", "n2-ib", 3 },
+	{ "n[1-2],n[1-2]-ib", "n3-ib", -1 },
+	{ "n[1-2],n[1-2]-ib", "n2-i", -1 },
+	{ "cn[9,09,10]", "cn09", 1 },
+	{ "cn[9,09,10]", "cn10", 2 },
+	{ "cn[9,09,10]", "cn010", -1 },
+	{ "cn[0000001-1000000]", "cn1000000", 999999 },
+	{ "cn[0000001-1000000]", "cn0500000", 499999 },
+	{ "cn[0000001-1000000]", "cn500000", -1 },
+};
+
 static void
 test_times(void)
 {
@@ -938,6 +1237,247 @@ test_append(struct ar_record *r)
 	free(buf);
 }
 
+/* Print a whole host list into a fresh string (the caller frees it). */
+static char *
+hostprint(const struct ar_hostlist *h)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (ar_hostlist_format(h, &buf, &len, &cap) != 0) {
+		fprintf(stderr, "out of memory\n");
+		exit(2);
+	}
+	return buf;
+}
+
+/* Read blank-separated indexes into idx (room for 64); their count. */
+static size_t
+readidx(const char *s, uint32_t *idx)
+{
+	size_t n = 0;
+	char *end;
+
+	while (*s != '\0' && n < 64) {
+		idx[n++] = strtoul(s, &end, 10);
+		s = end;
+	}
+	return n;
+}
+
+/* Write idx[0 .. n) blank-separated into buf. */
+static char *
+printidx(const uint32_t *idx, size_t n, char *buf, size_t size)
+{
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && o < size; i++)
+		o += snprintf(buf + o, size - o, "%s%" PRIu32, i ? " " : "",
+		    idx[i]);
+	return buf;
+}
+
+static void
+test_hostlists(void)
+{
+	struct ar_hostlist h, h2;
+	char err[AR_ERRMAX], got[AR_ERRMAX], name[AR_HOSTNAME_MAX + 1];
+	char *out, *out2, *names;
+	size_t i, len;
+	uint32_t k, j;
+	int ok;
+
+	ar_hostlist_init(&h);
+	ar_hostlist_init(&h2);
+	for (i = 0; i < NELEM(hostlists); i++, nrows++) {
+		if (ar_hostlist_parse(hostlists[i].in, &h, err) != 0) {
+			check(0, "host list", hostlists[i].in, err,
+			    hostlists[i].want ? hostlists[i].want : "parsed");
+			continue;
+		}
+		snprintf(got, sizeof(got), "%zu", h.count);
+		snprintf(err, sizeof(err), "%zu", hostlists[i].count);
+		checkstr("host count", hostlists[i].in, got, err);
+		out = hostprint(&h);
+		if (hostlists[i].want != NULL)
+			checkstr("host list", hostlists[i].in, out,
+			    hostlists[i].want);
+		/* The canonical form parses to the same hosts, and prints
+		 * as itself. */
+		if (ar_hostlist_parse(out, &h2, err) != 0)
+			check(0, "host list round trip", out, err, out);
+		else {
+			out2 = hostprint(&h2);
+			checkstr("host list round trip", hostlists[i].in, out2,
+			    out);
+			free(out2);
+		}
+		/* Every name, in order, found at its index. */
+		if (hostlists[i].names != NULL) {
+			if ((names = malloc(h.count * (AR_HOSTNAME_MAX + 1) +
+			    1)) == NULL)
+				exit(2);
+			for (k = 0, len = 0; k < h.count; k++)
+				len += sprintf(names + len, "%s%s",
+				    k > 0 ? " " : "",
+				    ar_hostlist_name(&h, k, name));
+			names[len] = '\0';
+			checkstr("host names", hostlists[i].in, names,
+			    hostlists[i].names);
+			free(names);
+		}
+		for (k = 0, ok = 1; k < h.count && ok; k++)
+			ok = ar_hostlist_name(&h, k, name) != NULL &&
+			    ar_hostlist_find(&h, name, &j) == 0 && j == k;
+		check(ok, "host found at its index", hostlists[i].in, name,
+		    "every host");
+		check(ar_hostlist_name(&h, h.count, name) == NULL,
+		    "no host past the end", hostlists[i].in, name, "NULL");
+		free(out);
+	}
+	for (i = 0; i < NELEM(badhostlists); i++, nrows++) {
+		/* A list that held hosts must come out empty. */
+		ar_hostlist_parse("cn[1-4]", &h, err);
+		if (ar_hostlist_parse(badhostlists[i].in, &h, got) == 0)
+			strcpy(got, "(accepted)");
+		checkstr("bad host list", badhostlists[i].in, got,
+		    badhostlists[i].err);
+		check(strlen(got) < 200 && strchr(got, '\n') == NULL,
+		    "short message", badhostlists[i].in, got, "< 200 bytes");
+		check(h.count == 0 && h.nruns == 0,
+		    "bad host list leaves it empty", badhostlists[i].in,
+		    "not empty", "empty");
+	}
+	for (i = 0; i < NELEM(boundedhosts); i++, nrows++) {
+		if (ar_hostlist_parse_max(boundedhosts[i].in,
+		    boundedhosts[i].max, &h, got) == 0) {
+			out = hostprint(&h);
+			snprintf(got, sizeof(got), "%s", out);
+			free(out);
+		}
+		checkstr("bounded host list", boundedhosts[i].in, got,
+		    boundedhosts[i].want);
+	}
+	ar_hostlist_free(&h);
+	ar_hostlist_free(&h2);
+}
+
+static void
+test_host_subsets(void)
+{
+	struct ar_hostlist h, h2;
+	char err[AR_ERRMAX], got[AR_ERRMAX], *buf = NULL;
+	uint32_t idx[64], back[64];
+	size_t i, n, len, cap = 0;
+
+	ar_hostlist_init(&h);
+	ar_hostlist_init(&h2);
+	for (i = 0; i < NELEM(hostsubsets); i++, nrows++) {
+		if (ar_hostlist_parse(hostsubsets[i].list, &h, err) != 0) {
+			check(0, "host subset", hostsubsets[i].list, err,
+			    "parsed");
+			continue;
+		}
+		n = readidx(hostsubsets[i].idx, idx);
+		len = 0;
+		if (ar_hostlist_format_subset(&h, idx, n, &buf, &len,
+		    &cap) != 0) {
+			check(0, "host subset", hostsubsets[i].idx, "failed",
+			    hostsubsets[i].want);
+			continue;
+		}
+		checkstr("host subset", hostsubsets[i].idx, buf,
+		    hostsubsets[i].want);
+		/* What is printed names the same hosts. */
+		if (n == 0)
+			continue;
+		if (ar_hostlist_parse(buf, &h2, err) != 0 ||
+		    ar_hostlist_find_all(&h, &h2, back, err) != 0)
+			check(0, "host subset reparsed", buf, err,
+			    hostsubsets[i].idx);
+		else
+			checkstr("host subset reparsed", buf,
+			    printidx(back, h2.count, got, sizeof(got)),
+			    hostsubsets[i].idx);
+	}
+
+	/* Bad indexes append nothing; a good print appends and ends with
+	 * a NUL. */
+	ar_hostlist_parse("cn[1-4]", &h, err);
+	len = 0;
+	idx[0] = 1;
+	idx[1] = 4;
+	nrows++;
+	check(ar_hostlist_format_subset(&h, idx, 2, &buf, &len, &cap) == -2 &&
+	    len == 0, "index out of range", "1 4", "accepted", "-2");
+	idx[1] = 1;
+	nrows++;
+	check(ar_hostlist_format_subset(&h, idx, 2, &buf, &len, &cap) == -2 &&
+	    len == 0, "index repeated", "1 1", "accepted", "-2");
+	idx[0] = 2;
+	nrows++;
+	check(ar_hostlist_format_subset(&h, idx, 2, &buf, &len, &cap) == -2 &&
+	    len == 0, "index out of order", "2 1", "accepted", "-2");
+	strcpy(buf, "hosts=");
+	len = 6;
+	nrows++;
+	check(ar_hostlist_format(&h, &buf, &len, &cap) == 0 && len == 13 &&
+	    strcmp(buf, "hosts=cn[1-4]") == 0, "host list appended", "cn[1-4]",
+	    buf, "hosts=cn[1-4]");
+	free(buf);
+	ar_hostlist_free(&h);
+	ar_hostlist_free(&h2);
+}
+
+static void
+test_host_lookups(void)
+{
+	struct ar_hostlist h, sub;
+	char err[AR_ERRMAX], got[AR_ERRMAX], *buf = NULL;
+	uint32_t *idx, i32;
+	size_t i, len = 0, cap = 0;
+
+	ar_hostlist_init(&h);
+	ar_hostlist_init(&sub);
+	for (i = 0; i < NELEM(hostfinds); i++, nrows++) {
+		if (ar_hostlist_parse(hostfinds[i].list, &h, err) != 0 ||
+		    ar_hostlist_parse(hostfinds[i].sub, &sub, err) != 0) {
+			check(0, "find hosts", hostfinds[i].sub, err,
+			    hostfinds[i].want);
+			continue;
+		}
+		if ((idx = calloc(sub.count, sizeof(*idx))) == NULL)
+			exit(2);
+		if (ar_hostlist_find_all(&h, &sub, idx, got) == 0)
+			printidx(idx, sub.count, got, sizeof(got));
+		checkstr("find hosts", hostfinds[i].sub, got,
+		    hostfinds[i].want);
+		free(idx);
+	}
+	for (i = 0; i < NELEM(hostnames); i++, nrows++) {
+		if (ar_hostlist_parse(hostnames[i].list, &h, err) != 0) {
+			check(0, "find host", hostnames[i].list, err, "parsed");
+			continue;
+		}
+		if (ar_hostlist_find(&h, hostnames[i].name, &i32) == 0)
+			snprintf(got, sizeof(got), "%" PRIu32, i32);
+		else
+			strcpy(got, "-1");
+		snprintf(err, sizeof(err), "%" PRId64, hostnames[i].want);
+		checkstr("find host", hostnames[i].name, got, err);
+	}
+	/* An empty list holds nothing and prints nothing. */
+	ar_hostlist_free(&h);
+	nrows++;
+	check(ar_hostlist_find(&h, "cn1", &i32) == -1 &&
+	    ar_hostlist_name(&h, 0, got) == NULL &&
+	    ar_hostlist_format(&h, &buf, &len, &cap) == 0 && len == 0 &&
+	    buf[0] == '\0', "empty list", "", "not empty", "empty");
+	free(buf);
+	ar_hostlist_free(&sub);
+}
+
 int
 main(void)
 {
@@ -953,6 +1493,9 @@ main(void)
 	test_edits(&r);
 	test_append(&r);
 	ar_record_free(&r);
+	test_hostlists();
+	test_host_subsets();
+	test_host_lookups();
 	printf("%d table rows\n", nrows);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail != 0;
