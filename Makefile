@@ -41,7 +41,8 @@ MAN5 = format/ar-records.5
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/internal.h format/format.h cmd/cmd.h fuzz/run.h
+HEADERS = lib/ar.h lib/internal.h format/format.h cmd/cmd.h fuzz/run.h \
+	fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)
 

@@ -16,23 +16,11 @@
 #include <string.h>
 
 #include "format.h"
+#include "message.h"
 
 #define BOUND 100000	/* hosts in a list, at most */
 #define SAMPLE 2000	/* hosts looked up, at most */
 #define SUBSET 300	/* hosts in a subset, at most */
-
-/* A message is non-empty, short, printable ASCII: one clean line. */
-static void
-checkerr(const char *err)
-{
-	size_t i, n = strlen(err);
-
-	if (n == 0 || n >= 200)
-		abort();
-	for (i = 0; i < n; i++)
-		if (err[i] < 0x20 || err[i] > 0x7e)
-			abort();
-}
 
 /* xorshift64*, so that a subset depends on the input alone. */
 static uint64_t

@@ -11,22 +11,10 @@
 #include <string.h>
 
 #include "format.h"
+#include "message.h"
 
 #define KV 0
 #define JS AR_REC_JSON
-
-/* A message is non-empty, short, printable ASCII: one clean line. */
-static void
-checkerr(const char *err)
-{
-	size_t i, n = strlen(err);
-
-	if (n == 0 || n >= 200)
-		abort();
-	for (i = 0; i < n; i++)
-		if (err[i] < 0x20 || err[i] > 0x7e)
-			abort();
-}
 
 static int
 samefields(const struct ar_record *a, const struct ar_record *b, int raw)
