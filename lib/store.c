@@ -249,12 +249,12 @@ meta_put(ar_txn *t)
 
 /* Give a file of the store to the group it is shared with: rw for both. */
 static int
-share(int fd, long group, mode_t mode)
+share(int fd, long group)
 {
 	if (group < 0)
 		return 0;
 	if (fchown(fd, (uid_t)-1, (gid_t)group) == -1 ||
-	    fchmod(fd, mode) == -1)
+	    fchmod(fd, 0660) == -1)
 		return errno;
 	return 0;
 }
@@ -271,9 +271,21 @@ share_file(const char *dir, const char *name, long group)
 		return ENAMETOOLONG;
 	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0660)) == -1)
 		return errno;
-	rc = share(fd, group, 0660);
+	rc = share(fd, group);
 	close(fd);
 	return rc;
+}
+
+/* The files a shared store's readers and writers must write: made
+ * before the first of them opens the store, and shared. */
+static int
+share_locks(const char *dir, long group)
+{
+	int rc;
+
+	if ((rc = share_file(dir, "lock.mdb", group)) != 0)
+		return rc;
+	return share_file(dir, "writer.lock", group);
 }
 
 /*
@@ -345,11 +357,7 @@ store_make(const char *dir, const struct meta *m, long group)
 	}
 	if ((rc = mdb_txn_commit(txn)) != 0 ||
 	    (rc = mdb_env_get_fd(env, &fd)) != 0 ||
-	    (rc = share(fd, group, 0660)) != 0)
-		goto out;
-	/* The files a shared store's readers must write exist before them. */
-	if ((rc = share_file(dir, "lock.mdb", group)) != 0 ||
-	    (rc = share_file(dir, "writer.lock", group)) != 0)
+	    (rc = share(fd, group)) != 0 || (rc = share_locks(dir, group)) != 0)
 		goto out;
 	if (link(tmp, path) == -1)
 		rc = errno;
@@ -459,10 +467,8 @@ ar_create(const char *dir, const struct ar_config *cfg, int64_t now)
 	    old.horizon != m.horizon))
 		return AR_EEXIST;
 	if (rc == 0 && cfg->group >= 0 &&
-	    ((rc = share_file(dir, "data.mdb", cfg->group)) != 0 ||
-	    (rc = share_file(dir, "lock.mdb", cfg->group)) != 0 ||
-	    (rc = share_file(dir, "writer.lock", cfg->group)) != 0))
-		return rc;
+	    (rc = share_file(dir, "data.mdb", cfg->group)) == 0)
+		rc = share_locks(dir, cfg->group);
 	return rc;
 }
 
