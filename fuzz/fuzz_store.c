@@ -57,7 +57,7 @@ fill(ar_txn *t, void *arg)
 		struct ar_request rq = { NOW + 300 * (i % 13), NOW + 300 *
 		    (i % 13) + 600 * (i % 2), 300 * (1 + i % 5), 1 + i % 3,
 		    1 + i % 2, 0, i % 3 ? "u" : NULL, i % 3 ? "j" : NULL, 0,
-		    i % 4 ? NULL : key };
+		    i % 4 ? NULL : key, NULL, 0 };
 
 		snprintf(key, sizeof(key), "k%d", i);
 

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.1.0"
-#define AR_FORMAT_VERSION 4     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 5     /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (LMDB's are -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -65,7 +65,9 @@ enum ar_reason {
 	AR_R_LIMIT,             /* ar_suggest: nothing within the search limit */
 	AR_R_KEY,               /* ar_add: the client key was used before
 	                         * for a different request */
-	AR_R_BOOKING            /* a booking limit of its price class */
+	AR_R_BOOKING,           /* a booking limit of its price class */
+	AR_R_HOSTS              /* the hosts it names are taken, or the plan
+				 * with it would not map (see ar_map) */
 };
 
 typedef struct ar_store ar_store;
@@ -79,6 +81,10 @@ struct ar_config {
 	uint64_t map_max;       /* largest the store may grow, bytes; 0: 16 GiB
 				   for a new store, unchanged for one there */
 	long group;             /* group id to share the store with, or -1 */
+	const char *hosts;      /* the nodes' names as a host list (see
+				   format.h) of exactly nodes hosts, or NULL
+				   for the default, node[1-N] zero-padded
+				   to the digits of N (node[01-64]) */
 };
 
 /* What ar_info() tells about an open store. */
@@ -110,6 +116,10 @@ struct ar_request {
 	unsigned flags;         /* AR_NOMOVE, AR_LATER, AR_PARTIAL */
 	const char *client_key; /* NULL or "" for none, else at most
 	                         * AR_CLIENT_KEY_MAX bytes: see ar_add */
+	const uint32_t *hosts;  /* the hosts it must have, as indexes in the
+				   store's host list, increasing; NULL */
+	uint32_t nhosts;        /* ... and how many: then nodes == nhosts
+				   and jobs == 1 */
 };
 
 /* How ar_add may place a request (struct ar_request's flags). */
@@ -136,6 +146,9 @@ struct ar_answer {
 	int64_t price;          /* its price: class price x nodes x slots */
 	int replayed;           /* ar_add: the client key was granted before,
 	                         * nothing new was booked (see ar_add) */
+	uint64_t conflict;      /* AR_R_HOSTS: the reservation holding a host
+				   asked for, or one the plan could no longer
+				   map; 0 if none is to blame */
 };
 
 /* A reservation record as stored. */
@@ -158,6 +171,8 @@ struct ar_resv {
 	char client_key[AR_CLIENT_KEY_MAX + 1];  /* "" if none */
 	uint32_t cls;           /* price class when granted, 0 for none */
 	int64_t price;          /* price charged: class price x nodes x slots */
+	int named;              /* its hosts were named when it was asked
+				   for: they never change and it never moves */
 };
 
 /*
@@ -222,9 +237,11 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  * transaction taken under the writer lock (waiting at most wait_ms
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
- * came first).  A store of the current format is left alone and succeeds.  Only format 3 is
- * converted (to 4: the client key index is added; records stay as they
- * are).  Errors: AR_ENOSTORE, AR_EVERSION (a format it cannot convert),
+ * came first).  A store of the current format is left alone and
+ * succeeds.  Formats 3 and 4 are converted: the databases added since
+ * are created (the client key index, price classes and demand log of
+ * format 4; the mapping of format 5) and the nodes get the default
+ * names; records stay as they are.  Errors: AR_ENOSTORE, AR_EVERSION (a format it cannot convert),
  * AR_ETIMEDOUT, AR_ECORRUPT, AR_EFULL, errno values from open, LMDB's
  * codes.
  */
@@ -559,6 +576,86 @@ int ar_booking_limits(uint32_t capacity, enum ar_rm_method method,
  */
 int ar_update_limits(ar_txn *t, enum ar_rm_method method, int64_t since,
     struct ar_fare_class *fc, size_t *n);
+
+/*
+ * The plan on named hosts.  The store's nodes have names, a host list
+ * given when it was created; host i is the i-th of that list in its
+ * sorted order.  ar_hosts() gives the list as text, valid until the
+ * transaction ends.  Errors: AR_ECORRUPT, LMDB's codes.
+ */
+int ar_hosts(ar_txn *t, const char **names);
+
+/* How ar_map found a reservation's hosts, against what it told last. */
+enum ar_map_status {
+	AR_MAP_UNMAPPED = 0,    /* none: it ended, or was cancelled, unmapped */
+	AR_MAP_NEW,             /* told for the first time */
+	AR_MAP_KEPT,            /* the same hosts as told last */
+	AR_MAP_REMAPPED,        /* others than told last (old holds those) */
+	AR_MAP_NOTFOUND         /* no such reservation */
+};
+
+/* A reservation and its hosts, as ar_map tells them. */
+struct ar_mapped {
+	struct ar_resv r;       /* as ar_get reads it */
+	enum ar_map_status status;
+	const uint32_t *hosts;  /* host indexes, increasing: r.nodes of them */
+	size_t nhosts;          /* ... 0 if unmapped */
+	const uint32_t *old;    /* AR_MAP_REMAPPED: the hosts told last */
+	size_t nold;
+	uint32_t fragments;     /* runs of consecutive hosts in hosts */
+};
+
+#define AR_MAP_FIRST_FIT 0x1    /* ar_map: first fit, not best fit */
+
+/*
+ * Map the plan, every granted reservation that has not ended by the
+ * clock, onto the store's hosts, and in a write transaction keep the
+ * mapping (a read transaction only computes it).  Taken in order of
+ * start, a reservation that has started with hosts, or whose hosts were
+ * named when it was asked for, keeps them; any other keeps the hosts it
+ * had if they are still free over its interval, and otherwise gets
+ * others, best fit: as few runs of consecutive hosts as it can.  Each
+ * reservation gets exactly its nodes hosts for its whole interval, and
+ * no host serves two at once.  Then fn is called, until it returns
+ * nonzero (which is returned), with every granted or finished
+ * reservation overlapping [from, to), in order of start and id (those
+ * that ended before the clock with the hosts they had), or, if ids is
+ * not NULL, with each of ids[0 .. nids) in that order, whatever its
+ * state (AR_MAP_NOTFOUND for one that does not exist).  What fn sees
+ * lasts until it returns.  A status compares with what ar_map told in
+ * an earlier write transaction; this one's tells count as told.
+ * Errors: EINVAL (a bad range), ENOMEM, AR_ECORRUPT (the plan cannot
+ * be mapped: admission never allows it), LMDB's codes.
+ */
+int ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
+    const uint64_t *ids, size_t nids,
+    int (*fn)(const struct ar_mapped *, void *), void *arg);
+
+/* What ar_export tells a cluster's scheduler to do. */
+enum ar_export_op {
+	AR_EXPORT_CREATE = 1,   /* a reservation it has not been told of */
+	AR_EXPORT_UPDATE,       /* one whose interval or hosts changed */
+	AR_EXPORT_DELETE        /* one cancelled since */
+};
+
+struct ar_exported {
+	enum ar_export_op op;
+	const struct ar_mapped *m;      /* the reservation, mapped */
+};
+
+/*
+ * Bring a cluster's scheduler in line with the plan: map it as ar_map
+ * does (in write transaction t), then call fn with what changed since
+ * the last ar_export, in order of start and id: each reservation of the
+ * plan it did not tell (create) or told with another interval or other
+ * hosts (update), then each it told that was cancelled since (delete,
+ * with the hosts it was told with).  What it tells is kept as told;
+ * reservations that ended are forgotten.  fn's nonzero return stops it
+ * and is returned.  Errors: EACCES (read transaction), and those of
+ * ar_map.
+ */
+int ar_export(ar_txn *t, int (*fn)(const struct ar_exported *, void *),
+    void *arg);
 
 /* A message for any code the library returns: its own, LMDB's, errno's. */
 const char *ar_strerror(int code);

@@ -349,6 +349,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	r.nodes = rq->nodes;
 	r.jobs = 1;
 	r.cls = sp->cls;
+	r.named = rq->nhosts > 0;
 	if (sp->cls != 0)
 		r.price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
 		    sp->slots;
@@ -358,7 +359,8 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	memcpy(r.client_key, klen ? rq->client_key : "", klen);
 	if ((rc = resv_put(t, &r)) != 0 || (rc = resv_index(t, &r, 1)) != 0 ||
 	    (!taken && (rc = fit_add(t, sp->cls, s, s + sp->slots,
-	    (int64_t)sp->need)) != 0))
+	    (int64_t)sp->need)) != 0) ||
+	    (r.named && (rc = map_pin(t, &r, rq->hosts, rq->nhosts, 1)) != 0))
 		return rc;
 	if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
 		return rc;
@@ -492,6 +494,90 @@ out:
 }
 
 /*
+ * A request that names its hosts: at the first start in its window
+ * where the rings let it in and the plan with it maps (map.c); it moves
+ * nothing.  Then the plan's mapping is kept, as it is after every
+ * admission while a pin is in the plan.
+ */
+static int
+admit_named(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct span sp;
+	uint64_t conflict;
+	int64_t s;
+	int rc, ok;
+
+	t->ngranted = t->nmoved = 0;
+	if (!t->write)
+		return EACCES;
+	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
+		return rc;
+	ans->status = AR_REFUSED;
+	if (ans->reason != AR_R_NONE)
+		return 0;
+	if ((rc = fit_first(t, sp.cls, sp.first, sp.last, sp.slots, sp.need,
+	    &s)) != 0 || (rc = place(t, &sp, s == -1 ? sp.first : s,
+	    ans)) != 0)
+		return rc;
+	if (s == -1)
+		return fit_refusal(t, &sp, sp.last, 1, &ans->reason);
+	if ((rc = fit_mapped(t, rq, &sp, sp.last, &s, &conflict)) != 0)
+		return rc;
+	if (s == -1) {
+		ans->reason = AR_R_HOSTS;
+		ans->conflict = conflict;
+		return 0;
+	}
+	if ((rc = place(t, &sp, s, ans)) != 0 ||
+	    (rc = grant(t, rq, &sp, s, 0, ans->free)) != 0 ||
+	    (rc = map_after_admission(t, &ok, &conflict)) != 0)
+		return rc;
+	if (!ok)
+		return AR_ECORRUPT;     /* map_fits said it maps */
+	ans->status = AR_GRANTED;
+	ans->id = t->granted[0].id;
+	return 0;
+}
+
+/*
+ * Admission, with the plan's mapping in mind.  Without pins in the plan
+ * the rings decide alone: a plan within capacity always maps (map.c).
+ * With pins, what the rings admit, moves included, stands only if the
+ * whole plan still maps; otherwise it is undone and refused, naming the
+ * reservation that would have been left without hosts.
+ */
+static int
+admit_mapped(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct savepoint sv;
+	uint64_t conflict;
+	int rc, pinned, ok;
+
+	if (rq->nhosts > 0)
+		return admit_named(t, rq, ans);
+	if ((rc = map_pinned(t, &pinned)) != 0)
+		return rc;
+	if (!pinned || !t->write)
+		return admit(t, rq, ans);
+	if ((rc = txn_save(t, &sv)) != 0)
+		return rc;
+	if ((rc = admit(t, rq, ans)) != 0 || ans->status != AR_GRANTED ||
+	    (rc = map_after_admission(t, &ok, &conflict)) != 0 || ok) {
+		if (rc == 0)
+			return txn_keep(t, &sv);
+		txn_undo(t, &sv);
+		return rc;
+	}
+	txn_undo(t, &sv);
+	t->ngranted = t->nmoved = 0;
+	ans->status = AR_REFUSED;
+	ans->reason = AR_R_HOSTS;
+	ans->conflict = conflict;
+	ans->id = 0;
+	return 0;
+}
+
+/*
  * The answer to a request whose key e names earlier copies: those copies
  * as they are now, or (ans->reason AR_R_KEY) a refusal if the request is
  * not the one they were granted for.
@@ -565,7 +651,8 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	int rc;
 
 	if (key == NULL || *key == '\0')
-		return (rc = admit(t, rq, ans)) != 0 ? rc : logged(t, rq, ans);
+		return (rc = admit_mapped(t, rq, ans)) != 0 ? rc :
+		    logged(t, rq, ans);
 	t->ngranted = t->nmoved = 0;
 	if (!t->write)
 		return EACCES;
@@ -576,7 +663,7 @@ ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return rc;
 	if ((rc = key_get(t, rq->owner, key, &e)) == 0)
 		return replay(t, rq, &e, ans);
-	if (rc != AR_ENOTFOUND || (rc = admit(t, rq, ans)) != 0 ||
+	if (rc != AR_ENOTFOUND || (rc = admit_mapped(t, rq, ans)) != 0 ||
 	    (rc = logged(t, rq, ans)) != 0 || ans->status != AR_GRANTED)
 		return rc;
 	return key_put(t, rq->owner, key, rq->jobs, t->granted, t->ngranted);

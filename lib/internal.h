@@ -90,11 +90,14 @@ struct disk_resv {
 	uint32_t nodes;
 	uint32_t jobs;
 	uint32_t owner;
-	uint16_t state;
+	uint16_t state;         /* enum ar_status, | STATE_NAMED */
 	uint16_t user_len;
 	uint16_t job_len;
 	uint16_t key_len;
 };
+
+/* A record's state: its hosts were named (format 5). */
+#define STATE_NAMED 0x100
 
 /*
  * An entry of the client key index (resv.c): the key is the owner (u32,
@@ -114,6 +117,7 @@ struct ar_store {
 	MDB_dbi keys;           /* 0 when the store's format predates it, */
 	MDB_dbi pricing;        /* ... as for these two */
 	MDB_dbi demand;
+	MDB_dbi map, pins, exported;    /* format 5: the mapping (map.c) */
 	int lockfd;             /* the store directory, flock()ed by writers */
 	ar_txn *spare;          /* an ended transaction, kept for the next */
 	MDB_txn *rtxn;          /* an ended read transaction, kept to renew */
@@ -219,6 +223,8 @@ struct ar_txn {
 	struct ring ring;       /* nodes in use per slot */
 	struct pricing pr;      /* the price classes, loaded at begin */
 	uint64_t demand_seq;    /* the next demand entry's key; 0: unknown */
+	int pins;               /* a reservation with named hosts has not
+				   ended: 1, 0, or -1 not known yet */
 	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
 	 * cheaper, whose capacity is the booking limit b_i (class 1's is
 	 * the node ring, b_1 the capacity). */
@@ -399,6 +405,75 @@ u64_key(const void *buf)
 		v = v << 8 | p[i];
 	return v;
 }
+
+/*
+ * Hosts (hostset.c): a set of host indexes as runs, ascending, none
+ * empty and no two touching.  Results go to out, which may not be an
+ * operand; ENOMEM if memory ran out.
+ */
+struct run {
+	uint32_t first;
+	uint32_t count;
+};
+
+struct hostset {
+	struct run *r;
+	size_t n, cap;
+};
+
+void hostset_free(struct hostset *s);
+/* Add [first, first + count) after everything s holds. */
+int hostset_append(struct hostset *s, uint32_t first, uint32_t count);
+int hostset_copy(struct hostset *dst, const struct hostset *src);
+uint64_t hostset_count(const struct hostset *s);
+int hostset_equal(const struct hostset *a, const struct hostset *b);
+int hostset_union(struct hostset *out, const struct hostset *a,
+    const struct hostset *b);
+int hostset_minus(struct hostset *out, const struct hostset *a,
+    const struct hostset *b);
+/* Is sub within of? */
+int hostset_subset(const struct hostset *sub, const struct hostset *of);
+/* The lowest host both hold, or -1. */
+int64_t hostset_common(const struct hostset *a, const struct hostset *b);
+/* k hosts of avail, best fit (fewest runs) or first fit; ENOSPC. */
+int hostset_choose(struct hostset *out, const struct hostset *avail,
+    uint64_t k, int first_fit);
+
+/*
+ * The mapping (map.c).  An entry of `map`, under the reservation's id:
+ * this header, then its hosts' runs, then the runs it had when ar_map
+ * last told them (printed), if it has.
+ */
+struct disk_map {
+	int64_t start;          /* slot it was mapped for */
+	uint32_t slots;
+	uint32_t nodes;
+	uint32_t runs;          /* runs of hosts */
+	uint32_t printed;       /* runs told last; MAP_UNTOLD: never */
+};
+
+#define MAP_UNTOLD UINT32_MAX
+
+/* A request's named hosts, checked: the plan with it maps.  start is its
+ * slot; *conflict the reservation in the way when it does not (*ok 0). */
+int map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
+    int64_t slots, int *ok, uint64_t *conflict);
+/* From start *s, which fits by the rings, up to hi: the first start where
+ * the request also maps (where it names hosts or pins are in the plan),
+ * or -1 with *conflict the first reservation in the way. */
+int fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    int64_t hi, int64_t *s, uint64_t *conflict);
+/* After an admission while named hosts are in the plan: map it all
+ * again and keep the mapping, or say (*ok 0) which reservation could
+ * not be mapped. */
+int map_after_admission(ar_txn *t, int *ok, uint64_t *conflict);
+/* Does the plan hold a reservation with named hosts (t->pins)? */
+int map_pinned(ar_txn *t, int *yes);
+/* Record, or drop, the named hosts of reservation r. */
+int map_pin(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts,
+    uint32_t n, int add);
+/* Drop the pins of reservations that ended by the clock. */
+int map_prune(ar_txn *t);
 
 /* price.c */
 double normal_quantile(double p);

@@ -26,6 +26,14 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 	    (rq->user != NULL && strlen(rq->user) > AR_LABEL_MAX) ||
 	    (rq->job != NULL && strlen(rq->job) > AR_LABEL_MAX))
 		return EINVAL;
+	if (rq->nhosts > 0) {
+		if (rq->hosts == NULL || rq->nhosts != rq->nodes || rq->jobs != 1)
+			return EINVAL;
+		for (uint32_t i = 0; i < rq->nhosts; i++)
+			if (rq->hosts[i] >= t->m.nodes ||
+			    (i > 0 && rq->hosts[i] <= rq->hosts[i - 1]))
+				return EINVAL;
+	}
 	memset(ans, 0, sizeof(*ans));
 	sp->slots = (rq->duration + slot - 1) / slot;
 	sp->need = (uint64_t)rq->nodes * (together ? rq->jobs : 1);
@@ -94,6 +102,12 @@ ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 			return rc;
 		return place(t, &sp, sp.first, ans);
 	}
+	if ((rc = fit_mapped(t, rq, &sp, sp.last, &s, &ans->conflict)) != 0)
+		return rc;
+	if (s == -1) {
+		ans->reason = AR_R_HOSTS;
+		return place(t, &sp, sp.first, ans);
+	}
 	ans->status = AR_AVAILABLE;
 	return place(t, &sp, s, ans);
 }
@@ -124,7 +138,8 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	if (hi > end)
 		hi = end;
 	if ((rc = fit_first(t, sp.cls, sp.first, hi, sp.slots, sp.need,
-	    &s)) != 0)
+	    &s)) != 0 || (s != -1 && (rc = fit_mapped(t, rq, &sp, hi, &s,
+	    &alts[0].conflict)) != 0))
 		return rc;
 	while (s != -1) {
 		alts[*n] = alts[0];
@@ -134,7 +149,8 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 		if (++*n == k)
 			break;
 		if ((rc = fit_next(t, sp.cls, s, hi, sp.slots, sp.need,
-		    &s)) != 0)
+		    &s)) != 0 || (s != -1 && (rc = fit_mapped(t, rq, &sp, hi,
+		    &s, &alts[0].conflict)) != 0))
 			return rc;
 	}
 	if (*n == 0) {
@@ -195,6 +211,8 @@ ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 		return AR_EPERM;
 	if (r->state != AR_GRANTED)
 		return AR_EDONE;
+	if (r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0)
+		return rc;
 	return retire(t, r, AR_CANCELLED);
 }
 
@@ -293,7 +311,7 @@ ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 	t->m.live -= n;
 	/* What started by now never moves again (see resv_movable). */
 	if ((rc = slots_purge(t, &t->flex, last, 0, NULL, NULL,
-	    &started)) != 0)
+	    &started)) != 0 || (rc = map_prune(t)) != 0)
 		return rc;
 	return demand_prune(t);
 }

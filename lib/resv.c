@@ -63,7 +63,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	d.nodes = r->nodes;
 	d.jobs = r->jobs;
 	d.owner = r->owner;
-	d.state = (uint16_t)r->state;
+	d.state = (uint16_t)(r->state | (r->named ? STATE_NAMED : 0));
 	d.user_len = (uint16_t)ulen;
 	d.job_len = (uint16_t)jlen;
 	d.key_len = (uint16_t)klen;
@@ -118,7 +118,8 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	    d.key_len > AR_CLIENT_KEY_MAX ||
 	    ((size = sizeof(d) + d.user_len + d.job_len + d.key_len) !=
 	    v->mv_size && size + sizeof(ch) != v->mv_size) ||
-	    (d.state != AR_GRANTED && d.state != AR_CANCELLED) ||
+	    ((d.state & ~STATE_NAMED) != AR_GRANTED &&
+	    (d.state & ~STATE_NAMED) != AR_CANCELLED) ||
 	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
 	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
 	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
@@ -127,7 +128,8 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 		return AR_ECORRUPT;
 	r->id = d.id;
 	r->owner = d.owner;
-	r->state = d.state;
+	r->state = d.state & ~STATE_NAMED;
+	r->named = (d.state & STATE_NAMED) != 0;
 	r->earliest = d.earliest;
 	r->latest = d.latest;
 	r->duration = d.duration;
@@ -199,7 +201,7 @@ int
 resv_movable(const ar_txn *t, const struct ar_resv *r)
 {
 	return slot_up(t, r->earliest) < slot_up(t, r->latest) &&
-	    r->start / t->m.slot > t->m.purged / t->m.slot;
+	    !r->named && r->start / t->m.slot > t->m.purged / t->m.slot;
 }
 
 /*

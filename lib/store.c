@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <dirent.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "format.h"
 #include "internal.h"
 
 #define MAP_INITIAL (1UL << 20)
@@ -26,10 +28,11 @@
  * takes one; LMDB's default, 126, is less than a busy login node runs. */
 #define READERS_MAX 4096
 #define NEW_PREFIX ".new-"      /* a store being made: .new-PID.mdb */
-#define FORMAT_UPGRADABLE 3     /* the format ar_upgrade converts */
-#define DBS_MAX 12              /* named databases: 9 in use */
+#define FORMAT_OLDEST 3         /* the oldest format ar_upgrade converts */
+#define DBS_MAX 16              /* named databases: 12 in use */
 
 static const MDB_val meta_key = { 4, "meta" };
+static const MDB_val hosts_key = { 5, "hosts" };
 
 void
 ar_config_default(struct ar_config *cfg)
@@ -39,6 +42,7 @@ ar_config_default(struct ar_config *cfg)
 	cfg->horizon = 30 * 86400;
 	cfg->map_max = 0;
 	cfg->group = -1;
+	cfg->hosts = NULL;
 }
 
 static int
@@ -101,21 +105,35 @@ size_check(ar_store *s)
 static int writer_lock(ar_store *s);
 
 /*
- * The databases that came with format 4: the key index, the price
- * classes and the demand log.  A store of an older format has none and
- * gets them only from ar_upgrade, so only a new environment (no meta yet)
- * creates them; where one is missing its handle stays 0, and ar_open
- * refuses the store by its format, or as corrupt if that is current.
+ * The databases that came with format 4 (the key index, the price
+ * classes and the demand log) and 5 (the mapping, the pins and what was
+ * exported).  A store of an older format lacks them and gets them only
+ * from ar_upgrade, so only a new environment (no meta yet) creates them;
+ * where one is missing its handle stays 0, and ar_open refuses the store
+ * by its format, or as corrupt if that is current.
  */
 static int
-v4_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
+later_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
 {
+	static const struct {
+		const char *name;
+		size_t off;
+	} dbs[] = {
+		{ "keys", offsetof(ar_store, keys) },
+		{ "pricing", offsetof(ar_store, pricing) },
+		{ "demand", offsetof(ar_store, demand) },
+		{ "map", offsetof(ar_store, map) },
+		{ "pins", offsetof(ar_store, pins) },
+		{ "exported", offsetof(ar_store, exported) },
+	};
 	int rc;
 
-	if ((rc = mdb_dbi_open(txn, "keys", dbflags, &s->keys)) == 0 &&
-	    (rc = mdb_dbi_open(txn, "pricing", dbflags, &s->pricing)) == 0)
-		rc = mdb_dbi_open(txn, "demand", dbflags, &s->demand);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	for (size_t i = 0; i < sizeof(dbs) / sizeof(dbs[0]); i++)
+		if ((rc = mdb_dbi_open(txn, dbs[i].name, dbflags,
+		    (MDB_dbi *)((char *)s + dbs[i].off))) != 0 &&
+		    rc != MDB_NOTFOUND)
+			return rc;
+	return 0;
 }
 
 /* Open the databases of a store in txn, creating them if flags say so. */
@@ -135,7 +153,7 @@ dbs_open(MDB_txn *txn, unsigned flags, ar_store *s)
 	    ((rc = mdb_get(txn, s->meta, (MDB_val *)&meta_key, &v)) != 0 &&
 	    rc != MDB_NOTFOUND))
 		return rc;
-	return v4_open(txn, rc == 0 ? 0 : flags, s);
+	return later_open(txn, rc == 0 ? 0 : flags, s);
 }
 
 /*
@@ -218,7 +236,7 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 	memcpy(m, v.mv_data, 8);
 	if (m->magic != META_MAGIC)
 		return AR_ECORRUPT;
-	if (m->format != AR_FORMAT_VERSION && m->format != FORMAT_UPGRADABLE)
+	if (m->format > AR_FORMAT_VERSION || m->format < FORMAT_OLDEST)
 		return AR_EVERSION;
 	if (v.mv_size != sizeof(*m))
 		return AR_ECORRUPT;
@@ -318,13 +336,72 @@ remove_unfinished(const char *dir)
 }
 
 /*
+ * The host list naming a store's nodes, as stored: given, compacted, or
+ * by default node[1-N] zero-padded to N's digits.  EINVAL if given is
+ * not a host list of exactly nodes hosts.
+ */
+static int
+hosts_text(const char *given, uint32_t nodes, char **text)
+{
+	char deflt[64], err[AR_ERRMAX];
+	struct ar_hostlist h;
+	size_t len = 0, cap = 0;
+	int rc = 0;
+
+	*text = NULL;
+	if (given == NULL) {
+		snprintf(deflt, sizeof(deflt), "node[%0*d-%u]",
+		    snprintf(NULL, 0, "%u", nodes), 1, nodes);
+		given = deflt;
+	}
+	ar_hostlist_init(&h);
+	if ((rc = ar_hostlist_parse_max(given, AR_HOSTS_MAX, &h, err)) != 0)
+		rc = rc == -2 ? ENOMEM : EINVAL;
+	else if (h.count != nodes)
+		rc = EINVAL;
+	else if (ar_hostlist_format(&h, text, &len, &cap) != 0)
+		rc = ENOMEM;
+	ar_hostlist_free(&h);
+	if (rc != 0) {
+		free(*text);
+		*text = NULL;
+	}
+	return rc;
+}
+
+static int
+hosts_put(MDB_txn *txn, MDB_dbi meta, const char *text)
+{
+	MDB_val v = { strlen(text) + 1, (void *)text };
+
+	return mdb_put(txn, meta, (MDB_val *)&hosts_key, &v, 0);
+}
+
+int
+ar_hosts(ar_txn *t, const char **names)
+{
+	MDB_val v;
+	int rc;
+
+	if ((rc = mdb_get(t->txn, t->s->meta, (MDB_val *)&hosts_key,
+	    &v)) != 0)
+		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+	if (v.mv_size == 0 || memchr(v.mv_data, '\0', v.mv_size) !=
+	    (char *)v.mv_data + v.mv_size - 1)
+		return AR_ECORRUPT;
+	*names = v.mv_data;
+	return 0;
+}
+
+/*
  * Make a store's data file whole, under a name of its own, and only then
  * link it in as data.mdb: a creation killed at any moment leaves either
  * no store or a complete one, never half of one.  link() does not
  * replace a data.mdb another creation put there first: EEXIST.
  */
 static int
-store_make(const char *dir, const struct meta *m, long group)
+store_make(const char *dir, const struct meta *m, const char *names,
+    long group)
 {
 	char tmp[4096], path[4096];
 	ar_store dbs;
@@ -351,7 +428,8 @@ store_make(const char *dir, const struct meta *m, long group)
 		goto out;
 	dbs.env = env;
 	if ((rc = dbs_open(txn, MDB_CREATE, &dbs)) != 0 ||
-	    (rc = mdb_put(txn, dbs.meta, (MDB_val *)&meta_key, &v, 0)) != 0) {
+	    (rc = mdb_put(txn, dbs.meta, (MDB_val *)&meta_key, &v, 0)) != 0 ||
+	    (rc = hosts_put(txn, dbs.meta, names)) != 0) {
 		mdb_txn_abort(txn);
 		goto out;
 	}
@@ -378,7 +456,7 @@ out:
  * writer lock.  Another creation may have finished it meanwhile.
  */
 static int
-store_finish(const char *dir, const struct meta *m)
+store_finish(const char *dir, const struct meta *m, const char *names)
 {
 	ar_store *s;
 	MDB_txn *txn;
@@ -399,6 +477,8 @@ store_finish(const char *dir, const struct meta *m)
 		rc = st.ms_entries > 0 ? AR_ECORRUPT :
 		    mdb_put(txn, s->meta, (MDB_val *)&meta_key, &v, 0);
 		if (rc == 0)
+			rc = hosts_put(txn, s->meta, names);
+		if (rc == 0)
 			rc = mdb_txn_commit(txn);
 		else
 			mdb_txn_abort(txn);
@@ -409,14 +489,50 @@ out:
 	return rc;
 }
 
+/* A store is there already: fine if it is the same one. */
+static int
+create_again(const char *dir, const struct meta *m, const char *names,
+    const struct ar_config *cfg)
+{
+	const char *have;
+	ar_store *s;
+	MDB_txn *txn;
+	struct meta old;
+	MDB_val v;
+	int rc;
+
+	if ((rc = ar_open(dir, AR_RDONLY, &s)) == AR_EHALF)
+		return store_finish(dir, m, names);
+	if (rc != 0)
+		return rc;
+	if ((rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn)) == 0) {
+		if ((rc = meta_read(txn, s->meta, &old)) == 0 &&
+		    (old.nodes != m->nodes || old.slot != m->slot ||
+		    old.horizon != m->horizon))
+			rc = AR_EEXIST;
+		/* Names given must be the ones it has. */
+		if (rc == 0 && cfg->hosts != NULL) {
+			rc = mdb_get(txn, s->meta, (MDB_val *)&hosts_key, &v);
+			have = v.mv_data;
+			if (rc == 0 && (v.mv_size != strlen(names) + 1 ||
+			    memcmp(have, names, v.mv_size) != 0))
+				rc = AR_EEXIST;
+		}
+		mdb_txn_abort(txn);
+	}
+	ar_close(s);
+	if (rc == 0 && cfg->group >= 0 &&
+	    (rc = share_file(dir, "data.mdb", cfg->group)) == 0)
+		rc = share_locks(dir, cfg->group);
+	return rc;
+}
+
 int
 ar_create(const char *dir, const struct ar_config *cfg, int64_t now)
 {
-	char path[4096];
+	char path[4096], *names;
 	struct stat st;
-	ar_store *s;
-	MDB_txn *txn;
-	struct meta m, old;
+	struct meta m;
 	int rc;
 
 	if (!config_valid(cfg) || now < 0 || now > TIME_MAX)
@@ -426,16 +542,20 @@ ar_create(const char *dir, const struct ar_config *cfg, int64_t now)
 	if (snprintf(path, sizeof(path), "%s/data.mdb", dir) >=
 	    (int)sizeof(path))
 		return ENAMETOOLONG;
+	if ((rc = hosts_text(cfg->hosts, cfg->nodes, &names)) != 0)
+		return rc;
 	if (mkdir(dir, 0770) == -1 && errno != EEXIST)
-		return errno;
+		goto fail;
 	if (stat(dir, &st) == -1)
-		return errno;
-	if (!S_ISDIR(st.st_mode))
-		return ENOTDIR;
+		goto fail;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		goto fail;
+	}
 	/* Shared: the group may use it, and what is made in it is theirs. */
 	if (cfg->group >= 0 && (chown(dir, (uid_t)-1, (gid_t)cfg->group) == -1 ||
 	    chmod(dir, 02770) == -1))
-		return errno;
+		goto fail;
 	memset(&m, 0, sizeof(m));
 	m.magic = META_MAGIC;
 	m.format = AR_FORMAT_VERSION;
@@ -449,26 +569,17 @@ ar_create(const char *dir, const struct ar_config *cfg, int64_t now)
 	remove_unfinished(dir);
 	if (stat(path, &st) == -1) {
 		if (errno != ENOENT)
-			return errno;
-		if ((rc = store_make(dir, &m, cfg->group)) != EEXIST)
-			return rc;
-	}
-	/* A store is there: creating it again is fine if it is the same. */
-	if ((rc = ar_open(dir, AR_RDONLY, &s)) == AR_EHALF)
-		return store_finish(dir, &m);
-	if (rc != 0)
-		return rc;
-	if ((rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn)) == 0) {
-		rc = meta_read(txn, s->meta, &old);
-		mdb_txn_abort(txn);
-	}
-	ar_close(s);
-	if (rc == 0 && (old.nodes != m.nodes || old.slot != m.slot ||
-	    old.horizon != m.horizon))
-		return AR_EEXIST;
-	if (rc == 0 && cfg->group >= 0 &&
-	    (rc = share_file(dir, "data.mdb", cfg->group)) == 0)
-		rc = share_locks(dir, cfg->group);
+			goto fail;
+		rc = store_make(dir, &m, names, cfg->group);
+	} else
+		rc = EEXIST;
+	if (rc == EEXIST)
+		rc = create_again(dir, &m, names, cfg);
+	free(names);
+	return rc;
+fail:
+	rc = errno;
+	free(names);
 	return rc;
 }
 
@@ -516,7 +627,8 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 			rc = AR_EHALF;
 		mdb_txn_abort(txn);
 	}
-	if (rc == 0 && (s->keys == 0 || s->pricing == 0 || s->demand == 0))
+	if (rc == 0 && (s->keys == 0 || s->pricing == 0 || s->demand == 0 ||
+	    s->map == 0 || s->pins == 0 || s->exported == 0))
 		rc = AR_ECORRUPT;
 	if (rc != 0) {
 		ar_close(s);
@@ -704,6 +816,7 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	}
 	t->now = t->m.clock;
 	t->base = slot_down(t->now, t->m.slot);
+	t->pins = -1;
 	if ((rc = ring_begin(&t->ring, t->m.chunks, t->m.nodes, t->base,
 	    t->m.horizon)) != 0 || (rc = classes_begin(t)) != 0)
 		goto fail;
@@ -849,14 +962,17 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
 }
 
 /*
- * Format 3 to 4 in one LMDB transaction, so that a crash leaves the store
- * as it was or converted: the key index is created and meta says 4.
- * Records need no rewrite: their key length was a spare field, 0.  *from
- * is the format found; one that is current is left alone.
+ * Format 3 or 4 to 5 in one LMDB transaction, so that a crash leaves the
+ * store as it was or converted: the databases it lacks are created, its
+ * nodes get the default names, and meta says 5.  Records need no
+ * rewrite: a format 3 record's key length was a spare field, 0, and only
+ * format 5 sets the named bit of a record's state.  *from is the format
+ * found; one that is current is left alone.
  */
 static int
 upgrade_txn(ar_store *s, int *from)
 {
+	char *names = NULL;
 	MDB_txn *txn;
 	struct meta m;
 	MDB_val v = { sizeof(m), &m };
@@ -868,11 +984,16 @@ upgrade_txn(ar_store *s, int *from)
 	*from = rc == 0 || rc == AR_EUPGRADE ? (int)m.format : 0;
 	if (rc == AR_EUPGRADE) {
 		m.format = AR_FORMAT_VERSION;
-		if ((rc = v4_open(txn, MDB_CREATE, s)) == 0 &&
+		if ((rc = later_open(txn, MDB_CREATE, s)) == 0 &&
+		    (rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
+		    (rc = hosts_put(txn, s->meta, names)) == 0 &&
 		    (rc = mdb_put(txn, s->meta, (MDB_val *)&meta_key, &v,
-		    0)) == 0)
+		    0)) == 0) {
+			free(names);
 			return mdb_txn_commit(txn);
+		}
 	}
+	free(names);
 	mdb_txn_abort(txn);
 	return rc;
 }
@@ -997,7 +1118,7 @@ ar_reason_name(enum ar_reason r)
 {
 	static const char *const names[] = {
 		"none", "full", "past", "horizon", "capacity", "search-limit",
-		"key-reused", "booking-limit"
+		"key-reused", "booking-limit", "hosts"
 	};
 
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ?

@@ -74,6 +74,7 @@ txn_restore(ar_txn *t, struct savepoint *sp)
 	t->flushed = sp->flushed;
 	t->ngranted = sp->ngranted;
 	t->nmoved = sp->nmoved;
+	t->pins = -1;           /* the child may have pinned or unpinned */
 	if (sp->nmoved > 0)
 		memcpy(t->moved, sp->moved, sp->nmoved * sizeof(*sp->moved));
 	free(sp->moved);

@@ -48,7 +48,7 @@ static struct ar_request
 request(int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL };
+	    NULL, NULL, 0, NULL, NULL, 0 };
 
 	return rq;
 }
@@ -1023,7 +1023,7 @@ test_model(void)
 static uint64_t
 rearrange_run(unsigned flags, int *bad_moves)
 {
-	struct ar_config cfg = { 10, 300, 86400, 1 << 30, -1 };
+	struct ar_config cfg = { 10, 300, 86400, 1 << 30, -1, NULL };
 	uint64_t granted = 0, bad;
 	ar_store *s;
 	ar_txn *t;
@@ -1112,7 +1112,7 @@ purged_one(const struct ar_resv *r, void *arg)
 static void
 bucket_run(uint32_t nodes, uint64_t seed)
 {
-	struct ar_config cfg = { nodes, 300, 3 * 86400, 1 << 30, -1 };
+	struct ar_config cfg = { nodes, 300, 3 * 86400, 1 << 30, -1, NULL };
 	static uint64_t ids[20000], kept[20000];
 	size_t nids = 0, nkept;
 	uint64_t bad, live_before = 0;

@@ -1,0 +1,921 @@
+/*
+ * map.c - the plan on named hosts.
+ *
+ * The ring only counts nodes.  Umar's thesis (sections 3.3.3 and 3.5)
+ * shows why that is enough: taken in order of start, each reservation
+ * finds the hosts that the ones still running leave, because the ring
+ * never lets more than the capacity run at once; so a plan within
+ * capacity always maps, and no reservation changes host while it runs.
+ * This file makes that sweep over the plan (every live reservation that
+ * has not ended by the clock) and keeps its result, the mapping, in
+ * `map`, so that what ar_map told stays put:
+ *
+ * - a reservation that started with hosts never changes them, nor does
+ *   one whose hosts were named when it was asked for (a pin, in `pins`);
+ *   these are fixed, and the rest of the sweep keeps off their hosts;
+ * - any other one keeps the hosts it had if they are free over its
+ *   interval, and only otherwise gets new ones, best fit (fewest runs).
+ *
+ * The started ones all run at the clock, so they fit together; the rest
+ * start later, so the thesis's argument holds for them, and the plan
+ * always maps while no pin lies in the future.  With pins the sweep may
+ * find no hosts for a reservation even though some mapping exists (that
+ * is NP-hard to decide in general): so while a pin is in the plan every
+ * admission sweeps the whole plan and is refused if the sweep fails,
+ * and keeps the mapping it found.  ar may then refuse what could have
+ * fitted, but it never admits a plan it cannot map.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Starts a request with named hosts, or any while pins are in the plan,
+ * tries before it is refused: a day of 5-minute slots. */
+#define MAP_TRIES 288
+
+/* A reservation of the plan, or of the history ar_map reports. */
+struct item {
+	uint64_t id;
+	int64_t s, e;           /* slots */
+	uint32_t nodes;
+	int fixed;              /* its hosts may not change */
+	int history;            /* ended by the clock: reported, not mapped */
+	int stored;             /* has an entry in `map` */
+	int64_t stored_s;       /* ... mapped for this interval */
+	int64_t stored_e;
+	struct hostset want;    /* fixed: its hosts; else the ones it had */
+	struct hostset told;    /* what ar_map told last */
+	int untold;             /* ... nothing yet */
+	struct hostset got;     /* what the sweep gave it */
+};
+
+struct plan {
+	ar_txn *t;
+	struct item *it;
+	size_t n, cap;
+	int64_t now;            /* the clock's slot: plan = end > now */
+};
+
+static void
+plan_free(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		hostset_free(&p->it[i].want);
+		hostset_free(&p->it[i].told);
+		hostset_free(&p->it[i].got);
+	}
+	free(p->it);
+	p->it = NULL;
+	p->n = p->cap = 0;
+}
+
+static int
+plan_item(struct plan *p, struct item **ip)
+{
+	struct item *it;
+	size_t cap;
+
+	if (p->n == p->cap) {
+		cap = p->cap ? 2 * p->cap : 64;
+		if ((it = realloc(p->it, cap * sizeof(*it))) == NULL)
+			return ENOMEM;
+		p->it = it;
+		p->cap = cap;
+	}
+	*ip = &p->it[p->n++];
+	memset(*ip, 0, sizeof(**ip));
+	return 0;
+}
+
+/* Runs as stored (u32 first, u32 count each) into a set. */
+static int
+runs_load(struct hostset *s, const unsigned char *p, uint32_t n,
+    uint32_t nodes)
+{
+	struct run r;
+	int rc;
+
+	s->n = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(&r, p + i * sizeof(r), sizeof(r));
+		if (r.count == 0 || (uint64_t)r.first + r.count > nodes ||
+		    (s->n > 0 && r.first <= s->r[s->n - 1].first +
+		    s->r[s->n - 1].count))
+			return AR_ECORRUPT;
+		if ((rc = hostset_append(s, r.first, r.count)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Reservation id's entry in dbi (`map` or `exported`), if it has one
+ * (*found). */
+static int
+entry_get(ar_txn *t, MDB_dbi dbi, uint64_t id, struct item *it, int *found)
+{
+	unsigned char key[8];
+	MDB_val k = { 8, key }, v;
+	struct disk_map d;
+	int rc;
+
+	*found = 0;
+	key_u64(key, id);
+	if ((rc = mdb_get(t->txn, dbi, &k, &v)) != 0)
+		return rc == MDB_NOTFOUND ? 0 : rc;
+	if (v.mv_size < sizeof(d))
+		return AR_ECORRUPT;
+	memcpy(&d, v.mv_data, sizeof(d));
+	if (v.mv_size != sizeof(d) + ((uint64_t)d.runs +
+	    (d.printed == MAP_UNTOLD ? 0 : d.printed)) * sizeof(struct run))
+		return AR_ECORRUPT;
+	if ((rc = runs_load(&it->want, (unsigned char *)v.mv_data + sizeof(d),
+	    d.runs, t->m.nodes)) != 0)
+		return rc;
+	if (hostset_count(&it->want) != d.nodes)
+		return AR_ECORRUPT;
+	it->untold = d.printed == MAP_UNTOLD;
+	if (!it->untold && (rc = runs_load(&it->told, (unsigned char *)
+	    v.mv_data + sizeof(d) + d.runs * sizeof(struct run), d.printed,
+	    t->m.nodes)) != 0)
+		return rc;
+	it->stored = 1;
+	it->stored_s = d.start;
+	it->stored_e = d.start + d.slots;
+	*found = 1;
+	return 0;
+}
+
+/* Write the entry of reservation it into dbi: its interval and hosts,
+ * and the hosts told (NULL: none yet). */
+static int
+entry_write(ar_txn *t, MDB_dbi dbi, const struct item *it,
+    const struct hostset *hosts, const struct hostset *told)
+{
+	unsigned char key[8], *buf;
+	MDB_val k = { 8, key }, v;
+	struct disk_map d;
+	size_t ntold = told != NULL ? told->n : 0;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	d.start = it->s;
+	d.slots = (uint32_t)(it->e - it->s);
+	d.nodes = it->nodes;
+	d.runs = (uint32_t)hosts->n;
+	d.printed = told != NULL ? (uint32_t)told->n : MAP_UNTOLD;
+	v.mv_size = sizeof(d) + (hosts->n + ntold) * sizeof(struct run);
+	if ((buf = malloc(v.mv_size)) == NULL)
+		return ENOMEM;
+	memcpy(buf, &d, sizeof(d));
+	if (hosts->n > 0)
+		memcpy(buf + sizeof(d), hosts->r, hosts->n * sizeof(struct run));
+	if (ntold > 0)
+		memcpy(buf + sizeof(d) + hosts->n * sizeof(struct run),
+		    told->r, ntold * sizeof(struct run));
+	key_u64(key, it->id);
+	v.mv_data = buf;
+	txn_wrote(t);
+	rc = mdb_put(t->txn, dbi, &k, &v, 0);
+	free(buf);
+	return rc;
+}
+
+/* Keep what the sweep gave item it; told: as what ar_map tells now. */
+static int
+entry_put(ar_txn *t, const struct item *it, int told)
+{
+	const struct hostset *tl = told ? &it->got :
+	    it->untold ? NULL : &it->told;
+
+	/* Unchanged: no write. */
+	if (it->stored && it->stored_s == it->s && it->stored_e == it->e &&
+	    hostset_equal(&it->want, &it->got) &&
+	    (told ? !it->untold && hostset_equal(&it->told, &it->got) : 1))
+		return 0;
+	return entry_write(t, t->s->map, it, &it->got, tl);
+}
+
+static void
+pin_key(unsigned char *key, int64_t end_slot, uint64_t id)
+{
+	key_u64(key, (uint64_t)end_slot);
+	key_u64(key + 8, id);
+}
+
+int
+map_pin(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts,
+    uint32_t n, int add)
+{
+	unsigned char key[16];
+	MDB_val k = { 16, key }, v;
+	struct hostset s = { 0 };
+	int rc = 0;
+
+	pin_key(key, r->end / t->m.slot, r->id);
+	t->pins = -1;
+	txn_wrote(t);
+	if (!add) {
+		rc = mdb_del(t->txn, t->s->pins, &k, NULL);
+		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+	}
+	for (uint32_t i = 0; i < n && rc == 0; i++)
+		rc = hostset_append(&s, hosts[i], 1);
+	if (rc == 0) {
+		v.mv_size = s.n * sizeof(struct run);
+		v.mv_data = s.r;
+		rc = mdb_put(t->txn, t->s->pins, &k, &v, 0);
+	}
+	hostset_free(&s);
+	return rc;
+}
+
+int
+map_pinned(ar_txn *t, int *yes)
+{
+	unsigned char key[16];
+	MDB_val k = { 16, key }, v;
+	MDB_cursor *cur;
+	int rc;
+
+	if (t->pins < 0) {
+		pin_key(key, t->now / t->m.slot + 1, 0);
+		if ((rc = mdb_cursor_open(t->txn, t->s->pins, &cur)) != 0)
+			return rc;
+		rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+		mdb_cursor_close(cur);
+		if (rc != 0 && rc != MDB_NOTFOUND)
+			return rc;
+		t->pins = rc == 0;
+	}
+	*yes = t->pins;
+	return 0;
+}
+
+int
+map_prune(ar_txn *t)
+{
+	uint64_t last = (uint64_t)(t->now / t->m.slot);
+	MDB_cursor *cur;
+	MDB_val k, v;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->pins, &cur)) != 0)
+		return rc;
+	txn_wrote(t);
+	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0 &&
+	    k.mv_size == 16 && u64_key(k.mv_data) <= last)
+		if ((rc = mdb_cursor_del(cur, 0)) != 0)
+			break;
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
+}
+
+/* Reservation r's pinned hosts into s. */
+static int
+pin_get(ar_txn *t, const struct ar_resv *r, struct hostset *s)
+{
+	unsigned char key[16];
+	MDB_val k = { 16, key }, v;
+	int rc;
+
+	pin_key(key, r->end / t->m.slot, r->id);
+	if ((rc = mdb_get(t->txn, t->s->pins, &k, &v)) != 0)
+		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+	if (v.mv_size % sizeof(struct run) != 0 ||
+	    (rc = runs_load(s, v.mv_data, (uint32_t)(v.mv_size /
+	    sizeof(struct run)), t->m.nodes)) != 0)
+		return rc == 0 ? AR_ECORRUPT : rc;
+	return hostset_count(s) == r->nodes ? 0 : AR_ECORRUPT;
+}
+
+/* Enter reservation r in the plan (or, history, in the report). */
+static int
+plan_resv(struct plan *p, const struct ar_resv *r, int history)
+{
+	ar_txn *t = p->t;
+	struct item *it;
+	int rc, found;
+
+	if ((rc = plan_item(p, &it)) != 0)
+		return rc;
+	it->id = r->id;
+	it->s = r->start / t->m.slot;
+	it->e = r->end / t->m.slot;
+	it->nodes = r->nodes;
+	it->history = history;
+	if ((rc = entry_get(t, t->s->map, r->id, it, &found)) != 0)
+		return rc;
+	if (history)
+		return hostset_copy(&it->got, &it->want);
+	if (r->named) {
+		it->fixed = 1;
+		return pin_get(t, r, &it->want);
+	}
+	/* Started with hosts: they stay. */
+	if (found && it->s <= p->now && it->stored_s == it->s &&
+	    it->stored_e == it->e)
+		it->fixed = 1;
+	if (found && it->want.n > 0 && hostset_count(&it->want) != it->nodes)
+		it->want.n = 0;
+	return 0;
+}
+
+static int
+plan_visit(ar_txn *t, const struct slot_entry *e, void *arg)
+{
+	struct plan *p = arg;
+	struct ar_resv r;
+	int rc;
+
+	if ((rc = resv_get(t, e->id & ~ENTRY_LABELLED, &r)) != 0)
+		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+	if (r.state != AR_GRANTED || r.end / t->m.slot <= p->now)
+		return 0;
+	return plan_resv(p, &r, 0);
+}
+
+/* Every live reservation that has not ended by the clock. */
+static int
+plan_load(ar_txn *t, struct plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->t = t;
+	p->now = t->now / t->m.slot;
+	return slots_scan(t, &t->ends, (uint64_t)p->now + 1, UINT64_MAX,
+	    plan_visit, p);
+}
+
+/* Sweep order: by start, the fixed ones first, then by id. */
+static int
+by_start(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	if (x->fixed != y->fixed)
+		return x->fixed ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The running reservations, a heap by end. */
+struct running {
+	struct item **h;
+	size_t n;
+};
+
+static void
+running_push(struct running *q, struct item *it)
+{
+	size_t i = q->n++;
+
+	for (; i > 0 && q->h[(i - 1) / 2]->e > it->e; i = (i - 1) / 2)
+		q->h[i] = q->h[(i - 1) / 2];
+	q->h[i] = it;
+}
+
+static struct item *
+running_pop(struct running *q)
+{
+	struct item *top = q->h[0], *last = q->h[--q->n];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < q->n) {
+		if (c + 1 < q->n && q->h[c + 1]->e < q->h[c]->e)
+			c++;
+		if (q->h[c]->e >= last->e)
+			break;
+		q->h[i] = q->h[c];
+		i = c;
+	}
+	q->h[i] = last;
+	return top;
+}
+
+/* Who, running or fixed, holds host h: the reservation in the way. */
+static uint64_t
+holder(const struct running *q, const struct hostset *s)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (hostset_common(&q->h[i]->got, s) >= 0)
+			return q->h[i]->id;
+	return 0;
+}
+
+/*
+ * The sweep.  On success every item of the plan has its hosts in got;
+ * otherwise *failed is the item that found none and *conflict the
+ * reservation in its way (for a fixed one, whoever holds its hosts; for
+ * another, the first pin it had to keep off, or itself).
+ */
+static int
+sweep(struct plan *p, int first_fit, struct item **failed,
+    uint64_t *conflict)
+{
+	struct running q = { NULL, 0 };
+	struct hostset free_ = { 0 }, blocked = { 0 }, tmp = { 0 },
+	    avail = { 0 };
+	struct item **fixed = NULL;
+	size_t nfixed = 0, fp = 0;
+	uint64_t pin = 0;
+	int rc;
+
+	*failed = NULL;
+	*conflict = 0;
+	qsort(p->it, p->n, sizeof(*p->it), by_start);
+	if ((q.h = malloc((p->n + 1) * sizeof(*q.h))) == NULL ||
+	    (fixed = malloc((p->n + 1) * sizeof(*fixed))) == NULL) {
+		rc = ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (p->it[i].fixed && !p->it[i].history)
+			fixed[nfixed++] = &p->it[i];
+	if ((rc = hostset_append(&free_, 0, p->t->m.nodes)) != 0)
+		goto out;
+	for (size_t i = 0; i < p->n; i++) {
+		struct item *it = &p->it[i];
+
+		if (it->history)
+			continue;
+		while (q.n > 0 && q.h[0]->e <= it->s) {
+			struct item *done = running_pop(&q);
+
+			if ((rc = hostset_union(&tmp, &free_, &done->got)) != 0 ||
+			    (rc = hostset_copy(&free_, &tmp)) != 0)
+				goto out;
+		}
+		if (it->fixed) {
+			if (!hostset_subset(&it->want, &free_)) {
+				*failed = it;
+				*conflict = holder(&q, &it->want);
+				goto out;
+			}
+			if ((rc = hostset_copy(&it->got, &it->want)) != 0)
+				goto out;
+		} else {
+			/* Keep off the hosts of fixed ones that start while
+			 * it runs. */
+			while (fp < nfixed && fixed[fp]->s <= it->s)
+				fp++;
+			blocked.n = 0;
+			pin = 0;
+			for (size_t k = fp; k < nfixed && fixed[k]->s < it->e;
+			    k++) {
+				if (pin == 0)
+					pin = fixed[k]->id;
+				if ((rc = hostset_union(&tmp, &blocked,
+				    &fixed[k]->want)) != 0 ||
+				    (rc = hostset_copy(&blocked, &tmp)) != 0)
+					goto out;
+			}
+			if ((rc = hostset_minus(&avail, &free_, &blocked)) != 0)
+				goto out;
+			if (it->want.n > 0 && hostset_subset(&it->want, &avail))
+				rc = hostset_copy(&it->got, &it->want);
+			else
+				rc = hostset_choose(&it->got, &avail, it->nodes,
+				    first_fit);
+			if (rc == ENOSPC) {
+				rc = 0;
+				*failed = it;
+				*conflict = pin != 0 ? pin : holder(&q, &free_);
+				goto out;
+			}
+			if (rc != 0)
+				goto out;
+		}
+		if ((rc = hostset_minus(&tmp, &free_, &it->got)) != 0 ||
+		    (rc = hostset_copy(&free_, &tmp)) != 0)
+			goto out;
+		running_push(&q, it);
+	}
+out:
+	free(q.h);
+	free(fixed);
+	hostset_free(&free_);
+	hostset_free(&blocked);
+	hostset_free(&tmp);
+	hostset_free(&avail);
+	return rc;
+}
+
+/* Keep the sweep's result; told: as what ar_map tells now. */
+static int
+plan_store(struct plan *p, int told)
+{
+	int rc;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->it[i].history &&
+		    (rc = entry_put(p->t, &p->it[i], told)) != 0)
+			return rc;
+	return 0;
+}
+
+int
+map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
+    int64_t slots, int *ok, uint64_t *conflict)
+{
+	struct plan p;
+	struct item *it, *failed;
+	int rc;
+
+	*ok = 0;
+	if ((rc = plan_load(t, &p)) != 0 || (rc = plan_item(&p, &it)) != 0)
+		goto out;
+	it->id = 0;             /* the request: no id yet */
+	it->s = start;
+	it->e = start + slots;
+	it->nodes = rq->nodes;
+	it->fixed = rq->nhosts > 0;
+	for (uint32_t i = 0; i < rq->nhosts && rc == 0; i++)
+		rc = hostset_append(&it->want, rq->hosts[i], 1);
+	if (rc != 0 || (rc = sweep(&p, 0, &failed, conflict)) != 0)
+		goto out;
+	*ok = failed == NULL;
+	/* The request's own hosts taken: whoever holds them.  Another
+	 * reservation left without hosts: that one. */
+	if (failed != NULL && failed->id != 0)
+		*conflict = failed->id;
+out:
+	plan_free(&p);
+	return rc;
+}
+
+int
+fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    int64_t hi, int64_t *s, uint64_t *conflict)
+{
+	uint64_t c;
+	int rc, pinned, ok;
+
+	*conflict = 0;
+	if (rq->nhosts == 0 && ((rc = map_pinned(t, &pinned)) != 0 || !pinned))
+		return rc;
+	for (int tries = 1; *s != -1; tries++) {
+		if ((rc = map_fits(t, rq, *s, sp->slots, &ok, &c)) != 0 || ok)
+			return rc;
+		if (*conflict == 0)
+			*conflict = c;
+		if (tries == MAP_TRIES || *s == hi) {
+			*s = -1;
+			break;
+		}
+		if ((rc = fit_first(t, sp->cls, *s + 1, hi, sp->slots, sp->need,
+		    s)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
+{
+	struct plan p;
+	struct item *failed;
+	int rc;
+
+	*ok = 0;
+	if ((rc = plan_load(t, &p)) == 0 &&
+	    (rc = sweep(&p, 0, &failed, conflict)) == 0) {
+		*ok = failed == NULL;
+		if (failed != NULL)
+			*conflict = failed->id;
+		else
+			rc = plan_store(&p, 0);
+	}
+	plan_free(&p);
+	return rc;
+}
+
+/* Host runs as indexes, into a buffer that grows. */
+static int
+expand(const struct hostset *s, uint32_t **buf, size_t *cap, size_t *n)
+{
+	uint64_t c = hostset_count(s);
+	uint32_t *b;
+	size_t k = 0;
+
+	if (c > *cap) {
+		if ((b = realloc(*buf, c * sizeof(*b))) == NULL)
+			return ENOMEM;
+		*buf = b;
+		*cap = c;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		for (uint32_t h = 0; h < s->r[i].count; h++)
+			(*buf)[k++] = s->r[i].first + h;
+	*n = k;
+	return 0;
+}
+
+/* What ar_map hands its caller, with the buffers behind it. */
+struct teller {
+	ar_txn *t;
+	int (*fn)(const struct ar_mapped *, void *);
+	void *arg;
+	struct ar_mapped m;
+	uint32_t *hosts, *old;
+	size_t hcap, ocap;
+};
+
+static int
+tell(struct teller *tl, const struct item *it)
+{
+	struct ar_mapped *m = &tl->m;
+	size_t n;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if ((rc = ar_get(tl->t, it->id, &m->r)) != 0)
+		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+	if (it->history)
+		m->status = it->got.n > 0 ? AR_MAP_KEPT : AR_MAP_UNMAPPED;
+	else if (it->untold)
+		m->status = AR_MAP_NEW;
+	else
+		m->status = hostset_equal(&it->told, &it->got) ? AR_MAP_KEPT :
+		    AR_MAP_REMAPPED;
+	if ((rc = expand(&it->got, &tl->hosts, &tl->hcap, &n)) != 0)
+		return rc;
+	m->hosts = tl->hosts;
+	m->nhosts = n;
+	m->fragments = (uint32_t)it->got.n;
+	if (m->status == AR_MAP_REMAPPED) {
+		if ((rc = expand(&it->told, &tl->old, &tl->ocap, &n)) != 0)
+			return rc;
+		m->old = tl->old;
+		m->nold = n;
+	}
+	return tl->fn(m, tl->arg);
+}
+
+/* Finished reservations (ended by the clock) over [from, to) slots. */
+struct past {
+	struct plan *p;
+	int64_t from, to;
+};
+
+static int
+past_visit(const struct ar_resv *r, void *arg)
+{
+	struct past *ps = arg;
+	int64_t s = r->start / ps->p->t->m.slot, e = r->end / ps->p->t->m.slot;
+
+	if (r->state != AR_FINISHED || e <= ps->from || s >= ps->to)
+		return 0;
+	return plan_resv(ps->p, r, 1);
+}
+
+static int
+by_start_id(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Report reservation id, which the plan does not hold. */
+static int
+tell_other(struct teller *tl, struct plan *p, uint64_t id)
+{
+	struct ar_resv r;
+	struct item *it;
+	int rc;
+
+	if ((rc = ar_get(tl->t, id, &r)) == AR_ENOTFOUND) {
+		memset(&tl->m, 0, sizeof(tl->m));
+		tl->m.r.id = id;
+		tl->m.status = AR_MAP_NOTFOUND;
+		return tl->fn(&tl->m, tl->arg);
+	}
+	if (rc != 0 || (rc = plan_resv(p, &r, 1)) != 0)
+		return rc;
+	it = &p->it[--p->n];
+	if (r.state == AR_CANCELLED)
+		it->got.n = 0;
+	rc = tell(tl, it);
+	hostset_free(&it->want);
+	hostset_free(&it->told);
+	hostset_free(&it->got);
+	return rc;
+}
+
+int
+ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
+    const uint64_t *ids, size_t nids,
+    int (*fn)(const struct ar_mapped *, void *), void *arg)
+{
+	struct teller tl = { .t = t, .fn = fn, .arg = arg };
+	struct past ps;
+	struct plan p;
+	struct item *failed, key;
+	uint64_t conflict;
+	size_t nplan;
+	int rc;
+
+	if (from < 0 || to < from || to > TIME_MAX)
+		return EINVAL;
+	if ((rc = plan_load(t, &p)) != 0 ||
+	    (rc = sweep(&p, (flags & AR_MAP_FIRST_FIT) != 0, &failed,
+	    &conflict)) != 0)
+		goto out;
+	if (failed != NULL) {
+		/* Admission never lets it come to this. */
+		rc = AR_ECORRUPT;
+		goto out;
+	}
+	if (t->write && (rc = plan_store(&p, 1)) != 0)
+		goto out;
+	nplan = p.n;
+	if (ids != NULL) {
+		qsort(p.it, p.n, sizeof(*p.it), by_id);
+		for (size_t i = 0; i < nids && rc == 0; i++) {
+			struct item *it;
+
+			key.id = ids[i];
+			it = bsearch(&key, p.it, nplan, sizeof(*p.it), by_id);
+			rc = it != NULL ? tell(&tl, it) :
+			    tell_other(&tl, &p, ids[i]);
+		}
+		goto out;
+	}
+	ps.p = &p;
+	ps.from = from / t->m.slot;
+	ps.to = slot_up(t, to);
+	if (ps.from <= p.now && (rc = ar_list(t, 0, past_visit, &ps)) != 0)
+		goto out;
+	qsort(p.it, p.n, sizeof(*p.it), by_start_id);
+	for (size_t i = 0; i < p.n && rc == 0; i++)
+		if (p.it[i].e > ps.from && p.it[i].s < ps.to)
+			rc = tell(&tl, &p.it[i]);
+out:
+	free(tl.hosts);
+	free(tl.old);
+	plan_free(&p);
+	return rc;
+}
+
+/* ar_export's caller, behind ar_map's kind of callback. */
+struct exporter {
+	struct ar_exported x;
+	int (*fn)(const struct ar_exported *, void *);
+	void *arg;
+};
+
+static int
+export_tell(const struct ar_mapped *m, void *arg)
+{
+	struct exporter *ex = arg;
+
+	ex->x.m = m;
+	return ex->fn(&ex->x, ex->arg);
+}
+
+static int
+by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Each exported reservation the plan no longer holds: told to go if it
+ * was cancelled (with the hosts it was exported with), forgotten if it
+ * ended.
+ */
+static int
+export_gone(struct teller *tl, struct exporter *ex, const uint64_t *ids,
+    size_t n)
+{
+	ar_txn *t = tl->t;
+	struct item it;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	uint64_t *gone = NULL, *more, id;
+	size_t ngone = 0, cap = 0;
+	int rc, found;
+
+	memset(&it, 0, sizeof(it));
+	if ((rc = mdb_cursor_open(t->txn, t->s->exported, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		if (k.mv_size != 8) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		id = u64_key(k.mv_data);
+		if (bsearch(&id, ids, n, sizeof(*ids), by_u64) != NULL)
+			continue;
+		if (ngone == cap) {
+			cap = cap ? 2 * cap : 64;
+			if ((more = realloc(gone, cap * sizeof(*gone))) == NULL) {
+				rc = ENOMEM;
+				break;
+			}
+			gone = more;
+		}
+		gone[ngone++] = id;
+	}
+	mdb_cursor_close(cur);
+	rc = rc == MDB_NOTFOUND ? 0 : rc;
+	ex->x.op = AR_EXPORT_DELETE;
+	for (size_t i = 0; i < ngone && rc == 0; i++) {
+		unsigned char key[8];
+		MDB_val kv = { 8, key };
+
+		it.id = gone[i];
+		it.history = 1;
+		if ((rc = entry_get(t, t->s->exported, it.id, &it,
+		    &found)) != 0 || (rc = hostset_copy(&it.got, &it.want)) != 0)
+			break;
+		it.s = it.stored_s;
+		it.e = it.stored_e;
+		if ((rc = ar_get(t, it.id, &tl->m.r)) == 0 &&
+		    tl->m.r.state == AR_CANCELLED)
+			rc = tell(tl, &it);
+		else if (rc == AR_ENOTFOUND)
+			rc = 0;
+		key_u64(key, it.id);
+		txn_wrote(t);
+		if (rc == 0)
+			rc = mdb_del(t->txn, t->s->exported, &kv, NULL);
+	}
+	free(gone);
+	hostset_free(&it.want);
+	hostset_free(&it.told);
+	hostset_free(&it.got);
+	return rc;
+}
+
+int
+ar_export(ar_txn *t, int (*fn)(const struct ar_exported *, void *),
+    void *arg)
+{
+	struct exporter ex = { .fn = fn, .arg = arg };
+	struct teller tl = { .t = t, .fn = export_tell, .arg = &ex };
+	struct item *failed, was;
+	struct plan p;
+	uint64_t conflict, *ids = NULL;
+	int rc, found;
+
+	if (!t->write)
+		return EACCES;
+	memset(&was, 0, sizeof(was));
+	if ((rc = plan_load(t, &p)) != 0 ||
+	    (rc = sweep(&p, 0, &failed, &conflict)) != 0)
+		goto out;
+	if (failed != NULL) {
+		rc = AR_ECORRUPT;
+		goto out;
+	}
+	if ((rc = plan_store(&p, 1)) != 0)
+		goto out;
+	if ((ids = malloc((p.n + 1) * sizeof(*ids))) == NULL) {
+		rc = ENOMEM;
+		goto out;
+	}
+	qsort(p.it, p.n, sizeof(*p.it), by_start_id);
+	for (size_t i = 0; i < p.n; i++) {
+		struct item *it = &p.it[i];
+
+		ids[i] = it->id;
+		if ((rc = entry_get(t, t->s->exported, it->id, &was,
+		    &found)) != 0)
+			goto out;
+		if (found && was.stored_s == it->s && was.stored_e == it->e &&
+		    hostset_equal(&was.want, &it->got))
+			continue;
+		ex.x.op = found ? AR_EXPORT_UPDATE : AR_EXPORT_CREATE;
+		if ((rc = tell(&tl, it)) != 0 ||
+		    (rc = entry_write(t, t->s->exported, it, &it->got,
+		    NULL)) != 0)
+			goto out;
+	}
+	qsort(ids, p.n, sizeof(*ids), by_u64);
+	rc = export_gone(&tl, &ex, ids, p.n);
+out:
+	free(ids);
+	free(tl.hosts);
+	free(tl.old);
+	hostset_free(&was.want);
+	hostset_free(&was.told);
+	hostset_free(&was.got);
+	plan_free(&p);
+	return rc;
+}
