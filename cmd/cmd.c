@@ -28,7 +28,7 @@
 
 enum {
 	OPT_NOW = 256, OPT_WAIT, OPT_CREATE, OPT_NODES, OPT_SLOT, OPT_HORIZON,
-	OPT_MAX_SIZE, OPT_GROUP, OPT_UPGRADE
+	OPT_MAX_SIZE, OPT_GROUP, OPT_UPGRADE, OPT_HOSTS
 };
 
 static const struct option common_opts[] = {
@@ -42,6 +42,7 @@ static const struct option common_opts[] = {
 	{ "horizon", required_argument, NULL, OPT_HORIZON },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "hosts", required_argument, NULL, OPT_HOSTS },
 	{ "upgrade", no_argument, NULL, OPT_UPGRADE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -63,10 +64,12 @@ usage(const struct cmd *c, FILE *f)
 {
 	fprintf(f, "usage: %s [-jV] [-s dir] [--now time] [--wait duration] "
 	    "[--upgrade]\n"
-	    "       %*s [--create [--nodes n] [--slot duration] "
-	    "[--horizon duration] [--max-size mib] [--group group]]\n"
+	    "       %*s [--create [--nodes n | --hosts list] "
+	    "[--slot duration]\n"
+	    "       %*s   [--horizon duration] [--max-size mib] "
+	    "[--group group]]\n"
 	    "       %*s %s\n", c->name, (int)strlen(c->name), "",
-	    (int)strlen(c->name), "", c->usage);
+	    (int)strlen(c->name), "", (int)strlen(c->name), "", c->usage);
 }
 
 void
@@ -426,14 +429,35 @@ wall_clock(void)
 static int
 store_clock(struct ctx *x)
 {
+	const char *names;
 	ar_txn *t;
 	int rc;
 
 	if ((rc = ar_txn_begin(x->store, 0, x->now, &t)) != 0)
 		return rc;
 	x->now = ar_txn_now(t);
+	if ((rc = ar_hosts(t, &names)) == 0 &&
+	    (x->host_names = strdup(names)) == NULL)
+		rc = ENOMEM;
 	ar_txn_abort(t);
-	return 0;
+	return rc;
+}
+
+const struct ar_hostlist *
+cmd_hosts(struct ctx *x)
+{
+	char err[AR_ERRMAX];
+	int rc;
+
+	if (x->hosts_parsed)
+		return &x->hosts;
+	if ((rc = ar_hostlist_parse(x->host_names, &x->hosts, err)) != 0) {
+		fprintf(stderr, "%s: %s: the store's host list: %s\n",
+		    x->cmd->name, x->dir, rc == -2 ? "out of memory" : err);
+		return NULL;
+	}
+	x->hosts_parsed = 1;
+	return &x->hosts;
 }
 
 /* Double the batch's room for items. */
@@ -533,6 +557,7 @@ input_end(struct reader *r, struct batch *b, size_t cap)
 	for (size_t i = 0; i < cap; i++) {
 		ar_record_free(&b->items[i].rec);
 		free(b->items[i].ids);
+		free(b->items[i].hosts);
 		free(b->items[i].rcs);
 		free(b->items[i].placed);
 		free(b->items[i].moved);
@@ -783,6 +808,27 @@ create_store(struct ctx *x, const struct ar_config *cfg)
 	return rc == EINVAL ? EXIT_USAGE : rc != 0 ? EXIT_STORE : 0;
 }
 
+/* --hosts: the nodes' names; their number is the nodes'. */
+static int
+hosts_option(const struct cmd *c, const char *arg, struct ar_config *cfg,
+    uint64_t *count)
+{
+	struct ar_hostlist h;
+	char err[AR_ERRMAX];
+	int rc;
+
+	ar_hostlist_init(&h);
+	if ((rc = ar_hostlist_parse(arg, &h, err)) != 0)
+		fprintf(stderr, "%s: option '--hosts': %s\n", c->name,
+		    rc == -2 ? "out of memory" : err);
+	else {
+		cfg->hosts = arg;
+		*count = h.count;
+	}
+	ar_hostlist_free(&h);
+	return rc;
+}
+
 int
 cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 {
@@ -795,9 +841,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
 	int upgrade = 0, from;
 	int64_t d;
-	uint64_t nodes;
+	uint64_t nodes, host_count = 0;
+	int nodes_opt = 0;
 
 	guard_std_fds();
+	ar_hostlist_init(&x.hosts);
 	/* getopt's own messages name the command, not the path run. */
 	if (argc > 0)
 		argv[0] = (char *)c->name;
@@ -852,6 +900,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 				goto usage;
 			}
 			cfg.nodes = (uint32_t)nodes;
+			nodes_opt = config = 1;
+			break;
+		case OPT_HOSTS:
+			if (hosts_option(c, optarg, &cfg, &host_count) != 0)
+				goto usage;
 			config = 1;
 			break;
 		case OPT_MAX_SIZE:
@@ -909,9 +962,18 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		x.wait_ms = (long)(d * 1000);
 	}
 	if (config && !create) {
-		fprintf(stderr, "%s: --nodes, --slot, --horizon, --max-size and "
-		    "--group go with --create\n", c->name);
+		fprintf(stderr, "%s: --nodes, --hosts, --slot, --horizon, "
+		    "--max-size and --group go with --create\n", c->name);
 		return EXIT_USAGE;
+	}
+	if (cfg.hosts != NULL) {
+		if (nodes_opt && cfg.nodes != host_count) {
+			fprintf(stderr, "%s: option '--nodes': %lu, but '--hosts' "
+			    "names %lu\n", c->name, (unsigned long)cfg.nodes,
+			    (unsigned long)host_count);
+			return EXIT_USAGE;
+		}
+		cfg.nodes = (uint32_t)host_count;
 	}
 	if (c->prepare == NULL && c->whole == NULL)
 		x.standalone = 1;
@@ -963,6 +1025,8 @@ done:
 	ar_close(x.store);
 	free(x.out);
 	free(x.err);
+	free(x.host_names);
+	ar_hostlist_free(&x.hosts);
 	return status;
 usage:
 	free(lo);
@@ -1033,6 +1097,66 @@ label_field(struct item *it, const char *key, int max, const char **dst,
 	return 0;
 }
 
+/*
+ * The hosts a request names, as indexes in the store's list; they are
+ * its nodes, for one job.  -1 with err if bad.
+ */
+static int
+hosts_field(struct ctx *x, struct item *it, char *err)
+{
+	const char *v = ar_record_get(&it->rec, "hosts");
+	const struct ar_hostlist *all;
+	struct ar_hostlist h;
+	struct ar_request *rq = &it->rq;
+	char msg[AR_ERRMAX];
+	uint32_t *idx;
+	int rc;
+
+	if (v == NULL)
+		return 0;
+	if ((all = cmd_hosts(x)) == NULL) {
+		snprintf(err, AR_ERRMAX, "field 'hosts': the store's host list "
+		    "is unreadable");
+		return -1;
+	}
+	ar_hostlist_init(&h);
+	/* No more than the store has: a short list may name millions. */
+	if ((rc = ar_hostlist_parse_max(v, all->count, &h, msg)) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'hosts': %.200s",
+		    rc == -2 ? "out of memory" : msg);
+		return -1;
+	}
+	rc = -1;
+	if (h.count > it->hostcap) {
+		if ((idx = realloc(it->hosts, h.count * sizeof(*idx))) == NULL) {
+			snprintf(err, AR_ERRMAX, "out of memory");
+			goto out;
+		}
+		it->hosts = idx;
+		it->hostcap = h.count;
+	}
+	if (ar_hostlist_find_all(all, &h, it->hosts, msg) != 0)
+		snprintf(err, AR_ERRMAX, "field 'hosts': %.200s", msg);
+	else if (ar_record_get(&it->rec, "nodes") != NULL &&
+	    rq->nodes != h.count)
+		snprintf(err, AR_ERRMAX, "field 'nodes': %lu, but 'hosts' names "
+		    "%lu", (unsigned long)rq->nodes, (unsigned long)h.count);
+	else if (rq->jobs != 1)
+		snprintf(err, AR_ERRMAX, "field 'jobs': named hosts are for "
+		    "one job");
+	else if (ar_record_set_uint(&it->rec, "nodes", h.count) != 0)
+		snprintf(err, AR_ERRMAX, "out of memory");
+	else {
+		rq->nodes = (uint32_t)h.count;
+		rq->hosts = it->hosts;
+		rq->nhosts = (uint32_t)h.count;
+		rc = 0;
+	}
+out:
+	ar_hostlist_free(&h);
+	return rc;
+}
+
 int
 cmd_request(struct ctx *x, struct item *it, char *err)
 {
@@ -1096,7 +1220,7 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 	    label_field(it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
 	    label_field(it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
 	    label_field(it, "client_key", AR_CLIENT_KEY_MAX, &rq->client_key,
-	    err) != 0)
+	    err) != 0 || hosts_field(x, it, err) != 0)
 		return -1;
 	rq->owner = x->uid;
 	return 0;
@@ -1130,6 +1254,10 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 	if (a->reason == AR_R_NONE)
 		ar_record_del(r, "reason");
 	else if (ar_record_set(r, "reason", ar_reason_name(a->reason)) != 0)
+		return -1;
+	if (a->reason != AR_R_HOSTS || a->conflict == 0)
+		ar_record_del(r, "conflict");
+	else if (ar_record_set_uint(r, "conflict", a->conflict) != 0)
 		return -1;
 	return 0;
 }

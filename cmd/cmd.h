@@ -31,6 +31,8 @@ struct item {
 	size_t nids, idcap;     /* ar-del: reservations found, and room */
 	uint64_t *ids;
 	int *rcs;               /* ar-del: the library's answer for each */
+	uint32_t *hosts;        /* the hosts the request names, as indexes */
+	size_t hostcap;
 	struct ar_placed *placed;       /* ar-add: copies granted, then moves */
 	size_t ngranted, nplaced, placedcap;
 	struct ar_resv *moved;          /* ar-add: the moved reservations,
@@ -91,7 +93,14 @@ struct ctx {
 	int nomem;              /* a message was lost for want of memory */
 	int keep_output;        /* a whole-store job's output stands even
 				   when it fails (--check's violations) */
+	char *host_names;       /* the store's host list, as stored ... */
+	struct ar_hostlist hosts;       /* ... and parsed, on first use */
+	int hosts_parsed;
 };
+
+/* The store's hosts, parsed on first use; NULL (after a message) if
+ * that failed. */
+const struct ar_hostlist *cmd_hosts(struct ctx *x);
 
 /* Run the command: parse argv, open the store, process input, exit code. */
 int cmd_main(const struct cmd *c, int argc, char **argv, void *data);

@@ -571,6 +571,15 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	return 0;
 }
 
+static int
+just_granted(const ar_txn *t, uint64_t id)
+{
+	for (size_t i = 0; i < t->ngranted; i++)
+		if (t->granted[i].id == id)
+			return 1;
+	return 0;
+}
+
 int
 map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 {
@@ -582,9 +591,10 @@ map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 	if ((rc = plan_load(t, &p)) == 0 &&
 	    (rc = sweep(&p, 0, &failed, conflict)) == 0) {
 		*ok = failed == NULL;
-		if (failed != NULL)
+		/* One just granted: what is in its way; another: itself. */
+		if (failed != NULL && !just_granted(t, failed->id))
 			*conflict = failed->id;
-		else
+		if (failed == NULL)
 			rc = plan_store(&p, 0);
 	}
 	plan_free(&p);
