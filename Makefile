@@ -88,6 +88,8 @@ deps:
 		>/dev/null 2>&1 || missing="$$missing libclang-rt-dev"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	command -v rsvg-convert >/dev/null 2>&1 || missing="$$missing librsvg2-bin"; \
+	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -106,6 +108,11 @@ $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $(filter %.c,$^) $(filter %.a,$^) \
 		$(LMDB_LIBS) -lm
+
+# Reads the pixels of a rendered chart (librsvg's rsvg-convert draws it).
+$(B)/tests/pngpixel: tests/pngpixel.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $$(pkg-config --libs libpng)
 
 # The brute-force model is shared by the model test and the model fuzzer.
 $(B)/tests/test_lib: tests/model.c tests/model.h
@@ -127,7 +134,7 @@ unit: $(TEST_BINS)
 E2E_READERS ?= 1000
 E2E_SANITIZED ?= 0
 
-e2e: $(CMDS) $(B)/tests/txn_hold
+e2e: $(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
 	@mkdir -p .build
 	@echo "== tests/e2e.sh ($(B))"
 	@AR_BIN=$(CURDIR)/$(B)/bin AR_TESTS=$(CURDIR)/$(B)/tests \

@@ -91,6 +91,7 @@ info(struct out *o, ar_txn *t)
 	if ((rc = ar_info(t, &i)) != 0)
 		return rc;
 	if (ar_record_set_int(r, "nodes", i.config.nodes) != 0 ||
+	    ar_record_set(r, "hosts", o->x->host_names) != 0 ||
 	    ar_record_set_duration(r, "slot", i.config.slot) != 0 ||
 	    ar_record_set_duration(r, "horizon", i.config.horizon) != 0 ||
 	    ar_record_set_time(r, "clock", i.clock) != 0 ||

@@ -233,6 +233,26 @@ cmd_print(struct ctx *x, const struct ar_record *r)
 }
 
 int
+cmd_write(struct ctx *x, const char *text, size_t n)
+{
+	char *p;
+	size_t cap;
+
+	if (x->outlen + n > x->outcap) {
+		cap = x->outcap ? x->outcap : 4096;
+		while (cap < x->outlen + n)
+			cap *= 2;
+		if ((p = realloc(x->out, cap)) == NULL)
+			return -1;
+		x->out = p;
+		x->outcap = cap;
+	}
+	memcpy(x->out + x->outlen, text, n);
+	x->outlen += n;
+	return 0;
+}
+
+int
 cmd_flush(struct ctx *x)
 {
 	if (x->errlen > 0) {
@@ -688,17 +708,50 @@ guard_std_fds(void)
 }
 
 /*
- * A group by number, or by name from /etc/group; -1 if there is none.
- * Not getgrnam(): the commands are linked statically, and NSS would load
- * the shared C library at run time.  A group known only to a directory
- * service is given by number.
+ * An account file, /etc/passwd or /etc/group (name:password:id:...),
+ * read directly: the commands are linked statically, where the C
+ * library's lookups may not work.  With name, its id into *id; without,
+ * the name of *id into buf.  -1 if there is none.
  */
+int
+cmd_account(const char *path, const char *name, long *id, char *buf,
+    size_t size)
+{
+	char line[1024], *end, *p, *colon;
+	size_t len = name != NULL ? strlen(name) : 0;
+	FILE *f;
+	long n;
+	int found = 0;
+
+	if ((name != NULL && len == 0) || (f = fopen(path, "re")) == NULL)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f) != NULL) {
+		if ((colon = strchr(line, ':')) == NULL ||
+		    (name != NULL && ((size_t)(colon - line) != len ||
+		    strncmp(line, name, len) != 0)) ||
+		    (p = strchr(colon + 1, ':')) == NULL)
+			continue;
+		n = strtol(p + 1, &end, 10);
+		if (end == p + 1 || *end != ':' || n < 0)
+			continue;
+		if (name != NULL) {
+			*id = n;
+			found = 1;
+		} else if (n == *id && (size_t)(colon - line) < size) {
+			memcpy(buf, line, (size_t)(colon - line));
+			buf[colon - line] = '\0';
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+/* --group: a group's name or number. */
 static int
 group_parse(const char *name, long *gid)
 {
-	char line[1024], *end, *p;
-	size_t len = strlen(name);
-	FILE *f;
+	char *end;
 	long n;
 
 	n = strtol(name, &end, 10);
@@ -706,21 +759,7 @@ group_parse(const char *name, long *gid)
 		*gid = n;
 		return 0;
 	}
-	if (len == 0 || (f = fopen("/etc/group", "re")) == NULL)
-		return -1;
-	n = -1;
-	while (n == -1 && fgets(line, sizeof(line), f) != NULL) {
-		/* name:password:gid:members */
-		if (strncmp(line, name, len) != 0 || line[len] != ':' ||
-		    (p = strchr(line + len + 1, ':')) == NULL)
-			continue;
-		n = strtol(p + 1, &end, 10);
-		if (end == p + 1 || *end != ':' || n < 0)
-			n = -1;
-	}
-	fclose(f);
-	*gid = n;
-	return n == -1 ? -1 : 0;
+	return cmd_account("/etc/group", name, gid, NULL, 0);
 }
 
 static int
@@ -742,6 +781,7 @@ config_differs(struct ctx *x, const struct ar_config *cfg)
 {
 	struct ar_info i;
 	ar_txn *t;
+	const char *names;
 	char have[AR_ERRMAX], want[AR_ERRMAX];
 
 	if (ar_open(x->dir, AR_RDONLY, &x->store) != 0 ||
@@ -750,9 +790,13 @@ config_differs(struct ctx *x, const struct ar_config *cfg)
 		return;
 	}
 	ar_info(t, &i);
-	ar_txn_abort(t);
 	fprintf(stderr, "%s: %s: %s:", x->cmd->name, x->dir,
 	    ar_strerror(AR_EEXIST));
+	if (cfg->hosts != NULL && ar_hosts(t, &names) == 0 &&
+	    i.config.nodes == cfg->nodes)
+		fprintf(stderr, " hosts %.200s there, not %.200s", names,
+		    cfg->hosts);
+	ar_txn_abort(t);
 	if (i.config.nodes != cfg->nodes)
 		fprintf(stderr, " nodes %lu there, not %lu",
 		    (unsigned long)i.config.nodes, (unsigned long)cfg->nodes);
@@ -988,7 +1032,9 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	}
 	if (c->prepare == NULL)
 		x.whole = 1;
-	if (argc > 0 && x.whole) {
+	x.argc = argc;
+	x.argv = argv;
+	if (argc > 0 && x.whole && !c->whole_reads) {
 		fprintf(stderr, "%s: takes no records as arguments\n", c->name);
 		return EXIT_USAGE;
 	}

@@ -65,6 +65,9 @@ struct cmd {
 	/* Instead of reading records (always when prepare is NULL, else
 	 * when an option set ctx.whole): a whole-store job; an exit code. */
 	int (*whole)(struct ctx *, ar_store *);
+	/* whole reads records itself (cmd_read_all), from stdin or from
+	 * the arguments, which it finds in ctx.argc and ctx.argv. */
+	int whole_reads;
 	/* Instead of opening the store (always when prepare and whole are
 	 * NULL, else when an option set ctx.standalone): a job that needs
 	 * none, with the arguments left after the options; an exit code. */
@@ -96,6 +99,8 @@ struct ctx {
 	char *host_names;       /* the store's host list, as stored ... */
 	struct ar_hostlist hosts;       /* ... and parsed, on first use */
 	int hosts_parsed;
+	int argc;               /* the arguments after the options */
+	char **argv;
 };
 
 /* The store's hosts, parsed on first use; NULL (after a message) if
@@ -131,6 +136,10 @@ int cmd_answer(struct item *it, const struct ar_answer *a);
 /* Print a record to the batch output; -1 if memory ran out. */
 int cmd_print(struct ctx *x, const struct ar_record *r);
 
+/* Add n bytes of text, not a record, to the batch output; -1 if memory
+ * ran out. */
+int cmd_write(struct ctx *x, const char *text, size_t n);
+
 /* Fill a record from a reservation (id, labels, times, nodes, status). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 
@@ -142,6 +151,12 @@ int cmd_store_error(struct ctx *x, int rc);
 
 /* Report a problem with an input line: "name: line N: msg". */
 void cmd_warn(struct ctx *x, long line, const char *fmt, ...);
+
+/* An account file, /etc/passwd or /etc/group, read without the C
+ * library: with name, its id into *id; else the name of *id into buf of
+ * size bytes.  -1 if there is none. */
+int cmd_account(const char *path, const char *name, long *id, char *buf,
+    size_t size);
 
 /* Parse a duration given by what ("option '--limit'"); -1 after
  * printing a message. */

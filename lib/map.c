@@ -86,6 +86,7 @@ plan_item(struct plan *p, struct item **ip)
 	}
 	*ip = &p->it[p->n++];
 	memset(*ip, 0, sizeof(**ip));
+	(*ip)->untold = 1;      /* until its entry says otherwise */
 	return 0;
 }
 

@@ -47,7 +47,7 @@ case $AR_BIN in
 /*) ;;
 *) AR_BIN=$(cd "$AR_BIN" && pwd) || exit 2 ;;
 esac
-for c in ar-add ar-del ar-price ar-report ar-search ar-suggest; do
+for c in ar-add ar-del ar-map ar-price ar-report ar-search ar-suggest; do
 	if [ ! -x "$AR_BIN/$c" ]; then
 		echo "e2e: $AR_BIN/$c: not found (run make all)" >&2
 		exit 2
@@ -85,11 +85,13 @@ usage_of() {
 	ar-del) tail='[-pq] [key=value ...]' ;;
 	ar-suggest) tail='[-l limit] [-k count] [key=value ...]' ;;
 	ar-report) tail='[-a | -c | -i | -l | -f [--from time] [--to time]]' ;;
+	ar-map) tail='[--first-fit] [-p | --slurm | --svg file] [--from time] [--to time] [key=value ...]' ;;
 	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [key=value ...]' ;;
 	*) tail='[key=value ...]' ;;
 	esac
 	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]" \
-	    "       $pad [--create [--nodes n] [--slot duration] [--horizon duration] [--max-size mib] [--group group]]" \
+	    "       $pad [--create [--nodes n | --hosts list] [--slot duration]" \
+	    "       $pad   [--horizon duration] [--max-size mib] [--group group]]" \
 	    "       $pad $tail"
 }
 

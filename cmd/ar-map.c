@@ -1,0 +1,557 @@
+/*
+ * ar-map - the plan on named hosts: which hosts each reservation holds,
+ * kept in the store so that they stay put; as records, as the commands
+ * that put the plan into Slurm, or as a Gantt chart.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+
+enum mode { IDS, PLAN, SLURM, SVG };
+enum { OPT_FROM = 300, OPT_TO, OPT_SLURM, OPT_SVG, OPT_FIRST_FIT };
+
+struct opts {
+	enum mode mode;
+	const char *from, *to;  /* the range, as given */
+	const char *svg;        /* --svg: the file */
+	unsigned flags;         /* AR_MAP_FIRST_FIT */
+	int64_t lo, hi;         /* the range */
+	uint64_t *ids;          /* IDS: the reservations asked about */
+	struct item **asked;    /* ... and the lines that asked */
+	size_t nids;
+	size_t next;            /* the next of them to answer */
+	int refused;            /* an id was not found */
+	struct gantt *chart;
+};
+
+static const struct option longopts[] = {
+	{ "plan", no_argument, NULL, 'p' },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "slurm", no_argument, NULL, OPT_SLURM },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "first-fit", no_argument, NULL, OPT_FIRST_FIT },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+option(struct ctx *x, int opt, const char *arg)
+{
+	struct opts *o = x->data;
+
+	switch (opt) {
+	case 'p':
+		o->mode = PLAN;
+		break;
+	case OPT_FROM:
+		o->from = arg;
+		break;
+	case OPT_TO:
+		o->to = arg;
+		break;
+	case OPT_SLURM:
+		o->mode = SLURM;
+		break;
+	case OPT_SVG:
+		o->mode = SVG;
+		o->svg = arg;
+		break;
+	case OPT_FIRST_FIT:
+		o->flags |= AR_MAP_FIRST_FIT;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* hosts= (and old_hosts= after a remapping) as host lists. */
+static int
+set_hosts(struct ctx *x, struct ar_record *r, const char *key,
+    const uint32_t *idx, size_t n)
+{
+	const struct ar_hostlist *h = cmd_hosts(x);
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	if (h == NULL)
+		return -1;
+	if (n == 0) {
+		ar_record_del(r, key);
+		return 0;
+	}
+	rc = ar_hostlist_format_subset(h, idx, n, &buf, &len, &cap) != 0 ||
+	    ar_record_set(r, key, buf) != 0 ? -1 : 0;
+	free(buf);
+	return rc;
+}
+
+static const char *
+map_status(const struct ar_mapped *m)
+{
+	static const char *const names[] = {
+		"unmapped", "new", "kept", "remapped", "refused"
+	};
+
+	/* What ended, or was cancelled, says so. */
+	if (m->status != AR_MAP_NOTFOUND && m->r.state != AR_GRANTED)
+		return ar_status_name(m->r.state);
+	return names[m->status];
+}
+
+/* The mapping's fields on a record. */
+static int
+mapped_fields(struct ctx *x, struct ar_record *r, const struct ar_mapped *m)
+{
+	if (m->status == AR_MAP_NOTFOUND)
+		return ar_record_set(r, "status", "refused") != 0 ||
+		    ar_record_set(r, "reason", "not-found") != 0 ? -1 : 0;
+	if (set_hosts(x, r, "hosts", m->hosts, m->nhosts) != 0 ||
+	    set_hosts(x, r, "old_hosts", m->old, m->nold) != 0 ||
+	    ar_record_set(r, "status", map_status(m)) != 0)
+		return -1;
+	ar_record_del(r, "reason");
+	return 0;
+}
+
+/* The plan over the range, one record per reservation. */
+static int
+plan_record(const struct ar_mapped *m, void *arg)
+{
+	struct ctx *x = arg;
+	struct ar_record r;
+	int rc;
+
+	ar_record_init(&r);
+	rc = cmd_resv(&r, &m->r) != 0 || mapped_fields(x, &r, m) != 0 ||
+	    cmd_print(x, &r) != 0 ? ENOMEM : 0;
+	ar_record_free(&r);
+	return rc;
+}
+
+/* IDS: the line that asked, with the mapping's fields. */
+static int
+id_record(const struct ar_mapped *m, void *arg)
+{
+	struct ctx *x = arg;
+	struct opts *o = x->data;
+	struct item *it = o->asked[o->next++];
+
+	if (m->status == AR_MAP_NOTFOUND) {
+		cmd_warn(x, it->line, "reservation %llu: %s",
+		    (unsigned long long)m->r.id, ar_strerror(AR_ENOTFOUND));
+		o->refused = 1;
+	}
+	return mapped_fields(x, &it->rec, m) != 0 ? ENOMEM : 0;
+}
+
+/* Slurm's times are the controller's local time. */
+static void
+slurm_time(int64_t t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%S", localtime_r(&tt, &tm));
+}
+
+/* days-hours:minutes:seconds */
+static void
+slurm_duration(int64_t d, char *buf, size_t size)
+{
+	snprintf(buf, size, "%lld-%02lld:%02lld:%02lld", (long long)(d / 86400),
+	    (long long)(d % 86400 / 3600), (long long)(d % 3600 / 60),
+	    (long long)(d % 60));
+}
+
+/* Names Slurm may take: letters, digits and a few marks. */
+static int
+slurm_word(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9') && strchr("._-", *s) == NULL)
+			return 0;
+	return 1;
+}
+
+static int
+slurm_command(const struct ar_exported *e, void *arg)
+{
+	static const char *const verb[] = {
+		"", "create reservation", "update", "delete"
+	};
+	struct ctx *x = arg;
+	const struct ar_mapped *m = e->m;
+	const struct ar_hostlist *h = cmd_hosts(x);
+	char start[64], dur[64], line[1024], owner[256], *nodes = NULL;
+	size_t len = 0, cap = 0;
+	long uid = (long)m->r.owner;
+	const char *user = m->r.user;
+	int n, rc = 0;
+
+	if (h == NULL)
+		return ENOMEM;
+	if (e->op == AR_EXPORT_DELETE)
+		n = snprintf(line, sizeof(line), "scontrol delete "
+		    "ReservationName=ar-%llu\n", (unsigned long long)m->r.id);
+	else {
+		if (ar_hostlist_format_subset(h, m->hosts, m->nhosts, &nodes,
+		    &len, &cap) != 0)
+			return ENOMEM;
+		/* The label if Slurm can take it as a user, else the owner. */
+		if (!slurm_word(user))
+			user = cmd_account("/etc/passwd", NULL, &uid, owner,
+			    sizeof(owner)) == 0 && slurm_word(owner) ? owner :
+			    "root";
+		slurm_time(m->r.start, start, sizeof(start));
+		slurm_duration(m->r.end - m->r.start, dur, sizeof(dur));
+		n = snprintf(line, sizeof(line), "scontrol %s "
+		    "ReservationName=ar-%llu StartTime=%s Duration=%s "
+		    "Nodes=%s%s%s\n", verb[e->op],
+		    (unsigned long long)m->r.id, start, dur, nodes,
+		    e->op == AR_EXPORT_CREATE ? " Users=" : "",
+		    e->op == AR_EXPORT_CREATE ? user : "");
+	}
+	if (n < 0 || (size_t)n >= sizeof(line) ||
+	    cmd_write(x, line, (size_t)n) != 0)
+		rc = ENOMEM;
+	free(nodes);
+	return rc;
+}
+
+/*
+ * A Gantt chart: hosts down the side, time across, a labelled bar per
+ * reservation and run of hosts (the thesis's Figure 3.13).
+ */
+struct gantt {
+	struct ctx *x;
+	FILE *f;
+	int64_t lo, hi;         /* the time drawn */
+	size_t hosts;
+	double row, width;      /* pixels per host; of the time axis */
+	char *buf;              /* the chart, drawn in memory */
+	size_t size;
+};
+
+#define GANTT_LEFT 90.0         /* room for host names */
+#define GANTT_TOP 30.0
+#define GANTT_WIDTH 900.0
+
+static double
+gantt_x(const struct gantt *g, int64_t t)
+{
+	if (t < g->lo)
+		t = g->lo;
+	if (t > g->hi)
+		t = g->hi;
+	return GANTT_LEFT + g->width * (double)(t - g->lo) /
+	    (double)(g->hi - g->lo);
+}
+
+/* Text, escaped for XML. */
+static void
+xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+}
+
+static void
+gantt_begin(struct gantt *g)
+{
+	const struct ar_hostlist *h = cmd_hosts(g->x);
+	char name[AR_HOSTNAME_MAX + 1], when[32];
+	double height;
+	size_t step;
+
+	g->row = g->hosts > 200 ? 2.0 : g->hosts > 50 ? 6.0 : 16.0;
+	g->width = GANTT_WIDTH;
+	height = GANTT_TOP + g->row * (double)g->hosts + 40.0;
+	fprintf(g->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+	    "height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+	    GANTT_LEFT + g->width + 20.0, height);
+	/* Host names, as many as fit. */
+	step = g->row >= 12.0 ? 1 : (size_t)(12.0 / g->row) + 1;
+	for (size_t i = 0; h != NULL && i < g->hosts; i += step) {
+		fprintf(g->f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">",
+		    GANTT_LEFT - 6.0, GANTT_TOP + g->row * ((double)i + 0.5) +
+		    4.0);
+		xml_text(g->f, ar_hostlist_name(h, (uint32_t)i, name));
+		fputs("</text>\n", g->f);
+	}
+	fprintf(g->f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
+	    "height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", GANTT_LEFT,
+	    GANTT_TOP, g->width, g->row * (double)g->hosts);
+	/* The time axis: its ends and middle. */
+	for (int k = 0; k <= 2; k++) {
+		int64_t t = g->lo + (g->hi - g->lo) * k / 2;
+
+		fprintf(g->f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\""
+		    "%s\">%s</text>\n", gantt_x(g, t), GANTT_TOP +
+		    g->row * (double)g->hosts + 16.0, k == 0 ? "start" : k == 1 ?
+		    "middle" : "end", ar_time_format(t, when));
+	}
+	fprintf(g->f, "<text x=\"%.0f\" y=\"18\">time (UTC) &#8594;, "
+	    "hosts &#8595;</text>\n", GANTT_LEFT);
+}
+
+static int
+gantt_bar(const struct ar_mapped *m, void *arg)
+{
+	static const char *const fill[] = {
+		"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+		"#edc948", "#b07aa1", "#9c755f"
+	};
+	struct gantt *g = arg;
+	double x0 = gantt_x(g, m->r.start), x1 = gantt_x(g, m->r.end), y, h;
+	char label[64];
+
+	snprintf(label, sizeof(label), "%llu", (unsigned long long)m->r.id);
+	for (size_t i = 0, j; i < m->nhosts; i = j) {
+		/* One bar per run of consecutive hosts. */
+		for (j = i + 1; j < m->nhosts && m->hosts[j] == m->hosts[j - 1] +
+		    1; j++)
+			;
+		y = GANTT_TOP + g->row * (double)m->hosts[i];
+		h = g->row * (double)(j - i);
+		fprintf(g->f, "<g><title>reservation %s", label);
+		if (*m->r.user) {
+			fputs(" user ", g->f);
+			xml_text(g->f, m->r.user);
+		}
+		fprintf(g->f, "</title><rect class=\"resv\" data-id=\"%s\" "
+		    "x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+		    "fill=\"%s\" stroke=\"white\" stroke-width=\"0.5\"/>", label,
+		    x0, y, x1 - x0, h, fill[m->r.id % 8]);
+		if (h >= 10.0 && x1 - x0 >= 7.0 * (double)strlen(label))
+			fprintf(g->f, "<text x=\"%.2f\" y=\"%.2f\" "
+			    "text-anchor=\"middle\" fill=\"white\">%s</text>",
+			    (x0 + x1) / 2.0, y + h / 2.0 + 4.0, label);
+		fputs("</g>\n", g->f);
+	}
+	return ferror(g->f) ? EIO : 0;
+}
+
+static int
+write_file(const char *path, const char *buf, size_t n)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (f == NULL)
+		return -1;
+	rc = fwrite(buf, 1, n, f) != n;
+	return fclose(f) != 0 || rc ? -1 : 0;
+}
+
+/* The range: from the clock to the horizon unless given. */
+static int
+range(struct ctx *x, ar_store *s, struct opts *o)
+{
+	struct ar_info i;
+	char err[AR_ERRMAX];
+	ar_txn *t;
+	int rc;
+
+	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
+		return cmd_store_error(x, rc);
+	rc = ar_info(t, &i);
+	ar_txn_abort(t);
+	if (rc != 0)
+		return cmd_store_error(x, rc);
+	o->lo = i.clock;
+	o->hi = i.clock + i.config.horizon;
+	if (o->from != NULL && ar_time_parse(o->from, x->now, &o->lo,
+	    err) != 0) {
+		fprintf(stderr, "%s: option '--from': %s\n", x->cmd->name, err);
+		return EXIT_USAGE;
+	}
+	if (o->to != NULL && ar_time_parse(o->to, x->now, &o->hi, err) != 0) {
+		fprintf(stderr, "%s: option '--to': %s\n", x->cmd->name, err);
+		return EXIT_USAGE;
+	}
+	if (o->hi <= o->lo) {
+		fprintf(stderr, "%s: option '--to': not after '--from'\n",
+		    x->cmd->name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The work of one write transaction, from the start each time. */
+static int
+map_txn(ar_txn *t, void *arg)
+{
+	struct ctx *x = arg;
+	struct opts *o = x->data;
+
+	x->outlen = 0;
+	o->next = 0;
+	o->refused = 0;
+	switch (o->mode) {
+	case IDS:
+		return ar_map(t, o->flags, 0, 0, o->ids, o->nids, id_record, x);
+	case SLURM:
+		return ar_export(t, slurm_command, x);
+	case SVG:
+		/* Drawn in memory, written to the file once committed. */
+		if (o->chart->f != NULL)
+			fclose(o->chart->f);
+		free(o->chart->buf);
+		o->chart->buf = NULL;
+		if ((o->chart->f = open_memstream(&o->chart->buf,
+		    &o->chart->size)) == NULL)
+			return ENOMEM;
+		gantt_begin(o->chart);
+		return ar_map(t, o->flags, o->lo, o->hi, NULL, 0, gantt_bar,
+		    o->chart);
+	default:
+		return ar_map(t, o->flags, o->lo, o->hi, NULL, 0, plan_record,
+		    x);
+	}
+}
+
+static int
+map_store(struct ctx *x, ar_store *s)
+{
+	int rc = ar_write(s, 0, x->now, map_txn, x);
+
+	if (rc == ENOMEM || rc == EIO) {
+		fprintf(stderr, "%s: %s\n", x->cmd->name, rc == EIO ?
+		    "write error" : "out of memory");
+		return EXIT_STORE;
+	}
+	return rc != 0 ? cmd_store_error(x, rc) : 0;
+}
+
+static int
+prepare_id(struct ctx *x, struct item *it, char *err)
+{
+	const char *v = ar_record_get(&it->rec, "id");
+	char msg[AR_ERRMAX];
+
+	(void)x;
+	it->id = 0;
+	/* Another command's refusal passes through untouched. */
+	if (v == NULL && ar_record_get(&it->rec, "status") != NULL)
+		return 0;
+	if (v == NULL) {
+		snprintf(err, AR_ERRMAX, "missing field 'id'");
+		return -1;
+	}
+	if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+map_ids(struct ctx *x, struct item *items, size_t n)
+{
+	struct opts *o = x->data;
+	int status;
+
+	if ((o->ids = malloc((n + 1) * sizeof(*o->ids))) == NULL ||
+	    (o->asked = malloc((n + 1) * sizeof(*o->asked))) == NULL) {
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return EXIT_STORE;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (items[i].id != 0) {
+			o->ids[o->nids] = items[i].id;
+			o->asked[o->nids++] = &items[i];
+		}
+	if ((status = map_store(x, x->store)) != 0)
+		return status;
+	for (size_t i = 0; i < n; i++)
+		if (cmd_print(x, &items[i].rec) != 0) {
+			fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+			return EXIT_STORE;
+		}
+	return o->refused ? EXIT_REFUSED : 0;
+}
+
+static int
+whole(struct ctx *x, ar_store *s)
+{
+	struct opts *o = x->data;
+	struct gantt g = { .x = x };
+	int status;
+
+	if (o->mode == IDS && (o->from != NULL || o->to != NULL))
+		o->mode = PLAN;
+	if (o->mode == IDS) {
+		status = cmd_read_all(x, x->argc, x->argv, prepare_id, map_ids);
+		free(o->ids);
+		free(o->asked);
+		return status;
+	}
+	if (x->argc > 0) {
+		fprintf(stderr, "%s: takes no records as arguments with "
+		    "--plan, --from, --to, --slurm or --svg\n", x->cmd->name);
+		return EXIT_USAGE;
+	}
+	if ((status = range(x, s, o)) != 0)
+		return status;
+	if (o->mode != SVG)
+		return map_store(x, s);
+	g.lo = o->lo;
+	g.hi = o->hi;
+	g.hosts = cmd_hosts(x) != NULL ? cmd_hosts(x)->count : 0;
+	o->chart = &g;
+	status = map_store(x, s);
+	if (g.f != NULL) {
+		fputs("</svg>\n", g.f);
+		if (fclose(g.f) != 0 && status == 0) {
+			fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+			status = EXIT_STORE;
+		}
+	}
+	if (status == 0 && write_file(o->svg, g.buf, g.size) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, o->svg,
+		    strerror(errno));
+		status = EXIT_STORE;
+	}
+	free(g.buf);
+	return status;
+}
+
+static const struct cmd map = {
+	.name = "ar-map",
+	.usage = "[--first-fit] [-p | --slurm | --svg file] [--from time] "
+	    "[--to time] [key=value ...]",
+	.write = AR_WRITE,
+	.shortopts = "p",
+	.longopts = longopts,
+	.option = option,
+	.whole = whole,
+	.whole_reads = 1,
+};
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { .mode = IDS };
+
+	return cmd_main(&map, argc, argv, &o);
+}
