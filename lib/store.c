@@ -1082,7 +1082,7 @@ ar_strerror(int code)
 		return "the store is full (its maximum size is reached; "
 		    "raise it with --create --max-size)";
 	case AR_EUPGRADE:
-		return "the store has an older format version (3); upgrade it "
+		return "the store has an older format version; upgrade it "
 		    "with --upgrade";
 	case AR_EHALF:
 		return "an unfinished store (its creation was interrupted: "

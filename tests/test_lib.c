@@ -589,6 +589,86 @@ test_upgrade(void)
 	    "upgraded");
 }
 
+/*
+ * Make the store in dir a format 4 one as that was: meta says 4, and it
+ * has neither host names nor the databases of the mapping.
+ */
+static int
+make_v4(const char *dir)
+{
+	static const char *const dbs[] = { "map", "pins", "exported" };
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	MDB_val hosts = { 5, "hosts" };
+	int rc;
+
+	if ((rc = set_format(dir, 4, -1)) != 0 ||
+	    (rc = mdb_env_create(&env)) != 0)
+		return rc;
+	if ((rc = mdb_env_set_maxdbs(env, 16)) != 0 ||
+	    (rc = mdb_env_open(env, dir, 0, 0660)) != 0 ||
+	    (rc = mdb_txn_begin(env, NULL, 0, &txn)) != 0) {
+		mdb_env_close(env);
+		return rc;
+	}
+	for (size_t i = 0; i < 3 && rc == 0; i++)
+		if ((rc = mdb_dbi_open(txn, dbs[i], 0, &dbi)) == 0)
+			rc = mdb_drop(txn, dbi, 1);
+	if (rc == 0 && (rc = mdb_dbi_open(txn, "meta", 0, &dbi)) == 0)
+		rc = mdb_del(txn, dbi, &hosts, NULL);
+	if (rc == 0)
+		rc = mdb_txn_commit(txn);
+	else
+		mdb_txn_abort(txn);
+	mdb_env_close(env);
+	return rc;
+}
+
+/* A format 4 store: refused, then upgraded with default names, mappable. */
+static void
+test_upgrade_v4(void)
+{
+	struct ar_config cfg;
+	struct ar_request rq;
+	struct ar_answer a;
+	const char *names;
+	const char *dir = store_path("v4");
+	uint64_t bad;
+	ar_store *s;
+	ar_txn *t;
+	int from;
+
+	ar_config_default(&cfg);
+	cfg.nodes = 12;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + 600, 1800, 3);
+	OK(ar_add(t, &rq, &a));
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	OK(make_v4(dir));
+	CHECK(ar_open(dir, 0, &s) == AR_EUPGRADE, "format 4 opens");
+	OK(ar_upgrade(dir, 0, &from));
+	CHECK(from == 4, "upgraded from %d", from);
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_hosts(t, &names));
+	CHECK(strcmp(names, "node[01-12]") == 0, "default names %s", names);
+	rq = request(T0 + 600, 1800, 2);
+	rq.hosts = (const uint32_t[]){ 10, 11 };
+	rq.nhosts = 2;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "a named request after the upgrade: %s",
+	    ar_reason_name(a.reason));
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations after the upgrade", bad);
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	rm_store(dir);
+}
+
 static int
 count_demand(const struct ar_demand *d, void *arg)
 {
@@ -1419,6 +1499,7 @@ main(void)
 	test_ended();
 	test_client_key();
 	test_upgrade();
+	test_upgrade_v4();
 	test_classes();
 	test_forecast();
 	test_map_full();

@@ -16,7 +16,7 @@ for args in 'ar-report --info' 'ar-report --check' \
 	run "$@"
 	expect_exit 3
 	expect_out
-	expect_err "$1: $AR_STORE: the store has an older format version (3); upgrade it with --upgrade"
+	expect_err "$1: $AR_STORE: the store has an older format version; upgrade it with --upgrade"
 	run sha256sum <"$AR_STORE/data.mdb"
 	expect_out "$sum"
 done
