@@ -456,7 +456,8 @@ store_clock(struct ctx *x)
 	if ((rc = ar_txn_begin(x->store, 0, x->now, &t)) != 0)
 		return rc;
 	x->now = ar_txn_now(t);
-	if ((rc = ar_hosts(t, &names)) == 0 &&
+	/* The names never change: read once. */
+	if (x->host_names == NULL && (rc = ar_hosts(t, &names)) == 0 &&
 	    (x->host_names = strdup(names)) == NULL)
 		rc = ENOMEM;
 	ar_txn_abort(t);
@@ -1053,6 +1054,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	if ((rc = store_clock(&x)) != 0) {
 		cmd_store_error(&x, rc);
 		ar_close(x.store);
+		free(x.host_names);
 		return EXIT_STORE;
 	}
 	status = x.whole ? c->whole(&x, x.store) :

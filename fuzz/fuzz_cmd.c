@@ -98,7 +98,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    data + 1 + (nl - buf) + 1, len - (size_t)(nl - buf) - 1);
 	if (rc < 0 || rc > 3)
 		abort();
-	if (++runs % 64 == 0 || c == 1 || c == 2 || c == 5)
+	if (++runs % 64 == 0 || c == 1 || c == 2 || c == 5 || c == 6)
 		check_store();
 	free(buf);
 	return 0;

@@ -12,6 +12,7 @@ int ar_del_main(int, char **);
 int ar_suggest_main(int, char **);
 int ar_report_main(int, char **);
 int ar_price_main(int, char **);
+int ar_map_main(int, char **);
 
 const struct command commands[NCOMMANDS] = {
 	{ "ar-search", ar_search_main },
@@ -20,6 +21,7 @@ const struct command commands[NCOMMANDS] = {
 	{ "ar-suggest", ar_suggest_main },
 	{ "ar-report", ar_report_main },
 	{ "ar-price", ar_price_main },
+	{ "ar-map", ar_map_main },
 };
 
 #define PIPE_ROOM 60000         /* below the pipe's buffer: no blocking */

@@ -14,7 +14,7 @@ struct command {
 };
 
 /* ar-search, ar-add, ar-del, ar-suggest, ar-report, ar-price */
-#define NCOMMANDS 6
+#define NCOMMANDS 7
 extern const struct command commands[NCOMMANDS];
 
 /* Run a command's main with argv and in[0 .. len) as its standard input

@@ -348,6 +348,13 @@ plan_load(ar_txn *t, struct plan *p)
 	    plan_visit, p);
 }
 
+static void
+plan_sort(struct plan *p, int (*cmp)(const void *, const void *))
+{
+	if (p->n > 1)
+		qsort(p->it, p->n, sizeof(*p->it), cmp);
+}
+
 /* Sweep order: by start, the fixed ones first, then by id. */
 static int
 by_start(const void *a, const void *b)
@@ -425,7 +432,7 @@ sweep(struct plan *p, int first_fit, struct item **failed,
 
 	*failed = NULL;
 	*conflict = 0;
-	qsort(p->it, p->n, sizeof(*p->it), by_start);
+	plan_sort(p, by_start);
 	if ((q.h = malloc((p->n + 1) * sizeof(*q.h))) == NULL ||
 	    (fixed = malloc((p->n + 1) * sizeof(*fixed))) == NULL) {
 		rc = ENOMEM;
@@ -753,12 +760,13 @@ ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
 		goto out;
 	nplan = p.n;
 	if (ids != NULL) {
-		qsort(p.it, p.n, sizeof(*p.it), by_id);
+		plan_sort(&p, by_id);
 		for (size_t i = 0; i < nids && rc == 0; i++) {
 			struct item *it;
 
 			key.id = ids[i];
-			it = bsearch(&key, p.it, nplan, sizeof(*p.it), by_id);
+			it = nplan == 0 ? NULL : bsearch(&key, p.it, nplan,
+			    sizeof(*p.it), by_id);
 			rc = it != NULL ? tell(&tl, it) :
 			    tell_other(&tl, &p, ids[i]);
 		}
@@ -769,7 +777,7 @@ ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
 	ps.to = slot_up(t, to);
 	if (ps.from <= p.now && (rc = ar_list(t, 0, past_visit, &ps)) != 0)
 		goto out;
-	qsort(p.it, p.n, sizeof(*p.it), by_start_id);
+	plan_sort(&p, by_start_id);
 	for (size_t i = 0; i < p.n && rc == 0; i++)
 		if (p.it[i].e > ps.from && p.it[i].s < ps.to)
 			rc = tell(&tl, &p.it[i]);
@@ -901,7 +909,7 @@ ar_export(ar_txn *t, int (*fn)(const struct ar_exported *, void *),
 		rc = ENOMEM;
 		goto out;
 	}
-	qsort(p.it, p.n, sizeof(*p.it), by_start_id);
+	plan_sort(&p, by_start_id);
 	for (size_t i = 0; i < p.n; i++) {
 		struct item *it = &p.it[i];
 
