@@ -5,10 +5,12 @@
  *   test_crash BINDIR [ROUNDS [SEED [DELAY_MS [classes]]]]
  *
  * Each round starts, on one store, two ar-add streams of random requests
- * (rigid and flexible, parametric and MPI), one ar-del stream cancelling
- * what earlier rounds granted, and one ar-del --purge, all with the clock
- * a little later than the round before; then SIGKILLs every one of them
- * after a random delay.  After each round: the store opens without repair,
+ * (rigid and flexible, parametric and MPI, and a few naming their hosts),
+ * one ar-del stream cancelling what earlier rounds granted, one ar-del
+ * --purge and one ar-map --plan, all with the clock a little later than
+ * the round before; then SIGKILLs every one of them after a random
+ * delay, and runs ar-map --plan once more to its end: a reservation that
+ * had started when ar-map told its hosts is never told others.  After each round: the store opens without repair,
  * its invariants hold (ar_check: ring equals records, nothing over
  * capacity, indexes agree, starts inside windows), every reservation a
  * writer printed as granted exists, and every one printed as cancelled is
@@ -35,12 +37,13 @@
 #include <unistd.h>
 
 #include "ar.h"
+#include "format.h"
 #include "helpers.h"
 
 extern char **environ;
 
 #define T0 ((int64_t)1795219200)       /* 2026-11-21T00:00:00Z */
-#define WRITERS 4
+#define WRITERS 5
 #define LINES 600
 
 static char dir[] = "/tmp/ar-crash-XXXXXX";
@@ -83,6 +86,18 @@ make_input(const char *path, int kind, int64_t now)
 		}
 		int64_t start = now + 300 * (int64_t)(1 + rnd(2000));
 		int flexible = rnd(2);
+
+		if (kind == 4)          /* ar-map --plan reads nothing */
+			break;
+		if (kind == 0 && rnd(20) == 0) {        /* maintenance */
+			uint64_t first = 1 + rnd(60);
+
+			fprintf(f, "start=@%" PRId64 " duration=%" PRIu64 "m "
+			    "hosts=node[%02" PRIu64 "-%02" PRIu64 "] user=m "
+			    "job=%d\n", start, 30 + rnd(300), first,
+			    first + rnd(4), i);
+			continue;
+		}
 
 		fprintf(f, "%s=@%" PRId64 " ", flexible ? "earliest" : "start",
 		    start);
@@ -269,6 +284,86 @@ harvest(const char *path)
 	fclose(f);
 }
 
+/* A time as the records write it, in seconds; -1 if it is not one. */
+static int64_t
+iso_seconds(const char *s)
+{
+	char word[64], err[AR_ERRMAX];
+	int64_t t;
+
+	if (sscanf(s, "%63[^ \n]", word) != 1 ||
+	    ar_time_parse(word, 0, &t, err) != 0)
+		return -1;
+	return t;
+}
+
+/* What ar-map told of a reservation that had started: its hosts. */
+struct told {
+	uint64_t id;
+	char hosts[64];
+};
+
+static struct told *told;
+static size_t ntold, captold;
+
+/* ar_map's view after a round: it maps (the count is not used). */
+static int
+count_mapped(const struct ar_mapped *m, void *arg)
+{
+	(void)m;
+	++*(uint64_t *)arg;
+	return 0;
+}
+
+/*
+ * The hosts ar-map printed: a reservation that had started by the
+ * round's clock must never be told other hosts after that.  Returns
+ * how many were.
+ */
+static uint64_t
+harvest_map(const char *path, int64_t now)
+{
+	char line[4096], hosts[64];
+	FILE *f = fopen(path, "r");
+	uint64_t changed = 0, id;
+	const char *p;
+	int64_t start;
+	size_t i;
+
+	if (f == NULL)
+		die(path);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strchr(line, '\n') == NULL || strncmp(line, "id=", 3) != 0 ||
+		    (p = strstr(line, " hosts=")) == NULL ||
+		    sscanf(p + 7, "%63[^ \n]", hosts) != 1)
+			continue;
+		id = strtoull(line + 3, NULL, 10);
+		for (i = 0; i < ntold && told[i].id != id; i++)
+			;
+		if (i < ntold) {
+			if (strcmp(told[i].hosts, hosts) != 0) {
+				fprintf(stderr, "reservation %" PRIu64 " started "
+				    "on %s, now told %s\n", id, told[i].hosts,
+				    hosts);
+				changed++;
+			}
+			continue;
+		}
+		if ((p = strstr(line, " start=")) == NULL ||
+		    (start = iso_seconds(p + 7)) < 0 || start > now)
+			continue;
+		if (ntold == captold) {
+			captold = captold ? 2 * captold : 256;
+			if ((told = realloc(told, captold * sizeof(*told))) == NULL)
+				die("realloc");
+		}
+		told[ntold].id = id;
+		strcpy(told[ntold++].hosts, hosts);
+	}
+	fclose(f);
+	return changed;
+}
+
 static void
 report_violation(const char *msg, void *arg)
 {
@@ -320,9 +415,11 @@ main(int argc, char **argv)
 	uint64_t max_delay;
 	uint64_t kills = 0, lost = 0, wrong = 0, violations = 0, checked = 0;
 	uint64_t probes = 0, timeouts = 0, created = 0, killed = 0;
+	uint64_t changed = 0;
 	int classes;
-	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del" };
-	const char *opts[WRITERS] = { NULL, NULL, NULL, "--purge" };
+	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del",
+	    "ar-map" };
+	const char *opts[WRITERS] = { NULL, NULL, NULL, "--purge", "--plan" };
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: test_crash bindir [rounds [seed]]\n");
@@ -350,7 +447,7 @@ main(int argc, char **argv)
 		    (long)(ms % 1000) * 1000000 };
 		ar_store *s;
 		ar_txn *t;
-		uint64_t bad = 0;
+		uint64_t bad = 0, mapped = 0;
 		int rc;
 
 		for (int w = 0; w < WRITERS; w++) {
@@ -379,6 +476,22 @@ main(int argc, char **argv)
 				wrong++;
 			}
 			harvest(out[w]);
+			if (w == 4)
+				changed += harvest_map(out[w], now);
+		}
+		/* Then once in peace: what has started keeps its hosts. */
+		{
+			int st;
+			pid_t m = start(argv[1], "ar-map", "--plan", "/dev/null",
+			    out[4], now);
+
+			if (waitpid(m, &st, 0) == -1 || !WIFEXITED(st) ||
+			    WEXITSTATUS(st) != 0) {
+				fprintf(stderr, "round %" PRIu64 ": ar-map "
+				    "failed\n", r);
+				wrong++;
+			}
+			changed += harvest_map(out[4], now);
 		}
 		/* The store must open as it is, and be whole. */
 		if ((rc = ar_open(store, AR_RDONLY, &s)) != 0 ||
@@ -387,7 +500,9 @@ main(int argc, char **argv)
 			    r, ar_strerror(rc));
 			return 1;
 		}
-		if ((rc = ar_check(t, report_violation, NULL, &bad)) != 0) {
+		if ((rc = ar_check(t, report_violation, NULL, &bad)) != 0 ||
+		    (rc = ar_map(t, 0, now, now + 1, NULL, 0, count_mapped,
+		    &mapped)) != 0) {
 			fprintf(stderr, "check: %s\n", ar_strerror(rc));
 			return 1;
 		}
@@ -423,9 +538,10 @@ main(int argc, char **argv)
 	    " reports checked (%zu granted, %zu cancelled), %" PRIu64
 	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits; %" PRIu64
 	    " writers stopped, %" PRIu64 " others timed out at once; %"
-	    PRIu64 " creations, %" PRIu64 " killed\n",
+	    PRIu64 " creations, %" PRIu64 " killed; %zu hosts told, %" PRIu64
+	    " changed after the start\n",
 	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
-	    wrong, probes, timeouts, created, killed);
+	    wrong, probes, timeouts, created, killed, ntold, changed);
 	for (int w = 0; w < WRITERS; w++) {
 		char p[400];
 
@@ -442,6 +558,7 @@ main(int argc, char **argv)
 	*strrchr(store, '/') = '\0';
 	rmdir(store);
 	rmdir(dir);
+	lost += changed;
 	printf("%d passed, %d failed\n", lost == 0 && violations == 0 &&
 	    wrong == 0, !(lost == 0 && violations == 0 && wrong == 0));
 	return lost != 0 || violations != 0 || wrong != 0;
