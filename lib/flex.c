@@ -419,6 +419,33 @@ drop_returns(ar_txn *t)
 	t->nmoved = n;
 }
 
+/*
+ * What every admission does first: reduce the request to slots (sp);
+ * if it cannot be considered at all, *s is -2 and ans says why; else *s
+ * is the first start where the rings let it in (-1: none) and ans tells
+ * the interval there, or at the window's first start.
+ */
+static int
+admission_begin(ar_txn *t, const struct ar_request *rq, struct span *sp,
+    struct ar_answer *ans, int64_t *s)
+{
+	int rc;
+
+	t->ngranted = t->nmoved = 0;
+	*s = -2;
+	if (!t->write)
+		return EACCES;
+	if ((rc = to_span(t, rq, 0, sp, ans)) != 0)
+		return rc;
+	ans->status = AR_REFUSED;
+	if (ans->reason != AR_R_NONE)
+		return 0;
+	if ((rc = fit_first(t, sp->cls, sp->first, sp->last, sp->slots,
+	    sp->need, s)) != 0)
+		return rc;
+	return place(t, sp, *s == -1 ? sp->first : *s, ans);
+}
+
 /* ar_add without the client key. */
 static int
 admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
@@ -431,18 +458,7 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	int64_t s;
 	int rc, atomic;
 
-	t->ngranted = t->nmoved = 0;
-	if (!t->write)
-		return EACCES;
-	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
-		return rc;
-	ans->status = AR_REFUSED;
-	if (ans->reason != AR_R_NONE)
-		return 0;
-	if ((rc = fit_first(t, sp.cls, sp.first, sp.last, sp.slots, sp.need,
-	    &s)) != 0)
-		return rc;
-	if ((rc = place(t, &sp, s == -1 ? sp.first : s, ans)) != 0)
+	if ((rc = admission_begin(t, rq, &sp, ans, &s)) != 0 || s == -2)
 		return rc;
 	if (s == -1 && (rq->flags & AR_NOMOVE) && !(rq->flags & AR_PARTIAL))
 		/* the common refusal, cheaply */
@@ -507,17 +523,7 @@ admit_named(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	int64_t s;
 	int rc, ok;
 
-	t->ngranted = t->nmoved = 0;
-	if (!t->write)
-		return EACCES;
-	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
-		return rc;
-	ans->status = AR_REFUSED;
-	if (ans->reason != AR_R_NONE)
-		return 0;
-	if ((rc = fit_first(t, sp.cls, sp.first, sp.last, sp.slots, sp.need,
-	    &s)) != 0 || (rc = place(t, &sp, s == -1 ? sp.first : s,
-	    ans)) != 0)
+	if ((rc = admission_begin(t, rq, &sp, ans, &s)) != 0 || s == -2)
 		return rc;
 	if (s == -1)
 		return fit_refusal(t, &sp, sp.last, 1, &ans->reason);

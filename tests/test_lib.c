@@ -413,6 +413,33 @@ test_client_key(void)
 	rm_store(dir);
 }
 
+/* A write transaction on the store in dir, bypassing the library. */
+static int
+raw_begin(const char *dir, MDB_env **env, MDB_txn **txn)
+{
+	int rc;
+
+	if ((rc = mdb_env_create(env)) != 0)
+		return rc;
+	if ((rc = mdb_env_set_maxdbs(*env, 16)) != 0 ||
+	    (rc = mdb_env_open(*env, dir, 0, 0660)) != 0 ||
+	    (rc = mdb_txn_begin(*env, NULL, 0, txn)) != 0)
+		mdb_env_close(*env);
+	return rc;
+}
+
+/* End it: commit if rc is 0, else abort; rc or the commit's error. */
+static int
+raw_end(MDB_env *env, MDB_txn *txn, int rc)
+{
+	if (rc == 0)
+		rc = mdb_txn_commit(txn);
+	else
+		mdb_txn_abort(txn);
+	mdb_env_close(env);
+	return rc;
+}
+
 /*
  * Set the format in meta, and with drop 1 delete the key index, with 0
  * empty it.  Format 3 as it was is meta saying 3 and no key index, made
@@ -429,14 +456,8 @@ set_format(const char *dir, uint32_t format, int drop)
 	unsigned char m[256];
 	int rc;
 
-	if ((rc = mdb_env_create(&env)) != 0)
+	if ((rc = raw_begin(dir, &env, &txn)) != 0)
 		return rc;
-	if ((rc = mdb_env_set_maxdbs(env, 8)) != 0 ||
-	    (rc = mdb_env_open(env, dir, 0, 0660)) != 0 ||
-	    (rc = mdb_txn_begin(env, NULL, 0, &txn)) != 0) {
-		mdb_env_close(env);
-		return rc;
-	}
 	if ((rc = mdb_dbi_open(txn, "meta", 0, &meta)) == 0 &&
 	    (rc = mdb_get(txn, meta, &k, &v)) == 0 && v.mv_size <= sizeof(m)) {
 		memcpy(m, v.mv_data, v.mv_size);
@@ -447,12 +468,7 @@ set_format(const char *dir, uint32_t format, int drop)
 	if (rc == 0 && drop >= 0 &&
 	    (rc = mdb_dbi_open(txn, "keys", 0, &keys)) == 0)
 		rc = mdb_drop(txn, keys, drop);
-	if (rc == 0)
-		rc = mdb_txn_commit(txn);
-	else
-		mdb_txn_abort(txn);
-	mdb_env_close(env);
-	return rc;
+	return raw_end(env, txn, rc);
 }
 
 /* Does the store in dir have a key index? */
@@ -604,25 +620,14 @@ make_v4(const char *dir)
 	int rc;
 
 	if ((rc = set_format(dir, 4, -1)) != 0 ||
-	    (rc = mdb_env_create(&env)) != 0)
+	    (rc = raw_begin(dir, &env, &txn)) != 0)
 		return rc;
-	if ((rc = mdb_env_set_maxdbs(env, 16)) != 0 ||
-	    (rc = mdb_env_open(env, dir, 0, 0660)) != 0 ||
-	    (rc = mdb_txn_begin(env, NULL, 0, &txn)) != 0) {
-		mdb_env_close(env);
-		return rc;
-	}
 	for (size_t i = 0; i < 3 && rc == 0; i++)
 		if ((rc = mdb_dbi_open(txn, dbs[i], 0, &dbi)) == 0)
 			rc = mdb_drop(txn, dbi, 1);
 	if (rc == 0 && (rc = mdb_dbi_open(txn, "meta", 0, &dbi)) == 0)
 		rc = mdb_del(txn, dbi, &hosts, NULL);
-	if (rc == 0)
-		rc = mdb_txn_commit(txn);
-	else
-		mdb_txn_abort(txn);
-	mdb_env_close(env);
-	return rc;
+	return raw_end(env, txn, rc);
 }
 
 /* A format 4 store: refused, then upgraded with default names, mappable. */
