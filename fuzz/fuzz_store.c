@@ -25,7 +25,7 @@
 
 static char top[64], pristine[96], work[96];
 static const char *const dbs[] = { "meta", "ring", "resv", "ends",
-    "labels", "flex", "keys" };
+    "labels", "flex", "keys", "map", "pins", "exported" };
 #define NDBS (sizeof(dbs) / sizeof(dbs[0]))
 
 static void
@@ -43,6 +43,22 @@ copy(const char *from, const char *to)
 			abort();
 	close(in);
 	close(out);
+}
+
+static int
+mapped(const struct ar_mapped *m, void *arg)
+{
+	(void)m;
+	(void)arg;
+	return 0;
+}
+
+static int
+exported(const struct ar_exported *e, void *arg)
+{
+	(void)e;
+	(void)arg;
+	return 0;
 }
 
 static int
@@ -64,7 +80,18 @@ fill(ar_txn *t, void *arg)
 		if ((rc = ar_add(t, &rq, &a)) != 0)
 			return rc;
 	}
-	return 0;
+	/* Named hosts, a mapping kept, and one exported. */
+	for (uint32_t i = 0; i < 3; i++) {
+		uint32_t hosts[2] = { 2 * i, 2 * i + 1 };
+		struct ar_request rq = { NOW + 3600 * (i + 1), NOW + 3600 *
+		    (i + 1), 1800, 2, 1, 0, "m", NULL, 0, NULL, hosts, 2 };
+
+		if ((rc = ar_add(t, &rq, &a)) != 0)
+			return rc;
+	}
+	if ((rc = ar_map(t, 0, NOW, NOW + 86400, NULL, 0, mapped, NULL)) != 0)
+		return rc;
+	return ar_export(t, exported, NULL);
 }
 
 static void
@@ -103,7 +130,7 @@ damage(const uint8_t *data, size_t size)
 	unsigned char key[16] = { 0 };
 	int steps = data[1] & 0x7f, rc;
 
-	if (mdb_env_create(&env) != 0 || mdb_env_set_maxdbs(env, 8) != 0 ||
+	if (mdb_env_create(&env) != 0 || mdb_env_set_maxdbs(env, 16) != 0 ||
 	    mdb_env_open(env, work, MDB_NOLOCK, 0600) != 0)
 		abort();
 	if (mdb_txn_begin(env, NULL, 0, &txn) != 0 ||
@@ -117,10 +144,11 @@ damage(const uint8_t *data, size_t size)
 		/* A new key: its bytes from the input's end. */
 		memcpy(key, data + size - (size < 11 ? size - 3 : 8),
 		    size < 11 ? size - 3 : 8);
-		/* ring: u32 positions; slot lists: (slot, id) bounds;
-		 * others (keys: an owner and 4 bytes) 8. */
+		/* ring: u32 positions; slot lists: (slot, id) bounds,
+		 * pins: (end, id); others (keys: an owner and 4 bytes) 8. */
 		k.mv_size = data[0] % NDBS == 1 ? 4 :
-		    data[0] % NDBS == 3 || data[0] % NDBS == 5 ? 16 : 8;
+		    data[0] % NDBS == 3 || data[0] % NDBS == 5 ||
+		    data[0] % NDBS == 8 ? 16 : 8;
 		k.mv_data = key;
 	}
 	nk = k;
@@ -150,10 +178,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"earliest=+5m latest=+1h duration=20m nodes=2 jobs=3",
 		"id=3",
 		"start=+10m duration=5m nodes=1 client_key=k0",
+		"start=+50m duration=1h hosts=node[2-3]",
 	};
 	char from[128], to[128], store[128], *argv[8];
 	const char *line;
-	int argc = 0, c, rc;
+	int argc = 0, c, cmd, rc;
 
 	if (top[0] == '\0')
 		setup();
@@ -165,10 +194,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(to, sizeof(to), "%s/lock.mdb", work);
 	unlink(to);
 	damage(data, size);
-	c = data[2] % 6;
+	c = data[2] % 8;
 	snprintf(store, sizeof(store), "--store=%s", work);
-	/* ar-report runs twice as often: --check and --all. */
-	argv[argc++] = (char *)commands[c < 4 ? c : 4].name;
+	/* ar-report runs twice as often: --check and --all; ar-map maps
+	 * the plan and exports it. */
+	cmd = c < 4 ? c : c < 6 ? 4 : 6;
+	argv[argc++] = (char *)commands[cmd].name;
 	argv[argc++] = store;
 	argv[argc++] = "--now=2026-11-21T00:00:00Z";
 	argv[argc++] = "--wait=0";
@@ -176,12 +207,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = "--check";
 	else if (c == 5)
 		argv[argc++] = "--all";
+	else if (c == 6)
+		argv[argc++] = "--plan";
+	else if (c == 7)
+		argv[argc++] = "--slurm";
 	argv[argc] = NULL;
-	/* An add is a keyed one, replayed, every other time. */
+	/* An add is a keyed one, replayed, every other time; a search
+	 * names hosts every other time. */
 	line = c < 4 ? lines[c == 2 ? 2 : c == 1 && (data[1] & 1) ? 3 :
-	    c % 2] : "";
-	rc = run_command(&commands[c < 4 ? c : 4], argc, argv, line,
-	    strlen(line));
+	    c == 0 && (data[1] & 1) ? 4 : c % 2] : "";
+	rc = run_command(&commands[cmd], argc, argv, line, strlen(line));
 	if (rc < 0 || rc > 3)
 		abort();
 	return 0;
