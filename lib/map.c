@@ -86,6 +86,7 @@ plan_item(struct plan *p, struct item **ip)
 	}
 	*ip = &p->it[p->n++];
 	memset(*ip, 0, sizeof(**ip));
+	(*ip)->untold = 1;      /* until an entry in `map` says otherwise */
 	return 0;
 }
 
@@ -621,7 +622,7 @@ map_verify(ar_txn *t, int (*fn)(const struct map_got *, void *), void *arg,
 	struct map_got g;
 	int rc;
 
-	*failed = 0;
+	*failed = *conflict = 0;
 	if ((rc = plan_load(t, &p)) != 0 ||
 	    (rc = sweep(&p, 0, &f, conflict)) != 0)
 		goto out;
