@@ -803,8 +803,14 @@ check_mapping(struct checker *c)
 
 	if ((rc = check_names(c)) != 0 || (rc = check_pins(c)) != 0 ||
 	    (rc = check_entries(c, t->s->map, "map", &c->kept)) != 0 ||
-	    (rc = check_entries(c, t->s->exported, "export", NULL)) != 0 ||
-	    (rc = map_verify(t, plan_got, c, &failed, &conflict)) != 0)
+	    (rc = check_entries(c, t->s->exported, "export", NULL)) != 0)
+		return rc;
+	/* A pin or entry it cannot read is told above. */
+	if ((rc = map_verify(t, plan_got, c, &failed, &conflict)) ==
+	    AR_ECORRUPT)
+		violation(c, "the plan cannot be mapped: what it keeps of "
+		    "the mapping is damaged");
+	else if (rc != 0)
 		return rc;
 	if (failed != 0 && conflict != 0)
 		violation(c, "the plan does not map: reservation %" PRIu64
