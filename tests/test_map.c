@@ -5,6 +5,7 @@
  * clock runs), the thesis's Table 3.4 plan with user 11, and ar_check
  * catching a mapping that was tampered with.  Seeded; never the clock.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <lmdb.h>
 #include <stdio.h>
@@ -399,6 +400,111 @@ test_table34(void)
 	free(k);
 }
 
+/* A set of hosts below 64 as runs. */
+static int
+to_set(uint64_t bits, struct hostset *s)
+{
+	int rc = 0;
+
+	s->n = 0;
+	for (uint32_t h = 0; h < 64 && rc == 0; h++)
+		if (bits >> h & 1)
+			rc = hostset_append(s, h, 1);
+	return rc;
+}
+
+/* The hosts of s as bits; -1 (all) if s is not normal or beyond 64. */
+static uint64_t
+to_bits(const struct hostset *s)
+{
+	uint64_t bits = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->r[i].count == 0 || (uint64_t)s->r[i].first +
+		    s->r[i].count > 64 || (i > 0 && s->r[i].first <=
+		    s->r[i - 1].first + s->r[i - 1].count))
+			return UINT64_MAX;
+		for (uint32_t h = 0; h < s->r[i].count; h++)
+			bits |= UINT64_C(1) << (s->r[i].first + h);
+	}
+	return bits;
+}
+
+/* Runs of consecutive hosts in bits. */
+static int
+fragments(uint64_t bits)
+{
+	return popcount(bits & ~(bits << 1));
+}
+
+/* A random set below 63 hosts, in runs of various lengths. */
+static uint64_t
+random_bits(void)
+{
+	uint64_t bits = 0;
+
+	for (int h = (int)rnd(4); h < 63; h += 1 + (int)rnd(6))
+		for (int n = (int)rnd(8); n > 0 && h < 63; n--, h++)
+			bits |= UINT64_C(1) << h;
+	return bits;
+}
+
+/*
+ * The host sets map.c computes with, against bit masks: union,
+ * difference, subset, the first common host, and choosing k hosts,
+ * first fit (the lowest) or best fit (no more runs than the fewest
+ * runs of avail that hold k would make, and never more than the
+ * fewest any choice has when one run holds them all).
+ */
+static void
+test_hostsets(void)
+{
+	struct hostset a = { 0 }, b = { 0 }, out = { 0 };
+	int bad = 0;
+
+	rng = 4242;
+	for (int i = 0; i < 20000 && bad < 10; i++) {
+		uint64_t x = random_bits(), y = rnd(4) == 0 ? x & random_bits() :
+		    random_bits(), got, low = 0;
+		int64_t common = (x & y) ? __builtin_ctzll(x & y) : -1;
+		uint64_t k = 1 + rnd(popcount(x) + 2);
+		int rc, one_run = 0;
+
+		if (to_set(x, &a) != 0 || to_set(y, &b) != 0)
+			break;
+		bad += hostset_union(&out, &a, &b) != 0 || to_bits(&out) != (x | y);
+		bad += hostset_minus(&out, &a, &b) != 0 || to_bits(&out) != (x & ~y);
+		bad += hostset_subset(&b, &a) != ((y & ~x) == 0);
+		bad += hostset_common(&a, &b) != common;
+		bad += hostset_equal(&a, &b) != (x == y);
+		bad += hostset_count(&a) != (uint64_t)popcount(x);
+		rc = hostset_choose(&out, &a, k, 1);
+		for (uint64_t n = 0, rest = x; n < k && rest != 0; n++) {
+			low |= rest & -rest;
+			rest &= rest - 1;
+		}
+		if (k > (uint64_t)popcount(x)) {
+			bad += rc != ENOSPC;
+			continue;
+		}
+		bad += rc != 0 || to_bits(&out) != low;
+		rc = hostset_choose(&out, &a, k, 0);
+		got = to_bits(&out);
+		for (size_t r = 0; r < a.n; r++)
+			one_run |= a.r[r].count >= k;
+		bad += rc != 0 || got == UINT64_MAX || (got & ~x) != 0 ||
+		    (uint64_t)popcount(got) != k ||
+		    (one_run && fragments(got) != 1);
+		if (bad > 0 && bad < 10)
+			fprintf(stderr, "host sets %" PRIx64 " %" PRIx64 " k %"
+			    PRIu64 ": best fit %" PRIx64 "\n", x, y, k, got);
+	}
+	CHECK(bad == 0, "%d host set operations wrong", bad);
+	hostset_free(&a);
+	hostset_free(&b);
+	hostset_free(&out);
+}
+
 /* The violations ar_check tells, one line each. */
 struct told {
 	char text[4096];
@@ -586,6 +692,7 @@ main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	test_hostsets();
 	test_tampered();
 	test_table34();
 	test_random();
