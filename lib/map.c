@@ -348,13 +348,17 @@ plan_visit(ar_txn *t, const struct slot_entry *e, void *arg)
 	return plan_resv(p, &r, 0);
 }
 
-/* Every live reservation that has not ended by the clock. */
+/* Every live reservation that has not ended by the clock.  The array
+ * is there even for an empty plan: qsort and bsearch take no null. */
 static int
 plan_load(ar_txn *t, struct plan *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->t = t;
 	p->now = t->now / t->m.slot;
+	if ((p->it = malloc(64 * sizeof(*p->it))) == NULL)
+		return ENOMEM;
+	p->cap = 64;
 	return slots_scan(t, &t->ends, (uint64_t)p->now + 1, UINT64_MAX,
 	    plan_visit, p);
 }

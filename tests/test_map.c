@@ -551,6 +551,45 @@ ignore_export(const struct ar_exported *x, void *arg)
 	return 0;
 }
 
+/* Nothing to map: ar_map, ar_export and ar_check on an empty store,
+ * every reservation ended, or only cancelled ones. */
+static void
+test_empty(void)
+{
+	struct ar_config cfg = { 4, 60, 240 * 60, 1 << 26, -1, NULL };
+	struct ar_request rq = { T0 + 60, T0 + 60, 60, 1, 1, 1000, NULL,
+	    NULL, 0, NULL, NULL, 0 };
+	uint64_t ids[] = { 1, 2 }, bad;
+	struct ar_answer a;
+	struct ar_resv r;
+	const char *dir = store_path("empty");
+	ar_store *s;
+	ar_txn *t;
+
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	for (int round = 0; round < 3; round++) {
+		OK(ar_txn_begin(s, AR_WRITE, T0 + 600 * round, &t));
+		if (round == 0) {
+			OK(ar_map(t, 0, T0, T0 + 3600, NULL, 0, ignore, NULL));
+			OK(ar_map(t, 0, T0, T0 + 3600, ids, 2, ignore, NULL));
+			OK(ar_export(t, ignore_export, NULL));
+			OK(ar_add(t, &rq, &a));
+			OK(ar_add(t, &rq, &a));
+			OK(ar_cancel(t, 2, 0, &r));
+		} else {
+			OK(ar_map(t, 0, T0, T0 + 3600, NULL, 0, ignore, NULL));
+			OK(ar_map(t, 0, T0, T0 + 3600, ids, 2, ignore, NULL));
+			OK(ar_export(t, ignore_export, NULL));
+		}
+		OK(ar_check(t, say_violation, NULL, &bad));
+		CHECK(bad == 0, "%" PRIu64 " violations, round %d", bad, round);
+		OK(ar_txn_commit(t));
+	}
+	ar_close(s);
+	rm_store(dir);
+}
+
 /* In a write transaction: put v under key in dbi. */
 static int
 poke(ar_txn *t, MDB_dbi dbi, const void *key, size_t klen, const void *val,
@@ -693,6 +732,7 @@ main(void)
 		return 1;
 	}
 	test_hostsets();
+	test_empty();
 	test_tampered();
 	test_table34();
 	test_random();
