@@ -230,7 +230,7 @@ random_run(uint32_t nodes, uint64_t seed, int steps)
 	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL };
 	struct guard *g = calloc(1, sizeof(*g));
 	struct known *k = calloc(MAXID, sizeof(*k));
-	uint64_t refused = 0, named = 0, moved = 0, granted = 0;
+	uint64_t refused = 0, named = 0, moved = 0, granted = 0, bad;
 	int64_t now = T0;
 	const char *dir = store_path("random");
 	ar_store *s;
@@ -297,6 +297,14 @@ random_run(uint32_t nodes, uint64_t seed, int steps)
 		}
 		if (rnd(8) == 0)
 			OK(ar_purge(t, NULL, NULL));
+		/* What admissions kept of the mapping, before ar_map. */
+		OK(ar_check(t, say_violation, NULL, &bad));
+		CHECK(bad == 0, "%" PRIu64 " violations before ar_map", bad);
+		if (rnd(3) == 0) {
+			OK(ar_txn_commit(t));
+			now += 60 * (int64_t)rnd(4);
+			continue;
+		}
 		guard_map(g, t, rnd(5) == 0 ? AR_MAP_FIRST_FIT : 0);
 		OK(ar_txn_commit(t));
 		now += 60 * (int64_t)rnd(4);
