@@ -51,6 +51,9 @@ struct known {
 	uint64_t told;
 	int64_t told_at;        /* clock of that ar_map; -1: never told */
 	int64_t start, end;
+	int exported;           /* what ar_export told of it, if it did */
+	uint64_t xhosts;
+	int64_t xstart, xend;
 };
 
 struct guard {
@@ -62,6 +65,9 @@ struct guard {
 	uint64_t told, live;            /* reservations told, in the plan */
 	int second;             /* the second ar_map: nothing may change */
 	uint64_t maps, kept;    /* ar_map calls; started ones checked */
+	uint64_t ids[MAXID];    /* the plan, as the last ar_map told it */
+	size_t nids;
+	uint64_t exports, deletes, asked;       /* ar_export's; ids asked */
 };
 
 /* Hosts as bits, checking they increase and are the store's. */
@@ -103,6 +109,8 @@ guard_one(const struct ar_mapped *m, void *arg)
 	int ok;
 
 	g->told++;
+	if (!g->second && g->nids < MAXID)
+		g->ids[g->nids++] = r->id;
 	CHECK(r->state == AR_GRANTED && r->end > g->now && r->id < MAXID,
 	    "ar_map told reservation %" PRIu64 " in state %d", r->id, r->state);
 	if (r->state != AR_GRANTED || r->id >= MAXID)
@@ -173,6 +181,7 @@ guard_map(struct guard *g, ar_txn *t, unsigned flags)
 	g->t = t;
 	g->now = ar_txn_now(t);
 	to = g->now + SPAN * g->slot;
+	g->nids = 0;
 	for (g->second = 0; g->second < 2; g->second++) {
 		memset(g->occupied, 0, sizeof(g->occupied));
 		g->told = g->live = 0;
@@ -186,6 +195,121 @@ guard_map(struct guard *g, ar_txn *t, unsigned flags)
 	g->maps++;
 	OK(ar_check(t, say_violation, NULL, &bad));
 	CHECK(bad == 0, "%" PRIu64 " violations", bad);
+}
+
+/* What ar_export tells, against what ar_map told and it told before. */
+static int
+guard_export(const struct ar_exported *x, void *arg)
+{
+	struct guard *g = arg;
+	const struct ar_resv *r = &x->m->r;
+	struct known *k;
+	uint64_t bits;
+	int ok;
+
+	if (r->id >= MAXID) {
+		CHECK(0, "ar_export told reservation %" PRIu64, r->id);
+		return 0;
+	}
+	k = &g->k[r->id];
+	bits = host_bits(g, x->m->hosts, x->m->nhosts, &ok);
+	if (x->op == AR_EXPORT_DELETE) {
+		CHECK(k->exported && r->state == AR_CANCELLED &&
+		    bits == k->xhosts, "ar_export deletes reservation %" PRIu64
+		    " (state %d)", r->id, r->state);
+		k->exported = 0;
+		g->deletes++;
+		return 0;
+	}
+	CHECK(r->state == AR_GRANTED && bits == k->told && (x->op ==
+	    AR_EXPORT_CREATE ? !k->exported : k->exported &&
+	    (bits != k->xhosts || r->start != k->xstart || r->end != k->xend)),
+	    "ar_export op %d for reservation %" PRIu64, x->op, r->id);
+	k->exported = 1;
+	k->xhosts = bits;
+	k->xstart = r->start;
+	k->xend = r->end;
+	g->exports++;
+	return 0;
+}
+
+static int
+count_export(const struct ar_exported *x, void *arg)
+{
+	(void)x;
+	++*(int *)arg;
+	return 0;
+}
+
+/* Right after guard_map: ar_export tells the changes since it last ran,
+ * then every reservation of the plan is as told; again, it tells
+ * nothing. */
+static void
+guard_export_all(struct guard *g, ar_txn *t)
+{
+	int again = 0;
+
+	OK(ar_export(t, guard_export, g));
+	for (size_t i = 0; i < g->nids; i++) {
+		struct known *k = &g->k[g->ids[i]];
+
+		CHECK(k->exported && k->xhosts == k->told &&
+		    k->xstart == k->start && k->xend == k->end,
+		    "reservation %" PRIu64 " not exported as mapped",
+		    g->ids[i]);
+	}
+	OK(ar_export(t, count_export, &again));
+	CHECK(again == 0, "a second ar_export told %d", again);
+}
+
+/* A reservation asked for by id, in a read transaction right after
+ * guard_map's was committed. */
+static int
+guard_asked(const struct ar_mapped *m, void *arg)
+{
+	struct guard *g = arg;
+	const struct ar_resv *r = &m->r;
+	struct known *k = &g->k[r->id < MAXID ? r->id : 0];
+	uint64_t bits;
+	int ok;
+
+	g->asked++;
+	bits = host_bits(g, m->hosts, m->nhosts, &ok);
+	if (m->status == AR_MAP_NOTFOUND)
+		return 0;
+	CHECK(ok && (m->nhosts == 0 || m->nhosts == r->nodes),
+	    "reservation %" PRIu64 " asked: %zu hosts", r->id, m->nhosts);
+	if (r->state == AR_GRANTED)
+		CHECK(m->status == AR_MAP_KEPT && bits == k->told,
+		    "live reservation %" PRIu64 " asked: status %d", r->id,
+		    m->status);
+	else if (r->state == AR_CANCELLED)
+		CHECK(m->status == AR_MAP_UNMAPPED && m->nhosts == 0,
+		    "cancelled reservation %" PRIu64 " asked: status %d",
+		    r->id, m->status);
+	else if (k->told_at >= k->start && k->told_at >= 0)
+		CHECK(m->status == AR_MAP_KEPT && bits == k->told,
+		    "finished reservation %" PRIu64 " asked: status %d",
+		    r->id, m->status);
+	return 0;
+}
+
+/* Ask ar_map for some ids, ended, cancelled, live or never granted. */
+static void
+guard_ids(struct guard *g, ar_store *s, int64_t now)
+{
+	struct ar_info info;
+	uint64_t ids[8];
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, 0, now, &t));
+	OK(ar_info(t, &info));
+	for (int i = 0; i < 8; i++)
+		ids[i] = rnd(info.next_id + 2);
+	g->t = t;
+	g->now = ar_txn_now(t);
+	OK(ar_map(t, 0, now, now + 60, ids, 8, guard_asked, g));
+	ar_txn_abort(t);
 }
 
 /* Some hosts of nodes: a run, or any of them; at least one. */
@@ -306,13 +430,19 @@ random_run(uint32_t nodes, uint64_t seed, int steps)
 			continue;
 		}
 		guard_map(g, t, rnd(5) == 0 ? AR_MAP_FIRST_FIT : 0);
+		if (rnd(4) == 0)
+			guard_export_all(g, t);
 		OK(ar_txn_commit(t));
+		if (rnd(4) == 0)
+			guard_ids(g, s, now);
 		now += 60 * (int64_t)rnd(4);
 	}
 	printf("map (%" PRIu32 " hosts): %d steps, %" PRIu64 " copies granted "
 	    "(%" PRIu64 " naming hosts), %" PRIu64 " moves, %" PRIu64
-	    " refused for hosts, %" PRIu64 " started ones kept their hosts\n",
-	    nodes, steps, granted, named, moved, refused, g->kept);
+	    " refused for hosts, %" PRIu64 " started ones kept their hosts; "
+	    "%" PRIu64 " exported, %" PRIu64 " export deletes, %" PRIu64
+	    " asked by id\n", nodes, steps, granted, named, moved, refused,
+	    g->kept, g->exports, g->deletes, g->asked);
 	CHECK(named > 20 && moved > 20 && refused > 0 && g->kept > 100,
 	    "random plans too tame: %" PRIu64 " named, %" PRIu64 " moves, %"
 	    PRIu64 " refused for hosts, %" PRIu64 " started kept", named,
@@ -326,8 +456,8 @@ random_run(uint32_t nodes, uint64_t seed, int steps)
 static void
 test_random(void)
 {
-	random_run(8, 20261122, 1500);
-	random_run(24, 777, 800);
+	random_run(8, 20261122, 1000);
+	random_run(24, 777, 500);
 }
 
 /* A request of the thesis's tables, in 5-minute slots from T0. */
