@@ -381,7 +381,7 @@ random_run(uint32_t nodes, uint64_t seed, int steps)
 			uint32_t hosts[64];
 			uint64_t ids[64] = { 0 };
 			const struct ar_placed *gr, *mv;
-			struct ar_answer a;
+			struct ar_answer a, found;
 			struct ar_resv r;
 			size_t ng, nm;
 			int what = (int)rnd(10);
@@ -408,7 +408,18 @@ random_run(uint32_t nodes, uint64_t seed, int steps)
 				rq.nodes = 1 + (uint32_t)rnd(nodes / 2);
 				rq.jobs = 1 + (uint32_t)rnd(3);
 			}
+			/* A search for named hosts answers as the add will. */
+			if (rq.nhosts > 0)
+				OK(ar_search(t, &rq, &found));
 			OK(ar_add(t, &rq, &a));
+			if (rq.nhosts > 0)
+				CHECK(found.status == (a.status == AR_GRANTED ?
+				    AR_AVAILABLE : AR_UNAVAILABLE) &&
+				    found.reason == a.reason &&
+				    (a.status != AR_GRANTED ||
+				    found.start == a.start),
+				    "search %d reason %d, add %d reason %d",
+				    found.status, found.reason, a.status, a.reason);
 			ar_added(t, &gr, &ng, &mv, &nm);
 			granted += ng;
 			moved += nm;
