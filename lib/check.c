@@ -42,6 +42,8 @@ struct checker {
 	struct holds pins;      /* of live reservations */
 	struct holds kept;      /* what `map` keeps for the live ones */
 	struct holds plan;      /* what ar_map would give them now */
+	uint64_t running;       /* live records not ended by the clock */
+	uint64_t mapped;        /* ... and reservations the sweep mapped */
 };
 
 static void
@@ -186,6 +188,7 @@ check_records(struct checker *c)
 			    "horizon", r.id);
 		if (r.named && (rc = check_pinned(c, &r)) != 0)
 			break;
+		c->running += to > t->now / slot;
 		if (from < t->base)
 			from = t->base;
 		/* An ended one counts nowhere: its class may be gone. */
@@ -758,6 +761,7 @@ plan_got(const struct map_got *g, void *arg)
 	size_t from = hs->n;
 	int rc;
 
+	c->mapped++;
 	for (size_t i = 0; i < g->nruns; i++) {
 		n += g->hosts[i].count;
 		if ((uint64_t)g->hosts[i].first + g->hosts[i].count >
@@ -819,6 +823,9 @@ check_mapping(struct checker *c)
 	else if (failed != 0)
 		violation(c, "the plan does not map: reservation %" PRIu64
 		    " finds no hosts", failed);
+	else if (rc == 0 && c->mapped != c->running)
+		violation(c, "mapping the plan now maps %" PRIu64 " reservations"
+		    ", %" PRIu64 " are live", c->mapped, c->running);
 	if (c->pins.n > 0)
 		qsort(c->pins.h, c->pins.n, sizeof(*c->pins.h), by_id_host);
 	if (c->plan.n > 0)
