@@ -2,8 +2,10 @@
  * test_map.c - the guarantee of the mapping onto hosts, checked by brute
  * force: random plans driven through the library (adds with windows
  * and moves, requests that name their hosts, cancels, purges as the
- * clock runs), the thesis's Table 3.4 plan with user 11, and ar_check
- * catching a mapping that was tampered with.  Seeded; never the clock.
+ * clock runs; ar_export and ar_map by id on the way), the thesis's
+ * Table 3.4 plan with user 11, the host set operations against bit
+ * masks, and ar_check catching a mapping that was tampered with.
+ * Seeded; never the clock.
  */
 #include <errno.h>
 #include <inttypes.h>
