@@ -443,9 +443,16 @@ int ar_list(ar_txn *t, unsigned flags,
  * live record starting in that slot and every live record is listed; every
  * granted start lies in its window; the label index agrees; every record
  * with a client key is in the key index, under its owner and key, and
- * every entry there names such records.  fn, if not
- * NULL, is called with a one-line description of each violation; *bad is
- * how many there were.  Errors: LMDB's codes.
+ * every entry there names such records.  The mapping too: the host list
+ * names the nodes; every pin belongs to a reservation that named its
+ * hosts and has not been purged, and every such one has its pin; the
+ * kept mapping is well formed, holds no host twice at once among the
+ * live reservations, and a named one's is its pin; and the plan maps as
+ * ar_map would map it now, verified host by host: each reservation gets
+ * exactly its nodes hosts, named and started ones keep theirs, and no
+ * host serves two at once.  fn, if not NULL, is called with a one-line
+ * description of each violation; *bad is how many there were.  Errors:
+ * ENOMEM, LMDB's codes.
  */
 int ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad);

@@ -1,6 +1,8 @@
 /*
  * check.c - the store's invariants, recomputed from the records and
- * compared with the ring and the indexes.
+ * compared with the ring and the indexes; and the mapping onto hosts,
+ * what is kept of it and what ar_map would make of the plan now,
+ * verified host by host.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -9,7 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "internal.h"
+
+/* A host that a reservation holds over slots [s, e). */
+struct hold {
+	uint64_t id;
+	int64_t s, e;
+	uint32_t host;
+};
+
+/* Holds by reservation, then host: one reservation's are together. */
+struct holds {
+	struct hold *h;
+	size_t n, cap;
+};
 
 struct checker {
 	ar_txn *t;
@@ -21,6 +37,13 @@ struct checker {
 						   classes i and cheaper */
 	uint64_t live, movable, records, max_id;
 	uint64_t keyed;         /* records with a client key */
+	struct ar_hostlist names;       /* the hosts' names, if meta has them */
+	int named;
+	struct holds pins;      /* of live reservations */
+	struct holds kept;      /* what `map` keeps for the live ones */
+	struct holds plan;      /* what ar_map would give them now */
+	uint64_t running;       /* live records not ended by the clock */
+	uint64_t mapped;        /* ... and reservations the sweep mapped */
 };
 
 static void
@@ -75,6 +98,22 @@ check_keyed(struct checker *c, const struct ar_resv *r)
 		violation(c, "reservation %" PRIu64 " is missing from the key "
 		    "index", r->id);
 	return 0;
+}
+
+/* A reservation that named its hosts keeps its pin until a purge. */
+static int
+check_pinned(struct checker *c, const struct ar_resv *r)
+{
+	unsigned char key[16];
+	MDB_val k = { 16, key }, v;
+	int rc;
+
+	pin_key(key, r->end / c->t->m.slot, r->id);
+	rc = mdb_get(c->t->txn, c->t->s->pins, &k, &v);
+	if (rc == MDB_NOTFOUND)
+		violation(c, "reservation %" PRIu64 " named its hosts but has "
+		    "no pin", r->id);
+	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
 /* Every record: decodable, in its window, indexed iff live; its nodes
@@ -147,6 +186,9 @@ check_records(struct checker *c)
 		if (to > top)
 			violation(c, "reservation %" PRIu64 " ends beyond the "
 			    "horizon", r.id);
+		if (r.named && (rc = check_pinned(c, &r)) != 0)
+			break;
+		c->running += to > t->now / slot;
 		if (from < t->base)
 			from = t->base;
 		/* An ended one counts nowhere: its class may be gone. */
@@ -392,6 +434,430 @@ check_ring(struct checker *c, struct ring *r, uint32_t cls,
 	return rc;
 }
 
+/*
+ * The mapping.  Hosts are checked one by one here, expanded from their
+ * runs, not with the host sets map.c computes with: what is verified
+ * is the sweep's result, not its code.
+ */
+
+/* Reservation id holds the hosts of runs over slots [s, e). */
+static int
+holds_add(struct holds *hs, uint64_t id, int64_t s, int64_t e,
+    const struct run *runs, size_t nruns)
+{
+	struct hold *h;
+	size_t cap;
+
+	for (size_t i = 0; i < nruns; i++)
+		for (uint32_t x = 0; x < runs[i].count; x++) {
+			if (hs->n == hs->cap) {
+				cap = hs->cap ? 2 * hs->cap : 256;
+				if ((h = realloc(hs->h, cap * sizeof(*h))) == NULL)
+					return ENOMEM;
+				hs->h = h;
+				hs->cap = cap;
+			}
+			hs->h[hs->n++] = (struct hold){ id, s, e,
+			    runs[i].first + x };
+		}
+	return 0;
+}
+
+static int
+by_id_host(const void *a, const void *b)
+{
+	const struct hold *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->host < y->host ? -1 : x->host > y->host;
+}
+
+static int
+by_host_start(const void *a, const void *b)
+{
+	const struct hold *x = a, *y = b;
+
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Reservation id's holds in hs (sorted by id): *first, and how many. */
+static size_t
+holds_of(const struct holds *hs, uint64_t id, size_t *first)
+{
+	size_t lo = 0, hi = hs->n, n = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (hs->h[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < hs->n && hs->h[lo + n].id == id)
+		n++;
+	return n;
+}
+
+/* Does reservation id hold the same hosts in a as in b (both sorted by
+ * id)?  -1 if either has none for it. */
+static int
+same_hosts(const struct holds *a, const struct holds *b, uint64_t id)
+{
+	size_t ai, bi, an = holds_of(a, id, &ai), bn = holds_of(b, id, &bi);
+
+	if (an == 0 || bn == 0)
+		return -1;
+	if (an != bn)
+		return 0;
+	for (size_t i = 0; i < an; i++)
+		if (a->h[ai + i].host != b->h[bi + i].host)
+			return 0;
+	return 1;
+}
+
+static const char *
+host_name(const struct checker *c, uint32_t i, char *buf)
+{
+	if (!c->named || ar_hostlist_name(&c->names, i, buf) == NULL)
+		snprintf(buf, AR_HOSTNAME_MAX + 1, "#%" PRIu32, i);
+	return buf;
+}
+
+/* Two reservations and a host and slot where both hold it. */
+struct clash {
+	uint64_t a, b;
+	uint32_t host;
+	int64_t slot;
+};
+
+static int
+by_pair(const void *x, const void *y)
+{
+	const struct clash *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	if (p->host != q->host)
+		return p->host < q->host ? -1 : 1;
+	return p->slot < q->slot ? -1 : p->slot > q->slot;
+}
+
+/*
+ * No host of hs is held by two reservations at once.  Host by host in
+ * order of start, a hold that starts before the latest end so far
+ * overlaps the one that ends then.  Each pair that clashes is told once,
+ * at the lowest host where it does.  hs is left sorted by host.
+ */
+static int
+check_overlaps(struct checker *c, struct holds *hs, const char *what)
+{
+	struct hold *h = hs->h, *top = NULL;
+	struct clash *cl = NULL, *more;
+	size_t ncl = 0, cap = 0;
+	char name[AR_HOSTNAME_MAX + 1];
+
+	if (hs->n > 0)
+		qsort(h, hs->n, sizeof(*h), by_host_start);
+	for (size_t i = 0; i < hs->n; i++) {
+		if (top == NULL || top->host != h[i].host) {
+			top = &h[i];
+			continue;
+		}
+		if (h[i].s < top->e) {
+			if (ncl == cap) {
+				cap = cap ? 2 * cap : 16;
+				if ((more = realloc(cl, cap * sizeof(*cl))) == NULL) {
+					free(cl);
+					return ENOMEM;
+				}
+				cl = more;
+			}
+			cl[ncl++] = (struct clash){
+			    top->id < h[i].id ? top->id : h[i].id,
+			    top->id < h[i].id ? h[i].id : top->id,
+			    h[i].host, h[i].s };
+		}
+		if (h[i].e > top->e)
+			top = &h[i];
+	}
+	if (ncl > 0)
+		qsort(cl, ncl, sizeof(*cl), by_pair);
+	for (size_t i = 0; i < ncl; i++)
+		if (i == 0 || cl[i].a != cl[i - 1].a || cl[i].b != cl[i - 1].b)
+			violation(c, "%s %" PRIu64 " and %" PRIu64 " both hold "
+			    "host %s in slot %" PRId64, what, cl[i].a, cl[i].b,
+			    host_name(c, cl[i].host, name), cl[i].slot);
+	free(cl);
+	return 0;
+}
+
+/* The hosts' names in meta: a host list of exactly the store's nodes. */
+static int
+check_names(struct checker *c)
+{
+	char err[AR_ERRMAX];
+	const char *text;
+	int rc;
+
+	if ((rc = ar_hosts(c->t, &text)) == AR_ECORRUPT) {
+		violation(c, "the store's host list is missing or not text");
+		return 0;
+	}
+	if (rc != 0)
+		return rc;
+	rc = ar_hostlist_parse_max(text, c->t->m.nodes, &c->names, err);
+	if (rc == -2)
+		return ENOMEM;
+	if (rc != 0)
+		violation(c, "the store's host list: %s", err);
+	else if (c->names.count != c->t->m.nodes)
+		violation(c, "the store's host list names %zu hosts, it has %"
+		    PRIu32 " nodes", c->names.count, c->t->m.nodes);
+	else
+		c->named = 1;
+	return 0;
+}
+
+/*
+ * Every pin: well formed, naming a reservation that named its hosts,
+ * live or ended but not purged yet, under its end slot, with as many
+ * hosts as it has nodes.  The live ones' hosts go to c->pins.
+ */
+static int
+check_pins(struct checker *c)
+{
+	ar_txn *t = c->t;
+	int64_t now = t->now / t->m.slot;
+	struct hostset hs = { 0 };
+	struct ar_resv r;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->pins, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		uint64_t id;
+
+		if (k.mv_size != 16) {
+			violation(c, "pin with a key of the wrong size");
+			continue;
+		}
+		id = u64_key((const unsigned char *)k.mv_data + 8);
+		if ((rc = map_pin_decode(t, &v, &hs)) == AR_ECORRUPT) {
+			violation(c, "pin of reservation %" PRIu64 " is "
+			    "malformed", id);
+			continue;
+		}
+		if (rc != 0)
+			break;
+		rc = resv_get(t, id, &r);
+		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT) {
+			violation(c, "pin names reservation %" PRIu64 " which "
+			    "has no record", id);
+			continue;
+		}
+		if (rc != 0)
+			break;
+		if (r.state != AR_GRANTED || !r.named ||
+		    (uint64_t)(r.end / t->m.slot) != u64_key(k.mv_data) ||
+		    hostset_count(&hs) != r.nodes) {
+			violation(c, "pin of reservation %" PRIu64 " does not "
+			    "match its record", id);
+			continue;
+		}
+		if (r.end / t->m.slot > now && (rc = holds_add(&c->pins, id,
+		    r.start / t->m.slot, r.end / t->m.slot, hs.r, hs.n)) != 0)
+			break;
+	}
+	mdb_cursor_close(cur);
+	hostset_free(&hs);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/*
+ * Every entry of `map` or `exported`: well formed, naming a record with
+ * as many nodes.  The entries of live reservations mapped for the
+ * interval they have now go to live, if not NULL.
+ */
+static int
+check_entries(struct checker *c, MDB_dbi dbi, const char *what,
+    struct holds *live)
+{
+	ar_txn *t = c->t;
+	int64_t now = t->now / t->m.slot;
+	struct hostset hosts = { 0 }, told = { 0 };
+	struct disk_map d;
+	struct ar_resv r;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		uint64_t id;
+
+		if (k.mv_size != 8) {
+			violation(c, "%s entry with a key of the wrong size",
+			    what);
+			continue;
+		}
+		id = u64_key(k.mv_data);
+		rc = map_entry_decode(t, &v, &d, &hosts, &told);
+		if (rc == AR_ECORRUPT || (rc == 0 && d.printed != MAP_UNTOLD &&
+		    hostset_count(&told) != d.nodes)) {
+			violation(c, "%s entry of reservation %" PRIu64 " is "
+			    "malformed", what, id);
+			continue;
+		}
+		if (rc != 0)
+			break;
+		rc = resv_get(t, id, &r);
+		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT) {
+			violation(c, "%s entry names reservation %" PRIu64
+			    " which has no record", what, id);
+			continue;
+		}
+		if (rc != 0)
+			break;
+		if (d.nodes != r.nodes) {
+			violation(c, "%s entry of reservation %" PRIu64 " does "
+			    "not match its record", what, id);
+			continue;
+		}
+		if (live != NULL && r.state == AR_GRANTED &&
+		    r.end / t->m.slot > now && d.start == r.start / t->m.slot &&
+		    d.start + d.slots == r.end / t->m.slot &&
+		    (rc = holds_add(live, id, d.start, d.start + d.slots,
+		    hosts.r, hosts.n)) != 0)
+			break;
+	}
+	mdb_cursor_close(cur);
+	hostset_free(&hosts);
+	hostset_free(&told);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/* A reservation as the sweep mapped it: exactly its nodes in hosts,
+ * distinct, all the store's. */
+static int
+plan_got(const struct map_got *g, void *arg)
+{
+	struct checker *c = arg;
+	struct holds *hs = &c->plan;
+	uint64_t n = 0;
+	size_t from = hs->n;
+	int rc;
+
+	c->mapped++;
+	for (size_t i = 0; i < g->nruns; i++) {
+		n += g->hosts[i].count;
+		if ((uint64_t)g->hosts[i].first + g->hosts[i].count >
+		    c->t->m.nodes) {
+			violation(c, "mapping the plan now gives reservation %"
+			    PRIu64 " a host the store does not have", g->id);
+			return 0;
+		}
+	}
+	if (n != g->nodes) {
+		violation(c, "mapping the plan now gives reservation %" PRIu64
+		    " %" PRIu64 " hosts, not %" PRIu32, g->id, n, g->nodes);
+		return 0;
+	}
+	if ((rc = holds_add(hs, g->id, g->start, g->end, g->hosts,
+	    g->nruns)) != 0)
+		return rc;
+	for (size_t i = from + 1; i < hs->n; i++)
+		if (hs->h[i].host <= hs->h[i - 1].host) {
+			violation(c, "mapping the plan now gives reservation %"
+			    PRIu64 " a host twice", g->id);
+			hs->n = from;
+			break;
+		}
+	return 0;
+}
+
+/*
+ * The mapping: the hosts' names; the pins; what `map` and `exported`
+ * keep; and the plan mapped now as ar_map would, verified host by host:
+ * exactly its nodes for each reservation, named ones on their pins,
+ * started ones on the hosts kept for them, no host held twice at once.
+ * What `map` keeps for the live reservations holds no host twice at
+ * once either, and a named one's is its pin.
+ */
+static int
+check_mapping(struct checker *c)
+{
+	ar_txn *t = c->t;
+	int64_t now = t->now / t->m.slot;
+	uint64_t failed, conflict, id;
+	int rc;
+
+	if ((rc = check_names(c)) != 0 || (rc = check_pins(c)) != 0 ||
+	    (rc = check_entries(c, t->s->map, "map", &c->kept)) != 0 ||
+	    (rc = check_entries(c, t->s->exported, "export", NULL)) != 0)
+		return rc;
+	/* A pin or entry it cannot read is told above. */
+	if ((rc = map_verify(t, plan_got, c, &failed, &conflict)) ==
+	    AR_ECORRUPT)
+		violation(c, "the plan cannot be mapped: what it keeps of "
+		    "the mapping is damaged");
+	else if (rc != 0)
+		return rc;
+	if (failed != 0 && conflict != 0)
+		violation(c, "the plan does not map: reservation %" PRIu64
+		    " finds no hosts, %" PRIu64 " is in the way", failed,
+		    conflict);
+	else if (failed != 0)
+		violation(c, "the plan does not map: reservation %" PRIu64
+		    " finds no hosts", failed);
+	else if (rc == 0 && c->mapped != c->running)
+		violation(c, "mapping the plan now maps %" PRIu64 " reservations"
+		    ", %" PRIu64 " are live", c->mapped, c->running);
+	if (c->pins.n > 0)
+		qsort(c->pins.h, c->pins.n, sizeof(*c->pins.h), by_id_host);
+	if (c->plan.n > 0)
+		qsort(c->plan.h, c->plan.n, sizeof(*c->plan.h), by_id_host);
+	/* kept is in id order already: `map` is keyed by id. */
+	for (size_t i = 0; i < c->kept.n; i++) {
+		if (i > 0 && c->kept.h[i].id == c->kept.h[i - 1].id)
+			continue;
+		id = c->kept.h[i].id;
+		if (same_hosts(&c->kept, &c->pins, id) == 0)
+			violation(c, "reservation %" PRIu64 "'s map entry is "
+			    "not its pin", id);
+	}
+	for (size_t i = 0; i < c->plan.n; i++) {
+		if (i > 0 && c->plan.h[i].id == c->plan.h[i - 1].id)
+			continue;
+		id = c->plan.h[i].id;
+		if (same_hosts(&c->plan, &c->pins, id) == 0)
+			violation(c, "mapping the plan now moves reservation %"
+			    PRIu64 " off its pinned hosts", id);
+		else if (c->plan.h[i].s <= now &&
+		    same_hosts(&c->plan, &c->kept, id) == 0)
+			violation(c, "mapping the plan now moves reservation %"
+			    PRIu64 ", which has started, off its hosts", id);
+	}
+	if ((rc = check_overlaps(c, &c->pins, "pinned reservations")) != 0 ||
+	    (rc = check_overlaps(c, &c->kept, "mapped reservations")) != 0)
+		return rc;
+	return check_overlaps(c, &c->plan, "mapping the plan now, "
+	    "reservations");
+}
+
 int
 ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad)
@@ -400,6 +866,7 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 	int rc;
 
 	*bad = 0;
+	ar_hostlist_init(&c.names);
 	/* The end list as it stands, changes in memory included. */
 	if ((rc = slots_flush(t)) != 0)
 		return rc;
@@ -421,10 +888,16 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 		rc = check_ring(&c, &t->ring, 1, c.expect);
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = check_ring(&c, &t->limit[i], i, c.limit[i]);
+	if (rc == 0)
+		rc = check_mapping(&c);
 out:
 	for (uint32_t i = 2; i <= t->pr.n; i++)
 		free(c.limit[i]);
 	free(c.expect);
+	free(c.pins.h);
+	free(c.kept.h);
+	free(c.plan.h);
+	ar_hostlist_free(&c.names);
 	if (rc != 0)
 		return rc;
 	if (c.live != t->m.live || c.records != t->m.records)

@@ -454,6 +454,42 @@ struct disk_map {
 
 #define MAP_UNTOLD UINT32_MAX
 
+/* A pin, the named hosts of a reservation, is kept in `pins` under its
+ * end slot then its id, so that a purge drops the ended ones from the
+ * front; its value is the hosts' runs. */
+static inline void
+pin_key(unsigned char *key, int64_t end_slot, uint64_t id)
+{
+	key_u64(key, (uint64_t)end_slot);
+	key_u64(key + 8, id);
+}
+
+/* Decode an entry of `map` or `exported`: its header, its hosts and the
+ * hosts told last (none if untold); AR_ECORRUPT if it is not well
+ * formed (runs normal and within the nodes, as many hosts as nodes). */
+int map_entry_decode(const ar_txn *t, const MDB_val *v, struct disk_map *d,
+    struct hostset *hosts, struct hostset *told);
+/* Decode a pin's hosts; AR_ECORRUPT if they are not normal runs within
+ * the nodes. */
+int map_pin_decode(const ar_txn *t, const MDB_val *v, struct hostset *s);
+
+/* A reservation of the plan and the hosts a sweep gave it. */
+struct map_got {
+	uint64_t id;
+	int64_t start, end;     /* slots */
+	uint32_t nodes;
+	const struct run *hosts;
+	size_t nruns;
+};
+
+/* Map the plan as ar_map does, best fit, keeping nothing, and call fn
+ * with every reservation of it (in no particular order) until it
+ * returns nonzero, which is returned; or, if the sweep finds no hosts
+ * for one, set *failed to its id and *conflict to the one in its way,
+ * calling fn for none.  ar_check verifies the result its own way. */
+int map_verify(ar_txn *t, int (*fn)(const struct map_got *, void *),
+    void *arg, uint64_t *failed, uint64_t *conflict);
+
 /* A request's named hosts, checked: the plan with it maps.  start is its
  * slot; *conflict the reservation in the way when it does not (*ok 0). */
 int map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,

@@ -86,7 +86,7 @@ plan_item(struct plan *p, struct item **ip)
 	}
 	*ip = &p->it[p->n++];
 	memset(*ip, 0, sizeof(**ip));
-	(*ip)->untold = 1;      /* until its entry says otherwise */
+	(*ip)->untold = 1;      /* until an entry in `map` says otherwise */
 	return 0;
 }
 
@@ -111,6 +111,30 @@ runs_load(struct hostset *s, const unsigned char *p, uint32_t n,
 	return 0;
 }
 
+int
+map_entry_decode(const ar_txn *t, const MDB_val *v, struct disk_map *d,
+    struct hostset *hosts, struct hostset *told)
+{
+	const unsigned char *p = v->mv_data;
+	int rc;
+
+	if (v->mv_size < sizeof(*d))
+		return AR_ECORRUPT;
+	memcpy(d, p, sizeof(*d));
+	if (v->mv_size != sizeof(*d) + ((uint64_t)d->runs +
+	    (d->printed == MAP_UNTOLD ? 0 : d->printed)) * sizeof(struct run))
+		return AR_ECORRUPT;
+	if ((rc = runs_load(hosts, p + sizeof(*d), d->runs, t->m.nodes)) != 0)
+		return rc;
+	if (hostset_count(hosts) != d->nodes)
+		return AR_ECORRUPT;
+	told->n = 0;
+	if (d->printed == MAP_UNTOLD)
+		return 0;
+	return runs_load(told, p + sizeof(*d) + d->runs * sizeof(struct run),
+	    d->printed, t->m.nodes);
+}
+
 /* Reservation id's entry in dbi (`map` or `exported`), if it has one
  * (*found). */
 static int
@@ -125,22 +149,9 @@ entry_get(ar_txn *t, MDB_dbi dbi, uint64_t id, struct item *it, int *found)
 	key_u64(key, id);
 	if ((rc = mdb_get(t->txn, dbi, &k, &v)) != 0)
 		return rc == MDB_NOTFOUND ? 0 : rc;
-	if (v.mv_size < sizeof(d))
-		return AR_ECORRUPT;
-	memcpy(&d, v.mv_data, sizeof(d));
-	if (v.mv_size != sizeof(d) + ((uint64_t)d.runs +
-	    (d.printed == MAP_UNTOLD ? 0 : d.printed)) * sizeof(struct run))
-		return AR_ECORRUPT;
-	if ((rc = runs_load(&it->want, (unsigned char *)v.mv_data + sizeof(d),
-	    d.runs, t->m.nodes)) != 0)
+	if ((rc = map_entry_decode(t, &v, &d, &it->want, &it->told)) != 0)
 		return rc;
-	if (hostset_count(&it->want) != d.nodes)
-		return AR_ECORRUPT;
 	it->untold = d.printed == MAP_UNTOLD;
-	if (!it->untold && (rc = runs_load(&it->told, (unsigned char *)
-	    v.mv_data + sizeof(d) + d.runs * sizeof(struct run), d.printed,
-	    t->m.nodes)) != 0)
-		return rc;
 	it->stored = 1;
 	it->stored_s = d.start;
 	it->stored_e = d.start + d.slots;
@@ -196,13 +207,6 @@ entry_put(ar_txn *t, const struct item *it, int told)
 	    (told ? !it->untold && hostset_equal(&it->told, &it->got) : 1))
 		return 0;
 	return entry_write(t, t->s->map, it, &it->got, tl);
-}
-
-static void
-pin_key(unsigned char *key, int64_t end_slot, uint64_t id)
-{
-	key_u64(key, (uint64_t)end_slot);
-	key_u64(key + 8, id);
 }
 
 int
@@ -273,6 +277,15 @@ map_prune(ar_txn *t)
 	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
 }
 
+int
+map_pin_decode(const ar_txn *t, const MDB_val *v, struct hostset *s)
+{
+	if (v->mv_size == 0 || v->mv_size % sizeof(struct run) != 0)
+		return AR_ECORRUPT;
+	return runs_load(s, v->mv_data, (uint32_t)(v->mv_size /
+	    sizeof(struct run)), t->m.nodes);
+}
+
 /* Reservation r's pinned hosts into s. */
 static int
 pin_get(ar_txn *t, const struct ar_resv *r, struct hostset *s)
@@ -284,10 +297,8 @@ pin_get(ar_txn *t, const struct ar_resv *r, struct hostset *s)
 	pin_key(key, r->end / t->m.slot, r->id);
 	if ((rc = mdb_get(t->txn, t->s->pins, &k, &v)) != 0)
 		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
-	if (v.mv_size % sizeof(struct run) != 0 ||
-	    (rc = runs_load(s, v.mv_data, (uint32_t)(v.mv_size /
-	    sizeof(struct run)), t->m.nodes)) != 0)
-		return rc == 0 ? AR_ECORRUPT : rc;
+	if ((rc = map_pin_decode(t, &v, s)) != 0)
+		return rc;
 	return hostset_count(s) == r->nodes ? 0 : AR_ECORRUPT;
 }
 
@@ -605,6 +616,37 @@ map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 		if (failed == NULL)
 			rc = plan_store(&p, 0);
 	}
+	plan_free(&p);
+	return rc;
+}
+
+int
+map_verify(ar_txn *t, int (*fn)(const struct map_got *, void *), void *arg,
+    uint64_t *failed, uint64_t *conflict)
+{
+	struct plan p;
+	struct item *f;
+	struct map_got g;
+	int rc;
+
+	*failed = *conflict = 0;
+	if ((rc = plan_load(t, &p)) != 0 ||
+	    (rc = sweep(&p, 0, &f, conflict)) != 0)
+		goto out;
+	if (f != NULL) {
+		*failed = f->id;
+		goto out;
+	}
+	for (size_t i = 0; i < p.n && rc == 0; i++) {
+		g.id = p.it[i].id;
+		g.start = p.it[i].s;
+		g.end = p.it[i].e;
+		g.nodes = p.it[i].nodes;
+		g.hosts = p.it[i].got.r;
+		g.nruns = p.it[i].got.n;
+		rc = fn(&g, arg);
+	}
+out:
 	plan_free(&p);
 	return rc;
 }

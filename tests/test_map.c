@@ -1,0 +1,893 @@
+/*
+ * test_map.c - the guarantee of the mapping onto hosts, checked by brute
+ * force: random plans driven through the library (adds with windows
+ * and moves, requests that name their hosts, cancels, purges as the
+ * clock runs; ar_export and ar_map by id on the way), the thesis's
+ * Table 3.4 plan with user 11, the host set operations against bit
+ * masks, and ar_check catching a mapping that was tampered with.
+ * Seeded; never the clock.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <lmdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ar.h"
+#include "check.h"
+#include "helpers.h"
+#include "internal.h"           /* the stored mapping, to tamper with it */
+
+static char tmproot[] = "/tmp/ar-map-XXXXXX";
+
+#define store_path(name) store_path_in((char[256]){ 0 }, (name))
+
+static const char *
+store_path_in(char *path, const char *name)
+{
+	snprintf(path, 256, "%s/%s", tmproot, name);
+	return path;
+}
+
+#define T0 ((int64_t)1795219200)         /* 2026-11-21T00:00:00Z */
+#define MAXID 4096              /* reservations a run may grant */
+#define SPAN 512                /* slots from the clock the brute force
+				   covers: more than any horizon here */
+
+static void
+say_violation(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "violation: %s\n", msg);
+}
+
+/*
+ * What the test knows of each reservation, by id: the hosts it named
+ * (a bit per host: these stores have at most 64), and the hosts ar_map
+ * told last, with the clock and interval then.
+ */
+struct known {
+	uint64_t named;
+	uint64_t told;
+	int64_t told_at;        /* clock of that ar_map; -1: never told */
+	int64_t start, end;
+	int exported;           /* what ar_export told of it, if it did */
+	uint64_t xhosts;
+	int64_t xstart, xend;
+};
+
+struct guard {
+	ar_txn *t;
+	int64_t now, slot;
+	uint32_t nodes;
+	struct known *k;
+	uint64_t occupied[SPAN];        /* hosts per slot from the clock's */
+	uint64_t told, live;            /* reservations told, in the plan */
+	int second;             /* the second ar_map: nothing may change */
+	uint64_t maps, kept;    /* ar_map calls; started ones checked */
+	uint64_t ids[MAXID];    /* the plan, as the last ar_map told it */
+	size_t nids;
+	uint64_t exports, deletes, asked;       /* ar_export's; ids asked */
+};
+
+/* Hosts as bits, checking they increase and are the store's. */
+static uint64_t
+host_bits(const struct guard *g, const uint32_t *h, size_t n, int *ok)
+{
+	uint64_t bits = 0;
+
+	*ok = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (h[i] >= g->nodes || (i > 0 && h[i] <= h[i - 1]))
+			*ok = 0;
+		else
+			bits |= UINT64_C(1) << h[i];
+	}
+	return bits;
+}
+
+static int
+popcount(uint64_t x)
+{
+	int n = 0;
+
+	for (; x != 0; x &= x - 1)
+		n++;
+	return n;
+}
+
+/* One reservation as ar_map tells it, against the brute force. */
+static int
+guard_one(const struct ar_mapped *m, void *arg)
+{
+	struct guard *g = arg;
+	const struct ar_resv *r = &m->r;
+	struct known *k = &g->k[r->id];
+	int64_t s = r->start / g->slot, e = r->end / g->slot;
+	int64_t now = g->now / g->slot;
+	uint64_t bits;
+	int ok;
+
+	g->told++;
+	if (!g->second && g->nids < MAXID)
+		g->ids[g->nids++] = r->id;
+	CHECK(r->state == AR_GRANTED && r->end > g->now && r->id < MAXID,
+	    "ar_map told reservation %" PRIu64 " in state %d", r->id, r->state);
+	if (r->state != AR_GRANTED || r->id >= MAXID)
+		return 0;
+	bits = host_bits(g, m->hosts, m->nhosts, &ok);
+	CHECK(ok && m->nhosts == r->nodes && popcount(bits) == (int)r->nodes,
+	    "reservation %" PRIu64 " of %" PRIu32 " nodes mapped onto %zu "
+	    "hosts", r->id, r->nodes, m->nhosts);
+	CHECK(m->status != AR_MAP_UNMAPPED && m->status != AR_MAP_NOTFOUND,
+	    "reservation %" PRIu64 " of the plan not mapped", r->id);
+	for (int64_t i = s < now ? now : s; i < e; i++) {
+		CHECK(i - now < SPAN && (g->occupied[i - now] & bits) == 0,
+		    "reservation %" PRIu64 " shares a host in slot %" PRId64,
+		    r->id, i);
+		if (i - now < SPAN)
+			g->occupied[i - now] |= bits;
+	}
+	if (r->named)
+		CHECK(bits == k->named, "named reservation %" PRIu64 " mapped "
+		    "off its hosts", r->id);
+	/* Started when last told: it keeps those hosts. */
+	if (k->told_at >= 0 && k->told_at >= k->start) {
+		g->kept++;
+		CHECK(k->start == r->start && k->end == r->end &&
+		    bits == k->told, "reservation %" PRIu64 " changed hosts "
+		    "after it started", r->id);
+	}
+	CHECK(m->status == (k->told_at < 0 ? AR_MAP_NEW : bits == k->told ?
+	    AR_MAP_KEPT : AR_MAP_REMAPPED), "reservation %" PRIu64 " told "
+	    "with status %d", r->id, m->status);
+	if (m->status == AR_MAP_REMAPPED)
+		CHECK(host_bits(g, m->old, m->nold, &ok) == k->told && ok,
+		    "reservation %" PRIu64 " remapped from other hosts than "
+		    "told", r->id);
+	if (g->second)
+		CHECK(bits == k->told && m->status == AR_MAP_KEPT,
+		    "reservation %" PRIu64 " not kept by a second ar_map "
+		    "(status %d)", r->id, m->status);
+	k->told = bits;
+	k->told_at = g->now;
+	k->start = r->start;
+	k->end = r->end;
+	return 0;
+}
+
+static int
+count_live(const struct ar_resv *r, void *arg)
+{
+	struct guard *g = arg;
+
+	g->live += r->end > g->now;
+	return 0;
+}
+
+/*
+ * Map the plan in write transaction t and check the guarantee: every
+ * reservation of the plan told, with exactly its nodes hosts, none
+ * serving two at once, named ones on their hosts, started ones on
+ * theirs; a second ar_map tells the same, all kept; ar_check agrees.
+ */
+static void
+guard_map(struct guard *g, ar_txn *t, unsigned flags)
+{
+	int64_t to;
+	uint64_t bad;
+	int rc;
+
+	g->t = t;
+	g->now = ar_txn_now(t);
+	to = g->now + SPAN * g->slot;
+	g->nids = 0;
+	for (g->second = 0; g->second < 2; g->second++) {
+		memset(g->occupied, 0, sizeof(g->occupied));
+		g->told = g->live = 0;
+		rc = ar_map(t, g->second ? 0 : flags, g->now, to, NULL, 0,
+		    guard_one, g);
+		CHECK(rc == 0, "ar_map: %s", ar_strerror(rc));
+		OK(ar_list(t, AR_LIVE, count_live, g));
+		CHECK(g->told == g->live, "ar_map told %" PRIu64 " of %" PRIu64
+		    " reservations", g->told, g->live);
+	}
+	g->maps++;
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations", bad);
+}
+
+/* What ar_export tells, against what ar_map told and it told before. */
+static int
+guard_export(const struct ar_exported *x, void *arg)
+{
+	struct guard *g = arg;
+	const struct ar_resv *r = &x->m->r;
+	struct known *k;
+	uint64_t bits;
+	int ok;
+
+	if (r->id >= MAXID) {
+		CHECK(0, "ar_export told reservation %" PRIu64, r->id);
+		return 0;
+	}
+	k = &g->k[r->id];
+	bits = host_bits(g, x->m->hosts, x->m->nhosts, &ok);
+	if (x->op == AR_EXPORT_DELETE) {
+		CHECK(k->exported && r->state == AR_CANCELLED &&
+		    bits == k->xhosts, "ar_export deletes reservation %" PRIu64
+		    " (state %d)", r->id, r->state);
+		k->exported = 0;
+		g->deletes++;
+		return 0;
+	}
+	CHECK(r->state == AR_GRANTED && bits == k->told && (x->op ==
+	    AR_EXPORT_CREATE ? !k->exported : k->exported &&
+	    (bits != k->xhosts || r->start != k->xstart || r->end != k->xend)),
+	    "ar_export op %d for reservation %" PRIu64, x->op, r->id);
+	k->exported = 1;
+	k->xhosts = bits;
+	k->xstart = r->start;
+	k->xend = r->end;
+	g->exports++;
+	return 0;
+}
+
+static int
+count_export(const struct ar_exported *x, void *arg)
+{
+	(void)x;
+	++*(int *)arg;
+	return 0;
+}
+
+/* Right after guard_map: ar_export tells the changes since it last ran,
+ * then every reservation of the plan is as told; again, it tells
+ * nothing. */
+static void
+guard_export_all(struct guard *g, ar_txn *t)
+{
+	int again = 0;
+
+	OK(ar_export(t, guard_export, g));
+	for (size_t i = 0; i < g->nids; i++) {
+		struct known *k = &g->k[g->ids[i]];
+
+		CHECK(k->exported && k->xhosts == k->told &&
+		    k->xstart == k->start && k->xend == k->end,
+		    "reservation %" PRIu64 " not exported as mapped",
+		    g->ids[i]);
+	}
+	OK(ar_export(t, count_export, &again));
+	CHECK(again == 0, "a second ar_export told %d", again);
+}
+
+/* A reservation asked for by id, in a read transaction right after
+ * guard_map's was committed. */
+static int
+guard_asked(const struct ar_mapped *m, void *arg)
+{
+	struct guard *g = arg;
+	const struct ar_resv *r = &m->r;
+	struct known *k = &g->k[r->id < MAXID ? r->id : 0];
+	uint64_t bits;
+	int ok;
+
+	g->asked++;
+	bits = host_bits(g, m->hosts, m->nhosts, &ok);
+	if (m->status == AR_MAP_NOTFOUND)
+		return 0;
+	CHECK(ok && (m->nhosts == 0 || m->nhosts == r->nodes),
+	    "reservation %" PRIu64 " asked: %zu hosts", r->id, m->nhosts);
+	if (r->state == AR_GRANTED)
+		CHECK(m->status == AR_MAP_KEPT && bits == k->told,
+		    "live reservation %" PRIu64 " asked: status %d", r->id,
+		    m->status);
+	else if (r->state == AR_CANCELLED)
+		CHECK(m->status == AR_MAP_UNMAPPED && m->nhosts == 0,
+		    "cancelled reservation %" PRIu64 " asked: status %d",
+		    r->id, m->status);
+	else if (k->told_at >= k->start && k->told_at >= 0)
+		CHECK(m->status == AR_MAP_KEPT && bits == k->told,
+		    "finished reservation %" PRIu64 " asked: status %d",
+		    r->id, m->status);
+	return 0;
+}
+
+/* Ask ar_map for some ids, ended, cancelled, live or never granted. */
+static void
+guard_ids(struct guard *g, ar_store *s, int64_t now)
+{
+	struct ar_info info;
+	uint64_t ids[8];
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, 0, now, &t));
+	OK(ar_info(t, &info));
+	for (int i = 0; i < 8; i++)
+		ids[i] = rnd(info.next_id + 2);
+	g->t = t;
+	g->now = ar_txn_now(t);
+	OK(ar_map(t, 0, now, now + 60, ids, 8, guard_asked, g));
+	ar_txn_abort(t);
+}
+
+/* Some hosts of nodes: a run, or any of them; at least one. */
+static uint32_t
+pick_hosts(uint32_t nodes, uint32_t *h)
+{
+	uint32_t n = 0, len = 1 + (uint32_t)rnd(4), first;
+
+	if (rnd(2) == 0) {
+		first = (uint32_t)rnd(nodes - len + 1);
+		for (uint32_t i = 0; i < len; i++)
+			h[n++] = first + i;
+		return n;
+	}
+	for (uint32_t i = 0; i < nodes && n < len; i++)
+		if (rnd(nodes) < len)
+			h[n++] = i;
+	if (n == 0)
+		h[n++] = (uint32_t)rnd(nodes);
+	return n;
+}
+
+static int
+collect_live(const struct ar_resv *r, void *arg)
+{
+	uint64_t *ids = arg;
+
+	if (ids[0] < 63)
+		ids[++ids[0]] = r->id;
+	return 0;
+}
+
+/*
+ * Random plans on a store of nodes hosts: each step a few requests,
+ * some naming hosts, some with windows that let others move (FCFS-EDS
+ * or FCFS-LRH), some cancels, now and then a purge, the clock running
+ * on; after each step the plan is mapped and checked (guard_map).
+ */
+static void
+random_run(uint32_t nodes, uint64_t seed, int steps)
+{
+	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL };
+	struct guard *g = calloc(1, sizeof(*g));
+	struct known *k = calloc(MAXID, sizeof(*k));
+	uint64_t refused = 0, named = 0, moved = 0, granted = 0, bad;
+	int64_t now = T0;
+	const char *dir = store_path("random");
+	ar_store *s;
+	ar_txn *t;
+
+	if (g == NULL || k == NULL) {
+		CHECK(0, "out of memory");
+		free(g);
+		free(k);
+		return;
+	}
+	for (int i = 0; i < MAXID; i++)
+		k[i].told_at = -1;
+	g->k = k;
+	g->slot = cfg.slot;
+	g->nodes = nodes;
+	rng = seed;
+	OK(ar_create(dir, &cfg, now));
+	OK(ar_open(dir, 0, &s));
+	for (int step = 0; step < steps; step++) {
+		OK(ar_txn_begin(s, AR_WRITE, now, &t));
+		for (int i = 0, n = 1 + (int)rnd(4); i < n; i++) {
+			struct ar_request rq = { 0 };
+			uint32_t hosts[64];
+			uint64_t ids[64] = { 0 };
+			const struct ar_placed *gr, *mv;
+			struct ar_answer a, found;
+			struct ar_resv r;
+			size_t ng, nm;
+			int what = (int)rnd(10);
+
+			if (what >= 8) {
+				OK(ar_list(t, AR_LIVE, collect_live, ids));
+				if (ids[0] > 0)
+					OK(ar_cancel(t, ids[1 + rnd(ids[0])], 0,
+					    &r));
+				continue;
+			}
+			rq.earliest = now + 60 * (int64_t)rnd(60);
+			rq.latest = rq.earliest + (rnd(3) == 0 ? 0 :
+			    60 * (int64_t)rnd(30));
+			rq.duration = 60 * (1 + (int64_t)rnd(20));
+			rq.owner = 1000;
+			rq.jobs = 1;
+			rq.flags = rnd(3) == 0 ? AR_NOMOVE : rnd(2) ? AR_LATER : 0;
+			if (what >= 6) {
+				rq.nhosts = pick_hosts(nodes, hosts);
+				rq.hosts = hosts;
+				rq.nodes = rq.nhosts;
+			} else {
+				rq.nodes = 1 + (uint32_t)rnd(nodes / 2);
+				rq.jobs = 1 + (uint32_t)rnd(3);
+			}
+			/* A search for named hosts answers as the add will. */
+			if (rq.nhosts > 0)
+				OK(ar_search(t, &rq, &found));
+			OK(ar_add(t, &rq, &a));
+			if (rq.nhosts > 0)
+				CHECK(found.status == (a.status == AR_GRANTED ?
+				    AR_AVAILABLE : AR_UNAVAILABLE) &&
+				    found.reason == a.reason &&
+				    (a.status != AR_GRANTED ||
+				    found.start == a.start),
+				    "search %d reason %d, add %d reason %d",
+				    found.status, found.reason, a.status, a.reason);
+			ar_added(t, &gr, &ng, &mv, &nm);
+			granted += ng;
+			moved += nm;
+			if (a.status == AR_REFUSED && a.reason == AR_R_HOSTS)
+				refused++;
+			for (size_t j = 0; j < ng && gr[j].id < MAXID; j++)
+				for (uint32_t h = 0; h < rq.nhosts; h++)
+					k[gr[j].id].named |= UINT64_C(1) << hosts[h];
+			named += rq.nhosts > 0 && ng > 0;
+		}
+		if (rnd(8) == 0)
+			OK(ar_purge(t, NULL, NULL));
+		/* What admissions kept of the mapping, before ar_map. */
+		OK(ar_check(t, say_violation, NULL, &bad));
+		CHECK(bad == 0, "%" PRIu64 " violations before ar_map", bad);
+		if (rnd(3) == 0) {
+			OK(ar_txn_commit(t));
+			now += 60 * (int64_t)rnd(4);
+			continue;
+		}
+		guard_map(g, t, rnd(5) == 0 ? AR_MAP_FIRST_FIT : 0);
+		if (rnd(4) == 0)
+			guard_export_all(g, t);
+		OK(ar_txn_commit(t));
+		if (rnd(4) == 0)
+			guard_ids(g, s, now);
+		now += 60 * (int64_t)rnd(4);
+	}
+	printf("map (%" PRIu32 " hosts): %d steps, %" PRIu64 " copies granted "
+	    "(%" PRIu64 " naming hosts), %" PRIu64 " moves, %" PRIu64
+	    " refused for hosts, %" PRIu64 " started ones kept their hosts; "
+	    "%" PRIu64 " exported, %" PRIu64 " export deletes, %" PRIu64
+	    " asked by id\n", nodes, steps, granted, named, moved, refused,
+	    g->kept, g->exports, g->deletes, g->asked);
+	CHECK(named > 20 && moved > 20 && refused > 0 && g->kept > 100,
+	    "random plans too tame: %" PRIu64 " named, %" PRIu64 " moves, %"
+	    PRIu64 " refused for hosts, %" PRIu64 " started kept", named,
+	    moved, refused, g->kept);
+	ar_close(s);
+	rm_store(dir);
+	free(g);
+	free(k);
+}
+
+static void
+test_random(void)
+{
+	random_run(8, 20261122, 1000);
+	random_run(24, 777, 500);
+}
+
+/* A request of the thesis's tables, in 5-minute slots from T0. */
+static struct ar_request
+thesis(int64_t es, int64_t ls, int64_t te, uint32_t jobs)
+{
+	struct ar_request rq = { T0 + 300 * es, T0 + 300 * ls, 300 * te, 1,
+	    jobs, 1000, NULL, NULL, AR_LATER, NULL, NULL, 0 };
+
+	return rq;
+}
+
+/*
+ * Umar's thesis, Table 3.4 (tests/e2e/70-table34.sh), with user 4's
+ * window as the table gives it (slots 15 to 16), then user 11 (3 slots
+ * from 12 to 14, 3 copies), admitted by FCFS-EDS: user 4 moves to 16
+ * (Figure 3.8).  The plan is mapped as the clock runs from slot 10 to
+ * 18 (Figure 3.13 is the thesis's mapping at 18), each time checked.
+ */
+static void
+test_table34(void)
+{
+	static const int64_t users[10][4] = {
+		{ 11, 11, 1, 2 }, { 11, 11, 3, 1 }, { 12, 12, 3, 1 },
+		{ 15, 16, 1, 1 }, { 15, 15, 1, 2 }, { 11, 11, 2, 1 },
+		{ 13, 13, 1, 1 }, { 16, 16, 2, 1 }, { 11, 11, 2, 1 },
+		{ 15, 15, 3, 1 },
+	};
+	struct ar_config cfg = { 5, 300, 86400, 1 << 26, -1, "cn[0-4]" };
+	struct guard *g = calloc(1, sizeof(*g));
+	struct known *k = calloc(MAXID, sizeof(*k));
+	const struct ar_placed *gr, *mv;
+	struct ar_request rq;
+	struct ar_answer a;
+	size_t ng, nm;
+	const char *dir = store_path("table34");
+	ar_store *s;
+	ar_txn *t;
+
+	if (g == NULL || k == NULL) {
+		CHECK(0, "out of memory");
+		free(g);
+		free(k);
+		return;
+	}
+	for (int i = 0; i < MAXID; i++)
+		k[i].told_at = -1;
+	g->k = k;
+	g->slot = cfg.slot;
+	g->nodes = cfg.nodes;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	for (int i = 0; i < 10; i++) {
+		rq = thesis(users[i][0], users[i][1], users[i][2],
+		    (uint32_t)users[i][3]);
+		OK(ar_add(t, &rq, &a));
+		CHECK(a.status == AR_GRANTED, "user %d refused", i + 1);
+	}
+	rq = thesis(12, 14, 3, 3);
+	OK(ar_add(t, &rq, &a));
+	ar_added(t, &gr, &ng, &mv, &nm);
+	CHECK(a.status == AR_GRANTED && ng == 3 && nm == 1 &&
+	    mv[0].start == T0 + 300 * 16, "user 11: %zu copies, %zu moves",
+	    ng, nm);
+	guard_map(g, t, 0);
+	OK(ar_txn_commit(t));
+	for (int64_t slot = 10; slot <= 18; slot++) {
+		OK(ar_txn_begin(s, AR_WRITE, T0 + 300 * slot + 150, &t));
+		guard_map(g, t, 0);
+		OK(ar_txn_commit(t));
+	}
+	CHECK(g->kept >= 10, "table 3.4: %" PRIu64 " started ones checked",
+	    g->kept);
+	ar_close(s);
+	rm_store(dir);
+	free(g);
+	free(k);
+}
+
+/* A set of hosts below 64 as runs. */
+static int
+to_set(uint64_t bits, struct hostset *s)
+{
+	int rc = 0;
+
+	s->n = 0;
+	for (uint32_t h = 0; h < 64 && rc == 0; h++)
+		if (bits >> h & 1)
+			rc = hostset_append(s, h, 1);
+	return rc;
+}
+
+/* The hosts of s as bits; -1 (all) if s is not normal or beyond 64. */
+static uint64_t
+to_bits(const struct hostset *s)
+{
+	uint64_t bits = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->r[i].count == 0 || (uint64_t)s->r[i].first +
+		    s->r[i].count > 64 || (i > 0 && s->r[i].first <=
+		    s->r[i - 1].first + s->r[i - 1].count))
+			return UINT64_MAX;
+		for (uint32_t h = 0; h < s->r[i].count; h++)
+			bits |= UINT64_C(1) << (s->r[i].first + h);
+	}
+	return bits;
+}
+
+/* Runs of consecutive hosts in bits. */
+static int
+fragments(uint64_t bits)
+{
+	return popcount(bits & ~(bits << 1));
+}
+
+/* A random set below 63 hosts, in runs of various lengths. */
+static uint64_t
+random_bits(void)
+{
+	uint64_t bits = 0;
+
+	for (int h = (int)rnd(4); h < 63; h += 1 + (int)rnd(6))
+		for (int n = (int)rnd(8); n > 0 && h < 63; n--, h++)
+			bits |= UINT64_C(1) << h;
+	return bits;
+}
+
+/*
+ * The host sets map.c computes with, against bit masks: union,
+ * difference, subset, the first common host, and choosing k hosts,
+ * first fit (the lowest) or best fit (no more runs than the fewest
+ * runs of avail that hold k would make, and never more than the
+ * fewest any choice has when one run holds them all).
+ */
+static void
+test_hostsets(void)
+{
+	struct hostset a = { 0 }, b = { 0 }, out = { 0 };
+	int bad = 0;
+
+	rng = 4242;
+	for (int i = 0; i < 20000 && bad < 10; i++) {
+		uint64_t x = random_bits(), y = rnd(4) == 0 ? x & random_bits() :
+		    random_bits(), got, low = 0;
+		int64_t common = (x & y) ? __builtin_ctzll(x & y) : -1;
+		uint64_t k = 1 + rnd(popcount(x) + 2);
+		int rc, one_run = 0;
+
+		if (to_set(x, &a) != 0 || to_set(y, &b) != 0)
+			break;
+		bad += hostset_union(&out, &a, &b) != 0 || to_bits(&out) != (x | y);
+		bad += hostset_minus(&out, &a, &b) != 0 || to_bits(&out) != (x & ~y);
+		bad += hostset_subset(&b, &a) != ((y & ~x) == 0);
+		bad += hostset_common(&a, &b) != common;
+		bad += hostset_equal(&a, &b) != (x == y);
+		bad += hostset_count(&a) != (uint64_t)popcount(x);
+		rc = hostset_choose(&out, &a, k, 1);
+		for (uint64_t n = 0, rest = x; n < k && rest != 0; n++) {
+			low |= rest & -rest;
+			rest &= rest - 1;
+		}
+		if (k > (uint64_t)popcount(x)) {
+			bad += rc != ENOSPC;
+			continue;
+		}
+		bad += rc != 0 || to_bits(&out) != low;
+		rc = hostset_choose(&out, &a, k, 0);
+		got = to_bits(&out);
+		for (size_t r = 0; r < a.n; r++)
+			one_run |= a.r[r].count >= k;
+		bad += rc != 0 || got == UINT64_MAX || (got & ~x) != 0 ||
+		    (uint64_t)popcount(got) != k ||
+		    (one_run && fragments(got) != 1);
+		if (bad > 0 && bad < 10)
+			fprintf(stderr, "host sets %" PRIx64 " %" PRIx64 " k %"
+			    PRIu64 ": best fit %" PRIx64 "\n", x, y, k, got);
+	}
+	CHECK(bad == 0, "%d host set operations wrong", bad);
+	hostset_free(&a);
+	hostset_free(&b);
+	hostset_free(&out);
+}
+
+/* The violations ar_check tells, one line each. */
+struct told {
+	char text[4096];
+	uint64_t n;
+};
+
+static void
+tell_violation(const char *msg, void *arg)
+{
+	struct told *v = arg;
+	size_t len = strlen(v->text);
+
+	v->n++;
+	snprintf(v->text + len, sizeof(v->text) - len, "%s\n", msg);
+}
+
+/* ar_check in t: 0 if it found nothing, else whether one violation it
+ * told has want in it (then 1, else -1). */
+static int
+check_says(ar_txn *t, const char *want)
+{
+	struct told v = { "", 0 };
+	uint64_t bad;
+
+	OK(ar_check(t, tell_violation, &v, &bad));
+	if (bad == 0)
+		return 0;
+	return strstr(v.text, want) != NULL ? 1 : (fputs(v.text, stderr), -1);
+}
+
+static int
+ignore(const struct ar_mapped *m, void *arg)
+{
+	(void)m;
+	(void)arg;
+	return 0;
+}
+
+static int
+ignore_export(const struct ar_exported *x, void *arg)
+{
+	(void)x;
+	(void)arg;
+	return 0;
+}
+
+/* Nothing to map: ar_map, ar_export and ar_check on an empty store,
+ * every reservation ended, or only cancelled ones. */
+static void
+test_empty(void)
+{
+	struct ar_config cfg = { 4, 60, 240 * 60, 1 << 26, -1, NULL };
+	struct ar_request rq = { T0 + 60, T0 + 60, 60, 1, 1, 1000, NULL,
+	    NULL, 0, NULL, NULL, 0 };
+	uint64_t ids[] = { 1, 2 }, bad;
+	struct ar_answer a;
+	struct ar_resv r;
+	const char *dir = store_path("empty");
+	ar_store *s;
+	ar_txn *t;
+
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	for (int round = 0; round < 3; round++) {
+		OK(ar_txn_begin(s, AR_WRITE, T0 + 600 * round, &t));
+		if (round == 0) {
+			OK(ar_map(t, 0, T0, T0 + 3600, NULL, 0, ignore, NULL));
+			OK(ar_map(t, 0, T0, T0 + 3600, ids, 2, ignore, NULL));
+			OK(ar_export(t, ignore_export, NULL));
+			OK(ar_add(t, &rq, &a));
+			OK(ar_add(t, &rq, &a));
+			OK(ar_cancel(t, 2, 0, &r));
+		} else {
+			OK(ar_map(t, 0, T0, T0 + 3600, NULL, 0, ignore, NULL));
+			OK(ar_map(t, 0, T0, T0 + 3600, ids, 2, ignore, NULL));
+			OK(ar_export(t, ignore_export, NULL));
+		}
+		OK(ar_check(t, say_violation, NULL, &bad));
+		CHECK(bad == 0, "%" PRIu64 " violations, round %d", bad, round);
+		OK(ar_txn_commit(t));
+	}
+	ar_close(s);
+	rm_store(dir);
+}
+
+/* In a write transaction: put v under key in dbi. */
+static int
+poke(ar_txn *t, MDB_dbi dbi, const void *key, size_t klen, const void *val,
+    size_t vlen)
+{
+	MDB_val k = { klen, (void *)key }, v = { vlen, (void *)val };
+
+	return mdb_put(t->txn, dbi, &k, &v, 0);
+}
+
+/*
+ * ar_check catches a tampered mapping.  A store with two plain
+ * reservations of 2 nodes at the same time (1, 2), two that named their
+ * hosts (3 on hosts 0-1, 4 on 2-3, both later), mapped; then each
+ * change is made in a write transaction, checked and undone.
+ */
+static void
+test_tampered(void)
+{
+	struct ar_config cfg = { 6, 60, 240 * 60, 1 << 26, -1, "cn[1-6]" };
+	static const uint32_t h01[] = { 0, 1 }, h23[] = { 2, 3 };
+	unsigned char key1[8], key2[8], pin3[16], pin4[16], v1[256];
+	MDB_val k = { 8, key2 }, v;
+	struct disk_map d;
+	struct ar_request rq = { T0 + 600, T0 + 600, 600, 2, 1, 1000, NULL,
+	    NULL, 0, NULL, NULL, 0 };
+	struct ar_answer a;
+	size_t len;
+	const char *dir = store_path("tampered");
+	ar_store *s;
+	ar_txn *t;
+
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_add(t, &rq, &a));
+	OK(ar_add(t, &rq, &a));
+	rq.earliest = rq.latest = T0 + 1800;
+	rq.hosts = h01;
+	rq.nhosts = 2;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.id == 3, "named 3");
+	rq.hosts = h23;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.id == 4, "named 4");
+	OK(ar_map(t, 0, T0, T0 + 3600, NULL, 0, ignore, NULL));
+	OK(ar_export(t, ignore_export, NULL));
+	CHECK(check_says(t, "") == 0, "the untouched store has violations");
+	OK(ar_txn_commit(t));
+	key_u64(key1, 1);
+	key_u64(key2, 2);
+	pin_key(pin3, (T0 + 2400) / 60, 3);
+	pin_key(pin4, (T0 + 2400) / 60, 4);
+
+	/* 1 mapped onto 2's hosts. */
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(mdb_get(t->txn, t->s->map, &k, &v));
+	len = v.mv_size < sizeof(v1) ? v.mv_size : sizeof(v1);
+	memcpy(v1, v.mv_data, len);
+	OK(poke(t, t->s->map, key1, 8, v1, len));
+	CHECK(check_says(t, "mapped reservations 1 and 2 both hold host cn")
+	    == 1, "an overlap in the kept mapping not told");
+	ar_txn_abort(t);
+
+	/* The same once they started: then the plan does not map. */
+	OK(ar_txn_begin(s, AR_WRITE, T0 + 660, &t));
+	OK(poke(t, t->s->map, key1, 8, v1, len));
+	CHECK(check_says(t, "the plan does not map: reservation") == 1,
+	    "a started overlap not told");
+	ar_txn_abort(t);
+
+	/* A malformed entry: its header alone. */
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(poke(t, t->s->map, key1, 8, v1, sizeof(struct disk_map)));
+	CHECK(check_says(t, "map entry of reservation 1 is malformed") == 1,
+	    "a malformed map entry not told");
+	ar_txn_abort(t);
+
+	/* A named reservation without its pin. */
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	k = (MDB_val){ 16, pin4 };
+	OK(mdb_del(t->txn, t->s->pins, &k, NULL));
+	CHECK(check_says(t, "reservation 4 named its hosts but has no pin") ==
+	    1, "a lost pin not told");
+	ar_txn_abort(t);
+
+	/* 4 pinned on 3's hosts: the pins clash, 4's map entry is not its
+	 * pin, the plan does not map. */
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	k = (MDB_val){ 16, pin3 };
+	OK(mdb_get(t->txn, t->s->pins, &k, &v));
+	len = v.mv_size < sizeof(v1) ? v.mv_size : sizeof(v1);
+	memcpy(v1, v.mv_data, len);
+	OK(poke(t, t->s->pins, pin4, 16, v1, len));
+	CHECK(check_says(t, "pinned reservations 3 and 4 both hold host cn1")
+	    == 1, "clashing pins not told");
+	CHECK(check_says(t, "reservation 4's map entry is not its pin") == 1,
+	    "a map entry off its pin not told");
+	CHECK(check_says(t, "the plan does not map: reservation 4 finds no "
+	    "hosts, 3 is in the way") == 1, "an unmappable plan not told");
+	ar_txn_abort(t);
+
+	/* A pin for a reservation that named nothing. */
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	pin_key(pin3, (T0 + 1200) / 60, 1);
+	OK(poke(t, t->s->pins, pin3, 16, v1, len));
+	CHECK(check_says(t, "pin of reservation 1 does not match its record")
+	    == 1, "a stray pin not told");
+	ar_txn_abort(t);
+
+	/* Host names that are not the nodes. */
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(poke(t, t->s->meta, "hosts", 5, "cn[1-5]", 8));
+	CHECK(check_says(t, "the store's host list names 5 hosts, it has 6 "
+	    "nodes") == 1, "a short host list not told");
+	ar_txn_abort(t);
+
+	/* An export entry of another reservation's size. */
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	k = (MDB_val){ 8, key1 };
+	OK(mdb_get(t->txn, t->s->exported, &k, &v));
+	len = v.mv_size < sizeof(v1) ? v.mv_size : sizeof(v1);
+	memcpy(v1, v.mv_data, len);
+	memcpy(&d, v1, sizeof(d));
+	d.nodes = 3;
+	memcpy(v1, &d, sizeof(d));
+	OK(poke(t, t->s->exported, key1, 8, v1, len));
+	CHECK(check_says(t, "export entry of reservation 1 is malformed") == 1,
+	    "a malformed export entry not told");
+	ar_txn_abort(t);
+	ar_close(s);
+	rm_store(dir);
+}
+
+int
+main(void)
+{
+	if (mkdtemp(tmproot) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_hostsets();
+	test_empty();
+	test_tampered();
+	test_table34();
+	test_random();
+	rmdir(tmproot);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
