@@ -197,8 +197,6 @@ demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
 	struct disk_demand d;
 	int rc;
 
-	if (t->pr.n == 0)
-		return 0;
 	/* The next sequence number: looked up once per transaction. */
 	if (t->demand_seq == 0) {
 		if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
@@ -232,14 +230,14 @@ demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
 }
 
 int
-demand_prune(ar_txn *t)
+demand_drop(ar_txn *t, int64_t before, uint64_t *dropped)
 {
 	MDB_cursor *cur;
 	MDB_val k, v;
 	struct disk_demand d;
-	int64_t retention = t->pr.n ? t->pr.retention : RETENTION_DEFAULT;
 	int rc;
 
+	*dropped = 0;
 	if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
 		return rc;
 	/* Entries are in the order they were asked: the old ones first. */
@@ -249,14 +247,24 @@ demand_prune(ar_txn *t)
 			break;
 		}
 		memcpy(&d, v.mv_data, sizeof(d));
-		if (d.at >= t->now - retention)
+		if (d.at >= before)
 			break;
 		txn_wrote(t);
 		if ((rc = mdb_cursor_del(cur, 0)) != 0)
 			break;
+		++*dropped;
 	}
 	mdb_cursor_close(cur);
 	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
+}
+
+int
+demand_prune(ar_txn *t)
+{
+	int64_t retention = t->pr.n ? t->pr.retention : RETENTION_DEFAULT;
+	uint64_t dropped;
+
+	return demand_drop(t, t->now - retention, &dropped);
 }
 
 int

@@ -344,11 +344,13 @@ int fit_refusal(ar_txn *t, const struct span *sp, int64_t hi,
 /* Add delta nodes of class cls over [from, to) to every ring it counts in. */
 int fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to,
     int64_t delta);
-/* Log an admission outcome, if the store has classes. */
+/* Log an admission outcome, granted or refused. */
 int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
     uint32_t granted, enum ar_reason reason);
 /* Drop demand entries older than the retention. */
 int demand_prune(ar_txn *t);
+/* Drop demand entries asked before a time; *dropped counts them. */
+int demand_drop(ar_txn *t, int64_t before, uint64_t *dropped);
 
 /* resv.c */
 int resv_put(ar_txn *t, const struct ar_resv *r);
