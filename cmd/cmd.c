@@ -230,6 +230,24 @@ cmd_print(struct ctx *x, const struct ar_record *r)
 }
 
 int
+cmd_text(struct ctx *x, const char *text, size_t len)
+{
+	char *p;
+	size_t cap;
+
+	if (x->outlen + len > x->outcap) {
+		cap = (x->outlen + len) * 2;
+		if ((p = realloc(x->out, cap)) == NULL)
+			return -1;
+		x->out = p;
+		x->outcap = cap;
+	}
+	memcpy(x->out + x->outlen, text, len);
+	x->outlen += len;
+	return 0;
+}
+
+int
 cmd_flush(struct ctx *x)
 {
 	if (x->errlen > 0) {

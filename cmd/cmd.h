@@ -122,6 +122,9 @@ int cmd_answer(struct item *it, const struct ar_answer *a);
 /* Print a record to the batch output; -1 if memory ran out. */
 int cmd_print(struct ctx *x, const struct ar_record *r);
 
+/* Add text as it is to the batch output; -1 if memory ran out. */
+int cmd_text(struct ctx *x, const char *text, size_t len);
+
 /* Fill a record from a reservation (id, labels, times, nodes, status). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 
