@@ -88,6 +88,8 @@ deps:
 		>/dev/null 2>&1 || missing="$$missing libclang-rt-dev"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	command -v rsvg-convert >/dev/null 2>&1 || missing="$$missing librsvg2-bin"; \
+	pkg-config --exists zlib 2>/dev/null || missing="$$missing zlib1g-dev"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -128,7 +130,12 @@ unit: $(TEST_BINS)
 E2E_READERS ?= 1000
 E2E_SANITIZED ?= 0
 
-e2e: $(CMDS) $(B)/tests/txn_hold
+# The pixels of ar-report --svg's charts, rendered by rsvg-convert.
+$(B)/tests/pngpix: tests/pngpix.c
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< -lz
+
+e2e: $(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpix
 	@mkdir -p .build
 	@echo "== tests/e2e.sh ($(B))"
 	@AR_BIN=$(CURDIR)/$(B)/bin AR_TESTS=$(CURDIR)/$(B)/tests \
