@@ -474,7 +474,8 @@ struct ar_demand {
 /*
  * Call fn for every demand entry asked at or after since, oldest first,
  * until it returns nonzero (which is returned).  ar_add logs every
- * outcome, granted or refused; ar_purge drops entries older than the
+ * outcome with price classes, and every refusal without (a grant's
+ * record tells the rest); ar_purge drops entries older than the
  * retention, ar_forget those older than it is told.  Errors: AR_ECORRUPT, LMDB's codes.
  */
 int ar_demand(ar_txn *t, int64_t since,

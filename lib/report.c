@@ -156,39 +156,33 @@ key_bounds(ar_txn *t, MDB_dbi dbi, uint64_t *first, uint64_t *last,
 /*
  * What the history still tells.  The demand log is cut only from its
  * front (by a purge's retention, or ar_forget), so it holds every
- * request asked since its first entry; with its first entry numbered 1
- * nothing was ever cut, and it holds every request since the store began
- * if no record is older (a store of an older ar logged only with price
- * classes).  Records go only by ar_forget, which also cuts the log at
- * the same time or later: if any record is gone, those from the log's
- * first entry on are whole.
+ * refusal since its first entry; a store made by this ar begins its log
+ * with an entry of no request (demand_begin), and while that is there
+ * the log holds every refusal since the store began.  A store made by
+ * an older ar logged nothing without price classes.  Records go only by
+ * ar_forget, which also cuts the log at the same time or later: if any
+ * record is gone, those from the log's first entry on are whole.
  */
 static int
 history(struct usage *u)
 {
 	ar_txn *t = u->t;
-	uint64_t first, last, rfirst, rlast;
-	MDB_val fv, rv;
-	struct ar_resv r;
-	int64_t at;
+	uint64_t first, last;
+	struct disk_demand d;
+	MDB_val fv;
 	int rc;
 
-	if ((rc = key_bounds(t, t->s->demand, &first, &last, &fv)) != 0 ||
-	    (rc = key_bounds(t, t->s->resv, &rfirst, &rlast, &rv)) != 0)
+	if ((rc = key_bounds(t, t->s->demand, &first, &last, &fv)) != 0)
 		return rc;
-	if (first == 0)
-		at = rfirst == 0 && t->m.next_id == 1 ? INT64_MIN : t->now;
-	else if ((rc = asked_at(t, &fv, &at)) != 0)
-		return rc;
-	u->demand_from = at;
-	if (first == 1 && rfirst == 1) {
-		if ((rc = resv_decode(t, &rv, &r)) != 0)
-			return rc;
-		if (r.created >= at)
-			u->demand_from = INT64_MIN;
-	} else if (first == 1 && rfirst == 0)
-		u->demand_from = INT64_MIN;
-	u->records_from = t->m.records == t->m.next_id - 1 ? INT64_MIN : at;
+	u->demand_from = t->now;
+	if (first != 0) {
+		if (fv.mv_size != sizeof(d))
+			return AR_ECORRUPT;
+		memcpy(&d, fv.mv_data, sizeof(d));
+		u->demand_from = first == 1 && d.jobs == 0 ? INT64_MIN : d.at;
+	}
+	u->records_from = t->m.records == t->m.next_id - 1 ? INT64_MIN :
+	    first != 0 ? d.at : t->now;
 	return 0;
 }
 
