@@ -78,8 +78,8 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		memcpy(it->placed + ng, m, nm * sizeof(*m));
 	it->ngranted = ng;
 	it->nplaced = ng + nm;
-	/* With price classes a refusal is written too, as demand. */
-	it->wrote = (ng > 0 || it->alts[0].cls != 0) && !it->alts[0].replayed;
+	/* A refusal is written too, in the demand log. */
+	it->wrote = !it->alts[0].replayed;
 	/* A replay's copies are told in the state they are in now. */
 	for (size_t i = it->alts[0].replayed ? 0 : ng; i < it->nplaced; i++)
 		if ((rc = ar_get(t, it->placed[i].id, &it->moved[i])) != 0)

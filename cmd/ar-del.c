@@ -1,6 +1,6 @@
 /*
  * ar-del - cancel reservations by id or by user and job; purge what has
- * ended.
+ * ended; forget history older than a time.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,9 +11,13 @@
 
 struct opts {
 	int quiet;
+	const char *forget;     /* --forget: the time, as given */
 };
 
+enum { OPT_FORGET = 300 };
+
 static const struct option longopts[] = {
+	{ "forget", required_argument, NULL, OPT_FORGET },
 	{ "purge", no_argument, NULL, 'p' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 }
@@ -24,9 +28,12 @@ option(struct ctx *x, int opt, const char *arg)
 {
 	struct opts *o = x->data;
 
-	(void)arg;
 	if (opt == 'p')
 		x->whole = 1;
+	else if (opt == OPT_FORGET) {
+		o->forget = arg;
+		x->whole = 1;
+	}
 	else if (opt == 'q')
 		o->quiet = 1;
 	else
@@ -158,6 +165,8 @@ struct purge {
 	struct ctx *x;
 	struct ar_record rec;
 	int nomem;
+	int64_t before;         /* --forget */
+	uint64_t records, entries;      /* ... what it forgot */
 };
 
 static int
@@ -178,16 +187,39 @@ purge_txn(ar_txn *t, void *arg)
 	struct purge *p = arg;
 	struct opts *o = p->x->data;
 
+	int rc;
+
 	p->x->outlen = 0;       /* a retry after growing starts over */
-	return ar_purge(t, o->quiet ? NULL : purged, p);
+	if ((rc = ar_purge(t, o->quiet ? NULL : purged, p)) != 0 ||
+	    o->forget == NULL)
+		return rc;
+	/* What ended before the time goes, once it is out of the indexes. */
+	if ((rc = ar_forget(t, p->before, &p->records, &p->entries)) != 0)
+		return rc;
+	ar_record_clear(&p->rec);
+	if (ar_record_set_time(&p->rec, "forgot_before", p->before) != 0 ||
+	    ar_record_set_uint(&p->rec, "records", p->records) != 0 ||
+	    ar_record_set_uint(&p->rec, "demand", p->entries) != 0 ||
+	    cmd_print(p->x, &p->rec) != 0) {
+		p->nomem = 1;
+		return ENOMEM;
+	}
+	return 0;
 }
 
 static int
 whole(struct ctx *x, ar_store *s)
 {
-	struct purge p = { x, { NULL, 0, 0, NULL }, 0 };
+	struct opts *o = x->data;
+	struct purge p = { x, { NULL, 0, 0, NULL }, 0, 0, 0, 0 };
+	char err[AR_ERRMAX];
 	int rc;
 
+	if (o->forget != NULL &&
+	    ar_time_parse(o->forget, x->now, &p.before, err) != 0) {
+		fprintf(stderr, "%s: option '--forget': %s\n", x->cmd->name, err);
+		return EXIT_USAGE;
+	}
 	ar_record_init(&p.rec);
 	rc = ar_write(s, AR_FREEING, x->now, purge_txn, &p);
 	ar_record_free(&p.rec);
@@ -201,7 +233,7 @@ whole(struct ctx *x, ar_store *s)
 
 static const struct cmd del = {
 	.name = "ar-del",
-	.usage = "[-pq] [key=value ...]",
+	.usage = "[-pq] [--forget time] [key=value ...]",
 	.write = AR_WRITE | AR_FREEING,
 	.shortopts = "pq",
 	.longopts = longopts,
@@ -215,7 +247,7 @@ static const struct cmd del = {
 int
 main(int argc, char **argv)
 {
-	struct opts o = { 0 };
+	struct opts o = { 0, NULL };
 
 	return cmd_main(&del, argc, argv, &o);
 }

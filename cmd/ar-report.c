@@ -1,19 +1,27 @@
 /*
  * ar-report - what the store holds: reservations, free nodes per slot,
- * the store's description, and the invariant check.
+ * the store's description, the invariant check, and what the cluster
+ * did and will do (--usage), as records, a table or charts.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 
-enum mode { LIST, ALL, FREE, INFO, CHECK };
-enum { OPT_FROM = 300, OPT_TO };
+enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE };
+enum { OPT_FROM = 300, OPT_TO, OPT_WINDOW, OPT_BY, OPT_TABLE, OPT_SVG };
 
 struct opts {
 	enum mode mode;
-	const char *from, *to;  /* --free: the interval, as given */
+	const char *from, *to;  /* --free, --usage: the interval, as given */
+	const char *window;     /* --usage: as given */
+	const char *by;
+	int table;
+	const char *svg;        /* a file, or NULL */
 };
 
 static const struct option longopts[] = {
@@ -22,8 +30,13 @@ static const struct option longopts[] = {
 	{ "free", no_argument, NULL, 'f' },
 	{ "info", no_argument, NULL, 'i' },
 	{ "list", no_argument, NULL, 'l' },
+	{ "usage", no_argument, NULL, 'u' },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "table", no_argument, NULL, OPT_TABLE },
+	{ "svg", required_argument, NULL, OPT_SVG },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -31,14 +44,22 @@ static int
 option(struct ctx *x, int opt, const char *arg)
 {
 	struct opts *o = x->data;
-	const char *modes = "aflic";
-	const enum mode m[] = { ALL, FREE, LIST, INFO, CHECK };
+	const char *modes = "aflicu";
+	const enum mode m[] = { ALL, FREE, LIST, INFO, CHECK, USAGE };
 	const char *p;
 
 	if (opt == OPT_FROM)
 		o->from = arg;
 	else if (opt == OPT_TO)
 		o->to = arg;
+	else if (opt == OPT_WINDOW)
+		o->window = arg;
+	else if (opt == OPT_BY)
+		o->by = arg;
+	else if (opt == OPT_TABLE)
+		o->table = 1;
+	else if (opt == OPT_SVG)
+		o->svg = arg;
 	else if (opt != 0 && (p = strchr(modes, opt)) != NULL)
 		o->mode = m[p - modes];
 	else
@@ -153,6 +174,578 @@ free_slots(struct out *o, ar_txn *t)
 	return 0;
 }
 
+/* --usage: the figures as they come, kept for --table and --svg. */
+struct usage {
+	struct out *o;
+	struct ar_pricing pr;
+	enum ar_usage_by by;
+	int keep;               /* keep them, print at the end */
+	struct ar_usage *u;
+	char **labels;
+	size_t n, cap;
+};
+
+static const char *const by_names[] = { "window", "user", "job", "class" };
+
+/* The refusal reasons a request may be refused for, as fields. */
+static const enum ar_reason reasons[] = { AR_R_FULL, AR_R_PAST,
+    AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS };
+
+/* Set key to v, or to "unknown" if it is not known. */
+static int
+set_known(struct ar_record *r, const char *key, int known, uint64_t v)
+{
+	return known ? ar_record_set_uint(r, key, v) :
+	    ar_record_set(r, key, "unknown");
+}
+
+/* A fraction, or "-" when there is nothing to divide. */
+static int
+set_ratio(struct ar_record *r, const char *key, int known, uint64_t a,
+    uint64_t b)
+{
+	if (!known)
+		return ar_record_set(r, key, "unknown");
+	return b == 0 ? ar_record_set(r, key, "-") :
+	    ar_record_set_real(r, key, (double)a / (double)b);
+}
+
+/* The record of one window, group or total. */
+static int
+usage_record(const struct usage *us, const struct ar_usage *u,
+    const char *label, struct ar_record *r)
+{
+	char key[32];
+	int k = u->known, dk = u->demand_known;
+	uint64_t awt = u->granted ? (uint64_t)((u->wait_sum +
+	    (int64_t)u->granted / 2) / (int64_t)u->granted) : 0;
+
+	ar_record_clear(r);
+	if (u->total && ar_record_set(r, "window", "total") != 0)
+		return -1;
+	if (!u->total && label != NULL) {
+		if (us->by != AR_BY_CLASS) {
+			if (ar_record_set(r, by_names[us->by], label) != 0)
+				return -1;
+		} else {
+			size_t c = (size_t)atoi(label);
+
+			if (ar_record_set(r, "class", c ? label : "none") != 0 ||
+			    (c >= 1 && c <= us->pr.n && us->pr.c[c - 1].name[0] &&
+			    ar_record_set(r, "name", us->pr.c[c - 1].name) != 0))
+				return -1;
+		}
+	}
+	if (ar_record_set_time(r, "from", u->from) != 0 ||
+	    ar_record_set_time(r, "to", u->to) != 0 ||
+	    (!k && ar_record_set(r, "known", "no") != 0) ||
+	    set_ratio(r, "utilisation", k, u->reserved, u->capacity) != 0 ||
+	    set_known(r, "reserved", k, u->reserved) != 0 ||
+	    ((label == NULL || u->total) &&
+	    set_known(r, "idle", k, u->capacity - u->reserved) != 0) ||
+	    set_known(r, "granted", k, u->granted) != 0 ||
+	    set_known(r, "refused", dk, u->refused) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+		snprintf(key, sizeof(key), "refused_%s",
+		    ar_reason_name(reasons[i]));
+		for (char *p = key; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		if (set_known(r, key, dk, u->refused_by[reasons[i]]) != 0)
+			return -1;
+	}
+	if (set_ratio(r, "acceptance", k && dk, u->granted, u->granted +
+	    u->refused) != 0 ||
+	    (u->granted ? set_known(r, "awt", k, awt) :
+	    ar_record_set(r, "awt", k ? "-" : "unknown")) != 0 ||
+	    set_known(r, "awt_max", k, (uint64_t)u->wait_max) != 0 ||
+	    set_known(r, "moved", k, u->moved) != 0)
+		return -1;
+	if (u->classes == 0)
+		return 0;
+	if (set_known(r, "revenue", k, (uint64_t)u->revenue) != 0)
+		return -1;
+	for (size_t i = 0; i < u->classes; i++) {
+		snprintf(key, sizeof(key), "granted_c%zu", i + 1);
+		if (set_known(r, key, k, u->class_granted[i]) != 0)
+			return -1;
+		snprintf(key, sizeof(key), "refused_c%zu", i + 1);
+		if (set_known(r, key, dk, u->class_refused[i]) != 0)
+			return -1;
+		snprintf(key, sizeof(key), "revenue_c%zu", i + 1);
+		if (set_known(r, key, k, (uint64_t)u->class_revenue[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One window, group or total from the library: printed, or kept. */
+static int
+usage_one(const struct ar_usage *u, void *arg)
+{
+	struct usage *us = arg;
+	struct out *o = us->o;
+
+	if (!us->keep)
+		return usage_record(us, u, u->label, &o->rec) != 0 ||
+		    cmd_print(o->x, &o->rec) != 0 ? ENOMEM : 0;
+	if (us->n == us->cap) {
+		size_t cap = us->cap ? 2 * us->cap : 64;
+		struct ar_usage *nu = realloc(us->u, cap * sizeof(*nu));
+		char **nl;
+
+		if (nu == NULL)
+			return ENOMEM;
+		us->u = nu;
+		if ((nl = realloc(us->labels, cap * sizeof(*nl))) == NULL)
+			return ENOMEM;
+		us->labels = nl;
+		us->cap = cap;
+	}
+	us->u[us->n] = *u;
+	us->labels[us->n] = NULL;
+	if (u->label != NULL && (us->labels[us->n] = strdup(u->label)) == NULL)
+		return ENOMEM;
+	us->u[us->n++].label = NULL;
+	return 0;
+}
+
+/* Parse a time option; -1 after a message. */
+static int
+time_opt(struct ctx *x, const char *name, const char *arg, int64_t *t)
+{
+	char err[AR_ERRMAX];
+
+	if (ar_time_parse(arg, x->now, t, err) == 0)
+		return 0;
+	fprintf(stderr, "%s: option '--%s': %s\n", x->cmd->name, name, err);
+	return -1;
+}
+
+/* The range, window and grouping of --usage; EINVAL after a message. */
+static int
+usage_args(struct ctx *x, ar_txn *t, int64_t *from, int64_t *to,
+    int64_t *window, enum ar_usage_by *by)
+{
+	struct opts *op = x->data;
+	struct ar_info i;
+	size_t b;
+	int rc;
+
+	if ((rc = ar_info(t, &i)) != 0)
+		return rc;
+	*window = 12 * i.config.slot;
+	*by = AR_BY_WINDOW;
+	if (op->by != NULL) {
+		for (b = 1; b < 4 && strcmp(op->by, by_names[b]) != 0; b++)
+			;
+		if (b == 4) {
+			fprintf(stderr, "%s: option '--by': unknown label '%.40s' "
+			    "(use user, job or class)\n", x->cmd->name, op->by);
+			return EINVAL;
+		}
+		*by = (enum ar_usage_by)b;
+	}
+	if (op->window != NULL && cmd_duration_opt(x, "option '--window'",
+	    op->window, window) != 0)
+		return EINVAL;
+	if (*window % i.config.slot != 0) {
+		fprintf(stderr, "%s: option '--window': not a whole number of "
+		    "slots (%lld s)\n", x->cmd->name, (long long)i.config.slot);
+		return EINVAL;
+	}
+	/* By default the day up to the clock's slot. */
+	*to = i.clock - i.clock % i.config.slot;
+	if ((op->to != NULL && time_opt(x, "to", op->to, to) != 0) ||
+	    (op->from != NULL && time_opt(x, "from", op->from, from) != 0))
+		return EINVAL;
+	if (op->from == NULL)
+		*from = *to - 86400;
+	else if (op->to == NULL)
+		*to = *from + 86400;
+	if (*to <= *from) {
+		fprintf(stderr, "%s: option '--to': not after '--from'\n",
+		    x->cmd->name);
+		return EINVAL;
+	}
+	if ((*to - *from) / *window >= AR_USAGE_MAX) {
+		fprintf(stderr, "%s: option '--window': more than %d windows\n",
+		    x->cmd->name, AR_USAGE_MAX);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* Text made in memory: a table or a chart. */
+struct text {
+	char *p;
+	size_t n, cap;
+	int nomem;
+};
+
+static void
+say(struct text *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0,
+		    fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->nomem = 1;
+			return;
+		}
+		if (b->p != NULL && b->n + (size_t)n < b->cap) {
+			b->n += (size_t)n;
+			return;
+		}
+		char *p = realloc(b->p, b->cap = 2 * (b->n + (size_t)n + 256));
+
+		if (p == NULL) {
+			b->nomem = 1;
+			return;
+		}
+		b->p = p;
+	}
+}
+
+/* The columns of --table: a record's field, its heading with its unit,
+ * and whether it is a fraction shown as a percentage. */
+static const struct column {
+	const char *key, *head;
+	int percent;
+} columns[] = {
+	{ "utilisation", "utilisation(%)", 1 },
+	{ "idle", "idle(node-slots)", 0 },
+	{ "granted", "granted", 0 },
+	{ "refused", "refused", 0 },
+	{ "acceptance", "acceptance(%)", 1 },
+	{ "awt", "awt(s)", 0 },
+	{ "awt_max", "awt_max(s)", 0 },
+	{ "moved", "moved", 0 },
+	{ "revenue", "revenue", 0 },
+};
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+#define NCELLS (NCOLUMNS + 2)
+
+/* The cells of one row of the table: the window or label, then the
+ * columns' values. */
+static int
+table_row(const struct usage *us, size_t i, struct ar_record *r,
+    char cells[NCELLS][AR_TIMEBUF + AR_LABEL_MAX])
+{
+	const struct ar_usage *u = &us->u[i];
+	const char *v;
+	char *end;
+	double d;
+
+	if (usage_record(us, u, us->labels[i], r) != 0)
+		return -1;
+	if (us->by == AR_BY_WINDOW) {
+		ar_time_format(u->from, cells[0]);
+		if (u->total)
+			snprintf(cells[1], sizeof(cells[1]), "%s", "total");
+		else
+			ar_time_format(u->to, cells[1]);
+	} else {
+		snprintf(cells[0], sizeof(cells[0]), "%s", u->total ? "total" :
+		    ar_record_get(r, us->by == AR_BY_CLASS && ar_record_get(r,
+		    "name") ? "name" : by_names[us->by]));
+		cells[1][0] = '\0';
+	}
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		v = ar_record_get(r, columns[c].key);
+		if (v == NULL)
+			v = "";
+		d = strtod(v, &end);
+		if (columns[c].percent && *v != '\0' && *end == '\0')
+			snprintf(cells[c + 2], sizeof(cells[0]), "%.1f", 100 * d);
+		else
+			snprintf(cells[c + 2], sizeof(cells[0]), "%s", v);
+	}
+	return 0;
+}
+
+/* --table: the figures aligned in columns under headings with units. */
+static int
+usage_table(struct usage *us)
+{
+	char cells[NCELLS][AR_TIMEBUF + AR_LABEL_MAX];
+	const char *head[NCELLS];
+	int width[NCELLS] = { 0 };
+	size_t ncells = us->u[0].classes ? NCELLS : NCELLS - 1;
+	struct ar_record *r = &us->o->rec;
+	struct text b = { NULL, 0, 0, 0 };
+	int rc = 0;
+
+	head[0] = us->by == AR_BY_WINDOW ? "from" : by_names[us->by];
+	head[1] = us->by == AR_BY_WINDOW ? "to" : "";
+	for (size_t c = 0; c < NCOLUMNS; c++)
+		head[c + 2] = columns[c].head;
+	for (size_t c = 0; c < ncells; c++)
+		width[c] = (int)strlen(head[c]);
+	/* Twice over the rows: the widths, then the text. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t c = 0; pass == 1 && c < ncells; c++)
+			if (c != 1 || width[1] > 0)
+				say(&b, c + 1 < ncells ? (c < 2 ? "%-*s  " :
+				    "%*s  ") : "%*s\n", width[c], head[c]);
+		for (size_t i = 0; i < us->n; i++) {
+			if (table_row(us, i, r, cells) != 0)
+				return ENOMEM;
+			for (size_t c = 0; c < ncells; c++) {
+				int w = (int)strlen(cells[c]);
+
+				if (pass == 0 && w > width[c])
+					width[c] = w;
+				if (pass == 1 && (c != 1 || width[1] > 0))
+					say(&b, c + 1 < ncells ? (c < 2 ?
+					    "%-*s  " : "%*s  ") : "%*s\n",
+					    width[c], cells[c]);
+			}
+		}
+	}
+	if (b.nomem || cmd_write(us->o->x, b.p, b.n) != 0)
+		rc = ENOMEM;
+	free(b.p);
+	return rc;
+}
+
+/*
+ * --svg: charts of the windows, as SVG.  The layout is fixed so that a
+ * test can find a value where it is drawn: each chart's plot is PLOT_W
+ * by PLOT_H pixels, its top left corner PLOT_X across and PLOT_Y below
+ * the chart's top; window i of n is the column from PLOT_X + i PLOT_W / n
+ * to PLOT_X + (i + 1) PLOT_W / n; a value v of the axis's maximum m is
+ * drawn up to PLOT_Y + PLOT_H (1 - v / m).
+ */
+#define SVG_W 800
+#define CHART_H 300
+#define PLOT_X 70
+#define PLOT_Y 40
+#define PLOT_W 600
+#define PLOT_H 200
+
+static const char *const palette[] = { "#4477aa", "#ee6677", "#228833",
+    "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#000000" };
+#define COLOUR_UTIL "#4477aa"
+#define COLOUR_ACCEPT "#ee6677"
+
+/* Axes, ticks and labels of a chart at top: the y axis from 0 to max,
+ * with unit, and the first, middle and last window's start. */
+static void
+axes(struct text *b, const struct usage *us, size_t n, int top,
+    const char *title, double max, const char *unit)
+{
+	char t[AR_TIMEBUF];
+	size_t at[3] = { 0, n / 2, n - 1 };
+
+	say(b, "<text x=\"%d\" y=\"%d\" font-size=\"16\" "
+	    "font-family=\"sans-serif\">%s</text>\n", PLOT_X, top + 24, title);
+	say(b, "<path d=\"M%d %dV%dH%d\" stroke=\"#000\" fill=\"none\"/>\n",
+	    PLOT_X, top + PLOT_Y, top + PLOT_Y + PLOT_H, PLOT_X + PLOT_W);
+	for (int k = 0; k <= 4; k++) {
+		int y = top + PLOT_Y + PLOT_H - k * PLOT_H / 4;
+
+		say(b, "<path d=\"M%d %dH%d\" stroke=\"#000\"/>\n",
+		    PLOT_X - 5, y, PLOT_X);
+		say(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		    "font-family=\"sans-serif\" text-anchor=\"end\">%.6g</text>\n",
+		    PLOT_X - 8, y + 4, max * k / 4);
+	}
+	say(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" font-family=\"sans-serif\" "
+	    "transform=\"rotate(-90 %d %d)\" text-anchor=\"middle\">%s</text>\n",
+	    18, top + PLOT_Y + PLOT_H / 2, 18, top + PLOT_Y + PLOT_H / 2, unit);
+	for (int k = 0; k < 3; k++) {
+		int x = PLOT_X + (int)(at[k] * PLOT_W / n);
+
+		say(b, "<path d=\"M%d %dV%d\" stroke=\"#000\"/>\n", x,
+		    top + PLOT_Y + PLOT_H, top + PLOT_Y + PLOT_H + 5);
+		say(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		    "font-family=\"sans-serif\">%s</text>\n", x,
+		    top + PLOT_Y + PLOT_H + 18,
+		    ar_time_format(us->u[at[k]].from, t));
+	}
+}
+
+/* A legend entry: a swatch of colour and its name, the k-th in a row. */
+static void
+legend(struct text *b, int top, int k, const char *colour, const char *name)
+{
+	int x = PLOT_X + 150 * k, y = top + PLOT_Y + PLOT_H + 32;
+
+	say(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
+	    "fill=\"%s\"/>\n", x, y, colour);
+	say(b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
+	    "font-family=\"sans-serif\">%s</text>\n", x + 16, y + 11, name);
+}
+
+/* The column of window i of n: its left edge and width, a tenth in from
+ * each side. */
+static void
+column_of(size_t i, size_t n, double *x, double *w)
+{
+	double left = PLOT_X + (double)i * PLOT_W / (double)n;
+	double right = PLOT_X + (double)(i + 1) * PLOT_W / (double)n;
+
+	*x = left + (right - left) / 10;
+	*w = (right - left) * 8 / 10;
+}
+
+static int
+usage_svg(struct usage *us)
+{
+	struct opts *op = us->o->x->data;
+	struct text b = { NULL, 0, 0, 0 };
+	size_t n = us->n - 1;   /* the windows, without the total */
+	int charts = us->u[0].classes ? 2 : 1, top, rc = 0;
+	double x, w, max = 0;
+	char tmp[4096];
+	FILE *f;
+
+	if (us->by != AR_BY_WINDOW || n == 0) {
+		fprintf(stderr, "%s: option '--svg': charts are drawn per "
+		    "window, not with '--by'\n", us->o->x->cmd->name);
+		return EINVAL;
+	}
+	say(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\">\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+	    SVG_W, charts * CHART_H, SVG_W, charts * CHART_H);
+	/* Utilisation as bars, acceptance as a line with a dot per window,
+	 * both as percentages; a window not known is left empty. */
+	top = 0;
+	axes(&b, us, n, top, "Utilisation and acceptance per window", 100,
+	    "%");
+	for (size_t i = 0; i < n; i++) {
+		const struct ar_usage *u = &us->u[i];
+		double h = u->capacity ? (double)PLOT_H * (double)u->reserved /
+		    (double)u->capacity : 0;
+
+		if (!u->known)
+			continue;
+		column_of(i, n, &x, &w);
+		say(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		    "height=\"%.2f\" fill=\"" COLOUR_UTIL "\"/>\n", x,
+		    top + PLOT_Y + PLOT_H - h, w, h);
+	}
+	say(&b, "<polyline fill=\"none\" stroke=\"" COLOUR_ACCEPT "\" "
+	    "stroke-width=\"2\" points=\"");
+	for (size_t i = 0; i < n; i++) {
+		const struct ar_usage *u = &us->u[i];
+
+		if (u->known && u->demand_known && u->granted + u->refused > 0)
+			say(&b, "%.2f,%.2f ", PLOT_X + ((double)i + 0.5) *
+			    PLOT_W / (double)n, top + PLOT_Y + PLOT_H -
+			    (double)PLOT_H * (double)u->granted /
+			    (double)(u->granted + u->refused));
+	}
+	say(&b, "\"/>\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct ar_usage *u = &us->u[i];
+
+		if (u->known && u->demand_known && u->granted + u->refused > 0)
+			say(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+			    "fill=\"" COLOUR_ACCEPT "\"/>\n", PLOT_X +
+			    ((double)i + 0.5) * PLOT_W / (double)n, top +
+			    PLOT_Y + PLOT_H - (double)PLOT_H *
+			    (double)u->granted / (double)(u->granted +
+			    u->refused));
+	}
+	legend(&b, top, 0, COLOUR_UTIL, "utilisation");
+	legend(&b, top, 1, COLOUR_ACCEPT, "acceptance");
+	/* Revenue per class, stacked, the first class at the bottom. */
+	if (charts == 2) {
+		top = CHART_H;
+		for (size_t i = 0; i < n; i++)
+			if ((double)us->u[i].revenue > max)
+				max = (double)us->u[i].revenue;
+		if (max == 0)
+			max = 1;
+		axes(&b, us, n, top, "Revenue per class per window", max,
+		    "revenue");
+		for (size_t i = 0; i < n; i++) {
+			const struct ar_usage *u = &us->u[i];
+			double y = top + PLOT_Y + PLOT_H, h;
+
+			if (!u->known)
+				continue;
+			column_of(i, n, &x, &w);
+			for (size_t c = 0; c < u->classes; c++) {
+				h = (double)PLOT_H *
+				    (double)u->class_revenue[c] / max;
+				y -= h;
+				say(&b, "<rect x=\"%.2f\" y=\"%.2f\" "
+				    "width=\"%.2f\" height=\"%.2f\" "
+				    "fill=\"%s\"/>\n", x, y, w, h, palette[c]);
+			}
+		}
+		for (size_t c = 0; c < us->u[0].classes; c++) {
+			char name[AR_CLASS_NAME_MAX + 16];
+
+			snprintf(name, sizeof(name), "%s",
+			    us->pr.c[c].name[0] ? us->pr.c[c].name : "class");
+			if (!us->pr.c[c].name[0])
+				snprintf(name, sizeof(name), "class %zu", c + 1);
+			legend(&b, top, (int)c, palette[c], name);
+		}
+	}
+	say(&b, "</svg>\n");
+	if (b.nomem) {
+		free(b.p);
+		return ENOMEM;
+	}
+	if (strcmp(op->svg, "-") == 0) {
+		rc = cmd_write(us->o->x, b.p, b.n) != 0 ? ENOMEM : 0;
+		free(b.p);
+		return rc;
+	}
+	/* Written whole under another name, then put in its place. */
+	snprintf(tmp, sizeof(tmp), "%.4000s.%ld~", op->svg, (long)getpid());
+	if ((f = fopen(tmp, "w")) == NULL ||
+	    fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0 ||
+	    rename(tmp, op->svg) != 0) {
+		rc = errno ? errno : EIO;
+		fprintf(stderr, "%s: %s: %s\n", us->o->x->cmd->name, op->svg,
+		    strerror(rc));
+		remove(tmp);
+		rc = EINVAL;
+	}
+	free(b.p);
+	return rc;
+}
+
+static int
+usage(struct out *o, ar_txn *t)
+{
+	struct opts *op = o->x->data;
+	struct usage us;
+	int64_t from, to, window;
+	int rc;
+
+	memset(&us, 0, sizeof(us));
+	us.o = o;
+	us.keep = op->table || op->svg != NULL;
+	if ((rc = usage_args(o->x, t, &from, &to, &window, &us.by)) != 0 ||
+	    (rc = ar_pricing(t, &us.pr)) != 0)
+		return rc;
+	rc = ar_usage(t, from, to, window, us.by, usage_one, &us);
+	if (rc == 0 && op->table)
+		rc = usage_table(&us);
+	if (rc == 0 && op->svg != NULL)
+		rc = usage_svg(&us);
+	for (size_t i = 0; i < us.n; i++)
+		free(us.labels[i]);
+	free(us.labels);
+	free(us.u);
+	return rc;
+}
+
 static int
 whole(struct ctx *x, ar_store *s)
 {
@@ -182,10 +775,13 @@ whole(struct ctx *x, ar_store *s)
 		rc = ar_check(t, violation, &o, &bad);
 		x->keep_output = 1;
 		break;
+	case USAGE:
+		rc = usage(&o, t);
+		break;
 	}
 	ar_txn_abort(t);
 	ar_record_free(&o.rec);
-	if (rc == EINVAL && op->mode == FREE)
+	if (rc == EINVAL && (op->mode == FREE || op->mode == USAGE))
 		return EXIT_USAGE;
 	if (o.write_error) {
 		fprintf(stderr, "%s: write error: %s\n", x->cmd->name,
@@ -206,8 +802,10 @@ whole(struct ctx *x, ar_store *s)
 
 static const struct cmd report = {
 	.name = "ar-report",
-	.usage = "[-a | -c | -i | -l | -f [--from time] [--to time]]",
-	.shortopts = "acfil",
+	.usage = "[-a | -c | -i | -l | -f [--from time] [--to time] | "
+	    "-u [--from time] [--to time] [--window duration] [--by label] "
+	    "[--table] [--svg file]]",
+	.shortopts = "acfilu",
 	.longopts = longopts,
 	.option = option,
 	.whole = whole,
@@ -216,7 +814,7 @@ static const struct cmd report = {
 int
 main(int argc, char **argv)
 {
-	struct opts o = { LIST, NULL, NULL };
+	struct opts o = { LIST, NULL, NULL, NULL, NULL, 0, NULL };
 
 	return cmd_main(&report, argc, argv, &o);
 }

@@ -69,6 +69,7 @@ enum ar_reason {
 	AR_R_HOSTS              /* the hosts it names are taken, or the plan
 				 * with it would not map (see ar_map) */
 };
+#define AR_REASONS (AR_R_HOSTS + 1)     /* how many there are */
 
 typedef struct ar_store ar_store;
 typedef struct ar_txn ar_txn;
@@ -497,9 +498,10 @@ struct ar_demand {
 
 /*
  * Call fn for every demand entry asked at or after since, oldest first,
- * until it returns nonzero (which is returned).  With price classes,
- * ar_add logs every outcome, granted or refused; ar_purge drops entries
- * older than the retention.  Errors: AR_ECORRUPT, LMDB's codes.
+ * until it returns nonzero (which is returned).  ar_add logs every
+ * outcome with price classes, and every refusal without (a grant's
+ * record tells the rest); ar_purge drops entries older than the
+ * retention, ar_forget those older than it is told.  Errors: AR_ECORRUPT, LMDB's codes.
  */
 int ar_demand(ar_txn *t, int64_t since,
     int (*fn)(const struct ar_demand *, void *), void *arg);
@@ -663,6 +665,83 @@ struct ar_exported {
  */
 int ar_export(ar_txn *t, int (*fn)(const struct ar_exported *, void *),
     void *arg);
+
+/*
+ * Reports (ar-report --usage): what the cluster did and will do over a
+ * range of time, from the records (history and plan alike) and the
+ * demand log.
+ */
+enum ar_usage_by {
+	AR_BY_WINDOW = 0,       /* one figure set per window of time */
+	AR_BY_USER,             /* per user label, over the whole range */
+	AR_BY_JOB,              /* per job label */
+	AR_BY_CLASS             /* per price class (label "0": none) */
+};
+
+#define AR_USAGE_MAX 1000000    /* windows in one report */
+
+/*
+ * The figures of one window or group, or of the whole range.  A
+ * request counts where its asked start lies: its earliest start, but
+ * no earlier than when it was asked, nor later than the horizon then.
+ * Counts are of copies (each job of a request).
+ */
+struct ar_usage {
+	int64_t from, to;       /* [from, to), seconds */
+	const char *label;      /* a group's label; NULL for a window */
+	int total;              /* the sum of the whole range */
+	int known;              /* every record that counts is kept */
+	int demand_known;       /* the demand log holds every request that
+	                         * counts (never per user or job: the log
+	                         * has no labels) */
+	uint64_t capacity;      /* node-slots there are in [from, to) */
+	uint64_t reserved;      /* node-slots reserved: granted, finished,
+	                         * and cancelled ones until cancelled */
+	uint64_t granted;       /* copies granted, cancelled ones included */
+	uint64_t refused;       /* copies refused */
+	uint64_t refused_by[AR_REASONS];        /* by enum ar_reason */
+	int64_t wait_sum;       /* seconds: granted start less asked start */
+	int64_t wait_max;
+	uint64_t moved;         /* granted copies moved after they were made */
+	int64_t revenue;        /* price of the copies granted, not cancelled */
+	size_t classes;         /* the store's price classes, 0 if none */
+	uint64_t class_granted[AR_CLASSES_MAX]; /* per class, 1 first */
+	uint64_t class_refused[AR_CLASSES_MAX];
+	int64_t class_revenue[AR_CLASSES_MAX];
+};
+
+/*
+ * Cut [from, to) (from rounded down, to up, to whole slots) into windows
+ * of window seconds (the last one may be shorter) and call fn with the
+ * figures of each in order, or with AR_BY_USER, AR_BY_JOB or
+ * AR_BY_CLASS of each label in order; then once with total set, for the
+ * whole range; stop at fn's first nonzero return, which is returned.
+ * The records read are those made from two horizons before from to to:
+ * a flexible reservation moved to end later than that after it was made
+ * (only possible with a window longer than the horizon) is not seen.
+ * The cost grows with those records and the demand entries asked from a
+ * horizon before from to to, not with the whole history.  Errors:
+ * EINVAL (from not before to, either outside the years 1970-9999, a
+ * window that is not a positive whole number of slots, more than
+ * AR_USAGE_MAX windows, an unknown by), ENOMEM, AR_ECORRUPT, LMDB's
+ * codes, and fn's nonzero return.
+ */
+int ar_usage(ar_txn *t, int64_t from, int64_t to, int64_t window,
+    enum ar_usage_by by, int (*fn)(const struct ar_usage *, void *),
+    void *arg);
+
+/*
+ * Retention, in write transaction t: delete the history records (the
+ * cancelled, and the finished ones a purge has taken out of the
+ * indexes) that end at or before before, with their client keys'
+ * entries, and the demand entries asked before before; *records and
+ * *entries count them.  Reports over windows from before on stay as
+ * they were; earlier ones are then told as not known.  Run it after
+ * ar_purge.  Errors: EACCES (read transaction), EINVAL (before outside
+ * the years 1970-9999), AR_ECORRUPT, ENOMEM, MDB_MAP_FULL, LMDB's codes.
+ */
+int ar_forget(ar_txn *t, int64_t before, uint64_t *records,
+    uint64_t *entries);
 
 /* A message for any code the library returns: its own, LMDB's, errno's. */
 const char *ar_strerror(int code);

@@ -51,6 +51,7 @@ classes_begin(ar_txn *t)
 
 	t->pr.n = 0;
 	t->demand_seq = 0;
+	t->demand_cur = NULL;   /* LMDB closed it with its transaction */
 	rc = mdb_get(t->txn, t->s->pricing, (MDB_val *)&classes_key, &v);
 	if (rc == MDB_NOTFOUND)
 		return 0;
@@ -188,26 +189,45 @@ fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to, int64_t delta)
 }
 
 int
+demand_begin(MDB_txn *txn, MDB_dbi dbi, int64_t now)
+{
+	unsigned char key[8];
+	struct disk_demand d;
+	MDB_val k = { 8, key }, v = { sizeof(d), &d };
+
+	memset(&d, 0, sizeof(d));
+	d.at = d.earliest = now;
+	key_u64(key, 1);
+	return mdb_put(txn, dbi, &k, &v, MDB_APPEND);
+}
+
+/*
+ * Without classes a grant is not logged: its record tells the same, and
+ * an LMDB put would cost a grant a quarter more.  The log is written
+ * through a cursor kept at its end for the whole transaction, so that
+ * an entry is appended without a search from the root.
+ */
+int
 demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
     uint32_t granted, enum ar_reason reason)
 {
 	unsigned char key[8];
 	MDB_val k = { 8, key }, v;
-	MDB_cursor *cur;
 	struct disk_demand d;
 	int rc;
 
-	if (t->pr.n == 0)
+	if (t->pr.n == 0 && granted == rq->jobs)
 		return 0;
+
 	/* The next sequence number: looked up once per transaction. */
-	if (t->demand_seq == 0) {
-		if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
+	if (t->demand_cur == NULL) {
+		if ((rc = mdb_cursor_open(t->txn, t->s->demand,
+		    &t->demand_cur)) != 0)
 			return rc;
-		rc = mdb_cursor_get(cur, &k, &v, MDB_LAST);
+		rc = mdb_cursor_get(t->demand_cur, &k, &v, MDB_LAST);
 		if (rc == 0 && k.mv_size != 8)
 			rc = AR_ECORRUPT;
 		t->demand_seq = rc == 0 ? u64_key(k.mv_data) + 1 : 1;
-		mdb_cursor_close(cur);
 		if (rc != 0 && rc != MDB_NOTFOUND)
 			return rc;
 	}
@@ -226,20 +246,28 @@ demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
 	v.mv_size = sizeof(d);
 	v.mv_data = &d;
 	txn_wrote(t);
-	if ((rc = mdb_put(t->txn, t->s->demand, &k, &v, MDB_APPEND)) == 0)
+	if ((rc = mdb_cursor_put(t->demand_cur, &k, &v, MDB_APPEND)) == 0)
 		t->demand_seq++;
 	return rc;
 }
 
+void
+demand_cursor_close(ar_txn *t)
+{
+	if (t->demand_cur != NULL)
+		mdb_cursor_close(t->demand_cur);
+	t->demand_cur = NULL;
+}
+
 int
-demand_prune(ar_txn *t)
+demand_drop(ar_txn *t, int64_t before, uint64_t *dropped)
 {
 	MDB_cursor *cur;
 	MDB_val k, v;
 	struct disk_demand d;
-	int64_t retention = t->pr.n ? t->pr.retention : RETENTION_DEFAULT;
 	int rc;
 
+	*dropped = 0;
 	if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
 		return rc;
 	/* Entries are in the order they were asked: the old ones first. */
@@ -249,14 +277,24 @@ demand_prune(ar_txn *t)
 			break;
 		}
 		memcpy(&d, v.mv_data, sizeof(d));
-		if (d.at >= t->now - retention)
+		if (d.at >= before)
 			break;
 		txn_wrote(t);
 		if ((rc = mdb_cursor_del(cur, 0)) != 0)
 			break;
+		++*dropped;
 	}
 	mdb_cursor_close(cur);
 	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
+}
+
+int
+demand_prune(ar_txn *t)
+{
+	int64_t retention = t->pr.n ? t->pr.retention : RETENTION_DEFAULT;
+	uint64_t dropped;
+
+	return demand_drop(t, t->now - retention, &dropped);
 }
 
 int
@@ -418,7 +456,8 @@ ar_demand(ar_txn *t, int64_t since,
 			break;
 		}
 		memcpy(&d, v.mv_data, sizeof(d));
-		if (d.at < since)
+		/* The entry a store's log begins with is no request. */
+		if (d.at < since || d.jobs == 0)
 			continue;
 		e.seq = u64_key(k.mv_data);
 		e.at = d.at;

@@ -640,7 +640,7 @@ replay(ar_txn *t, const struct ar_request *rq, const MDB_val *e,
  * its reservations, a new one is recorded with the copies granted, in the
  * same transaction.  A refusal records nothing.
  */
-/* Record the outcome of an admission in the demand log (classes only). */
+/* Record the outcome of an admission in the demand log. */
 static int
 logged(ar_txn *t, const struct ar_request *rq, const struct ar_answer *ans)
 {

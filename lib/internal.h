@@ -225,6 +225,7 @@ struct ar_txn {
 	uint64_t demand_seq;    /* the next demand entry's key; 0: unknown */
 	int pins;               /* a reservation with named hosts has not
 				   ended: 1, 0, or -1 not known yet */
+	MDB_cursor *demand_cur; /* at the demand log's end, or NULL */
 	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
 	 * cheaper, whose capacity is the booking limit b_i (class 1's is
 	 * the node ring, b_1 the capacity). */
@@ -350,11 +351,18 @@ int fit_refusal(ar_txn *t, const struct span *sp, int64_t hi,
 /* Add delta nodes of class cls over [from, to) to every ring it counts in. */
 int fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to,
     int64_t delta);
-/* Log an admission outcome, if the store has classes. */
+/* Begin a new store's demand log with an entry of no request (jobs 0),
+ * which says the log holds every refusal from then on. */
+int demand_begin(MDB_txn *txn, MDB_dbi dbi, int64_t now);
+/* Log an admission outcome: every one with classes, else refusals. */
 int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
     uint32_t granted, enum ar_reason reason);
 /* Drop demand entries older than the retention. */
 int demand_prune(ar_txn *t);
+/* Close the demand log's cursor: a nested transaction begins. */
+void demand_cursor_close(ar_txn *t);
+/* Drop demand entries asked before a time; *dropped counts them. */
+int demand_drop(ar_txn *t, int64_t before, uint64_t *dropped);
 
 /* resv.c */
 int resv_put(ar_txn *t, const struct ar_resv *r);
@@ -508,6 +516,8 @@ int map_pinned(ar_txn *t, int *yes);
 /* Record, or drop, the named hosts of reservation r. */
 int map_pin(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts,
     uint32_t n, int add);
+/* Forget what the mapping keeps of reservation id (ar_forget). */
+int map_forget(ar_txn *t, uint64_t id);
 /* Drop the pins of reservations that ended by the clock. */
 int map_prune(ar_txn *t);
 

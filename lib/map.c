@@ -259,6 +259,22 @@ map_pinned(ar_txn *t, int *yes)
 }
 
 int
+map_forget(ar_txn *t, uint64_t id)
+{
+	unsigned char key[8];
+	MDB_val k = { 8, key };
+	int rc;
+
+	key_u64(key, id);
+	txn_wrote(t);
+	if ((rc = mdb_del(t->txn, t->s->map, &k, NULL)) != 0 &&
+	    rc != MDB_NOTFOUND)
+		return rc;
+	rc = mdb_del(t->txn, t->s->exported, &k, NULL);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int
 map_prune(ar_txn *t)
 {
 	uint64_t last = (uint64_t)(t->now / t->m.slot);

@@ -429,7 +429,8 @@ store_make(const char *dir, const struct meta *m, const char *names,
 	dbs.env = env;
 	if ((rc = dbs_open(txn, MDB_CREATE, &dbs)) != 0 ||
 	    (rc = mdb_put(txn, dbs.meta, (MDB_val *)&meta_key, &v, 0)) != 0 ||
-	    (rc = hosts_put(txn, dbs.meta, names)) != 0) {
+	    (rc = hosts_put(txn, dbs.meta, names)) != 0 ||
+	    (rc = demand_begin(txn, dbs.demand, m->clock)) != 0) {
 		mdb_txn_abort(txn);
 		goto out;
 	}

@@ -31,6 +31,7 @@ txn_save(ar_txn *t, struct savepoint *sp)
 	if ((rc = slots_flush(t)) != 0)
 		goto fail;
 	resv_cursor_close(t);
+	demand_cursor_close(t);
 	if (t->nmoved > 0 && (sp->moved = malloc(t->nmoved *
 	    sizeof(*sp->moved))) == NULL) {
 		rc = ENOMEM;

@@ -12,7 +12,7 @@
 # time it really started (GarQ section 5.1); the store is the GarQ setup,
 # 64 nodes, 5-minute slots, 30 days, its clock the excerpt's first start.
 #
-#   AR_BIN=/abs/path/.build/bin sh tests/demo.sh
+#   AR_BIN=/abs/path/.build/bin [DEMO_SVG=chart.svg] sh tests/demo.sh
 
 : "${AR_BIN:?set AR_BIN to the directory holding the ar binaries}"
 TESTS=$(cd "$(dirname "$0")" && pwd) || exit 1
@@ -96,6 +96,16 @@ ar-report --info
 ar-report --check
 check=$?
 echo "check: exit $check"
+echo
+# What the demo did: the four days from the first start, per 6 hours;
+# DEMO_SVG=FILE also draws it (the README's chart is made so).
+echo "== ar-report --usage: the four days from the first start, per 6 hours"
+ar-report --usage --from @$first --to @$((first + 4 * 86400)) --window 6h \
+    --table
+if [ -n "${DEMO_SVG:-}" ]; then
+	ar-report --usage --from @$first --to @$((first + 4 * 86400)) \
+	    --window 6h --svg "$DEMO_SVG" && echo "chart: $DEMO_SVG"
+fi
 echo
 granted=$(($(count "$T/added" status=granted) + $(count "$T/moved" status=granted)))
 echo "summary: $n requests, $granted granted" \

@@ -130,4 +130,7 @@ int invocation_report(const char *bin, const char *truebin,
 /* curve.c */
 int cost_curve(void);
 
+/* usage.c */
+int usage_cost(void);
+
 #endif

@@ -80,7 +80,7 @@ ar-report: option '--nodes': must be between 1 and 1000000
 usage: ar-report [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]
                  [--create [--nodes n | --hosts list] [--slot duration]
                    [--horizon duration] [--max-size mib] [--group group]]
-                 [-a | -c | -i | -l | -f [--from time] [--to time]]
+                 [-a | -c | -i | -l | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file]]
 EOF
 run test -e "$AR_STORE"
 expect_exit 1

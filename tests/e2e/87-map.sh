@@ -246,3 +246,19 @@ if command -v rsvg-convert >/dev/null 2>&1; then
 else
 	skip 'map: --svg draws each reservation' 'no rsvg-convert (librsvg2-bin)'
 fi
+
+begin 'map: forgetting history forgets its mapping too; the check holds'
+mkstore --hosts 'cn[1-4]'
+run ar-add start=+1h duration=1h nodes=2
+run ar-map --plan
+run ar-map --slurm
+run ar-del -q --purge --now 2026-11-23T00:00:00Z
+run ar-del -q --forget 2026-11-22T00:00:00Z --now 2026-11-23T00:00:00Z
+expect_exit 0
+expect_out 'forgot_before=2026-11-22T00:00:00Z records=1 demand=1'
+run ar-report --check --now 2026-11-23T00:00:00Z
+expect_exit 0
+expect_out
+run ar-map --slurm --now 2026-11-23T00:00:00Z
+expect_exit 0
+expect_out

@@ -119,13 +119,30 @@ run ar-add --now 2026-11-22T00:00:00Z <"$D/bad"
 expect_exit 2
 run ar-del --now 2026-11-22T00:00:00Z id=99
 expect_exit 1
-run ar-add --now 2026-11-21T00:30:00Z --no-move start=+1h duration=1h nodes=8
-expect_exit 1
 run sh -c 'cksum <"$AR_STORE/data.mdb"'
 expect_out <"$D/before"
 run ar-report --info
 filter 's/.*\(clock=[^ ]*\).*/\1/'
 expect_out 'clock=2026-11-21T00:00:00Z'
+
+begin 'promises: a refusal books nothing; only the demand log tells it'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h
+run ar-report --all
+keep all
+run ar-report --free --from 2026-11-21T01:00Z
+keep free
+run ar-add --now 2026-11-21T00:30:00Z --no-move start=+1h duration=1h nodes=8
+expect_exit 1
+run ar-report --all
+expect_out <"$D/all"
+run ar-report --free --from 2026-11-21T01:00Z
+expect_out <"$D/free"
+run ar-report --usage --from 2026-11-21T01:00Z --to 2026-11-21T03:00Z \
+    --window 2h
+filter 's/.*\( granted=[^ ]*\) \(refused=[^ ]*\).*/\1 \2/'
+expect_out ' granted=1 refused=1' ' granted=1 refused=1'
+expect_check
 
 begin 'promises: an end 100 years on is bad input; the other lines are granted'
 mkstore --nodes 8
