@@ -25,7 +25,7 @@ counted(const struct ar_usage *u, void *arg)
 	return 0;
 }
 
-/* One day of requests from *now, ten per slot, in one transaction. */
+/* One day of requests from *now, twelve per slot, in one transaction. */
 static int
 day(ar_txn *t, int64_t *now, uint64_t *seed, uint64_t *granted)
 {
@@ -33,7 +33,7 @@ day(ar_txn *t, int64_t *now, uint64_t *seed, uint64_t *granted)
 	int rc;
 
 	for (int64_t k = 0; k < 86400 / SLOT; k++, *now += SLOT)
-		for (int j = 0; j < 10; j++) {
+		for (int j = 0; j < 12; j++) {
 			struct ar_request rq;
 			struct ar_answer a;
 
