@@ -233,12 +233,10 @@ slurm_command(const struct ar_exported *e, void *arg)
  */
 struct gantt {
 	struct ctx *x;
-	FILE *f;
+	struct ar_buf b;        /* the chart, drawn in memory */
 	int64_t lo, hi;         /* the time drawn */
 	size_t hosts;
 	double row, width;      /* pixels per host; of the time axis */
-	char *buf;              /* the chart, drawn in memory */
-	size_t size;
 };
 
 #define GANTT_LEFT 90.0         /* room for host names */
@@ -256,23 +254,6 @@ gantt_x(const struct gantt *g, int64_t t)
 	    (double)(g->hi - g->lo);
 }
 
-/* Text, escaped for XML. */
-static void
-xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-}
-
 static void
 gantt_begin(struct gantt *g)
 {
@@ -284,33 +265,29 @@ gantt_begin(struct gantt *g)
 	g->row = g->hosts > 200 ? 2.0 : g->hosts > 50 ? 6.0 : 16.0;
 	g->width = GANTT_WIDTH;
 	height = GANTT_TOP + g->row * (double)g->hosts + 40.0;
-	fprintf(g->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-	    "height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n"
-	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-	    GANTT_LEFT + g->width + 20.0, height);
+	ar_svg_begin(&g->b, (int)(GANTT_LEFT + g->width + 20.0), (int)height);
 	/* Host names, as many as fit. */
 	step = g->row >= 12.0 ? 1 : (size_t)(12.0 / g->row) + 1;
 	for (size_t i = 0; h != NULL && i < g->hosts; i += step) {
-		fprintf(g->f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">",
+		ar_buf_printf(&g->b, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">",
 		    GANTT_LEFT - 6.0, GANTT_TOP + g->row * ((double)i + 0.5) +
 		    4.0);
-		xml_text(g->f, ar_hostlist_name(h, (uint32_t)i, name));
-		fputs("</text>\n", g->f);
+		ar_buf_xml(&g->b, ar_hostlist_name(h, (uint32_t)i, name));
+		ar_buf_printf(&g->b, "</text>\n");
 	}
-	fprintf(g->f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
+	ar_buf_printf(&g->b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
 	    "height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", GANTT_LEFT,
 	    GANTT_TOP, g->width, g->row * (double)g->hosts);
 	/* The time axis: its ends and middle. */
 	for (int k = 0; k <= 2; k++) {
 		int64_t t = g->lo + (g->hi - g->lo) * k / 2;
 
-		fprintf(g->f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\""
+		ar_buf_printf(&g->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\""
 		    "%s\">%s</text>\n", gantt_x(g, t), GANTT_TOP +
 		    g->row * (double)g->hosts + 16.0, k == 0 ? "start" : k == 1 ?
 		    "middle" : "end", ar_time_format(t, when));
 	}
-	fprintf(g->f, "<text x=\"%.0f\" y=\"18\">time (UTC) &#8594;, "
+	ar_buf_printf(&g->b, "<text x=\"%.0f\" y=\"18\">time (UTC) &#8594;, "
 	    "hosts &#8595;</text>\n", GANTT_LEFT);
 }
 
@@ -333,34 +310,22 @@ gantt_bar(const struct ar_mapped *m, void *arg)
 			;
 		y = GANTT_TOP + g->row * (double)m->hosts[i];
 		h = g->row * (double)(j - i);
-		fprintf(g->f, "<g><title>reservation %s", label);
+		ar_buf_printf(&g->b, "<g><title>reservation %s", label);
 		if (*m->r.user) {
-			fputs(" user ", g->f);
-			xml_text(g->f, m->r.user);
+			ar_buf_printf(&g->b, " user ");
+			ar_buf_xml(&g->b, m->r.user);
 		}
-		fprintf(g->f, "</title><rect class=\"resv\" data-id=\"%s\" "
+		ar_buf_printf(&g->b, "</title><rect class=\"resv\" data-id=\"%s\" "
 		    "x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
 		    "fill=\"%s\" stroke=\"white\" stroke-width=\"0.5\"/>", label,
 		    x0, y, x1 - x0, h, fill[m->r.id % 8]);
 		if (h >= 10.0 && x1 - x0 >= 7.0 * (double)strlen(label))
-			fprintf(g->f, "<text x=\"%.2f\" y=\"%.2f\" "
+			ar_buf_printf(&g->b, "<text x=\"%.2f\" y=\"%.2f\" "
 			    "text-anchor=\"middle\" fill=\"white\">%s</text>",
 			    (x0 + x1) / 2.0, y + h / 2.0 + 4.0, label);
-		fputs("</g>\n", g->f);
+		ar_buf_printf(&g->b, "</g>\n");
 	}
-	return ferror(g->f) ? EIO : 0;
-}
-
-static int
-write_file(const char *path, const char *buf, size_t n)
-{
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (f == NULL)
-		return -1;
-	rc = fwrite(buf, 1, n, f) != n;
-	return fclose(f) != 0 || rc ? -1 : 0;
+	return g->b.nomem ? ENOMEM : 0;
 }
 
 /* The range: from the clock to the horizon unless given. */
@@ -414,13 +379,7 @@ map_txn(ar_txn *t, void *arg)
 		return ar_export(t, slurm_command, x);
 	case SVG:
 		/* Drawn in memory, written to the file once committed. */
-		if (o->chart->f != NULL)
-			fclose(o->chart->f);
-		free(o->chart->buf);
-		o->chart->buf = NULL;
-		if ((o->chart->f = open_memstream(&o->chart->buf,
-		    &o->chart->size)) == NULL)
-			return ENOMEM;
+		ar_buf_free(&o->chart->b);
 		gantt_begin(o->chart);
 		return ar_map(t, o->flags, o->lo, o->hi, NULL, 0, gantt_bar,
 		    o->chart);
@@ -433,7 +392,17 @@ map_txn(ar_txn *t, void *arg)
 static int
 map_store(struct ctx *x, ar_store *s)
 {
-	int rc = ar_write(s, 0, x->now, map_txn, x);
+	struct opts *o = x->data;
+	ar_txn *t;
+	int rc;
+
+	/* A chart only looks: it maps in a read transaction, keeps nothing. */
+	if (o->mode != SVG)
+		rc = ar_write(s, 0, x->now, map_txn, x);
+	else if ((rc = ar_txn_begin(s, 0, x->now, &t)) == 0) {
+		rc = map_txn(t, x);
+		ar_txn_abort(t);
+	}
 
 	if (rc == ENOMEM || rc == EIO) {
 		fprintf(stderr, "%s: %s\n", x->cmd->name, rc == EIO ?
@@ -519,20 +488,15 @@ whole(struct ctx *x, ar_store *s)
 	g.hi = o->hi;
 	g.hosts = cmd_hosts(x) != NULL ? cmd_hosts(x)->count : 0;
 	o->chart = &g;
-	status = map_store(x, s);
-	if (g.f != NULL) {
-		fputs("</svg>\n", g.f);
-		if (fclose(g.f) != 0 && status == 0) {
-			fprintf(stderr, "%s: out of memory\n", x->cmd->name);
-			status = EXIT_STORE;
+	if ((status = map_store(x, s)) == 0) {
+		ar_buf_printf(&g.b, "</svg>\n");
+		if (ar_buf_save(&g.b, o->svg) != 0) {
+			fprintf(stderr, "%s: %s: %s\n", x->cmd->name, o->svg,
+			    strerror(errno));
+			status = errno == ENOMEM ? EXIT_STORE : EXIT_USAGE;
 		}
 	}
-	if (status == 0 && write_file(o->svg, g.buf, g.size) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, o->svg,
-		    strerror(errno));
-		status = EXIT_STORE;
-	}
-	free(g.buf);
+	ar_buf_free(&g.b);
 	return status;
 }
 

@@ -377,42 +377,6 @@ usage_args(struct ctx *x, ar_txn *t, int64_t *from, int64_t *to,
 	return 0;
 }
 
-/* Text made in memory: a table or a chart. */
-struct text {
-	char *p;
-	size_t n, cap;
-	int nomem;
-};
-
-static void
-say(struct text *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0,
-		    fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->nomem = 1;
-			return;
-		}
-		if (b->p != NULL && b->n + (size_t)n < b->cap) {
-			b->n += (size_t)n;
-			return;
-		}
-		char *p = realloc(b->p, b->cap = 2 * (b->n + (size_t)n + 256));
-
-		if (p == NULL) {
-			b->nomem = 1;
-			return;
-		}
-		b->p = p;
-	}
-}
-
 /* The columns of --table: a record's field, its heading with its unit,
  * and whether it is a fraction shown as a percentage. */
 static const struct column {
@@ -479,7 +443,7 @@ usage_table(struct usage *us)
 	int width[NCELLS] = { 0 };
 	size_t ncells = us->u[0].classes ? NCELLS : NCELLS - 1;
 	struct ar_record *r = &us->o->rec;
-	struct text b = { NULL, 0, 0, 0 };
+	struct ar_buf b = { NULL, 0, 0, 0 };
 	int rc = 0;
 
 	head[0] = us->by == AR_BY_WINDOW ? "from" : by_names[us->by];
@@ -492,7 +456,7 @@ usage_table(struct usage *us)
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t c = 0; pass == 1 && c < ncells; c++)
 			if (c != 1 || width[1] > 0)
-				say(&b, c + 1 < ncells ? (c < 2 ? "%-*s  " :
+				ar_buf_printf(&b, c + 1 < ncells ? (c < 2 ? "%-*s  " :
 				    "%*s  ") : "%*s\n", width[c], head[c]);
 		for (size_t i = 0; i < us->n; i++) {
 			if (table_row(us, i, r, cells) != 0)
@@ -503,7 +467,7 @@ usage_table(struct usage *us)
 				if (pass == 0 && w > width[c])
 					width[c] = w;
 				if (pass == 1 && (c != 1 || width[1] > 0))
-					say(&b, c + 1 < ncells ? (c < 2 ?
+					ar_buf_printf(&b, c + 1 < ncells ? (c < 2 ?
 					    "%-*s  " : "%*s  ") : "%*s\n",
 					    width[c], cells[c]);
 			}
@@ -511,7 +475,7 @@ usage_table(struct usage *us)
 	}
 	if (b.nomem || cmd_write(us->o->x, b.p, b.n) != 0)
 		rc = ENOMEM;
-	free(b.p);
+	ar_buf_free(&b);
 	return rc;
 }
 
@@ -538,34 +502,34 @@ static const char *const palette[] = { "#4477aa", "#ee6677", "#228833",
 /* Axes, ticks and labels of a chart at top: the y axis from 0 to max,
  * with unit, and the first, middle and last window's start. */
 static void
-axes(struct text *b, const struct usage *us, size_t n, int top,
+axes(struct ar_buf *b, const struct usage *us, size_t n, int top,
     const char *title, double max, const char *unit)
 {
 	char t[AR_TIMEBUF];
 	size_t at[3] = { 0, n / 2, n - 1 };
 
-	say(b, "<text x=\"%d\" y=\"%d\" font-size=\"16\" "
+	ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"16\" "
 	    "font-family=\"sans-serif\">%s</text>\n", PLOT_X, top + 24, title);
-	say(b, "<path d=\"M%d %dV%dH%d\" stroke=\"#000\" fill=\"none\"/>\n",
+	ar_buf_printf(b, "<path d=\"M%d %dV%dH%d\" stroke=\"#000\" fill=\"none\"/>\n",
 	    PLOT_X, top + PLOT_Y, top + PLOT_Y + PLOT_H, PLOT_X + PLOT_W);
 	for (int k = 0; k <= 4; k++) {
 		int y = top + PLOT_Y + PLOT_H - k * PLOT_H / 4;
 
-		say(b, "<path d=\"M%d %dH%d\" stroke=\"#000\"/>\n",
+		ar_buf_printf(b, "<path d=\"M%d %dH%d\" stroke=\"#000\"/>\n",
 		    PLOT_X - 5, y, PLOT_X);
-		say(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
 		    "font-family=\"sans-serif\" text-anchor=\"end\">%.6g</text>\n",
 		    PLOT_X - 8, y + 4, max * k / 4);
 	}
-	say(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" font-family=\"sans-serif\" "
+	ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" font-family=\"sans-serif\" "
 	    "transform=\"rotate(-90 %d %d)\" text-anchor=\"middle\">%s</text>\n",
 	    18, top + PLOT_Y + PLOT_H / 2, 18, top + PLOT_Y + PLOT_H / 2, unit);
 	for (int k = 0; k < 3; k++) {
 		int x = PLOT_X + (int)(at[k] * PLOT_W / n);
 
-		say(b, "<path d=\"M%d %dV%d\" stroke=\"#000\"/>\n", x,
+		ar_buf_printf(b, "<path d=\"M%d %dV%d\" stroke=\"#000\"/>\n", x,
 		    top + PLOT_Y + PLOT_H, top + PLOT_Y + PLOT_H + 5);
-		say(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
 		    "font-family=\"sans-serif\">%s</text>\n", x,
 		    top + PLOT_Y + PLOT_H + 18,
 		    ar_time_format(us->u[at[k]].from, t));
@@ -574,13 +538,13 @@ axes(struct text *b, const struct usage *us, size_t n, int top,
 
 /* A legend entry: a swatch of colour and its name, the k-th in a row. */
 static void
-legend(struct text *b, int top, int k, const char *colour, const char *name)
+legend(struct ar_buf *b, int top, int k, const char *colour, const char *name)
 {
 	int x = PLOT_X + 150 * k, y = top + PLOT_Y + PLOT_H + 32;
 
-	say(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
+	ar_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
 	    "fill=\"%s\"/>\n", x, y, colour);
-	say(b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
+	ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
 	    "font-family=\"sans-serif\">%s</text>\n", x + 16, y + 11, name);
 }
 
@@ -600,23 +564,17 @@ static int
 usage_svg(struct usage *us)
 {
 	struct opts *op = us->o->x->data;
-	struct text b = { NULL, 0, 0, 0 };
+	struct ar_buf b = { NULL, 0, 0, 0 };
 	size_t n = us->n - 1;   /* the windows, without the total */
 	int charts = us->u[0].classes ? 2 : 1, top, rc = 0;
 	double x, w, max = 0;
-	char tmp[4096];
-	FILE *f;
 
 	if (us->by != AR_BY_WINDOW || n == 0) {
 		fprintf(stderr, "%s: option '--svg': charts are drawn per "
 		    "window, not with '--by'\n", us->o->x->cmd->name);
 		return EINVAL;
 	}
-	say(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-	    "height=\"%d\" viewBox=\"0 0 %d %d\">\n"
-	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-	    SVG_W, charts * CHART_H, SVG_W, charts * CHART_H);
+	ar_svg_begin(&b, SVG_W, charts * CHART_H);
 	/* Utilisation as bars, acceptance as a line with a dot per window,
 	 * both as percentages; a window not known is left empty. */
 	top = 0;
@@ -630,27 +588,27 @@ usage_svg(struct usage *us)
 		if (!u->known)
 			continue;
 		column_of(i, n, &x, &w);
-		say(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		ar_buf_printf(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 		    "height=\"%.2f\" fill=\"" COLOUR_UTIL "\"/>\n", x,
 		    top + PLOT_Y + PLOT_H - h, w, h);
 	}
-	say(&b, "<polyline fill=\"none\" stroke=\"" COLOUR_ACCEPT "\" "
+	ar_buf_printf(&b, "<polyline fill=\"none\" stroke=\"" COLOUR_ACCEPT "\" "
 	    "stroke-width=\"2\" points=\"");
 	for (size_t i = 0; i < n; i++) {
 		const struct ar_usage *u = &us->u[i];
 
 		if (u->known && u->demand_known && u->granted + u->refused > 0)
-			say(&b, "%.2f,%.2f ", PLOT_X + ((double)i + 0.5) *
+			ar_buf_printf(&b, "%.2f,%.2f ", PLOT_X + ((double)i + 0.5) *
 			    PLOT_W / (double)n, top + PLOT_Y + PLOT_H -
 			    (double)PLOT_H * (double)u->granted /
 			    (double)(u->granted + u->refused));
 	}
-	say(&b, "\"/>\n");
+	ar_buf_printf(&b, "\"/>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct ar_usage *u = &us->u[i];
 
 		if (u->known && u->demand_known && u->granted + u->refused > 0)
-			say(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+			ar_buf_printf(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
 			    "fill=\"" COLOUR_ACCEPT "\"/>\n", PLOT_X +
 			    ((double)i + 0.5) * PLOT_W / (double)n, top +
 			    PLOT_Y + PLOT_H - (double)PLOT_H *
@@ -680,7 +638,7 @@ usage_svg(struct usage *us)
 				h = (double)PLOT_H *
 				    (double)u->class_revenue[c] / max;
 				y -= h;
-				say(&b, "<rect x=\"%.2f\" y=\"%.2f\" "
+				ar_buf_printf(&b, "<rect x=\"%.2f\" y=\"%.2f\" "
 				    "width=\"%.2f\" height=\"%.2f\" "
 				    "fill=\"%s\"/>\n", x, y, w, h, palette[c]);
 			}
@@ -695,28 +653,17 @@ usage_svg(struct usage *us)
 			legend(&b, top, (int)c, palette[c], name);
 		}
 	}
-	say(&b, "</svg>\n");
-	if (b.nomem) {
-		free(b.p);
-		return ENOMEM;
-	}
-	if (strcmp(op->svg, "-") == 0) {
+	ar_buf_printf(&b, "</svg>\n");
+	if (b.nomem)
+		rc = ENOMEM;
+	else if (strcmp(op->svg, "-") == 0)
 		rc = cmd_write(us->o->x, b.p, b.n) != 0 ? ENOMEM : 0;
-		free(b.p);
-		return rc;
-	}
-	/* Written whole under another name, then put in its place. */
-	snprintf(tmp, sizeof(tmp), "%.4000s.%ld~", op->svg, (long)getpid());
-	if ((f = fopen(tmp, "w")) == NULL ||
-	    fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0 ||
-	    rename(tmp, op->svg) != 0) {
-		rc = errno ? errno : EIO;
+	else if (ar_buf_save(&b, op->svg) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", us->o->x->cmd->name, op->svg,
-		    strerror(rc));
-		remove(tmp);
+		    strerror(errno));
 		rc = EINVAL;
 	}
-	free(b.p);
+	ar_buf_free(&b);
 	return rc;
 }
 

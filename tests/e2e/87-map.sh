@@ -242,6 +242,13 @@ if command -v rsvg-convert >/dev/null 2>&1; then
 	# y 62-94, in #59a14f; cn1 at 00:30 and cn3 at 01:30 are free.
 	run "$AR_TESTS/pngpixel" "$D/plan.png" 350 35 350 58 600 66 950 90 150 38 400 70
 	expect_out '1010 134' '242 142 43' '242 142 43' '89 161 79' '89 161 79' '255 255 255' '255 255 255'
+	# The chart kept nothing: the first ar-map still tells them new.
+	run ar-map --plan
+	filter 's/.* status=\([a-z]*\) .*/\1/'
+	expect_out new new
+	run ar-map --svg /nonexistent/plan.svg
+	expect_exit 2
+	expect_err 'ar-map: /nonexistent/plan.svg: No such file or directory'
 	expect_check
 else
 	skip 'map: --svg draws each reservation' 'no rsvg-convert (librsvg2-bin)'
