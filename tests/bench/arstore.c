@@ -225,7 +225,17 @@ ar_backend(struct backend *b, const char *dir, int64_t clock, size_t group)
 	b->search = arb_search;
 	b->suggest = arb_suggest;
 	b->add = arb_add;
+	b->period = NULL;
+	b->hook = NULL;
 	return 0;
+}
+
+struct ar_store *
+ar_backend_store(const struct backend *b)
+{
+	const struct arb *x = b->ctx;
+
+	return x->s;
 }
 
 int

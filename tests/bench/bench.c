@@ -1,8 +1,10 @@
 /*
  * bench.c - ar's benchmark: real traces replayed as in GarQ section 5.1
  * through ar's library, a floor (GarQ's ring as an array in memory),
- * SQLite, and ar's commands; the cost of one call as the reservation and
- * the horizon grow; the cost of one invocation.
+ * SQLite, and ar's commands; ar's admission while maintenance names
+ * hosts; SDSC-BLUE's plan mapped onto hosts, best fit against first fit;
+ * the cost of one call as the reservation and the horizon grow; the cost
+ * of one invocation.
  *
  *   bench BIN_DIR TRUE_BIN TRACE_DIR      (BENCH_QUICK=1: 50k requests)
  *
@@ -29,6 +31,9 @@
 #define SQLITE_FULL_SECONDS (quick ? 30 : 45)
 #define AR_SYNC_LIMIT ((size_t)(quick ? 5000 : 20000))
 #define AR_SYNC_SECONDS (quick ? 15 : 30)
+/* So does ar while reservations naming hosts are in the plan. */
+#define PINS_LIMIT ((size_t)(quick ? 2000 : 5000))
+#define PINS_SECONDS (quick ? 3 : 5)
 
 int quick;                      /* BENCH_QUICK: 0 or 1 */
 
@@ -165,7 +170,7 @@ admit(const struct backend *b, const struct trace *tr, size_t i,
  * Replay the first limit requests of tr (0: all) through b, stopping
  * early once budget seconds (0: no limit) have passed.
  */
-static int
+int
 replay(const struct backend *b, const struct trace *tr, size_t limit,
     double budget, struct stats *st)
 {
@@ -180,7 +185,8 @@ replay(const struct backend *b, const struct trace *tr, size_t limit,
 	for (size_t p = 0; p < tr->np && tr->pfirst[p] < n; p++) {
 		size_t end = tr->pfirst[p + 1] < n ? tr->pfirst[p + 1] : n;
 
-		if (b->purge(b, tr->pclock[p], st) != 0)
+		if (b->purge(b, tr->pclock[p], st) != 0 || (b->period != NULL &&
+		    b->period(b, tr->pclock[p], 0) != 0))
 			return -1;
 		/* In pieces, to look at the time between them. */
 		for (size_t i = tr->pfirst[p]; i < end; i += 1000) {
@@ -190,13 +196,15 @@ replay(const struct backend *b, const struct trace *tr, size_t limit,
 			    tr->pclock[p], st) != 0)
 				return -1;
 		}
+		if (b->period != NULL && b->period(b, tr->pclock[p], 1) != 0)
+			return -1;
 	}
 out:
 	st->wall = (double)(now_ns() - t0) / 1e9;
 	return 0;
 }
 
-static void
+void
 stats_free(struct stats *st)
 {
 	for (int k = 0; k < NOPS; k++)
@@ -224,6 +232,18 @@ pctl(struct samples *s, int pct)
 	qsort(s->ns, s->n, sizeof(*s->ns), cmp_u64);
 	i = s->n * (size_t)pct / 100;
 	return (double)s->ns[i < s->n ? i : s->n - 1] / 1e3;
+}
+
+/* What admitting one request costs: p50 search + suggest + add, in
+ * microseconds. */
+double
+admission_p50(struct stats *st)
+{
+	double sum = 0;
+
+	for (int k = OP_SEARCH; k <= OP_ADD; k++)
+		sum += pctl(&st->op[k], 50);
+	return sum;
 }
 
 /* FNV-1a over the (request index, granted start) pairs of n requests. */
@@ -292,6 +312,7 @@ struct row {
 	int budget;             /* and for at most budget seconds */
 	int ops;                /* has per-call figures */
 	int own_grants;         /* grants differently by design: not hashed */
+	const char *why;        /* ... why the limit */
 };
 
 static void
@@ -366,9 +387,9 @@ print_table(const struct trace *tr, struct row *rows, size_t nrows)
 	for (size_t r = 0; r < nrows; r++)
 		if (rows[r].st.done < tr->n)
 			printf("  * %s: the first %zu requests only (at most "
-			    "%zu, or %d s: every commit\n    is fsync'd, the "
-			    "whole trace would take too long)\n", rows[r].name,
-			    rows[r].st.done, rows[r].limit, rows[r].budget);
+			    "%zu, or %d s:\n    %s, the whole trace would "
+			    "take too long)\n", rows[r].name, rows[r].st.done,
+			    rows[r].limit, rows[r].budget, rows[r].why);
 	if (strcmp(tr->name, "SDSC-BLUE-2000") == 0 &&
 	    strcmp(tr->order, "shuffled") == 0) {
 		static const struct {
@@ -437,14 +458,8 @@ classes_report(struct row *rows)
 {
 	double per[2];
 
-	for (int i = 0; i < 2; i++) {
-		struct stats *s = &rows[i ? 3 : 1].st;
-		double sum = 0;
-
-		for (int k = OP_SEARCH; k <= OP_ADD; k++)
-			sum += pctl(&s->op[k], 50);
-		per[i] = sum;
-	}
+	for (int i = 0; i < 2; i++)
+		per[i] = admission_p50(&rows[i ? 3 : 1].st);
 	printf("  ar with 3 price classes (%zu granted, limits refuse what "
 	    "the others grant, not hashed):\n  search+suggest+add p50 %.3f "
 	    "us per request, %.2fx ar's without classes (bound: 2x)\n",
@@ -457,7 +472,7 @@ static int64_t keep_clock;
 static int
 run_trace(const struct trace *tr, const char *bin)
 {
-	struct row rows[7];
+	struct row rows[8];
 	struct stats again;
 	struct backend b;
 	size_t n = 0;
@@ -487,6 +502,7 @@ run_trace(const struct trace *tr, const char *bin)
 				return -1;
 			rows[n].limit = per ? AR_SYNC_LIMIT : 0;
 			rows[n].budget = per ? AR_SYNC_SECONDS : 0;
+			rows[n].why = "every commit is fsync'd";
 			if (replay(&b, tr, rows[n].limit, rows[n].budget,
 			    &again) != 0)
 				return -1;
@@ -523,6 +539,25 @@ run_trace(const struct trace *tr, const char *bin)
 	rows[n].name = b.name;
 	rows[n].own_grants = 1;
 	rows[n++].ops = 1;
+	/*
+	 * The cost of admission while reservations naming hosts are in the
+	 * plan: each call then maps the whole plan, so only the first
+	 * requests are replayed.  The pins take nodes, so the grants are
+	 * not compared.
+	 */
+	if ((dir = scratch_dir("ar-pins")) == NULL ||
+	    ar_backend(&b, dir, tr->pclock[0], 1000) != 0)
+		return -1;
+	pins_backend(&b);
+	rows[n].limit = PINS_LIMIT;
+	rows[n].budget = PINS_SECONDS;
+	rows[n].why = "every call maps the whole plan";
+	if (replay(&b, tr, rows[n].limit, rows[n].budget, &rows[n].st) != 0 ||
+	    ar_backend_close(&b, NULL) != 0)
+		return -1;
+	rows[n].name = b.name;
+	rows[n].own_grants = 1;
+	rows[n++].ops = 1;
 	for (int full = 0; full < 2; full++) {
 		if ((dir = scratch_dir("sqlite")) == NULL ||
 		    sqlite_backend(&b, dir, full) != 0)
@@ -531,6 +566,7 @@ run_trace(const struct trace *tr, const char *bin)
 		rows[n].ops = 1;
 		rows[n].limit = full ? SQLITE_FULL_LIMIT : 0;
 		rows[n].budget = full ? SQLITE_FULL_SECONDS : 0;
+		rows[n].why = "every commit is fsync'd";
 		if (replay(&b, tr, rows[n].limit, rows[n].budget,
 		    &rows[n].st) != 0)
 			return -1;
@@ -552,6 +588,7 @@ run_trace(const struct trace *tr, const char *bin)
 		    &rows[r].st, rows[r].name) != 0)
 			bad = 1;
 	classes_report(rows);
+	pins_report(&rows[4].st, &rows[1].st);
 	printf("  commands in pipelines: per period, ar-del -q --purge, then "
 	    "ar-add --no-move reading\n  the period's requests (a text file "
 	    "written before the clock starts), each with\n  latest= its "
@@ -559,6 +596,8 @@ run_trace(const struct trace *tr, const char *bin)
 	ar_disk_report();
 	for (size_t r = 0; r < n; r++)
 		stats_free(&rows[r].st);
+	if (strcmp(tr->name, "SDSC-BLUE-2000") == 0 && map_report(tr) != 0)
+		return -1;
 	fflush(stdout);
 	return bad ? 1 : 0;
 }

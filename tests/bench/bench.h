@@ -71,6 +71,10 @@ struct backend {
 	int (*suggest)(void *ctx, const struct req *q, int64_t *start);
 	int (*add)(void *ctx, const struct req *q, int64_t start,
 	    int64_t *granted);
+	/* NULL, or called by replay() at each period's clock, before the
+	 * period's requests (after 0) and after them (after 1), with hook. */
+	int (*period)(const struct backend *b, int64_t clock, int after);
+	void *hook;
 };
 
 /* bench.c */
@@ -79,6 +83,10 @@ uint64_t now_ns(void);
 int sample(struct samples *s, uint64_t ns);
 int admit(const struct backend *b, const struct trace *tr, size_t i,
     struct stats *st);
+int replay(const struct backend *b, const struct trace *tr, size_t limit,
+    double budget, struct stats *st);
+void stats_free(struct stats *st);
+double admission_p50(struct stats *st);
 char *scratch_dir(const char *name);
 int64_t slots_up(int64_t t, int64_t slot);
 int64_t slots_down(int64_t t, int64_t slot);
@@ -113,6 +121,9 @@ int ar_backend_close(struct backend *b, const char *label);
 /* Give ar's store price classes (its name says so); 0 or ar's code. */
 struct ar_pricing;
 int ar_backend_price(struct backend *b, const struct ar_pricing *p);
+/* The store behind ar's backend. */
+struct ar_store;
+struct ar_store *ar_backend_store(const struct backend *b);
 void ar_disk_report(void);
 
 /* sqlite.c */
@@ -126,6 +137,11 @@ int pipeline_replay(const struct trace *tr, const char *bin,
     const char *dir, struct stats *st);
 int invocation_report(const char *bin, const char *truebin,
     const char *store, int64_t clock);
+
+/* mapping.c: the plan on hosts, and admission with pins in it */
+int map_report(const struct trace *tr);
+void pins_backend(struct backend *b);
+void pins_report(struct stats *pins, struct stats *plain);
 
 /* curve.c */
 int cost_curve(void);

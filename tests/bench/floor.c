@@ -244,6 +244,8 @@ floor_backend(struct backend *b, int64_t clock)
 	b->search = floor_search;
 	b->suggest = floor_suggest;
 	b->add = floor_add;
+	b->period = NULL;
+	b->hook = NULL;
 	return 0;
 }
 

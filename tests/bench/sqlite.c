@@ -276,6 +276,8 @@ sqlite_backend(struct backend *b, const char *dir, int full)
 	b->search = sq_search;
 	b->suggest = sq_suggest;
 	b->add = sq_add;
+	b->period = NULL;
+	b->hook = NULL;
 	return 0;
 }
 
