@@ -156,9 +156,12 @@ arb_search(void *ctx, const struct req *q, enum fit *f)
 	request(q, q->start, &rq);
 	if ((rc = ar_search(x->t, &rq, &ans)) != 0)
 		return rc;
+	/* Hosts (pins in the plan): the plan with it would not map at its
+	 * start; a later one may, as when the nodes are full. */
 	if (ans.status == AR_AVAILABLE)
 		*f = FIT;
-	else if (ans.reason == AR_R_FULL || ans.reason == AR_R_BOOKING)
+	else if (ans.reason == AR_R_FULL || ans.reason == AR_R_BOOKING ||
+	    ans.reason == AR_R_HOSTS)
 		*f = FULL;
 	else if (ans.reason == AR_R_HORIZON)
 		*f = BEYOND;
