@@ -5,7 +5,6 @@
  * hosts are in the plan.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ar.h"
