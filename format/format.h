@@ -35,7 +35,10 @@ extern "C" {
  *   2026-11-21T10:00:00-0130, a space instead of the T, fractions of a
  *   second are refused; a time without a zone is refused as ambiguous;
  *   @EPOCH (decimal seconds, no sign: times before 1970 are refused);
- *   now; now+DUR; now-DUR; +DUR (same as now+DUR).
+ *   now; now+DUR; now-DUR; +DUR (same as now+DUR); and, as Slurm
+ *   writes them, a count and a unit spelled out in place of DUR:
+ *   now+1hour, now-2days, +30minutes (second, minute, hour, day, week,
+ *   each with or without an 's').
  * Years 1970..9999 only; the result, after any offset or duration, must
  * lie in [0, 253402300799].  `now` is the caller's clock.
  * Returns 0 and stores the time in *t, or -1 with a message in err

@@ -177,6 +177,12 @@ an @EPOCH of INT64_MAX|ar-add|start=@9223372036854775807 duration=1h\n|2|y|ar-ad
 an @EPOCH past 9999|ar-search|start=@253402300800 duration=1h\n|2|y|ar-search: line 1: field 'start': invalid epoch time '@253402300800' (0 to 253402300799)|
 a negative @EPOCH|ar-add|start=@-1 duration=1h\n|2|y|ar-add: line 1: field 'start': invalid epoch time '@-1' (0 to 253402300799)|
 an @EPOCH with a leading zero|ar-add|start=@0123 duration=1h\n|2|y|ar-add: line 1: field 'start': invalid epoch time '@0123' (0 to 253402300799)|
+# Slurm's spelled-out units are read beside durations; an unknown one is
+# named, and the next line still goes through.
+Slurm's now+1hour is read|ar-search|start=now+1hour duration=1h\nstart=+30minutes end=now+2hours\n|0|y||start=2026-11-21T01:00:00Z duration=1h end=2026-11-21T02:00:00Z free=8 status=available\nstart=2026-11-21T00:30:00Z end=2026-11-21T02:00:00Z free=5 status=available
+a spelled-out unit is for times, not durations|ar-search start=+1h duration=30minutes||2|y|ar-search: arguments: field 'duration': invalid duration '30minutes'|
+an unknown spelled-out unit|ar-add|start=now+2fortnights duration=1h\nstart=+30minutes duration=1h nodes=2\n|2|n|ar-add: line 1: field 'start': unknown unit in '2fortnights' (use w d h m s, or seconds, minutes, hours, days, weeks)|start=2026-11-21T00:30:00Z duration=1h nodes=2 id=2 end=2026-11-21T01:30:00Z free=5 status=granted
+a spelled-out unit of zero|ar-search start=now+0hours duration=1h||2|y|ar-search: arguments: field 'start': duration must be positive: '0hours'|
 #
 # Durations.
 a bare number of a duration|ar-add|start=+1h duration=90\n|2|y|ar-add: line 1: field 'duration': duration needs a unit: '90'|
