@@ -194,7 +194,8 @@ args_line(struct ctx *x, int argc, char **argv, char **line, size_t *len)
 		const char *eq = strchr(argv[i], '='), *p;
 		size_t need = strlen(argv[i]) * 2 + 4;
 
-		if (eq == NULL) {
+		/* Nor a comment, which would hide the arguments after it. */
+		if (eq == NULL || argv[i][strspn(argv[i], " \t")] == '#') {
 			cmd_warn(x, 0, "expected key=value, got '%.40s'", argv[i]);
 			free(buf);
 			return -1;
@@ -517,9 +518,9 @@ read_args(struct ctx *x, int argc, char **argv, struct batch *b,
 }
 
 /*
- * Read lines into b from b->n on, each through take_line with prepare:
- * to the end of the input, or with batch set, up to BATCH_MAX lines and
- * while further lines are waiting.  The worst status of the lines, or
+ * Read lines into b from b->n on, each through take_line with prepare,
+ * skipping blank lines and comments: to the end of the input, or with
+ * batch set, up to BATCH_MAX lines and while further lines are waiting.  The worst status of the lines, or
  * -1 after a message if the input could not be read.
  */
 static int
@@ -531,6 +532,14 @@ read_lines(struct ctx *x, struct reader *r, struct batch *b, size_t *cap,
 	size_t len;
 
 	while ((more = reader_next(r, &line, &len)) == 1) {
+		/* Blank lines and comments hold no request; a line cut
+		 * short might have, and is refused below. */
+		if (!r->unterminated && len <= AR_LINE_MAX &&
+		    ar_record_skip(line, len)) {
+			if (batch && b->n > 0 && !reader_ready(r))
+				break;
+			continue;
+		}
 		if (b->n == *cap && grow_items(b, cap) != 0) {
 			more = -1;
 			errno = ENOMEM;

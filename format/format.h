@@ -132,8 +132,9 @@ void ar_record_clear(struct ar_record *r);
  * or more blanks (space or tab); a key is [A-Za-z_][A-Za-z0-9_.-]* of at
  * most AR_KEY_MAX bytes; a value is either bare (no blank, no '"', no
  * control character) or double-quoted with the escapes \" \\ \n \t.  An
- * empty bare value (key=) is allowed.  A line of only blanks is an empty
- * record.  With AR_REC_JSON the line is one JSON object whose values are
+ * empty bare value (key=) is allowed.  A '#' where a key would begin
+ * starts a comment, to the end of the line.  A line of only blanks, or
+ * only a comment, is an empty record.  With AR_REC_JSON the line is one JSON object whose values are
  * strings (stored unescaped, raw = 0) or other JSON values (stored as their
  * source text, raw = 1); nesting depth is limited to 32.
  * Refused: NUL bytes, invalid UTF-8, a duplicated key ("duplicate field
@@ -144,6 +145,14 @@ void ar_record_clear(struct ar_record *r);
  */
 int ar_record_parse(struct ar_record *r, const char *line, size_t len,
     int flags, char *err);
+
+/*
+ * Does the line (len bytes, no newline) hold no record at all: is it
+ * empty, only blanks (and a '\r' at the end), or a comment, blanks and
+ * then '#' followed by anything?  Readers of records skip such lines in
+ * either syntax, without parsing them.  Returns 1 if so, else 0.
+ */
+int ar_record_skip(const char *line, size_t len);
 
 /* The value of the field named key, or NULL if absent. */
 const char *ar_record_get(const struct ar_record *r, const char *key);

@@ -430,6 +430,8 @@ kvfield(struct scan *sc)
 	return 0;
 }
 
+/* Fields up to the end of the line, or to a comment: a '#' where a
+ * field's name would begin (no name begins so). */
 static int
 parse_kv(struct scan *sc)
 {
@@ -437,7 +439,7 @@ parse_kv(struct scan *sc)
 
 	for (;;) {
 		skipws(sc);
-		if (sc->p == sc->end)
+		if (sc->p == sc->end || *sc->p == '#')
 			return 0;
 		if ((rc = kvfield(sc)) != 0)
 			return rc;
@@ -656,6 +658,18 @@ ar_record_parse(struct ar_record *r, const char *line, size_t len,
 	if (len > 0 && line[len - 1] == '\r')	/* CRLF line ends */
 		sc.end--;
 	return flags & AR_REC_JSON ? parse_json(&sc) : parse_kv(&sc);
+}
+
+int
+ar_record_skip(const char *line, size_t len)
+{
+	const char *p = line, *end = line + len;
+
+	if (len > 0 && line[len - 1] == '\r')
+		end--;
+	while (p < end && blank(*p))
+		p++;
+	return p == end || *p == '#';
 }
 
 void

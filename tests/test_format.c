@@ -477,6 +477,14 @@ static const struct {
 	{ KV, "b=2 a=1 c=3", KV, "b=2 a=1 c=3\n" },
 	{ KV, "A=1 a=2", KV, "A=1 a=2\n" },
 	{ KV, "a=\\ b=\\\\", KV, "a=\"\\\\\" b=\"\\\\\\\\\"\n" },
+	/* A comment begins where a field's name would. */
+	{ KV, "# a=1", KV, "\n" },
+	{ KV, "  \t# a=1", KV, "\n" },
+	{ KV, "a=1 # b=2", KV, "a=1\n" },
+	{ KV, "a=1\t#b=2 \"", KV, "a=1\n" },
+	{ KV, "a=1 b=2#3 c=#4 d=\"# 5\" #", KV,
+	    "a=1 b=2#3 c=#4 d=\"# 5\"\n" },
+	{ KV, "a=1 #\r", KV, "a=1\n" },
 	/* key=value to JSON */
 	{ KV, "", JS, "{}\n" },
 	{ KV, "a=1 b=x", JS, "{\"a\":\"1\",\"b\":\"x\"}\n" },
@@ -559,6 +567,10 @@ static const struct {
 	{ KV, L("-a=1"), "invalid field name at byte 1" },
 	{ KV, L("a!=1"), "invalid field name at byte 2" },
 	{ KV, L("\"a\"=1"), "invalid field name at byte 1" },
+	{ KV, L("a#=1"), "invalid field name at byte 2" },
+	{ KV, L("a=1#x b"), "missing '=' after 'b'" },
+	{ JS, L("# {}"), "expected '{' at byte 1" },
+	{ JS, L("{\"a\":1} # x"), "text after the object at byte 9" },
 	{ KV, L("\xc3\xa9=1"), "invalid field name at byte 1" },
 	{ KV, L("a" A64 "=1"),
 	    "field name longer than 64 bytes at byte 1" },
@@ -1171,6 +1183,40 @@ test_records(struct ar_record *r)
 	ar_record_free(&r2);
 }
 
+/* Lines that hold no record, and some that do. */
+static const struct {
+	const char *line;
+	int skip;
+} skips[] = {
+	{ "", 1 },
+	{ " \t ", 1 },
+	{ "\r", 1 },
+	{ "  \r", 1 },
+	{ "#", 1 },
+	{ "# start=+1h", 1 },
+	{ "\t  # {\"a\":1}", 1 },
+	{ "#\001\xff", 1 },
+	{ "a=1", 0 },
+	{ "a=1 # x", 0 },
+	{ "{}", 0 },
+	{ " \r ", 0 },
+	{ "\r\r", 0 },
+	{ "x#", 0 },
+};
+
+static void
+test_skips(void)
+{
+	char got[2] = "0", want[2] = "0";
+
+	for (size_t i = 0; i < NELEM(skips); i++, nrows++) {
+		got[0] = '0' + ar_record_skip(skips[i].line,
+		    strlen(skips[i].line));
+		want[0] = '0' + skips[i].skip;
+		checkstr("skip", skips[i].line, got, want);
+	}
+}
+
 static void
 test_long_lines(struct ar_record *r)
 {
@@ -1523,6 +1569,7 @@ main(void)
 	test_uints();
 	test_reals();
 	test_records(&r);
+	test_skips();
 	test_long_lines(&r);
 	test_edits(&r);
 	test_append(&r);

@@ -275,8 +275,15 @@ invalid UTF-8: above U+10FFFF|ar-add|start=+1h duration=1h user=\364\220\200\200
 invalid UTF-8: a truncated sequence|ar-add|start=+1h duration=1h user=\303\n|2|y|ar-add: line 1: invalid UTF-8 at byte 28|
 valid UTF-8 passes|ar-search|start=+1h duration=1h user=élodie\n|0|y||start=2026-11-21T01:00:00Z duration=1h user=élodie end=2026-11-21T02:00:00Z free=8 status=available
 CRLF line endings are read|ar-add|start=+1h duration=1h\r\nstart=+2h duration=1h\r\n|0|n||start=2026-11-21T01:00:00Z duration=1h id=2 end=2026-11-21T02:00:00Z free=8 status=granted\nstart=2026-11-21T02:00:00Z duration=1h id=3 end=2026-11-21T03:00:00Z free=8 status=granted
-an empty line is an empty record|ar-add|\n|2|y|ar-add: line 1: missing field 'start' (or 'earliest')|
-a line of blanks is an empty record|ar-add| \t \n|2|y|ar-add: line 1: missing field 'start' (or 'earliest')|
+# Blank lines and comments hold no request: they are skipped, and the
+# lines after them keep their numbers.
+an empty line is skipped|ar-add|\n|0|y||
+a line of blanks is skipped|ar-add| \t \r\n|0|y||
+comments and blank lines keep the line numbers|ar-search|# requests\n\nstart=+1h duration=1h # one hour\n  # indented\n\t\nstart=+1h\n|2|y|ar-search: line 6: missing field 'duration' (or 'end')|start=2026-11-21T01:00:00Z duration=1h end=2026-11-21T02:00:00Z free=8 status=available
+a comment ends the fields but not a value|ar-search|start=+1h duration=1h user=a#b job="x # y" #note=1\n|0|y||start=2026-11-21T01:00:00Z duration=1h user=a#b job="x # y" end=2026-11-21T02:00:00Z free=8 status=available
+ar-del reads comments too|ar-del|# the base reservation\nid=1 # base\n|0|n||id=1 status=cancelled
+a comment line cut short is still refused|ar-add|# no newline|2|y|ar-add: line 1: no newline at the end: the line may be cut short|
+an argument that would be a comment|ar-search start=+1h duration=1h '#x=1'||2|y|ar-search: arguments: expected key=value, got '#x=1'|
 empty input is no request|ar-add||0|y||
 the bad line of three is named|ar-search|start=+1h duration=1h\nstart=+1h\nstart=+1h duration=1h nodes=9\n|2|y|ar-search: line 2: missing field 'duration' (or 'end')|start=2026-11-21T01:00:00Z duration=1h end=2026-11-21T02:00:00Z free=8 status=available\nstart=2026-11-21T01:00:00Z duration=1h nodes=9 end=2026-11-21T02:00:00Z status=unavailable reason=capacity
 #
@@ -284,7 +291,9 @@ the bad line of three is named|ar-search|start=+1h duration=1h\nstart=+1h\nstart
 JSON: an array is not an object|ar-add --json|[1,2]\n|2|y|ar-add: line 1: expected '{' at byte 1|
 JSON: a string is not an object|ar-add --json|"start"\n|2|y|ar-add: line 1: expected '{' at byte 1|
 JSON: key=value is not an object|ar-add --json|start=+1h duration=1h\n|2|y|ar-add: line 1: expected '{' at byte 1|
-JSON: an empty line|ar-add --json|\n|2|y|ar-add: line 1: expected '{' at end of line|
+JSON: an empty line is skipped|ar-add --json|\n|0|y||
+JSON: comment lines are skipped|ar-search --json|# c\n\n  # d\n{"start":"+1h","duration":"1h"}\n\t\n{"start":"+1h"}\n|2|y|ar-search: line 6: missing field 'duration' (or 'end')|{"start":"2026-11-21T01:00:00Z","duration":"1h","end":"2026-11-21T02:00:00Z","free":8,"status":"available"}
+JSON: no comment after the object|ar-add --json|{"start":"+1h","duration":"1h"} # x\n|2|y|ar-add: line 1: text after the object at byte 33|
 JSON: nested 33 levels|ar-add --json|{"start":"+1h","duration":"1h","x":@D33@}\n|2|y|ar-add: line 1: nested deeper than 32 levels at byte 67|
 JSON: nested 32 levels is fine|ar-search --json|{"start":"+1h","duration":"1h","x":@D32@}\n|0|y||{"start":"2026-11-21T01:00:00Z","duration":"1h","x":@D32@,"end":"2026-11-21T02:00:00Z","free":8,"status":"available"}
 JSON: text after the object|ar-add --json|{"start":"+1h","duration":"1h"} x\n|2|y|ar-add: line 1: text after the object at byte 33|
