@@ -333,7 +333,20 @@ ar-del with a user and no job|ar-del|user=base\n|2|y|ar-del: line 1: missing fie
 ar-del of a user and job with no match|ar-del user=base job=none||1|y|ar-del: arguments: no live reservation with that user and job|user=base job=none status=refused reason=not-found
 ar-report --from garbage|ar-report --free --from noon||2|y|ar-report: option '--from': invalid time 'noon' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
 ar-report --free before the clock|ar-report --free --from now-1h||2|y|ar-report: option '--free': slot 2026-11-20T23:00:00Z is outside the ring (from the clock to the horizon)|
-ar-report with records|ar-report id=1||2|y|ar-report: takes no records as arguments|
+ar-report --info with a filter record|ar-report --info id=1||2|y|ar-report: a filter record goes with --list or --all|
+# The filter record of ar-report --list and --all.
+ar-report status unknown|ar-report --all status=running||2|y|ar-report: arguments: field 'status': must be granted, cancelled or finished|
+ar-report --list of cancelled ones|ar-report status=cancelled||2|y|ar-report: arguments: field 'status': --list shows granted reservations only (use --all)|
+ar-report running neither yes nor no|ar-report running=1||2|y|ar-report: arguments: field 'running': must be yes or no|
+ar-report id 0|ar-report id=0||2|y|ar-report: arguments: field 'id': must be between 1 and 18446744073709551615|
+ar-report id not a number|ar-report --all id=one||2|y|ar-report: arguments: field 'id': not a number: 'one'|
+ar-report owner -1|ar-report owner=-1||2|y|ar-report: arguments: field 'owner': not a number: '-1'|
+ar-report owner 2^32|ar-report owner=4294967296||2|y|ar-report: arguments: field 'owner': must be between 0 and 4294967295|
+ar-report a user of 256 bytes|ar-report user=@L256@||2|y|ar-report: arguments: field 'user': longer than 255 bytes|
+ar-report a field that selects nothing|ar-report user=base state=granted||2|y|ar-report: arguments: field 'state': not one to select by (use id, user, job, owner, status or running)|
+ar-report a filter without =|ar-report user||2|y|ar-report: arguments: expected key=value, got 'user'|
+ar-report --list --from garbage|ar-report --list --from noon||2|y|ar-report: option '--from': invalid time 'noon' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
+ar-report --all --to garbage|ar-report --all --to later user=base||2|y|ar-report: option '--to': invalid time 'later' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
 EOF
 
 # RECORDS.md: whatever is printed can be parsed again.  A start that
@@ -513,7 +526,7 @@ if [ -n "$bad_ro" ]; then
 	expect_err
 	run $bad_ro ar-report --list
 	expect_exit 0
-	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted"
+	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 	denied 'ar-add start=+2h duration=1h' 'ar-del id=1' 'ar-del --purge'
 else
 	skip 'bad store: read-only, lock.mdb too' 'root without setpriv(1)'
@@ -587,7 +600,7 @@ if [ -c /dev/full ]; then
 	expect_exit 3
 	expect_err 'ar-add: write error: No space left on device'
 	run ar-report --list
-	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=granted"
+	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 	expect_check
 
 	begin 'bad output: ar-report --all to /dev/full is exit 3'
