@@ -520,8 +520,9 @@ read_args(struct ctx *x, int argc, char **argv, struct batch *b,
 /*
  * Read lines into b from b->n on, each through take_line with prepare,
  * skipping blank lines and comments: to the end of the input, or with
- * batch set, up to BATCH_MAX lines and while further lines are waiting.  The worst status of the lines, or
- * -1 after a message if the input could not be read.
+ * batch set, up to BATCH_MAX lines and while further lines are waiting.
+ * The worst status of the lines, or -1 after a message if the input
+ * could not be read.
  */
 static int
 read_lines(struct ctx *x, struct reader *r, struct batch *b, size_t *cap,
