@@ -229,6 +229,9 @@ struct usage {
 	struct ar_pricing pr;
 	enum ar_usage_by by;
 	int keep;               /* keep them, print at the end */
+	int nulls;              /* JSON records: a figure not known, or a
+				   fraction of nothing, is null, not the
+				   text key=value has for it */
 	struct ar_usage *u;
 	char **labels;
 	size_t n, cap;
@@ -240,22 +243,33 @@ static const char *const by_names[] = { "window", "user", "job", "class" };
 static const enum ar_reason reasons[] = { AR_R_FULL, AR_R_PAST,
     AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS };
 
+/* Set key to text where a number has none; null in JSON, so that the
+ * field is a number or null. */
+static int
+set_none(const struct usage *us, struct ar_record *r, const char *key,
+    const char *text)
+{
+	return us->nulls ? ar_record_set_null(r, key) :
+	    ar_record_set(r, key, text);
+}
+
 /* Set key to v, or to "unknown" if it is not known. */
 static int
-set_known(struct ar_record *r, const char *key, int known, uint64_t v)
+set_known(const struct usage *us, struct ar_record *r, const char *key,
+    int known, uint64_t v)
 {
 	return known ? ar_record_set_uint(r, key, v) :
-	    ar_record_set(r, key, "unknown");
+	    set_none(us, r, key, "unknown");
 }
 
 /* A fraction, or "-" when there is nothing to divide. */
 static int
-set_ratio(struct ar_record *r, const char *key, int known, uint64_t a,
-    uint64_t b)
+set_ratio(const struct usage *us, struct ar_record *r, const char *key,
+    int known, uint64_t a, uint64_t b)
 {
 	if (!known)
-		return ar_record_set(r, key, "unknown");
-	return b == 0 ? ar_record_set(r, key, "-") :
+		return set_none(us, r, key, "unknown");
+	return b == 0 ? set_none(us, r, key, "-") :
 	    ar_record_set_real(r, key, (double)a / (double)b);
 }
 
@@ -279,7 +293,8 @@ usage_record(const struct usage *us, const struct ar_usage *u,
 		} else {
 			size_t c = (size_t)atoi(label);
 
-			if (ar_record_set(r, "class", c ? label : "none") != 0 ||
+			if ((c ? ar_record_set_uint(r, "class", c) :
+			    set_none(us, r, "class", "none")) != 0 ||
 			    (c >= 1 && c <= us->pr.n && us->pr.c[c - 1].name[0] &&
 			    ar_record_set(r, "name", us->pr.c[c - 1].name) != 0))
 				return -1;
@@ -288,12 +303,12 @@ usage_record(const struct usage *us, const struct ar_usage *u,
 	if (ar_record_set_time(r, "from", u->from) != 0 ||
 	    ar_record_set_time(r, "to", u->to) != 0 ||
 	    (!k && ar_record_set(r, "known", "no") != 0) ||
-	    set_ratio(r, "utilisation", k, u->reserved, u->capacity) != 0 ||
-	    set_known(r, "reserved", k, u->reserved) != 0 ||
+	    set_ratio(us, r, "utilisation", k, u->reserved, u->capacity) != 0 ||
+	    set_known(us, r, "reserved", k, u->reserved) != 0 ||
 	    ((label == NULL || u->total) &&
-	    set_known(r, "idle", k, u->capacity - u->reserved) != 0) ||
-	    set_known(r, "granted", k, u->granted) != 0 ||
-	    set_known(r, "refused", dk, u->refused) != 0)
+	    set_known(us, r, "idle", k, u->capacity - u->reserved) != 0) ||
+	    set_known(us, r, "granted", k, u->granted) != 0 ||
+	    set_known(us, r, "refused", dk, u->refused) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
 		snprintf(key, sizeof(key), "refused_%s",
@@ -301,29 +316,30 @@ usage_record(const struct usage *us, const struct ar_usage *u,
 		for (char *p = key; *p; p++)
 			if (*p == '-')
 				*p = '_';
-		if (set_known(r, key, dk, u->refused_by[reasons[i]]) != 0)
+		if (set_known(us, r, key, dk, u->refused_by[reasons[i]]) != 0)
 			return -1;
 	}
-	if (set_ratio(r, "acceptance", k && dk, u->granted, u->granted +
+	if (set_ratio(us, r, "acceptance", k && dk, u->granted, u->granted +
 	    u->refused) != 0 ||
-	    (u->granted ? set_known(r, "awt", k, awt) :
-	    ar_record_set(r, "awt", k ? "-" : "unknown")) != 0 ||
-	    set_known(r, "awt_max", k, (uint64_t)u->wait_max) != 0 ||
-	    set_known(r, "moved", k, u->moved) != 0)
+	    (u->granted ? set_known(us, r, "awt", k, awt) :
+	    set_none(us, r, "awt", k ? "-" : "unknown")) != 0 ||
+	    set_known(us, r, "awt_max", k, (uint64_t)u->wait_max) != 0 ||
+	    set_known(us, r, "moved", k, u->moved) != 0)
 		return -1;
 	if (u->classes == 0)
 		return 0;
-	if (set_known(r, "revenue", k, (uint64_t)u->revenue) != 0)
+	if (set_known(us, r, "revenue", k, (uint64_t)u->revenue) != 0)
 		return -1;
 	for (size_t i = 0; i < u->classes; i++) {
 		snprintf(key, sizeof(key), "granted_c%zu", i + 1);
-		if (set_known(r, key, k, u->class_granted[i]) != 0)
+		if (set_known(us, r, key, k, u->class_granted[i]) != 0)
 			return -1;
 		snprintf(key, sizeof(key), "refused_c%zu", i + 1);
-		if (set_known(r, key, dk, u->class_refused[i]) != 0)
+		if (set_known(us, r, key, dk, u->class_refused[i]) != 0)
 			return -1;
 		snprintf(key, sizeof(key), "revenue_c%zu", i + 1);
-		if (set_known(r, key, k, (uint64_t)u->class_revenue[i]) != 0)
+		if (set_known(us, r, key, k,
+		    (uint64_t)u->class_revenue[i]) != 0)
 			return -1;
 	}
 	return 0;
@@ -757,6 +773,7 @@ usage(struct out *o, ar_txn *t)
 	memset(&us, 0, sizeof(us));
 	us.o = o;
 	us.keep = op->table || op->svg != NULL;
+	us.nulls = o->x->json && !us.keep;
 	if ((rc = usage_args(o->x, t, &from, &to, &window, &us.by)) != 0 ||
 	    (rc = ar_pricing(t, &us.pr)) != 0)
 		return rc;
@@ -803,8 +820,8 @@ filter(struct ctx *x, struct item *it, char *err)
 			f->owner = (int64_t)u;
 		} else if (strcmp(k, "user") == 0 || strcmp(k, "job") == 0) {
 			if (strlen(v) > AR_LABEL_MAX) {
-				snprintf(msg, sizeof(msg), "longer than %d bytes",
-				    AR_LABEL_MAX);
+				snprintf(msg, sizeof(msg), "longer than %d "
+				    "bytes", AR_LABEL_MAX);
 				goto bad;
 			}
 			strcpy(*k == 'u' ? f->user_is : f->job_is, v);
@@ -818,8 +835,8 @@ filter(struct ctx *x, struct item *it, char *err)
 				goto bad;
 			}
 			if (op->mode == LIST && state_of[j] != AR_GRANTED) {
-				snprintf(msg, sizeof(msg), "--list shows granted "
-				    "reservations only (use --all)");
+				snprintf(msg, sizeof(msg), "--list shows "
+				    "granted reservations only (use --all)");
 				goto bad;
 			}
 			f->state = state_of[j];
@@ -830,8 +847,9 @@ filter(struct ctx *x, struct item *it, char *err)
 			}
 			f->running = strcmp(v, "yes") == 0;
 		} else {
-			snprintf(err, AR_ERRMAX, "field '%s': not one to select "
-			    "by (use id, user, job, owner, status or running)", k);
+			snprintf(err, AR_ERRMAX, "field '%s': not one to "
+			    "select by (use id, user, job, owner, status or "
+			    "running)", k);
 			return -1;
 		}
 	}

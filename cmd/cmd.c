@@ -398,6 +398,16 @@ run_batch(struct ctx *x, struct batch *b)
 	return b->status;
 }
 
+/*
+ * The fields that are numbers wherever they appear (format/RECORDS.md):
+ * read as text, from key=value, the command line or a JSON string, they
+ * are written as JSON numbers all the same, whether the command reads
+ * them or passes them through.
+ */
+static const char *const numeric_fields[] = { "id", "nodes", "jobs",
+    "free", "copy", "owner", "class", "price", "conflict", "limit",
+    "protection", "old_limit", "mean", "sd", NULL };
+
 /* Parse one line into it and prepare it; 0, or EXIT_USAGE. */
 static int
 take_line(struct ctx *x, struct item *it, const char *line, size_t len,
@@ -429,6 +439,7 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 		cmd_warn(x, lineno, "%s", rc == -2 ? "out of memory" : err);
 		return EXIT_USAGE;
 	}
+	ar_record_numbers(&it->rec, numeric_fields);
 	if (prepare(x, it, err) != 0) {
 		cmd_warn(x, lineno, "%s", err);
 		return EXIT_USAGE;
@@ -1110,11 +1121,8 @@ time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
 	return 1;
 }
 
-/*
- * Read a count field, 1 to max, into *n (1 if absent); -1 with err if
- * bad.  It is written back as a number, so that it prints as one in JSON
- * whether it came as a string, an argument or a JSON number.
- */
+/* Read a count field, 1 to max, into *n (1 if absent); -1 with err if
+ * bad.  (take_line made it a number for JSON.) */
 static int
 count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
     char *err)
@@ -1128,10 +1136,6 @@ count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
 		return 0;
 	if (ar_uint_parse(v, 1, max, &u, msg) != 0) {
 		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
-		return -1;
-	}
-	if (ar_record_set_uint(&it->rec, key, u) != 0) {
-		snprintf(err, AR_ERRMAX, "out of memory");
 		return -1;
 	}
 	*n = (uint32_t)u;

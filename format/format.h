@@ -134,9 +134,10 @@ void ar_record_clear(struct ar_record *r);
  * control character) or double-quoted with the escapes \" \\ \n \t.  An
  * empty bare value (key=) is allowed.  A '#' where a key would begin
  * starts a comment, to the end of the line.  A line of only blanks, or
- * only a comment, is an empty record.  With AR_REC_JSON the line is one JSON object whose values are
- * strings (stored unescaped, raw = 0) or other JSON values (stored as their
- * source text, raw = 1); nesting depth is limited to 32.
+ * only a comment, is an empty record.  With AR_REC_JSON the line is one
+ * JSON object whose values are strings (stored unescaped, raw = 0) or
+ * other JSON values (stored as their source text, raw = 1); nesting
+ * depth is limited to 32.
  * Refused: NUL bytes, invalid UTF-8, a duplicated key ("duplicate field
  * 'start'"), a missing '=', an unterminated quote, a line longer than
  * AR_LINE_MAX.  One '\r' at the end of the line (CRLF) is dropped.
@@ -181,6 +182,19 @@ int ar_record_set_time(struct ar_record *r, const char *key, int64_t t);
 
 /* Set field key to a canonical duration.  Returns 0 or -1 (no memory). */
 int ar_record_set_duration(struct ar_record *r, const char *key, int64_t d);
+
+/* Set field key to JSON's null (raw = 1), for a value that is not
+ * known; key=value prints it as null.  Returns 0 or -1 (no memory). */
+int ar_record_set_null(struct ar_record *r, const char *key);
+
+/*
+ * Make every field named in keys (a NULL-terminated list) whose value is
+ * a string holding a number as JSON writes one (see ar_real_parse) a
+ * number (raw = 1), its text unchanged: so that a numeric field prints
+ * as a JSON number whether it was read from key=value, from the command
+ * line or from a JSON string.  Other values are left as they are.
+ */
+void ar_record_numbers(struct ar_record *r, const char *const *keys);
 
 /* Remove field key if present. */
 void ar_record_del(struct ar_record *r, const char *key);

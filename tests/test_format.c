@@ -1298,6 +1298,49 @@ test_edits(struct ar_record *r)
 }
 
 /* Printing appends to what the buffer holds, and grows it. */
+/* Numeric fields read as text, made JSON numbers: the line, its JSON. */
+static const struct {
+	int in;
+	const char *line, *want;
+} numbers[] = {
+	{ KV, "id=5 user=7 nodes=2",
+	    "{\"id\":5,\"user\":\"7\",\"nodes\":2}\n" },
+	{ KV, "price=60.5 sd=2e-3 free=-1", "{\"price\":60.5,\"sd\":2e-3,"
+	    "\"free\":-1}\n" },
+	{ KV, "id=01 nodes=+2 free=1.5e999 copy=x jobs=", "{\"id\":\"01\","
+	    "\"nodes\":\"+2\",\"free\":\"1.5e999\",\"copy\":\"x\","
+	    "\"jobs\":\"\"}\n" },
+	{ JS, "{\"id\":\"5\",\"nodes\":[2],\"jobs\":true,\"free\":\" 3\"}",
+	    "{\"id\":5,\"nodes\":[2],\"jobs\":true,\"free\":\" 3\"}\n" },
+};
+
+static void
+test_numbers(struct ar_record *r)
+{
+	static const char *const keys[] = { "id", "nodes", "jobs", "free",
+	    "copy", "price", "sd", NULL };
+	char err[AR_ERRMAX], *out;
+
+	for (size_t i = 0; i < NELEM(numbers); i++, nrows++) {
+		if (ar_record_parse(r, numbers[i].line, strlen(numbers[i].line),
+		    numbers[i].in, err) != 0) {
+			check(0, "numbers", numbers[i].line, err, "parsed");
+			continue;
+		}
+		ar_record_numbers(r, keys);
+		out = print(r, JS);
+		checkstr("numbers", numbers[i].line, out, numbers[i].want);
+		free(out);
+	}
+	nrows++;
+	ar_record_parse(r, "a=1", 3, KV, err);
+	if (ar_record_set_null(r, "a") != 0 || ar_record_set_null(r, "b") != 0)
+		check(0, "null", "a=1", "no memory", "");
+	out = print(r, JS);
+	checkstr("null", "a=1", out, "{\"a\":null,\"b\":null}\n");
+	free(out);
+}
+
 static void
 test_append(struct ar_record *r)
 {
@@ -1572,6 +1615,7 @@ main(void)
 	test_skips();
 	test_long_lines(&r);
 	test_edits(&r);
+	test_numbers(&r);
 	test_append(&r);
 	ar_record_free(&r);
 	test_hostlists();
