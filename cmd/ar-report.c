@@ -1,7 +1,8 @@
 /*
- * ar-report - what the store holds: reservations, free nodes per slot,
- * the store's description, the invariant check, and what the cluster
- * did and will do (--usage), as records, a table or charts.
+ * ar-report - what the store holds: reservations (all, or those a record
+ * and a time range select), free nodes per slot, the store's
+ * description, the invariant check, and what the cluster did and will
+ * do (--usage), as records, a table or charts.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,9 +16,25 @@
 enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE };
 enum { OPT_FROM = 300, OPT_TO, OPT_WINDOW, OPT_BY, OPT_TABLE, OPT_SVG };
 
+/* The reservations --list and --all print: those with every field the
+ * filter record names, overlapping [from, to). */
+struct filter {
+	int given;              /* a filter record was given */
+	uint64_t id;            /* 0: any */
+	int user, job;          /* the labels below are asked for */
+	char user_is[AR_LABEL_MAX + 1], job_is[AR_LABEL_MAX + 1];
+	int64_t owner;          /* -1: any */
+	enum ar_status state;   /* 0: any */
+	int running;            /* -1: any, else 0 or 1 */
+	int64_t from, to;
+	int found;              /* some reservation was printed */
+};
+
 struct opts {
 	enum mode mode;
-	const char *from, *to;  /* --free, --usage: the interval, as given */
+	struct filter f;
+	const char *from, *to;  /* --free, --usage, --list, --all: the
+				   interval, as given */
 	const char *window;     /* --usage: as given */
 	const char *by;
 	int table;
@@ -71,18 +88,50 @@ struct out {
 	struct ctx *x;
 	struct ar_record rec;
 	int write_error;        /* errno of a failed write to stdout, or 0 */
+	int64_t now;            /* the store's clock */
 };
 
 /* Listings go out as they are made, 64 KiB at a time: a store of
  * millions of records is not held in memory. */
 #define LIST_CHUNK 65536
 
+/* Is v running: granted, started, and not ended by the clock? */
+static int
+running(const struct ar_resv *v, int64_t now)
+{
+	return v->state == AR_GRANTED && v->start <= now && now < v->end;
+}
+
+/* Has v every field of the filter, and does it overlap its range? */
+static int
+selected(const struct filter *f, const struct ar_resv *v, int64_t now)
+{
+	return (f->id == 0 || v->id == f->id) &&
+	    (!f->user || strcmp(v->user, f->user_is) == 0) &&
+	    (!f->job || strcmp(v->job, f->job_is) == 0) &&
+	    (f->owner < 0 || v->owner == f->owner) &&
+	    (f->state == 0 || v->state == f->state) &&
+	    (f->running < 0 || running(v, now) == f->running) &&
+	    v->start < f->to && v->end > f->from;
+}
+
 static int
 listed(const struct ar_resv *v, void *arg)
 {
 	struct out *o = arg;
+	struct filter *f = &((struct opts *)o->x->data)->f;
+	struct ar_record *r = &o->rec;
 
-	if (cmd_resv(&o->rec, v) != 0 || cmd_print(o->x, &o->rec) != 0)
+	if (!selected(f, v, o->now))
+		return 0;
+	f->found = 1;
+	if (cmd_resv(r, v) != 0 ||
+	    ar_record_set(r, "running", running(v, o->now) ? "yes" :
+	    "no") != 0 ||
+	    ar_record_set_duration(r, "duration", v->duration) != 0 ||
+	    ar_record_set_time(r, "created", v->created) != 0 ||
+	    ar_record_set_time(r, "changed", v->changed) != 0 ||
+	    cmd_print(o->x, r) != 0)
 		return ENOMEM;
 	if (o->x->outlen >= LIST_CHUNK && cmd_flush(o->x) != 0) {
 		o->write_error = errno ? errno : EIO;
@@ -180,6 +229,9 @@ struct usage {
 	struct ar_pricing pr;
 	enum ar_usage_by by;
 	int keep;               /* keep them, print at the end */
+	int nulls;              /* JSON records: a figure not known, or a
+				   fraction of nothing, is null, not the
+				   text key=value has for it */
 	struct ar_usage *u;
 	char **labels;
 	size_t n, cap;
@@ -191,22 +243,33 @@ static const char *const by_names[] = { "window", "user", "job", "class" };
 static const enum ar_reason reasons[] = { AR_R_FULL, AR_R_PAST,
     AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS };
 
+/* Set key to text where a number has none; null in JSON, so that the
+ * field is a number or null. */
+static int
+set_none(const struct usage *us, struct ar_record *r, const char *key,
+    const char *text)
+{
+	return us->nulls ? ar_record_set_null(r, key) :
+	    ar_record_set(r, key, text);
+}
+
 /* Set key to v, or to "unknown" if it is not known. */
 static int
-set_known(struct ar_record *r, const char *key, int known, uint64_t v)
+set_known(const struct usage *us, struct ar_record *r, const char *key,
+    int known, uint64_t v)
 {
 	return known ? ar_record_set_uint(r, key, v) :
-	    ar_record_set(r, key, "unknown");
+	    set_none(us, r, key, "unknown");
 }
 
 /* A fraction, or "-" when there is nothing to divide. */
 static int
-set_ratio(struct ar_record *r, const char *key, int known, uint64_t a,
-    uint64_t b)
+set_ratio(const struct usage *us, struct ar_record *r, const char *key,
+    int known, uint64_t a, uint64_t b)
 {
 	if (!known)
-		return ar_record_set(r, key, "unknown");
-	return b == 0 ? ar_record_set(r, key, "-") :
+		return set_none(us, r, key, "unknown");
+	return b == 0 ? set_none(us, r, key, "-") :
 	    ar_record_set_real(r, key, (double)a / (double)b);
 }
 
@@ -230,7 +293,8 @@ usage_record(const struct usage *us, const struct ar_usage *u,
 		} else {
 			size_t c = (size_t)atoi(label);
 
-			if (ar_record_set(r, "class", c ? label : "none") != 0 ||
+			if ((c ? ar_record_set_uint(r, "class", c) :
+			    set_none(us, r, "class", "none")) != 0 ||
 			    (c >= 1 && c <= us->pr.n && us->pr.c[c - 1].name[0] &&
 			    ar_record_set(r, "name", us->pr.c[c - 1].name) != 0))
 				return -1;
@@ -239,12 +303,12 @@ usage_record(const struct usage *us, const struct ar_usage *u,
 	if (ar_record_set_time(r, "from", u->from) != 0 ||
 	    ar_record_set_time(r, "to", u->to) != 0 ||
 	    (!k && ar_record_set(r, "known", "no") != 0) ||
-	    set_ratio(r, "utilisation", k, u->reserved, u->capacity) != 0 ||
-	    set_known(r, "reserved", k, u->reserved) != 0 ||
+	    set_ratio(us, r, "utilisation", k, u->reserved, u->capacity) != 0 ||
+	    set_known(us, r, "reserved", k, u->reserved) != 0 ||
 	    ((label == NULL || u->total) &&
-	    set_known(r, "idle", k, u->capacity - u->reserved) != 0) ||
-	    set_known(r, "granted", k, u->granted) != 0 ||
-	    set_known(r, "refused", dk, u->refused) != 0)
+	    set_known(us, r, "idle", k, u->capacity - u->reserved) != 0) ||
+	    set_known(us, r, "granted", k, u->granted) != 0 ||
+	    set_known(us, r, "refused", dk, u->refused) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
 		snprintf(key, sizeof(key), "refused_%s",
@@ -252,29 +316,30 @@ usage_record(const struct usage *us, const struct ar_usage *u,
 		for (char *p = key; *p; p++)
 			if (*p == '-')
 				*p = '_';
-		if (set_known(r, key, dk, u->refused_by[reasons[i]]) != 0)
+		if (set_known(us, r, key, dk, u->refused_by[reasons[i]]) != 0)
 			return -1;
 	}
-	if (set_ratio(r, "acceptance", k && dk, u->granted, u->granted +
+	if (set_ratio(us, r, "acceptance", k && dk, u->granted, u->granted +
 	    u->refused) != 0 ||
-	    (u->granted ? set_known(r, "awt", k, awt) :
-	    ar_record_set(r, "awt", k ? "-" : "unknown")) != 0 ||
-	    set_known(r, "awt_max", k, (uint64_t)u->wait_max) != 0 ||
-	    set_known(r, "moved", k, u->moved) != 0)
+	    (u->granted ? set_known(us, r, "awt", k, awt) :
+	    set_none(us, r, "awt", k ? "-" : "unknown")) != 0 ||
+	    set_known(us, r, "awt_max", k, (uint64_t)u->wait_max) != 0 ||
+	    set_known(us, r, "moved", k, u->moved) != 0)
 		return -1;
 	if (u->classes == 0)
 		return 0;
-	if (set_known(r, "revenue", k, (uint64_t)u->revenue) != 0)
+	if (set_known(us, r, "revenue", k, (uint64_t)u->revenue) != 0)
 		return -1;
 	for (size_t i = 0; i < u->classes; i++) {
 		snprintf(key, sizeof(key), "granted_c%zu", i + 1);
-		if (set_known(r, key, k, u->class_granted[i]) != 0)
+		if (set_known(us, r, key, k, u->class_granted[i]) != 0)
 			return -1;
 		snprintf(key, sizeof(key), "refused_c%zu", i + 1);
-		if (set_known(r, key, dk, u->class_refused[i]) != 0)
+		if (set_known(us, r, key, dk, u->class_refused[i]) != 0)
 			return -1;
 		snprintf(key, sizeof(key), "revenue_c%zu", i + 1);
-		if (set_known(r, key, k, (uint64_t)u->class_revenue[i]) != 0)
+		if (set_known(us, r, key, k,
+		    (uint64_t)u->class_revenue[i]) != 0)
 			return -1;
 	}
 	return 0;
@@ -321,6 +386,36 @@ time_opt(struct ctx *x, const char *name, const char *arg, int64_t *t)
 		return 0;
 	fprintf(stderr, "%s: option '--%s': %s\n", x->cmd->name, name, err);
 	return -1;
+}
+
+/* --list and --all: the reservations the filter selects. */
+static int
+list(struct out *o, ar_txn *t)
+{
+	struct opts *op = o->x->data;
+	struct filter *f = &op->f;
+	struct ar_resv v;
+	int rc;
+
+	o->now = ar_txn_now(t);
+	f->from = 0;
+	f->to = INT64_MAX;
+	if ((op->from != NULL && time_opt(o->x, "from", op->from,
+	    &f->from) != 0) ||
+	    (op->to != NULL && time_opt(o->x, "to", op->to, &f->to) != 0))
+		return EINVAL;
+	if (f->to <= f->from) {
+		fprintf(stderr, "%s: option '--to': not after '--from'\n",
+		    o->x->cmd->name);
+		return EINVAL;
+	}
+	if (f->id == 0)
+		return ar_list(t, op->mode == LIST ? AR_LIVE : 0, listed, o);
+	/* One reservation is read as one, not found in all. */
+	if ((rc = ar_get(t, f->id, &v)) == AR_ENOTFOUND ||
+	    (rc == 0 && op->mode == LIST && v.state != AR_GRANTED))
+		return 0;
+	return rc != 0 ? rc : listed(&v, o);
 }
 
 /* The range, window and grouping of --usage; EINVAL after a message. */
@@ -678,6 +773,7 @@ usage(struct out *o, ar_txn *t)
 	memset(&us, 0, sizeof(us));
 	us.o = o;
 	us.keep = op->table || op->svg != NULL;
+	us.nulls = o->x->json && !us.keep;
 	if ((rc = usage_args(o->x, t, &from, &to, &window, &us.by)) != 0 ||
 	    (rc = ar_pricing(t, &us.pr)) != 0)
 		return rc;
@@ -693,16 +789,89 @@ usage(struct out *o, ar_txn *t)
 	return rc;
 }
 
+/*
+ * The filter record of --list and --all: the fields a reservation must
+ * have, each as it is printed.  -1 with a message in err if bad.
+ */
 static int
-whole(struct ctx *x, ar_store *s)
+filter(struct ctx *x, struct item *it, char *err)
+{
+	static const char *const states[] = { "granted", "cancelled",
+	    "finished" };
+	static const enum ar_status state_of[] = { AR_GRANTED, AR_CANCELLED,
+	    AR_FINISHED };
+	struct opts *op = x->data;
+	struct filter *f = &op->f;
+	const char *k = "", *v;
+	char msg[AR_ERRMAX];
+	uint64_t u;
+	size_t i, j;
+
+	f->given = 1;
+	for (i = 0; i < it->rec.nfields; i++) {
+		k = it->rec.fields[i].key;
+		v = it->rec.fields[i].value;
+		if (strcmp(k, "id") == 0) {
+			if (ar_uint_parse(v, 1, UINT64_MAX, &f->id, msg) != 0)
+				goto bad;
+		} else if (strcmp(k, "owner") == 0) {
+			if (ar_uint_parse(v, 0, UINT32_MAX, &u, msg) != 0)
+				goto bad;
+			f->owner = (int64_t)u;
+		} else if (strcmp(k, "user") == 0 || strcmp(k, "job") == 0) {
+			if (strlen(v) > AR_LABEL_MAX) {
+				snprintf(msg, sizeof(msg), "longer than %d "
+				    "bytes", AR_LABEL_MAX);
+				goto bad;
+			}
+			strcpy(*k == 'u' ? f->user_is : f->job_is, v);
+			*(*k == 'u' ? &f->user : &f->job) = 1;
+		} else if (strcmp(k, "status") == 0) {
+			for (j = 0; j < 3 && strcmp(v, states[j]) != 0; j++)
+				;
+			if (j == 3) {
+				snprintf(msg, sizeof(msg), "must be granted, "
+				    "cancelled or finished");
+				goto bad;
+			}
+			if (op->mode == LIST && state_of[j] != AR_GRANTED) {
+				snprintf(msg, sizeof(msg), "--list shows "
+				    "granted reservations only (use --all)");
+				goto bad;
+			}
+			f->state = state_of[j];
+		} else if (strcmp(k, "running") == 0) {
+			if (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0) {
+				snprintf(msg, sizeof(msg), "must be yes or no");
+				goto bad;
+			}
+			f->running = strcmp(v, "yes") == 0;
+		} else {
+			snprintf(err, AR_ERRMAX, "field '%s': not one to "
+			    "select by (use id, user, job, owner, status or "
+			    "running)", k);
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	snprintf(err, AR_ERRMAX, "field '%s': %.200s", k, msg);
+	return -1;
+}
+
+/* What the mode asks for, from one read transaction; an exit status. */
+static int
+show(struct ctx *x, struct item *items, size_t n)
 {
 	struct opts *op = x->data;
-	struct out o = { x, { NULL, 0, 0, NULL }, 0 };
+	struct out o = { x, { NULL, 0, 0, NULL }, 0, 0 };
 	uint64_t bad = 0;
 	ar_txn *t;
 	int rc;
 
-	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0) {
+	(void)items;
+	(void)n;
+	if ((rc = ar_txn_begin(x->store, 0, x->now, &t)) != 0) {
 		fprintf(stderr, "%s: %s\n", x->cmd->name, ar_strerror(rc));
 		return EXIT_STORE;
 	}
@@ -710,7 +879,7 @@ whole(struct ctx *x, ar_store *s)
 	switch (op->mode) {
 	case LIST:
 	case ALL:
-		rc = ar_list(t, op->mode == LIST ? AR_LIVE : 0, listed, &o);
+		rc = list(&o, t);
 		break;
 	case FREE:
 		rc = free_slots(&o, t);
@@ -728,7 +897,7 @@ whole(struct ctx *x, ar_store *s)
 	}
 	ar_txn_abort(t);
 	ar_record_free(&o.rec);
-	if (rc == EINVAL && (op->mode == FREE || op->mode == USAGE))
+	if (rc == EINVAL && op->mode != INFO && op->mode != CHECK)
 		return EXIT_USAGE;
 	if (o.write_error) {
 		fprintf(stderr, "%s: write error: %s\n", x->cmd->name,
@@ -744,24 +913,43 @@ whole(struct ctx *x, ar_store *s)
 		    (unsigned long long)bad);
 		return EXIT_STORE;
 	}
-	return 0;
+	/* As grep: a filter that selects nothing is "not found". */
+	return op->f.given && !op->f.found ? EXIT_REFUSED : 0;
+}
+
+static int
+whole(struct ctx *x, ar_store *s)
+{
+	struct opts *op = x->data;
+
+	(void)s;
+	if (x->argc == 0)
+		return show(x, NULL, 0);
+	if (op->mode != LIST && op->mode != ALL) {
+		fprintf(stderr, "%s: a filter record goes with --list or "
+		    "--all\n", x->cmd->name);
+		return EXIT_USAGE;
+	}
+	return cmd_read_all(x, x->argc, x->argv, filter, show);
 }
 
 static const struct cmd report = {
 	.name = "ar-report",
-	.usage = "[-a | -c | -i | -l | -f [--from time] [--to time] | "
+	.usage = "[-c | -i | [-a | -l] [--from time] [--to time] "
+	    "[key=value ...] | -f [--from time] [--to time] | "
 	    "-u [--from time] [--to time] [--window duration] [--by label] "
 	    "[--table] [--svg file]]",
 	.shortopts = "acfilu",
 	.longopts = longopts,
 	.option = option,
 	.whole = whole,
+	.whole_reads = 1,
 };
 
 int
 main(int argc, char **argv)
 {
-	struct opts o = { LIST, NULL, NULL, NULL, NULL, 0, NULL };
+	struct opts o = { .mode = LIST, .f = { .owner = -1, .running = -1 } };
 
 	return cmd_main(&report, argc, argv, &o);
 }

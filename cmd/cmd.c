@@ -194,7 +194,8 @@ args_line(struct ctx *x, int argc, char **argv, char **line, size_t *len)
 		const char *eq = strchr(argv[i], '='), *p;
 		size_t need = strlen(argv[i]) * 2 + 4;
 
-		if (eq == NULL) {
+		/* Nor a comment, which would hide the arguments after it. */
+		if (eq == NULL || argv[i][strspn(argv[i], " \t")] == '#') {
 			cmd_warn(x, 0, "expected key=value, got '%.40s'", argv[i]);
 			free(buf);
 			return -1;
@@ -397,6 +398,16 @@ run_batch(struct ctx *x, struct batch *b)
 	return b->status;
 }
 
+/*
+ * The fields that are numbers wherever they appear (format/RECORDS.md):
+ * read as text, from key=value, the command line or a JSON string, they
+ * are written as JSON numbers all the same, whether the command reads
+ * them or passes them through.
+ */
+static const char *const numeric_fields[] = { "id", "nodes", "jobs",
+    "free", "copy", "owner", "class", "price", "conflict", "limit",
+    "protection", "old_limit", "mean", "sd", NULL };
+
 /* Parse one line into it and prepare it; 0, or EXIT_USAGE. */
 static int
 take_line(struct ctx *x, struct item *it, const char *line, size_t len,
@@ -428,6 +439,7 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 		cmd_warn(x, lineno, "%s", rc == -2 ? "out of memory" : err);
 		return EXIT_USAGE;
 	}
+	ar_record_numbers(&it->rec, numeric_fields);
 	if (prepare(x, it, err) != 0) {
 		cmd_warn(x, lineno, "%s", err);
 		return EXIT_USAGE;
@@ -517,10 +529,11 @@ read_args(struct ctx *x, int argc, char **argv, struct batch *b,
 }
 
 /*
- * Read lines into b from b->n on, each through take_line with prepare:
- * to the end of the input, or with batch set, up to BATCH_MAX lines and
- * while further lines are waiting.  The worst status of the lines, or
- * -1 after a message if the input could not be read.
+ * Read lines into b from b->n on, each through take_line with prepare,
+ * skipping blank lines and comments: to the end of the input, or with
+ * batch set, up to BATCH_MAX lines and while further lines are waiting.
+ * The worst status of the lines, or -1 after a message if the input
+ * could not be read.
  */
 static int
 read_lines(struct ctx *x, struct reader *r, struct batch *b, size_t *cap,
@@ -531,6 +544,14 @@ read_lines(struct ctx *x, struct reader *r, struct batch *b, size_t *cap,
 	size_t len;
 
 	while ((more = reader_next(r, &line, &len)) == 1) {
+		/* Blank lines and comments hold no request; a line cut
+		 * short might have, and is refused below. */
+		if (!r->unterminated && len <= AR_LINE_MAX &&
+		    ar_record_skip(line, len)) {
+			if (batch && b->n > 0 && !reader_ready(r))
+				break;
+			continue;
+		}
 		if (b->n == *cap && grow_items(b, cap) != 0) {
 			more = -1;
 			errno = ENOMEM;
@@ -1100,11 +1121,8 @@ time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
 	return 1;
 }
 
-/*
- * Read a count field, 1 to max, into *n (1 if absent); -1 with err if
- * bad.  It is written back as a number, so that it prints as one in JSON
- * whether it came as a string, an argument or a JSON number.
- */
+/* Read a count field, 1 to max, into *n (1 if absent); -1 with err if
+ * bad.  (take_line made it a number for JSON.) */
 static int
 count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
     char *err)
@@ -1118,10 +1136,6 @@ count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
 		return 0;
 	if (ar_uint_parse(v, 1, max, &u, msg) != 0) {
 		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
-		return -1;
-	}
-	if (ar_record_set_uint(&it->rec, key, u) != 0) {
-		snprintf(err, AR_ERRMAX, "out of memory");
 		return -1;
 	}
 	*n = (uint32_t)u;

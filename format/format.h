@@ -35,7 +35,10 @@ extern "C" {
  *   2026-11-21T10:00:00-0130, a space instead of the T, fractions of a
  *   second are refused; a time without a zone is refused as ambiguous;
  *   @EPOCH (decimal seconds, no sign: times before 1970 are refused);
- *   now; now+DUR; now-DUR; +DUR (same as now+DUR).
+ *   now; now+DUR; now-DUR; +DUR (same as now+DUR); and, as Slurm
+ *   writes them, a count and a unit spelled out in place of DUR:
+ *   now+1hour, now-2days, +30minutes (second, minute, hour, day, week,
+ *   each with or without an 's').
  * Years 1970..9999 only; the result, after any offset or duration, must
  * lie in [0, 253402300799].  `now` is the caller's clock.
  * Returns 0 and stores the time in *t, or -1 with a message in err
@@ -129,10 +132,12 @@ void ar_record_clear(struct ar_record *r);
  * or more blanks (space or tab); a key is [A-Za-z_][A-Za-z0-9_.-]* of at
  * most AR_KEY_MAX bytes; a value is either bare (no blank, no '"', no
  * control character) or double-quoted with the escapes \" \\ \n \t.  An
- * empty bare value (key=) is allowed.  A line of only blanks is an empty
- * record.  With AR_REC_JSON the line is one JSON object whose values are
- * strings (stored unescaped, raw = 0) or other JSON values (stored as their
- * source text, raw = 1); nesting depth is limited to 32.
+ * empty bare value (key=) is allowed.  A '#' where a key would begin
+ * starts a comment, to the end of the line.  A line of only blanks, or
+ * only a comment, is an empty record.  With AR_REC_JSON the line is one
+ * JSON object whose values are strings (stored unescaped, raw = 0) or
+ * other JSON values (stored as their source text, raw = 1); nesting
+ * depth is limited to 32.
  * Refused: NUL bytes, invalid UTF-8, a duplicated key ("duplicate field
  * 'start'"), a missing '=', an unterminated quote, a line longer than
  * AR_LINE_MAX.  One '\r' at the end of the line (CRLF) is dropped.
@@ -141,6 +146,14 @@ void ar_record_clear(struct ar_record *r);
  */
 int ar_record_parse(struct ar_record *r, const char *line, size_t len,
     int flags, char *err);
+
+/*
+ * Does the line (len bytes, no newline) hold no record at all: is it
+ * empty, only blanks (and a '\r' at the end), or a comment, blanks and
+ * then '#' followed by anything?  Readers of records skip such lines in
+ * either syntax, without parsing them.  Returns 1 if so, else 0.
+ */
+int ar_record_skip(const char *line, size_t len);
 
 /* The value of the field named key, or NULL if absent. */
 const char *ar_record_get(const struct ar_record *r, const char *key);
@@ -169,6 +182,19 @@ int ar_record_set_time(struct ar_record *r, const char *key, int64_t t);
 
 /* Set field key to a canonical duration.  Returns 0 or -1 (no memory). */
 int ar_record_set_duration(struct ar_record *r, const char *key, int64_t d);
+
+/* Set field key to JSON's null (raw = 1), for a value that is not
+ * known; key=value prints it as null.  Returns 0 or -1 (no memory). */
+int ar_record_set_null(struct ar_record *r, const char *key);
+
+/*
+ * Make every field named in keys (a NULL-terminated list) whose value is
+ * a string holding a number as JSON writes one (see ar_real_parse) a
+ * number (raw = 1), its text unchanged: so that a numeric field prints
+ * as a JSON number whether it was read from key=value, from the command
+ * line or from a JSON string.  Other values are left as they are.
+ */
+void ar_record_numbers(struct ar_record *r, const char *const *keys);
 
 /* Remove field key if present. */
 void ar_record_del(struct ar_record *r, const char *key);

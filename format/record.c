@@ -7,6 +7,7 @@
  * name is known so that clearing the record is the only cleanup an error
  * needs.
  */
+#include <float.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -430,6 +431,8 @@ kvfield(struct scan *sc)
 	return 0;
 }
 
+/* Fields up to the end of the line, or to a comment: a '#' where a
+ * field's name would begin (no name begins so). */
 static int
 parse_kv(struct scan *sc)
 {
@@ -437,7 +440,7 @@ parse_kv(struct scan *sc)
 
 	for (;;) {
 		skipws(sc);
-		if (sc->p == sc->end)
+		if (sc->p == sc->end || *sc->p == '#')
 			return 0;
 		if ((rc = kvfield(sc)) != 0)
 			return rc;
@@ -658,6 +661,18 @@ ar_record_parse(struct ar_record *r, const char *line, size_t len,
 	return flags & AR_REC_JSON ? parse_json(&sc) : parse_kv(&sc);
 }
 
+int
+ar_record_skip(const char *line, size_t len)
+{
+	const char *p = line, *end = line + len;
+
+	if (len > 0 && line[len - 1] == '\r')
+		end--;
+	while (p < end && blank(*p))
+		p++;
+	return p == end || *p == '#';
+}
+
 void
 ar_record_init(struct ar_record *r)
 {
@@ -787,6 +802,35 @@ ar_record_set_duration(struct ar_record *r, const char *key, int64_t d)
 	char buf[AR_TIMEBUF];
 
 	return set(r, key, ar_duration_format(d, buf), 0);
+}
+
+int
+ar_record_set_null(struct ar_record *r, const char *key)
+{
+	return set(r, key, "null", 1);
+}
+
+void
+ar_record_numbers(struct ar_record *r, const char *const *keys)
+{
+	char err[AR_ERRMAX];
+	double d;
+
+	for (size_t i = 0; i < r->nfields; i++) {
+		struct ar_field *f = &r->fields[i];
+		const char *const *k;
+
+		if (f->raw)
+			continue;
+		for (k = keys; *k != NULL && strcmp(*k, f->key) != 0; k++)
+			;
+		/* JSON's grammar is ar_real_parse's; a value out of a
+		 * double's range is left a string, as JSON could not say
+		 * it either. */
+		if (*k != NULL && ar_real_parse(f->value, -DBL_MAX, DBL_MAX, &d,
+		    err) == 0)
+			f->raw = 1;
+	}
 }
 
 void

@@ -22,6 +22,7 @@ static const int64_t unitsecs[] = { 604800, 86400, 3600, 60, 1 };
 
 static int fail(char *, const char *, ...)
     __attribute__((format(printf, 2, 3)));
+static int offset(const char *, int64_t *, char *);
 
 static int
 fail(char *err, const char *fmt, ...)
@@ -225,7 +226,7 @@ ar_time_parse(const char *s, int64_t now, int64_t *t, char *err)
 
 	v = now;
 	if (*p == '+' || *p == '-') {
-		if (ar_duration_parse(p + 1, &d, err) == -1)
+		if (offset(p + 1, &d, err) == -1)
 			return -1;
 		if (*p == '+' ? __builtin_add_overflow(now, d, &v) :
 		    __builtin_sub_overflow(now, d, &v))
@@ -268,6 +269,54 @@ addmul(int64_t total, int64_t n, int64_t unit)
 	    __builtin_add_overflow(total, v, &v) || v > DUR_MAX)
 		return DUR_MAX + 1;
 	return v;
+}
+
+/* Units spelled out, as Slurm writes times (now+1hour); each may take
+ * an 's' or not, whatever the count. */
+static const struct {
+	const char *name;
+	int64_t secs;
+} words[] = {
+	{ "second", 1 }, { "minute", 60 }, { "hour", 3600 }, { "day", 86400 },
+	{ "week", 604800 }
+};
+
+/*
+ * The part of a time after now+ or now-: a duration, or as Slurm writes
+ * it a count and a unit spelled out (30minutes, 2days).  A single letter
+ * after the count is a duration's unit, not a word.  0 with the seconds
+ * in *d, or -1 with a message.
+ */
+static int
+offset(const char *s, int64_t *d, char *err)
+{
+	const char *p = s, *w;
+	int64_t n, total;
+	size_t len;
+	char q[QUOTE_MAX + 4];
+
+	if (number(&p, &n) == -1)
+		return ar_duration_parse(s, d, err);
+	for (w = p; *w >= 'a' && *w <= 'z'; w++)
+		;
+	if (*w != '\0' || w - p < 2)
+		return ar_duration_parse(s, d, err);
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		len = strlen(words[i].name);
+		if (strncmp(p, words[i].name, len) != 0 ||
+		    (p[len] != '\0' && strcmp(p + len, "s") != 0))
+			continue;
+		if ((total = addmul(0, n, words[i].secs)) == 0)
+			return fail(err, "duration must be positive: '%s'",
+			    quote(q, s));
+		if (total > DUR_MAX)
+			return fail(err, "duration longer than 100 years: "
+			    "'%s'", quote(q, s));
+		*d = total;
+		return 0;
+	}
+	return fail(err, "unknown unit in '%s' (use w d h m s, or seconds, "
+	    "minutes, hours, days, weeks)", quote(q, s));
 }
 
 /* D-HH, D-HH:MM, D-HH:MM:SS and HH:MM:SS, with the first number read. */

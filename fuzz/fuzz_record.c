@@ -2,9 +2,11 @@
  * fuzz_record.c - libFuzzer target for the record parser and printer.
  *
  * The input is parsed as key=value and as JSON.  A failure must leave an
- * empty record and a short one-line message.  A success must print a
+ * empty record and a short one-line message; a line that readers skip
+ * (blank, or a comment) must hold no fields.  A success must print a
  * line that parses back to the same fields and prints the same again, in
- * both formats; setting and deleting fields must keep it so.
+ * both formats; setting and deleting fields must keep it so, and so must
+ * making a value set to the input a number if it is one.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -70,6 +72,7 @@ roundtrip(const struct ar_record *r, int from, int flags,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const char *const numeric[] = { "fuzz.value", NULL };
 	struct ar_record r, tmp, tmp2;
 	char err[AR_ERRMAX], key[AR_KEY_MAX + 1], *s;
 	size_t n;
@@ -86,6 +89,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (flags = KV; flags <= JS; flags++) {
 		rc = ar_record_parse(&r, (const char *)data, size, flags, err);
+		/* A line readers skip holds no fields in key=value. */
+		if (flags == KV && rc == 0 && r.nfields != 0 &&
+		    ar_record_skip((const char *)data, size))
+			abort();
 		if (rc != 0) {
 			if (rc != -1 || r.nfields != 0)
 				abort();
@@ -113,6 +120,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    ar_record_set_duration(&r, "fuzz.dur", (int64_t)size) ||
 		    strcmp(ar_record_get(&r, "fuzz.value"), s) != 0)
 			abort();
+		roundtrip(&r, -1, KV, &tmp, &tmp2);
+		roundtrip(&r, -1, JS, &tmp, &tmp2);
+		/* A value made a number must still print as valid JSON. */
+		ar_record_numbers(&r, numeric);
 		roundtrip(&r, -1, KV, &tmp, &tmp2);
 		roundtrip(&r, -1, JS, &tmp, &tmp2);
 	}

@@ -84,7 +84,7 @@ usage_of() {
 	ar-add) tail='[-enp] [key=value ...]' ;;
 	ar-del) tail='[-pq] [--forget time] [key=value ...]' ;;
 	ar-suggest) tail='[-l limit] [-k count] [key=value ...]' ;;
-	ar-report) tail='[-a | -c | -i | -l | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file]]' ;;
+	ar-report) tail='[-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file]]' ;;
 	ar-map) tail='[--first-fit] [-p | --slurm | --svg file] [--from time] [--to time] [key=value ...]' ;;
 	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [key=value ...]' ;;
 	*) tail='[key=value ...]' ;;

@@ -85,6 +85,24 @@ static const struct {
 	{ NOW, "now+01:00:00", "2025-11-21T11:00:00Z" },
 	{ NOW, "now-1-00", "2025-11-20T10:00:00Z" },
 	{ NOW, "now+36525d", "2125-11-22T10:00:00Z" },
+	/* Slurm's forms: a count and a unit spelled out. */
+	{ NOW, "now+1hour", "2025-11-21T11:00:00Z" },
+	{ NOW, "now+2hours", "2025-11-21T12:00:00Z" },
+	{ NOW, "now+2days", "2025-11-23T10:00:00Z" },
+	{ NOW, "now+1day", "2025-11-22T10:00:00Z" },
+	{ NOW, "now+30minutes", "2025-11-21T10:30:00Z" },
+	{ NOW, "now+1minute", "2025-11-21T10:01:00Z" },
+	{ NOW, "now+90seconds", "2025-11-21T10:01:30Z" },
+	{ NOW, "now+1second", "2025-11-21T10:00:01Z" },
+	{ NOW, "now+1week", "2025-11-28T10:00:00Z" },
+	{ NOW, "now+2weeks", "2025-12-05T10:00:00Z" },
+	{ NOW, "now+1hours", "2025-11-21T11:00:00Z" },
+	{ NOW, "now+2hour", "2025-11-21T12:00:00Z" },
+	{ NOW, "now-3hours", "2025-11-21T07:00:00Z" },
+	{ NOW, "now-1day", "2025-11-20T10:00:00Z" },
+	{ NOW, "+45minutes", "2025-11-21T10:45:00Z" },
+	{ NOW, "now+010minutes", "2025-11-21T10:10:00Z" },
+	{ NOW, "now+36525days", "2125-11-22T10:00:00Z" },
 	{ 0, "now", "1970-01-01T00:00:00Z" },
 	{ 0, "now+1s", "1970-01-01T00:00:01Z" },
 	{ INT64_C(253402300799), "now", "9999-12-31T23:59:59Z" },
@@ -200,6 +218,22 @@ static const struct {
 	{ NOW, "Now",
 	    "invalid time 'Now' (use 2026-11-21T10:00Z, @EPOCH or "
 	    "now+DURATION)" },
+	{ NOW, "now+2fortnights", "unknown unit in '2fortnights' (use w d h "
+	    "m s, or seconds, minutes, hours, days, weeks)" },
+	{ NOW, "now+1Hour", "unknown unit in duration '1Hour' (use w d h m "
+	    "s)" },
+	{ NOW, "now+1hourss", "unknown unit in '1hourss' (use w d h m s, or "
+	    "seconds, minutes, hours, days, weeks)" },
+	{ NOW, "now+1 hour", "unknown unit in duration '1 hour' (use w d h m "
+	    "s)" },
+	{ NOW, "now+hour", "invalid duration 'hour'" },
+	{ NOW, "now+0hours", "duration must be positive: '0hours'" },
+	{ NOW, "now+36526days",
+	    "duration longer than 100 years: '36526days'" },
+	{ NOW, "now+99999999999999999999weeks",
+	    "duration longer than 100 years: '99999999999999999999weeks'" },
+	{ NOW, "now+1hour30minutes", "invalid duration '1hour30minutes'" },
+	{ NOW, "now-36500days", "time out of range in 'now-36500days'" },
 	{ NOW, "now-36500d", "time out of range in 'now-36500d'" },
 	{ INT64_C(253402300799), "now+1s", "time out of range in 'now+1s'" },
 	{ -1, "now", "time out of range in 'now'" },
@@ -443,6 +477,14 @@ static const struct {
 	{ KV, "b=2 a=1 c=3", KV, "b=2 a=1 c=3\n" },
 	{ KV, "A=1 a=2", KV, "A=1 a=2\n" },
 	{ KV, "a=\\ b=\\\\", KV, "a=\"\\\\\" b=\"\\\\\\\\\"\n" },
+	/* A comment begins where a field's name would. */
+	{ KV, "# a=1", KV, "\n" },
+	{ KV, "  \t# a=1", KV, "\n" },
+	{ KV, "a=1 # b=2", KV, "a=1\n" },
+	{ KV, "a=1\t#b=2 \"", KV, "a=1\n" },
+	{ KV, "a=1 b=2#3 c=#4 d=\"# 5\" #", KV,
+	    "a=1 b=2#3 c=#4 d=\"# 5\"\n" },
+	{ KV, "a=1 #\r", KV, "a=1\n" },
 	/* key=value to JSON */
 	{ KV, "", JS, "{}\n" },
 	{ KV, "a=1 b=x", JS, "{\"a\":\"1\",\"b\":\"x\"}\n" },
@@ -525,6 +567,10 @@ static const struct {
 	{ KV, L("-a=1"), "invalid field name at byte 1" },
 	{ KV, L("a!=1"), "invalid field name at byte 2" },
 	{ KV, L("\"a\"=1"), "invalid field name at byte 1" },
+	{ KV, L("a#=1"), "invalid field name at byte 2" },
+	{ KV, L("a=1#x b"), "missing '=' after 'b'" },
+	{ JS, L("# {}"), "expected '{' at byte 1" },
+	{ JS, L("{\"a\":1} # x"), "text after the object at byte 9" },
 	{ KV, L("\xc3\xa9=1"), "invalid field name at byte 1" },
 	{ KV, L("a" A64 "=1"),
 	    "field name longer than 64 bytes at byte 1" },
@@ -1137,6 +1183,40 @@ test_records(struct ar_record *r)
 	ar_record_free(&r2);
 }
 
+/* Lines that hold no record, and some that do. */
+static const struct {
+	const char *line;
+	int skip;
+} skips[] = {
+	{ "", 1 },
+	{ " \t ", 1 },
+	{ "\r", 1 },
+	{ "  \r", 1 },
+	{ "#", 1 },
+	{ "# start=+1h", 1 },
+	{ "\t  # {\"a\":1}", 1 },
+	{ "#\001\xff", 1 },
+	{ "a=1", 0 },
+	{ "a=1 # x", 0 },
+	{ "{}", 0 },
+	{ " \r ", 0 },
+	{ "\r\r", 0 },
+	{ "x#", 0 },
+};
+
+static void
+test_skips(void)
+{
+	char got[2] = "0", want[2] = "0";
+
+	for (size_t i = 0; i < NELEM(skips); i++, nrows++) {
+		got[0] = '0' + ar_record_skip(skips[i].line,
+		    strlen(skips[i].line));
+		want[0] = '0' + skips[i].skip;
+		checkstr("skip", skips[i].line, got, want);
+	}
+}
+
 static void
 test_long_lines(struct ar_record *r)
 {
@@ -1218,6 +1298,49 @@ test_edits(struct ar_record *r)
 }
 
 /* Printing appends to what the buffer holds, and grows it. */
+/* Numeric fields read as text, made JSON numbers: the line, its JSON. */
+static const struct {
+	int in;
+	const char *line, *want;
+} numbers[] = {
+	{ KV, "id=5 user=7 nodes=2",
+	    "{\"id\":5,\"user\":\"7\",\"nodes\":2}\n" },
+	{ KV, "price=60.5 sd=2e-3 free=-1", "{\"price\":60.5,\"sd\":2e-3,"
+	    "\"free\":-1}\n" },
+	{ KV, "id=01 nodes=+2 free=1.5e999 copy=x jobs=", "{\"id\":\"01\","
+	    "\"nodes\":\"+2\",\"free\":\"1.5e999\",\"copy\":\"x\","
+	    "\"jobs\":\"\"}\n" },
+	{ JS, "{\"id\":\"5\",\"nodes\":[2],\"jobs\":true,\"free\":\" 3\"}",
+	    "{\"id\":5,\"nodes\":[2],\"jobs\":true,\"free\":\" 3\"}\n" },
+};
+
+static void
+test_numbers(struct ar_record *r)
+{
+	static const char *const keys[] = { "id", "nodes", "jobs", "free",
+	    "copy", "price", "sd", NULL };
+	char err[AR_ERRMAX], *out;
+
+	for (size_t i = 0; i < NELEM(numbers); i++, nrows++) {
+		if (ar_record_parse(r, numbers[i].line, strlen(numbers[i].line),
+		    numbers[i].in, err) != 0) {
+			check(0, "numbers", numbers[i].line, err, "parsed");
+			continue;
+		}
+		ar_record_numbers(r, keys);
+		out = print(r, JS);
+		checkstr("numbers", numbers[i].line, out, numbers[i].want);
+		free(out);
+	}
+	nrows++;
+	ar_record_parse(r, "a=1", 3, KV, err);
+	if (ar_record_set_null(r, "a") != 0 || ar_record_set_null(r, "b") != 0)
+		check(0, "null", "a=1", "no memory", "");
+	out = print(r, JS);
+	checkstr("null", "a=1", out, "{\"a\":null,\"b\":null}\n");
+	free(out);
+}
+
 static void
 test_append(struct ar_record *r)
 {
@@ -1489,8 +1612,10 @@ main(void)
 	test_uints();
 	test_reals();
 	test_records(&r);
+	test_skips();
 	test_long_lines(&r);
 	test_edits(&r);
+	test_numbers(&r);
 	test_append(&r);
 	ar_record_free(&r);
 	test_hostlists();

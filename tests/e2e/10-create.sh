@@ -33,7 +33,7 @@ run ar-add start=+1h duration=1h nodes=2 user=alice
 expect_exit 0
 run ar-report --create --nodes 5 --list
 expect_exit 0
-expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted"
+expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_err
 expect_check
 
@@ -80,7 +80,7 @@ ar-report: option '--nodes': must be between 1 and 1000000
 usage: ar-report [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]
                  [--create [--nodes n | --hosts list] [--slot duration]
                    [--horizon duration] [--max-size mib] [--group group]]
-                 [-a | -c | -i | -l | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file]]
+                 [-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file]]
 EOF
 run test -e "$AR_STORE"
 expect_exit 1

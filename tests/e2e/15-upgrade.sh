@@ -28,7 +28,7 @@ expect_exit 0
 set_format 3
 run ar-report --upgrade --list
 expect_exit 0
-expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=granted"
+expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_err
 run ar-report --info
 filter 's/ map_size=[0-9]*//'

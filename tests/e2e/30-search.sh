@@ -179,5 +179,5 @@ run ar-add --json nodes=2 jobs=1 start=+1h duration=1h
 expect_exit 0
 expect_out '{"nodes":2,"jobs":1,"start":"2026-11-21T01:00:00Z","duration":"1h","id":1,"end":"2026-11-21T02:00:00Z","free":5,"status":"granted"}'
 run ar-report --json
-expect_out "{\"id\":1,\"start\":\"2026-11-21T01:00:00Z\",\"end\":\"2026-11-21T02:00:00Z\",\"nodes\":2,\"owner\":$ME,\"status\":\"granted\"}"
+expect_out "{\"id\":1,\"start\":\"2026-11-21T01:00:00Z\",\"end\":\"2026-11-21T02:00:00Z\",\"nodes\":2,\"owner\":$ME,\"status\":\"granted\",\"running\":\"no\",\"duration\":\"1h\",\"created\":\"2026-11-21T00:00:00Z\",\"changed\":\"2026-11-21T00:00:00Z\"}"
 expect_check

@@ -7,7 +7,7 @@ expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=2 id=1 end=2026-11-21T02:00:00Z free=5 status=granted'
 expect_err
 run ar-report --list
-expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted"
+expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_check
 
 begin 'add: a refusal is reason full, exit 1, and leaves the store unchanged'
@@ -105,7 +105,7 @@ expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=2 user=alice job="run 7" id=1 end=2026-11-21T02:00:00Z free=64 status=granted'
 run ar-report --list
 expect_out <<EOF
-id=1 user=alice job="run 7" start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted
+id=1 user=alice job="run 7" start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
 EOF
 expect_check
 
@@ -175,8 +175,8 @@ expect_exit 0
 expect_out 'earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z duration=30m nodes=2 id=2 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z free=5 status=granted'
 run ar-report --list
 expect_out <<EOF
-id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=4 owner=$ME status=granted
-id=2 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=2 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z owner=$ME status=granted
+id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=4 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=2 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=2 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z owner=$ME status=granted running=no duration=30m created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
 EOF
 expect_check
 

@@ -30,11 +30,11 @@ EOF
 expect_err
 run ar-report --list
 expect_out <<EOF
-id=1 client_key=b1-1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted
-id=2 client_key=b1-2 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=$ME status=granted
-id=3 client_key=b1-2 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=$ME status=granted
-id=4 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=1 owner=$ME status=granted
-id=5 start=2026-11-21T02:10:00Z end=2026-11-21T02:40:00Z nodes=1 owner=$ME status=granted
+id=1 client_key=b1-1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=2 client_key=b1-2 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=3 client_key=b1-2 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=4 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z nodes=1 owner=$ME status=granted running=no duration=30m created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=5 start=2026-11-21T02:10:00Z end=2026-11-21T02:40:00Z nodes=1 owner=$ME status=granted running=no duration=30m created=2026-11-21T00:10:00Z changed=2026-11-21T00:10:00Z
 EOF
 expect_check
 
@@ -84,7 +84,7 @@ expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h client_key=k id=1 end=2026-11-21T02:00:00Z status=cancelled replayed=yes'
 expect_err
 run ar-report --all
-expect_out "id=1 client_key=k start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=cancelled"
+expect_out "id=1 client_key=k start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=cancelled running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_check
 
 begin 'key: a finished reservation is replayed as finished, its start past'

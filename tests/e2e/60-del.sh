@@ -14,7 +14,7 @@ run ar-search start=+1h duration=1h nodes=5
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=5 end=2026-11-21T02:00:00Z free=5 status=available'
 run ar-report --all
-expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=5 owner=$ME status=cancelled"
+expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=5 owner=$ME status=cancelled running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_check
 
 begin 'del: by user and job cancels every live match'
@@ -35,8 +35,8 @@ EOF
 expect_err
 run ar-report --list
 expect_out <<EOF
-id=3 user=alice job=other start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 owner=$ME status=granted
-id=4 user=bob job=sim start=2026-11-21T04:00:00Z end=2026-11-21T05:00:00Z nodes=1 owner=$ME status=granted
+id=3 user=alice job=other start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=4 user=bob job=sim start=2026-11-21T04:00:00Z end=2026-11-21T05:00:00Z nodes=1 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
 EOF
 expect_check
 
@@ -76,9 +76,9 @@ expect_out 'user=alice job=sim id=2 status=cancelled'
 expect_err
 run ar-report --all
 expect_out <<EOF
-id=1 user=alice job=sim start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished
-id=2 user=alice job=sim start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 owner=$ME status=cancelled
-id=3 user=bob job=old start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished
+id=1 user=alice job=sim start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T02:00:00Z
+id=2 user=alice job=sim start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 owner=$ME status=cancelled running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T02:30:00Z
+id=3 user=bob job=old start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T02:00:00Z
 EOF
 run ar-del id=1
 expect_exit 1
@@ -162,12 +162,12 @@ id=2 user=b start=2026-11-21T02:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$M
 EOF
 expect_err
 run ar-report --list
-expect_out "id=3 user=c start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 owner=$ME status=granted"
+expect_out "id=3 user=c start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 owner=$ME status=granted running=yes duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 run ar-report --all
 expect_out <<EOF
-id=1 user=a start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished
-id=2 user=b start=2026-11-21T02:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$ME status=finished
-id=3 user=c start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 owner=$ME status=granted
+id=1 user=a start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T02:00:00Z
+id=2 user=b start=2026-11-21T02:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$ME status=finished running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T03:00:00Z
+id=3 user=c start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 owner=$ME status=granted running=yes duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
 EOF
 expect_check
 
@@ -202,9 +202,9 @@ expect_exit 0
 expect_out 'user=a job=x id=2 status=cancelled'
 run ar-report --all
 expect_out <<EOF
-id=1 user=a job=x start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=finished
-id=2 user=a job=x start=2026-11-21T01:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$ME status=cancelled
-id=3 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished
+id=1 user=a job=x start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=finished running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T02:00:00Z
+id=2 user=a job=x start=2026-11-21T01:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$ME status=cancelled running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T02:30:00Z
+id=3 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T02:00:00Z
 EOF
 expect_check
 
@@ -215,7 +215,7 @@ run ar-del -q --purge --now 2026-11-21T02:00:00Z
 expect_exit 0
 expect_out
 run ar-report --all
-expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished"
+expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=finished running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T02:00:00Z"
 expect_check
 
 begin 'del: a finished reservation cannot be cancelled, reason done'
@@ -258,7 +258,7 @@ if can_be_nobody; then
 	expect_exit 0
 	expect_out 'id=1 status=cancelled'
 	run ar-report --all
-	expect_out 'id=1 user=nob start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=65534 status=cancelled'
+	expect_out 'id=1 user=nob start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=65534 status=cancelled running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z'
 	expect_check
 
 	begin "del: a user may not cancel another's reservation, not-owner"
@@ -271,7 +271,7 @@ if can_be_nobody; then
 	expect_out 'id=1 status=refused reason=not-owner'
 	expect_err 'ar-del: arguments: reservation 1: not the owner of the reservation'
 	run ar-report --list
-	expect_out 'id=1 user=root start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=0 status=granted'
+	expect_out 'id=1 user=root start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=0 status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z'
 	expect_check
 
 	begin 'del: a user may cancel their own reservation'

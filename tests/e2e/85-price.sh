@@ -75,7 +75,7 @@ run ar-price --json --capacity 40 <"$D/in"
 expect_exit 0
 expect_out <<'EOF'
 {"class":"gold","price":100,"mean":10,"sd":1.5,"protection":9,"limit":40}
-{"class":"silver","price":"60","mean":13,"sd":1.7,"protection":22,"limit":31}
+{"class":"silver","price":60,"mean":13,"sd":1.7,"protection":22,"limit":31}
 {"class":"bronze","price":40,"protection":40,"limit":18}
 EOF
 expect_err

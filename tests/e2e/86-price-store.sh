@@ -86,9 +86,9 @@ run ar-add start=+10m duration=4h nodes=1
 expect_exit 1
 run ar-report --all
 expect_out <<'EOF'
-id=1 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=30 owner=0 class=3 price=14400 status=granted
-id=2 start=2026-11-21T01:30:00Z end=2026-11-21T03:30:00Z nodes=5 owner=0 class=2 price=7200 status=granted
-id=3 start=2026-11-21T00:10:00Z end=2026-11-21T04:10:00Z nodes=5 owner=0 class=1 price=24000 status=granted
+id=1 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=30 owner=0 class=3 price=14400 status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=2 start=2026-11-21T01:30:00Z end=2026-11-21T03:30:00Z nodes=5 owner=0 class=2 price=7200 status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=3 start=2026-11-21T00:10:00Z end=2026-11-21T04:10:00Z nodes=5 owner=0 class=1 price=24000 status=granted running=no duration=4h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
 EOF
 expect_check
 

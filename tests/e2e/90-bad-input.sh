@@ -177,6 +177,12 @@ an @EPOCH of INT64_MAX|ar-add|start=@9223372036854775807 duration=1h\n|2|y|ar-ad
 an @EPOCH past 9999|ar-search|start=@253402300800 duration=1h\n|2|y|ar-search: line 1: field 'start': invalid epoch time '@253402300800' (0 to 253402300799)|
 a negative @EPOCH|ar-add|start=@-1 duration=1h\n|2|y|ar-add: line 1: field 'start': invalid epoch time '@-1' (0 to 253402300799)|
 an @EPOCH with a leading zero|ar-add|start=@0123 duration=1h\n|2|y|ar-add: line 1: field 'start': invalid epoch time '@0123' (0 to 253402300799)|
+# Slurm's spelled-out units are read beside durations; an unknown one is
+# named, and the next line still goes through.
+Slurm's now+1hour is read|ar-search|start=now+1hour duration=1h\nstart=+30minutes end=now+2hours\n|0|y||start=2026-11-21T01:00:00Z duration=1h end=2026-11-21T02:00:00Z free=8 status=available\nstart=2026-11-21T00:30:00Z end=2026-11-21T02:00:00Z free=5 status=available
+a spelled-out unit is for times, not durations|ar-search start=+1h duration=30minutes||2|y|ar-search: arguments: field 'duration': invalid duration '30minutes'|
+an unknown spelled-out unit|ar-add|start=now+2fortnights duration=1h\nstart=+30minutes duration=1h nodes=2\n|2|n|ar-add: line 1: field 'start': unknown unit in '2fortnights' (use w d h m s, or seconds, minutes, hours, days, weeks)|start=2026-11-21T00:30:00Z duration=1h nodes=2 id=2 end=2026-11-21T01:30:00Z free=5 status=granted
+a spelled-out unit of zero|ar-search start=now+0hours duration=1h||2|y|ar-search: arguments: field 'start': duration must be positive: '0hours'|
 #
 # Durations.
 a bare number of a duration|ar-add|start=+1h duration=90\n|2|y|ar-add: line 1: field 'duration': duration needs a unit: '90'|
@@ -269,8 +275,15 @@ invalid UTF-8: above U+10FFFF|ar-add|start=+1h duration=1h user=\364\220\200\200
 invalid UTF-8: a truncated sequence|ar-add|start=+1h duration=1h user=\303\n|2|y|ar-add: line 1: invalid UTF-8 at byte 28|
 valid UTF-8 passes|ar-search|start=+1h duration=1h user=élodie\n|0|y||start=2026-11-21T01:00:00Z duration=1h user=élodie end=2026-11-21T02:00:00Z free=8 status=available
 CRLF line endings are read|ar-add|start=+1h duration=1h\r\nstart=+2h duration=1h\r\n|0|n||start=2026-11-21T01:00:00Z duration=1h id=2 end=2026-11-21T02:00:00Z free=8 status=granted\nstart=2026-11-21T02:00:00Z duration=1h id=3 end=2026-11-21T03:00:00Z free=8 status=granted
-an empty line is an empty record|ar-add|\n|2|y|ar-add: line 1: missing field 'start' (or 'earliest')|
-a line of blanks is an empty record|ar-add| \t \n|2|y|ar-add: line 1: missing field 'start' (or 'earliest')|
+# Blank lines and comments hold no request: they are skipped, and the
+# lines after them keep their numbers.
+an empty line is skipped|ar-add|\n|0|y||
+a line of blanks is skipped|ar-add| \t \r\n|0|y||
+comments and blank lines keep the line numbers|ar-search|# requests\n\nstart=+1h duration=1h # one hour\n  # indented\n\t\nstart=+1h\n|2|y|ar-search: line 6: missing field 'duration' (or 'end')|start=2026-11-21T01:00:00Z duration=1h end=2026-11-21T02:00:00Z free=8 status=available
+a comment ends the fields but not a value|ar-search|start=+1h duration=1h user=a#b job="x # y" #note=1\n|0|y||start=2026-11-21T01:00:00Z duration=1h user=a#b job="x # y" end=2026-11-21T02:00:00Z free=8 status=available
+ar-del reads comments too|ar-del|# the base reservation\nid=1 # base\n|0|n||id=1 status=cancelled
+a comment line cut short is still refused|ar-add|# no newline|2|y|ar-add: line 1: no newline at the end: the line may be cut short|
+an argument that would be a comment|ar-search start=+1h duration=1h '#x=1'||2|y|ar-search: arguments: expected key=value, got '#x=1'|
 empty input is no request|ar-add||0|y||
 the bad line of three is named|ar-search|start=+1h duration=1h\nstart=+1h\nstart=+1h duration=1h nodes=9\n|2|y|ar-search: line 2: missing field 'duration' (or 'end')|start=2026-11-21T01:00:00Z duration=1h end=2026-11-21T02:00:00Z free=8 status=available\nstart=2026-11-21T01:00:00Z duration=1h nodes=9 end=2026-11-21T02:00:00Z status=unavailable reason=capacity
 #
@@ -278,7 +291,9 @@ the bad line of three is named|ar-search|start=+1h duration=1h\nstart=+1h\nstart
 JSON: an array is not an object|ar-add --json|[1,2]\n|2|y|ar-add: line 1: expected '{' at byte 1|
 JSON: a string is not an object|ar-add --json|"start"\n|2|y|ar-add: line 1: expected '{' at byte 1|
 JSON: key=value is not an object|ar-add --json|start=+1h duration=1h\n|2|y|ar-add: line 1: expected '{' at byte 1|
-JSON: an empty line|ar-add --json|\n|2|y|ar-add: line 1: expected '{' at end of line|
+JSON: an empty line is skipped|ar-add --json|\n|0|y||
+JSON: comment lines are skipped|ar-search --json|# c\n\n  # d\n{"start":"+1h","duration":"1h"}\n\t\n{"start":"+1h"}\n|2|y|ar-search: line 6: missing field 'duration' (or 'end')|{"start":"2026-11-21T01:00:00Z","duration":"1h","end":"2026-11-21T02:00:00Z","free":8,"status":"available"}
+JSON: no comment after the object|ar-add --json|{"start":"+1h","duration":"1h"} # x\n|2|y|ar-add: line 1: text after the object at byte 33|
 JSON: nested 33 levels|ar-add --json|{"start":"+1h","duration":"1h","x":@D33@}\n|2|y|ar-add: line 1: nested deeper than 32 levels at byte 67|
 JSON: nested 32 levels is fine|ar-search --json|{"start":"+1h","duration":"1h","x":@D32@}\n|0|y||{"start":"2026-11-21T01:00:00Z","duration":"1h","x":@D32@,"end":"2026-11-21T02:00:00Z","free":8,"status":"available"}
 JSON: text after the object|ar-add --json|{"start":"+1h","duration":"1h"} x\n|2|y|ar-add: line 1: text after the object at byte 33|
@@ -318,7 +333,20 @@ ar-del with a user and no job|ar-del|user=base\n|2|y|ar-del: line 1: missing fie
 ar-del of a user and job with no match|ar-del user=base job=none||1|y|ar-del: arguments: no live reservation with that user and job|user=base job=none status=refused reason=not-found
 ar-report --from garbage|ar-report --free --from noon||2|y|ar-report: option '--from': invalid time 'noon' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
 ar-report --free before the clock|ar-report --free --from now-1h||2|y|ar-report: option '--free': slot 2026-11-20T23:00:00Z is outside the ring (from the clock to the horizon)|
-ar-report with records|ar-report id=1||2|y|ar-report: takes no records as arguments|
+ar-report --info with a filter record|ar-report --info id=1||2|y|ar-report: a filter record goes with --list or --all|
+# The filter record of ar-report --list and --all.
+ar-report status unknown|ar-report --all status=running||2|y|ar-report: arguments: field 'status': must be granted, cancelled or finished|
+ar-report --list of cancelled ones|ar-report status=cancelled||2|y|ar-report: arguments: field 'status': --list shows granted reservations only (use --all)|
+ar-report running neither yes nor no|ar-report running=1||2|y|ar-report: arguments: field 'running': must be yes or no|
+ar-report id 0|ar-report id=0||2|y|ar-report: arguments: field 'id': must be between 1 and 18446744073709551615|
+ar-report id not a number|ar-report --all id=one||2|y|ar-report: arguments: field 'id': not a number: 'one'|
+ar-report owner -1|ar-report owner=-1||2|y|ar-report: arguments: field 'owner': not a number: '-1'|
+ar-report owner 2^32|ar-report owner=4294967296||2|y|ar-report: arguments: field 'owner': must be between 0 and 4294967295|
+ar-report a user of 256 bytes|ar-report user=@L256@||2|y|ar-report: arguments: field 'user': longer than 255 bytes|
+ar-report a field that selects nothing|ar-report user=base state=granted||2|y|ar-report: arguments: field 'state': not one to select by (use id, user, job, owner, status or running)|
+ar-report a filter without =|ar-report user||2|y|ar-report: arguments: expected key=value, got 'user'|
+ar-report --list --from garbage|ar-report --list --from noon||2|y|ar-report: option '--from': invalid time 'noon' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
+ar-report --all --to garbage|ar-report --all --to later user=base||2|y|ar-report: option '--to': invalid time 'later' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
 EOF
 
 # RECORDS.md: whatever is printed can be parsed again.  A start that
@@ -498,7 +526,7 @@ if [ -n "$bad_ro" ]; then
 	expect_err
 	run $bad_ro ar-report --list
 	expect_exit 0
-	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted"
+	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 	denied 'ar-add start=+2h duration=1h' 'ar-del id=1' 'ar-del --purge'
 else
 	skip 'bad store: read-only, lock.mdb too' 'root without setpriv(1)'
@@ -572,7 +600,7 @@ if [ -c /dev/full ]; then
 	expect_exit 3
 	expect_err 'ar-add: write error: No space left on device'
 	run ar-report --list
-	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=granted"
+	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 	expect_check
 
 	begin 'bad output: ar-report --all to /dev/full is exit 3'

@@ -166,7 +166,7 @@ expect_exit 2
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=4 id=1 end=2026-11-21T02:00:00Z free=32 status=granted'
 expect_err 'ar-add: line 2: no newline at the end: the line may be cut short'
 run ar-report --all
-expect_out 'id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=4 owner=0 status=granted'
+expect_out 'id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=4 owner=0 status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z'
 
 begin 'promises: a full store can still be emptied, and its maximum raised'
 mkstore --nodes 1000000 --max-size 1
@@ -253,6 +253,12 @@ map=$(ar-report --info | sed 's/.* map_size=\([0-9]*\) .*/\1/')
 run sh -c 'ulimit -v $(($1 / 1024 + 6144)) && ar-report --list | wc -l' sh "$map"
 expect_exit 0
 expect_out 100000
+expect_err
+# Filtered, the same: what is left out is never kept either.
+run sh -c 'ulimit -v $(($1 / 1024 + 6144)) &&
+    ar-report --all running=no status=granted --from +10m | wc -l' sh "$map"
+expect_exit 0
+expect_out 99988
 expect_err
 else
 skip 'promises: ar-report --list streams' 'a sanitized build needs more memory'
