@@ -36,14 +36,16 @@ new_span(ar_txn *t, const struct ar_request *rq, const struct ar_resv *was,
 		return rc;
 	sp->cls = ans->cls = was->cls;
 	ans->status = AR_REFUSED;
-	if (was->start <= t->now && ans->reason != AR_R_CAPACITY) {
+	if (was->start <= t->now && ans->reason != AR_R_CAPACITY &&
+	    (slot_up(t, rq->earliest) > s0 || slot_up(t, rq->latest) < s0))
+		ans->reason = AR_R_STARTED;     /* told where it was asked */
+	else if (was->start <= t->now && ans->reason != AR_R_CAPACITY) {
 		/* Started: from the clock's slot to its new end. */
 		end = s0 + sp->slots;
 		ans->reason = AR_R_NONE;
 		ans->start = was->start;
 		ans->end = end * slot;
-		if (rq->nodes != was->nodes ||
-		    slot_up(t, rq->earliest) > s0 || slot_up(t, rq->latest) < s0)
+		if (rq->nodes != was->nodes)
 			ans->reason = AR_R_STARTED;
 		else if (ans->end > TIME_MAX) {
 			ans->reason = AR_R_HORIZON;
