@@ -57,9 +57,9 @@ new_span(ar_txn *t, const struct ar_request *rq, const struct ar_resv *was,
 		sp->first = sp->last = t->base;
 		sp->slots = end - t->base;
 	}
-	if (sp->cls != 0)
-		ans->price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
-		    (ans->end < 0 ? 0 : (ans->end - ans->start) / slot);
+	ans->price = sp->cls == 0 || ans->end < 0 ? 0 :
+	    t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
+	    ((ans->end - ans->start) / slot);
 	return 0;
 }
 
