@@ -805,6 +805,8 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		if (PICK(2) == 0) {
 			rq.earliest = m->resv[k].start * M_SLOT -
 			    (int64_t)PICK(M_SLOT);
+			if (rq.earliest < 0)
+				rq.earliest = 0;
 			rq.latest = PICK(2) ? rq.earliest : m->resv[k].start *
 			    M_SLOT + (int64_t)PICK(3 * M_SLOT);
 			if (PICK(2) == 0)
