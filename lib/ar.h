@@ -426,9 +426,11 @@ int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
  * was: the reasons of ar_add, or AR_R_STARTED (a started one asked to
  * start elsewhere, or for other nodes), AR_R_PAST (a started one would
  * end by the clock), AR_R_HOSTS (one that named its hosts asked for
- * other nodes).  Errors: EINVAL (a malformed request, jobs not 1, hosts
- * named), EACCES (read transaction), AR_ENOTFOUND, AR_EPERM, AR_EDONE
- * (cancelled or ended), AR_ECORRUPT, MDB_MAP_FULL, ENOMEM, LMDB's codes.
+ * other nodes).  Errors, before anything changed: EINVAL (a malformed
+ * request, jobs not 1, hosts named), EACCES (read transaction),
+ * AR_ENOTFOUND, AR_EPERM, AR_EDONE (cancelled or ended); and, leaving a
+ * change half made, so that t must be aborted: AR_ECORRUPT,
+ * MDB_MAP_FULL, ENOMEM, LMDB's codes.
  */
 int ar_modify(ar_txn *t, uint64_t id, uint32_t who,
     const struct ar_request *rq, struct ar_answer *ans);

@@ -569,7 +569,9 @@ admit_named(ar_txn *t, const struct ar_request *rq, const struct span *sp,
  * the rings decide alone: a plan within capacity always maps (map.c).
  * With pins, what the rings admit, moves included, stands only if the
  * whole plan still maps; otherwise it is undone and refused, naming the
- * reservation that would have been left without hosts.
+ * reservation that would have been left without hosts.  So too for a
+ * reservation changed (was) whose hosts the mapping keeps: its entry
+ * must follow its new shape, and a started one keeps its hosts.
  */
 int
 admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
@@ -583,7 +585,8 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		return EACCES;
 	if (rq->nhosts > 0)
 		return admit_named(t, rq, sp, was, ans);
-	if ((rc = map_pinned(t, &pinned)) != 0)
+	if ((rc = map_pinned(t, &pinned)) != 0 || (!pinned && was != NULL &&
+	    (rc = map_kept(t, was->id, &pinned)) != 0))
 		return rc;
 	if (!pinned)
 		return admit(t, rq, sp, was, ans);

@@ -4,10 +4,13 @@
  * The reservation is taken out (its slots from the clock on, in the
  * node ring and its class's limit rings; its entries in the end and
  * movable lists; its pin) and its new shape admitted as a request would
- * be (flex.c), all in a savepoint: a grant rewrites the record under its
- * own id, a refusal undoes the savepoint and the reservation is as it
- * was.  The label index and the client key index are left alone: what
- * they hold does not change.
+ * be (flex.c): a grant rewrites the record under its own id; a refusal
+ * leaves the store as admission found it, and the reservation is put
+ * back as it was.  No savepoint is needed for that, so a modify costs
+ * about what a cancel and an add cost; admission takes its own where it
+ * moves others or maps the plan (as it does for a reservation whose
+ * hosts the mapping keeps).  The label index and the client key index
+ * are left alone: what they hold does not change.
  *
  * A started reservation keeps its start and, so that its hosts never
  * change while it runs, its nodes: its new shape is the run of slots
@@ -63,26 +66,27 @@ new_span(ar_txn *t, const struct ar_request *rq, const struct ar_resv *was,
 	return 0;
 }
 
-/* Take reservation r out of the rings from the clock on, the lists and
- * the pins: what it holds is free for its new shape. */
+/* Take reservation r out of, or (add) put it back into, the rings from
+ * the clock on, the lists and the pins (hosts: the ones it named). */
 static int
-take_out(ar_txn *t, const struct ar_resv *r)
+hold(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts, int add)
 {
 	int64_t from = r->start / t->m.slot, to = r->end / t->m.slot;
+	int64_t need = (int64_t)r->nodes * r->jobs;
 	int rc;
 
 	if (from < t->base)
 		from = t->base;
-	if ((rc = fit_add(t, r->cls, from, to,
-	    -(int64_t)r->nodes * r->jobs)) != 0 ||
-	    (rc = resv_list(t, r, 0)) != 0)
+	if ((rc = fit_add(t, r->cls, from, to, add ? need : -need)) != 0 ||
+	    (rc = resv_list(t, r, add)) != 0)
 		return rc;
-	return r->named ? map_pin(t, r, NULL, 0, 0) : 0;
+	return r->named ? map_pin(t, r, hosts, r->nodes, add) : 0;
 }
 
 /*
- * Admit the new shape: where it is, if it has not started, the window
- * holds its start, and it fits there as it stands; else as a request.
+ * Admit the new shape: where it is, if it has not started, its new
+ * window holds that start and others too, and it fits there as it
+ * stands; else as a request.
  */
 static int
 readmit(ar_txn *t, const struct ar_request *rq, const struct span *sp,
@@ -94,7 +98,8 @@ readmit(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	int64_t s = was->start / t->m.slot;
 	int rc;
 
-	if (was->start > t->now && s >= sp->first && s <= sp->last) {
+	if (was->start > t->now && s >= sp->first && s <= sp->last &&
+	    sp->first < sp->last) {
 		at.first = at.last = s;
 		here.flags |= AR_NOMOVE;
 		if ((rc = admit_span(t, &here, &at, was, ans)) != 0 ||
@@ -105,43 +110,16 @@ readmit(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	return admit_span(t, rq, sp, was, ans);
 }
 
-/*
- * A reservation whose hosts `map` keeps, and that names none, is mapped
- * again with its new shape, as admissions do while pins are in the plan
- * (admit_span did it then): a started one keeps its hosts (map.c), and
- * the mapping must hold it.  *ok 0: it did not, ans says so.
- */
-static int
-remap(ar_txn *t, const struct ar_resv *was, struct ar_answer *ans, int *ok)
-{
-	uint64_t conflict;
-	int rc, kept, pinned;
-
-	*ok = 1;
-	if (was->named)
-		return 0;
-	if ((rc = map_pinned(t, &pinned)) != 0 || pinned ||
-	    (rc = map_kept(t, was->id, &kept)) != 0 || !kept)
-		return rc;
-	if ((rc = map_after_admission(t, ok, &conflict)) != 0 || *ok)
-		return rc;
-	ans->status = AR_REFUSED;
-	ans->reason = AR_R_HOSTS;
-	ans->conflict = conflict;
-	return 0;
-}
-
 int
 ar_modify(ar_txn *t, uint64_t id, uint32_t who, const struct ar_request *rq,
     struct ar_answer *ans)
 {
 	struct ar_request nr = *rq;
-	struct savepoint sv;
 	struct ar_resv was;
 	struct span sp;
 	uint32_t *hosts = NULL;
 	int64_t start, end;
-	int rc, ok;
+	int rc;
 
 	t->ngranted = t->nmoved = 0;
 	if (!t->write)
@@ -176,27 +154,23 @@ ar_modify(ar_txn *t, uint64_t id, uint32_t who, const struct ar_request *rq,
 		nr.hosts = hosts;
 		nr.nhosts = was.nodes;
 	}
-	if ((rc = txn_save(t, &sv)) != 0)
+	if ((rc = hold(t, &was, hosts, 0)) != 0 ||
+	    (rc = readmit(t, &nr, &sp, &was, ans)) != 0)
 		goto out;
-	if ((rc = take_out(t, &was)) != 0 ||
-	    (rc = readmit(t, &nr, &sp, &was, ans)) != 0 ||
-	    ans->status != AR_GRANTED ||
-	    (rc = remap(t, &was, ans, &ok)) != 0 || !ok) {
-		txn_undo(t, &sv);
-		t->ngranted = t->nmoved = 0;
-		ans->id = 0;
-		if (was.start <= t->now) {
-			ans->start = start;
-			ans->end = end;
-		}
+	if (ans->status == AR_GRANTED) {
+		ans->id = id;
+		ans->start = t->granted[0].start;
+		ans->end = t->granted[0].end;
+		ans->free = t->granted[0].free;
 		goto out;
 	}
-	if ((rc = txn_keep(t, &sv)) != 0)
-		goto out;
-	ans->id = id;
-	ans->start = t->granted[0].start;
-	ans->end = t->granted[0].end;
-	ans->free = t->granted[0].free;
+	rc = hold(t, &was, hosts, 1);
+	t->ngranted = t->nmoved = 0;
+	ans->id = 0;
+	if (was.start <= t->now) {
+		ans->start = start;
+		ans->end = end;
+	}
 out:
 	free(hosts);
 	return rc;
