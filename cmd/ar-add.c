@@ -324,7 +324,7 @@ static int
 emit_modify(struct ctx *x, struct item *it)
 {
 	struct ar_record *r = &it->rec;
-	const struct ar_resv *was = &it->moved[0];
+	const struct ar_resv *was;
 
 	if (it->nalts == 0)
 		return EXIT_USAGE;
@@ -340,6 +340,7 @@ emit_modify(struct ctx *x, struct item *it)
 		return -1;
 	if (it->ngranted == 0)
 		return cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
+	was = &it->moved[0];
 	if (ar_record_set_time(r, "old_start", was->start) != 0 ||
 	    ar_record_set_time(r, "old_end", was->end) != 0 ||
 	    ar_record_set_uint(r, "old_nodes", was->nodes) != 0 ||
