@@ -361,8 +361,9 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * (AR_GRANTED, or AR_CANCELLED or AR_FINISHED if it has been since; free
  * is 0), and ar_added() lists every copy granted then, as it is now, and
  * no move.  Starts are not compared (a retry's relative start may differ);
- * if nodes, jobs or duration differ, the request is refused with reason
- * AR_R_KEY and ans->id naming the reservation that holds the key.  A
+ * if nodes, jobs or duration differ (from the first copy as it is now,
+ * after any ar_modify), the request is refused with reason AR_R_KEY and
+ * ans->id naming the reservation that holds the key.  A
  * refused request records no key, so retrying it tries it again.
  *
  * Errors: EINVAL (a malformed request, a client key longer than

@@ -12,6 +12,7 @@
 #include "ar.h"
 #include "check.h"
 #include "helpers.h"
+#include "internal.h"           /* the stored mapping, to tamper with it */
 
 static char tmproot[] = "/tmp/ar-modify-XXXXXX";
 
@@ -424,6 +425,59 @@ test_hosts(void)
 	done(s, "hosts");
 }
 
+/* A `map` entry for reservation id: nodes hosts from first, mapped for
+ * slots [s, s + slots). */
+static void
+map_entry(ar_txn *t, uint64_t id, int64_t s, uint32_t slots, uint32_t nodes,
+    uint32_t first)
+{
+	unsigned char key[8], buf[sizeof(struct disk_map) + sizeof(struct run)];
+	struct disk_map d = { s, slots, nodes, 1, MAP_UNTOLD };
+	struct run r = { first, nodes };
+	MDB_val k = { 8, key }, v = { sizeof(buf), buf };
+
+	key_u64(key, id);
+	memcpy(buf, &d, sizeof(d));
+	memcpy(buf + sizeof(d), &r, sizeof(r));
+	OK(mdb_put(t->txn, t->s->map, &k, &v, 0));
+}
+
+/*
+ * ar_check takes the kept mapping as map.c does: a started reservation's
+ * entry for its start and nodes holds its hosts to its end now, so a
+ * mapping that a modify failed to redo, leaving another on those hosts
+ * after its old end, is caught.
+ */
+static void
+test_check_kept(void)
+{
+	struct ar_answer a;
+	struct ar_request rq;
+	uint64_t bad = 0;
+	int64_t s0 = T0 / 300;
+	ar_store *s = store("kept", 4, "n[1-4]");
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + HOUR, HOUR, 2);
+	OK(ar_add(t, &rq, &a));                         /* 1 */
+	rq = request(T0 + 2 * HOUR, HOUR, 2);
+	OK(ar_add(t, &rq, &a));                         /* 2 */
+	OK(ar_txn_commit(t));
+	OK(ar_txn_begin(s, AR_WRITE, T0 + 90 * MIN, &t));
+	rq = request(T0 + HOUR, 90 * MIN, 2);
+	OK(ar_modify(t, 1, 1000, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "running, longer");
+	/* Both on n[1-2], 1 as it was before the change. */
+	map_entry(t, 1, s0 + 12, 12, 2, 0);
+	map_entry(t, 2, s0 + 24, 12, 2, 0);
+	OK(ar_check(t, NULL, NULL, &bad));
+	CHECK(bad > 0, "the kept mapping holds a host twice: %" PRIu64
+	    " violations", bad);
+	ar_txn_abort(t);
+	done(s, "kept");
+}
+
 int
 main(void)
 {
@@ -436,6 +490,7 @@ main(void)
 	test_moves();
 	test_classes();
 	test_hosts();
+	test_check_kept();
 	rmdir(tmproot);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;

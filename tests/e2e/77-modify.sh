@@ -221,3 +221,18 @@ EOT
 expect_exit 0
 expect_out '{"id":1,"nodes":5,"start":"2026-11-21T01:00:00Z","end":"2026-11-21T02:00:00Z","free":10,"status":"granted","old_start":"2026-11-21T01:00:00Z","old_end":"2026-11-21T02:00:00Z","old_nodes":4}'
 expect_check
+
+begin 'modify: a retry under a client key is compared with the reservation as it is now'
+mkstore --nodes 10
+run ar-add start=+1h duration=1h nodes=2 client_key=k1
+run ar-add --modify id=1 nodes=3
+expect_exit 0
+run ar-add start=+1h duration=1h nodes=2 client_key=k1
+expect_exit 2
+expect_err 'ar-add: arguments: field '"'"'client_key'"'"': already used by reservation 1 for a different request'
+run ar-add start=+1h duration=1h nodes=3 client_key=k1
+expect_exit 0
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=3 client_key=k1 id=1 end=2026-11-21T02:00:00Z status=granted replayed=yes'
+run ar-report --list
+expect_out "id=1 client_key=k1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=$ME status=granted"
+expect_check
