@@ -103,7 +103,7 @@ deps:
 # --- tests ---------------------------------------------------------------
 
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
-	$(B)/tests/test_map \
+	$(B)/tests/test_map $(B)/tests/test_modify \
 	$(B)/tests/test_report
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h $(B)/libar.a
@@ -252,7 +252,7 @@ demo: deps
 SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 BENCH_SRC = $(addprefix tests/bench/,bench.c trace.c floor.c arstore.c \
-	sqlite.c cmds.c curve.c usage.c mapping.c)
+	sqlite.c cmds.c curve.c usage.c mapping.c modify.c)
 
 $(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
 	@mkdir -p $(@D)

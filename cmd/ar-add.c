@@ -1,6 +1,7 @@
 /*
  * ar-add - admit reservations atomically: GarQ Algorithm 3, with start
- * windows, parametric copies and FCFS-LRH / FCFS-EDS rearrangement.
+ * windows, parametric copies and FCFS-LRH / FCFS-EDS rearrangement; and
+ * with --modify, change reservations by id.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +10,20 @@
 
 #include "cmd.h"
 
+struct opts {
+	unsigned flags;         /* the request's */
+	int modify;             /* --modify */
+};
+
+/* The fields a modify reads; the others pass through. */
+struct shape {
+	int64_t start, earliest, latest, end;   /* -1: not given */
+	int64_t duration;       /* 0: not given */
+	uint64_t nodes;         /* 0: not given */
+};
+
 static const struct option longopts[] = {
+	{ "modify", no_argument, NULL, 'm' },
 	{ "no-move", no_argument, NULL, 'n' },
 	{ "later", no_argument, NULL, 'e' },
 	{ "partial", no_argument, NULL, 'p' },
@@ -19,46 +33,151 @@ static const struct option longopts[] = {
 static int
 option(struct ctx *x, int opt, const char *arg)
 {
-	unsigned *flags = x->data;
+	struct opts *o = x->data;
 
 	(void)arg;
 	switch (opt) {
+	case 'm':
+		o->modify = 1;
+		return 0;
 	case 'n':
-		*flags |= AR_NOMOVE;
+		o->flags |= AR_NOMOVE;
 		return 0;
 	case 'e':
-		*flags |= AR_LATER;
+		o->flags |= AR_LATER;
 		return 0;
 	case 'p':
-		*flags |= AR_PARTIAL;
+		o->flags |= AR_PARTIAL;
 		x->answers = 2;         /* room for the copies refused */
 		return 0;
 	}
 	return -1;
 }
 
+/*
+ * The fields of a modify: the reservation's id, and those of start,
+ * earliest, latest, end, duration and nodes that are given, checked
+ * against each other as a request's are.  -1 with err if bad.
+ */
 static int
-prepare(struct ctx *x, struct item *it, char *err)
+shape_fields(struct ctx *x, struct item *it, struct shape *sh, char *err)
 {
-	if (cmd_request(x, it, err) != 0)
+	const char *v;
+	char msg[AR_ERRMAX];
+	int64_t from;
+
+	sh->start = sh->earliest = sh->latest = sh->end = -1;
+	sh->duration = 0;
+	sh->nodes = 0;
+	if ((v = ar_record_get(&it->rec, "id")) == NULL) {
+		snprintf(err, AR_ERRMAX, "missing field 'id'");
 		return -1;
-	it->rq.flags = *(unsigned *)x->data;
+	}
+	if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
+		return -1;
+	}
+	if (cmd_time_field(x, it, "start", &sh->start, err) < 0 ||
+	    cmd_time_field(x, it, "earliest", &sh->earliest, err) < 0 ||
+	    cmd_time_field(x, it, "latest", &sh->latest, err) < 0 ||
+	    cmd_time_field(x, it, "end", &sh->end, err) < 0)
+		return -1;
+	if ((v = ar_record_get(&it->rec, "duration")) != NULL &&
+	    ar_duration_parse(v, &sh->duration, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'duration': %.200s", msg);
+		return -1;
+	}
+	if ((v = ar_record_get(&it->rec, "nodes")) != NULL &&
+	    ar_uint_parse(v, 1, 1000000, &sh->nodes, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'nodes': %.200s", msg);
+		return -1;
+	}
+	if (sh->start >= 0 && sh->earliest >= 0 && sh->start < sh->earliest) {
+		snprintf(err, AR_ERRMAX, "field 'start': before 'earliest'");
+		return -1;
+	}
+	from = sh->start >= 0 ? sh->start : sh->earliest;
+	if (sh->latest >= 0 && from >= 0 && sh->latest < from) {
+		snprintf(err, AR_ERRMAX, "field 'latest': before '%s'",
+		    sh->start >= 0 ? "start" : "earliest");
+		return -1;
+	}
+	if (sh->duration == 0 && sh->end >= 0 && from >= 0 &&
+	    sh->end <= from) {
+		snprintf(err, AR_ERRMAX, "field 'end': not after '%s'",
+		    sh->start >= 0 ? "start" : "earliest");
+		return -1;
+	}
 	return 0;
 }
 
-/* Keep what the library did while its transaction is open. */
+/*
+ * The request a modify makes of reservation was: the fields given, the
+ * reservation's own for the rest.  A start given fixes the start (up to
+ * latest, if given); earliest or latest alone moves that end of the
+ * window, the other following if it is passed; an end alone is taken
+ * from the start given, or else the earliest, or else the start the
+ * reservation has.  -1 with err if the end is not after that.
+ */
 static int
-apply(struct ctx *x, ar_txn *t, struct item *it)
+shape_request(const struct shape *sh, const struct ar_resv *was,
+    struct ar_request *rq, char *err)
+{
+	int64_t from;
+
+	memset(rq, 0, sizeof(*rq));
+	rq->jobs = 1;
+	rq->owner = was->owner;
+	rq->earliest = sh->start >= 0 ? sh->start : sh->earliest >= 0 ?
+	    sh->earliest : sh->latest >= 0 && sh->latest < was->earliest ?
+	    sh->latest : was->earliest;
+	rq->latest = sh->latest >= 0 ? sh->latest : sh->start >= 0 ?
+	    sh->start : was->latest > rq->earliest ? was->latest :
+	    rq->earliest;
+	from = sh->start >= 0 || sh->earliest >= 0 ? rq->earliest :
+	    was->start;
+	rq->duration = sh->duration > 0 ? sh->duration : sh->end >= 0 ?
+	    sh->end - from : was->duration;
+	rq->nodes = sh->nodes > 0 ? (uint32_t)sh->nodes : was->nodes;
+	if (rq->duration <= 0) {
+		snprintf(err, AR_ERRMAX, "field 'end': not after the start of "
+		    "reservation %llu", (unsigned long long)was->id);
+		return -1;
+	}
+	if (rq->duration > AR_DURATION_MAX) {
+		snprintf(err, AR_ERRMAX, "field '%s': more than 100 years "
+		    "long", sh->duration > 0 ? "duration" : "end");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+prepare(struct ctx *x, struct item *it, char *err)
+{
+	struct opts *o = x->data;
+	struct shape sh;
+
+	if (o->modify)
+		return shape_fields(x, it, &sh, err);
+	if (cmd_request(x, it, err) != 0)
+		return -1;
+	it->rq.flags = o->flags;
+	return 0;
+}
+
+/*
+ * Keep what the library did while its transaction is open: the
+ * reservations placed, and the records of those moved, or (all) of
+ * every one, as they are now.
+ */
+static int
+keep_placed(ar_txn *t, struct item *it, int all)
 {
 	const struct ar_placed *g, *m;
 	size_t ng, nm;
 	int rc;
 
-	(void)x;
-	it->nalts = 1;
-	it->ngranted = it->nplaced = 0;
-	if ((rc = ar_add(t, &it->rq, &it->alts[0])) != 0)
-		return rc;
 	ar_added(t, &g, &ng, &m, &nm);
 	if (ng + nm > it->placedcap) {
 		struct ar_placed *p;
@@ -78,15 +197,92 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		memcpy(it->placed + ng, m, nm * sizeof(*m));
 	it->ngranted = ng;
 	it->nplaced = ng + nm;
-	/* A refusal is written too, in the demand log. */
-	it->wrote = !it->alts[0].replayed;
-	/* A replay's copies are told in the state they are in now. */
-	for (size_t i = it->alts[0].replayed ? 0 : ng; i < it->nplaced; i++)
+	for (size_t i = all ? 0 : ng; i < it->nplaced; i++)
 		if ((rc = ar_get(t, it->placed[i].id, &it->moved[i])) != 0)
 			return rc;
+	return 0;
+}
+
+/* Refused by the library as ar-del is: the reservation named by id. */
+static const char *
+refusal(int rc)
+{
+	return rc == AR_ENOTFOUND ? "not-found" : rc == AR_EPERM ?
+	    "not-owner" : "done";
+}
+
+/*
+ * --modify: the reservation as it is, the request made of it with the
+ * fields given, then ar_modify.  Messages are made here, so that they
+ * come in the order of the lines.
+ */
+static int
+modify(struct ctx *x, ar_txn *t, struct item *it)
+{
+	struct opts *o = x->data;
+	struct shape sh;
+	struct ar_resv was;
+	char err[AR_ERRMAX];
+	int rc;
+
+	it->nalts = 1;
+	it->ngranted = it->nplaced = 0;
+	it->refusal = 0;
+	it->earliest = it->latest = -1;
+	/* As prepare read them, on the same clock. */
+	if (shape_fields(x, it, &sh, err) != 0)
+		return EINVAL;
+	if ((rc = ar_get(t, it->id, &was)) == 0) {
+		if (shape_request(&sh, &was, &it->rq, err) != 0) {
+			cmd_warn(x, it->line, "%s", err);
+			it->nalts = 0;
+			return 0;
+		}
+		it->rq.flags = o->flags;
+		rc = ar_modify(t, it->id, x->uid, &it->rq, &it->alts[0]);
+	}
+	if (rc == AR_ENOTFOUND || rc == AR_EPERM || rc == AR_EDONE) {
+		cmd_warn(x, it->line, "reservation %llu: %s",
+		    (unsigned long long)it->id, ar_strerror(rc));
+		it->refusal = rc;
+		return 0;
+	}
+	if (rc != 0 || (rc = keep_placed(t, it, 0)) != 0)
+		return rc;
+	it->wrote = it->alts[0].status == AR_GRANTED;
+	if (it->ngranted == 1) {
+		it->moved[0] = was;
+		/* The window is told when it is one, or was given. */
+		if (it->rq.latest != it->rq.earliest || sh.earliest >= 0 ||
+		    sh.latest >= 0) {
+			it->earliest = it->rq.earliest;
+			it->latest = it->rq.latest;
+		}
+	}
+	return 0;
+}
+
+static int
+apply(struct ctx *x, ar_txn *t, struct item *it)
+{
+	struct opts *o = x->data;
+	int rc;
+
+	if (o->modify)
+		return modify(x, t, it);
+	it->nalts = 1;
+	it->ngranted = it->nplaced = 0;
+	if ((rc = ar_add(t, &it->rq, &it->alts[0])) != 0)
+		return rc;
+	/* A replay's copies are told in the state they are in now. */
+	if ((rc = keep_placed(t, it, it->alts[0].replayed)) != 0)
+		return rc;
+	/* A refusal is written too, in the demand log. */
+	it->wrote = !it->alts[0].replayed;
 	/* Copies refused after others were granted (--partial) are told the
 	 * room left at the window's first start, as one copy alone would. */
-	if (ng > 0 && ng < it->rq.jobs && !it->alts[0].replayed) {
+	if (it->ngranted > 0 && it->ngranted < it->rq.jobs &&
+	    !it->alts[0].replayed) {
 		struct ar_request one = it->rq;
 
 		one.jobs = 1;
@@ -95,6 +291,61 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		it->alts[1].status = AR_REFUSED;
 		it->nalts = 2;
 	}
+	return 0;
+}
+
+/* One line per reservation moved, from the first after the granted. */
+static int
+emit_moved(struct ctx *x, struct item *it)
+{
+	for (size_t i = it->ngranted; i < it->nplaced; i++) {
+		struct ar_record moved;
+		int rc;
+
+		ar_record_init(&moved);
+		rc = cmd_resv(&moved, &it->moved[i]) != 0 ||
+		    ar_record_set_time(&moved, "old_start",
+		    it->placed[i].from) != 0 ||
+		    ar_record_set(&moved, "status", "moved") != 0 ||
+		    cmd_print(x, &moved) != 0;
+		ar_record_free(&moved);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * --modify: the record with the reservation's new shape and the start,
+ * end and nodes it had (old_start, old_end, old_nodes), then one line
+ * per reservation moved; or the record refused, and why.
+ */
+static int
+emit_modify(struct ctx *x, struct item *it)
+{
+	struct ar_record *r = &it->rec;
+	const struct ar_resv *was;
+
+	if (it->nalts == 0)
+		return EXIT_USAGE;
+	ar_record_del(r, "old_start");
+	ar_record_del(r, "old_end");
+	ar_record_del(r, "old_nodes");
+	if (it->refusal != 0)
+		return ar_record_set(r, "status", "refused") != 0 ||
+		    ar_record_set(r, "reason", refusal(it->refusal)) != 0 ||
+		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
+	if (cmd_answer(it, &it->alts[0]) != 0 ||
+	    ar_record_set_uint(r, "nodes", it->rq.nodes) != 0)
+		return -1;
+	if (it->ngranted == 0)
+		return cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
+	was = &it->moved[0];
+	if (ar_record_set_time(r, "old_start", was->start) != 0 ||
+	    ar_record_set_time(r, "old_end", was->end) != 0 ||
+	    ar_record_set_uint(r, "old_nodes", was->nodes) != 0 ||
+	    cmd_print(x, r) != 0 || emit_moved(x, it) != 0)
+		return -1;
 	return 0;
 }
 
@@ -111,6 +362,8 @@ emit(struct ctx *x, struct item *it)
 	struct ar_record *r = &it->rec;
 	size_t refused = it->rq.jobs - it->ngranted;
 
+	if (((struct opts *)x->data)->modify)
+		return emit_modify(x, it);
 	if (a.reason == AR_R_KEY) {
 		cmd_warn(x, it->line, "field 'client_key': already used by "
 		    "reservation %llu for a different request",
@@ -150,28 +403,16 @@ emit(struct ctx *x, struct item *it)
 		    cmd_answer(it, &it->alts[it->nalts - 1]) != 0 ||
 		    cmd_print(x, r) != 0)
 			return -1;
-	for (size_t i = it->ngranted; i < it->nplaced; i++) {
-		struct ar_record moved;
-		int rc;
-
-		ar_record_init(&moved);
-		rc = cmd_resv(&moved, &it->moved[i]) != 0 ||
-		    ar_record_set_time(&moved, "old_start",
-		    it->placed[i].from) != 0 ||
-		    ar_record_set(&moved, "status", "moved") != 0 ||
-		    cmd_print(x, &moved) != 0;
-		ar_record_free(&moved);
-		if (rc)
-			return -1;
-	}
+	if (emit_moved(x, it) != 0)
+		return -1;
 	return it->ngranted < it->rq.jobs ? EXIT_REFUSED : 0;
 }
 
 static const struct cmd add = {
 	.name = "ar-add",
-	.usage = "[-enp] [key=value ...]",
+	.usage = "[-menp] [key=value ...]",
 	.write = AR_WRITE,
-	.shortopts = "enp",
+	.shortopts = "menp",
 	.longopts = longopts,
 	.option = option,
 	.prepare = prepare,
@@ -182,7 +423,7 @@ static const struct cmd add = {
 int
 main(int argc, char **argv)
 {
-	unsigned flags = 0;
+	struct opts o = { 0, 0 };
 
-	return cmd_main(&add, argc, argv, &flags);
+	return cmd_main(&add, argc, argv, &o);
 }

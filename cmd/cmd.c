@@ -1104,9 +1104,8 @@ usage:
 	return EXIT_USAGE;
 }
 
-/* Parse a time field if present: 1 found, 0 absent, -1 bad. */
-static int
-time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
+int
+cmd_time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
     char *err)
 {
 	const char *v = ar_record_get(&it->rec, key);
@@ -1230,10 +1229,10 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 
 	memset(rq, 0, sizeof(*rq));
 	it->earliest = it->latest = -1;
-	if ((hs = time_field(x, it, "start", &start, err)) < 0 ||
-	    (he = time_field(x, it, "earliest", &earliest, err)) < 0 ||
-	    (hl = time_field(x, it, "latest", &latest, err)) < 0 ||
-	    (hend = time_field(x, it, "end", &end, err)) < 0)
+	if ((hs = cmd_time_field(x, it, "start", &start, err)) < 0 ||
+	    (he = cmd_time_field(x, it, "earliest", &earliest, err)) < 0 ||
+	    (hl = cmd_time_field(x, it, "latest", &latest, err)) < 0 ||
+	    (hend = cmd_time_field(x, it, "end", &end, err)) < 0)
 		return -1;
 	hd = (v = ar_record_get(&it->rec, "duration")) != NULL;
 	if (hd && ar_duration_parse(v, &dur, msg) != 0) {

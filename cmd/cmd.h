@@ -36,7 +36,11 @@ struct item {
 	struct ar_placed *placed;       /* ar-add: copies granted, then moves */
 	size_t ngranted, nplaced, placedcap;
 	struct ar_resv *moved;          /* ar-add: the moved reservations,
-					 * and a replay's copies, as now */
+					 * and a replay's copies, as now;
+					 * --modify: first the one changed,
+					 * as it was */
+	int refusal;            /* ar-add --modify: AR_ENOTFOUND, AR_EPERM,
+				 * AR_EDONE, or 0 */
 	size_t nalts;           /* answers in alts */
 	struct ar_answer *alts; /* room for ctx.answers of them */
 	size_t altcap;
@@ -121,6 +125,11 @@ int cmd_main(const struct cmd *c, int argc, char **argv, void *data);
 int cmd_read_all(struct ctx *x, int argc, char **argv,
     int (*prepare)(struct ctx *, struct item *, char *),
     int (*all)(struct ctx *, struct item *, size_t n));
+
+/* Parse time field key of it->rec, if there, into *t: 1 found, 0
+ * absent, -1 bad (with err). */
+int cmd_time_field(struct ctx *x, struct item *it, const char *key,
+    int64_t *t, char *err);
 
 /* Read the request fields of it->rec into it->rq; -1 with err on bad. */
 int cmd_request(struct ctx *x, struct item *it, char *err);

@@ -66,10 +66,12 @@ enum ar_reason {
 	AR_R_KEY,               /* ar_add: the client key was used before
 	                         * for a different request */
 	AR_R_BOOKING,           /* a booking limit of its price class */
-	AR_R_HOSTS              /* the hosts it names are taken, or the plan
+	AR_R_HOSTS,             /* the hosts it names are taken, or the plan
 				 * with it would not map (see ar_map) */
+	AR_R_STARTED            /* ar_modify: it has started, so its start
+				 * and nodes stay */
 };
-#define AR_REASONS (AR_R_HOSTS + 1)     /* how many there are */
+#define AR_REASONS (AR_R_STARTED + 1)   /* how many there are */
 
 typedef struct ar_store ar_store;
 typedef struct ar_txn ar_txn;
@@ -359,8 +361,9 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * (AR_GRANTED, or AR_CANCELLED or AR_FINISHED if it has been since; free
  * is 0), and ar_added() lists every copy granted then, as it is now, and
  * no move.  Starts are not compared (a retry's relative start may differ);
- * if nodes, jobs or duration differ, the request is refused with reason
- * AR_R_KEY and ans->id naming the reservation that holds the key.  A
+ * if nodes, jobs or duration differ (from the first copy as it is now,
+ * after any ar_modify), the request is refused with reason AR_R_KEY and
+ * ans->id naming the reservation that holds the key.  A
  * refused request records no key, so retrying it tries it again.
  *
  * Errors: EINVAL (a malformed request, a client key longer than
@@ -403,6 +406,35 @@ int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
  * ended), EACCES (read transaction), MDB_MAP_FULL, LMDB's codes.
  */
 int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
+
+/*
+ * Change reservation id, on behalf of uid who (0 is root and may change
+ * anything), to the window (earliest, latest), duration and nodes of rq,
+ * in write transaction t; rq's jobs must be 1, and its labels, client
+ * key, owner and flags other than AR_NOMOVE and AR_LATER are not read.
+ * The new shape is admitted as ar_add admits a request, moves of others
+ * included, with the reservation's own slots counted as free: one that
+ * has not started keeps its start if the new window holds it and the new
+ * shape fits there without moving anything, and otherwise goes where a
+ * request would; one that has started (its start at or before the
+ * clock) keeps its start and nodes, and only its slots from the clock's
+ * slot on change.  Its id, owner, labels, client key (and its entry in
+ * the key index), price class (the price is recomputed for the new
+ * shape) and named hosts stay; changed becomes the clock.  A modify is
+ * not entered in the demand log.  ans tells the new shape as ar_add
+ * tells a grant, and ar_added() lists the reservation, from its old
+ * start, and the moves; or the refusal and why, and the store is as it
+ * was: the reasons of ar_add, or AR_R_STARTED (a started one asked to
+ * start elsewhere, or for other nodes), AR_R_PAST (a started one would
+ * end by the clock), AR_R_HOSTS (one that named its hosts asked for
+ * other nodes).  Errors, before anything changed: EINVAL (a malformed
+ * request, jobs not 1, hosts named), EACCES (read transaction),
+ * AR_ENOTFOUND, AR_EPERM, AR_EDONE (cancelled or ended); and, leaving a
+ * change half made, so that t must be aborted: AR_ECORRUPT,
+ * MDB_MAP_FULL, ENOMEM, LMDB's codes.
+ */
+int ar_modify(ar_txn *t, uint64_t id, uint32_t who,
+    const struct ar_request *rq, struct ar_answer *ans);
 
 /*
  * Find the live reservations (granted, not ended by the store clock)

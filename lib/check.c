@@ -686,9 +686,10 @@ check_pins(struct checker *c)
 }
 
 /*
- * Every entry of `map` or `exported`: well formed, naming a record with
- * as many nodes.  The entries of live reservations mapped for the
- * interval they have now go to live, if not NULL.
+ * Every entry of `map` or `exported`: well formed, naming a record (in
+ * `map`, with as many nodes).  The entries of live reservations mapped
+ * for the interval they have now, or for the start they had when they
+ * started, go to live, if not NULL.
  */
 static int
 check_entries(struct checker *c, MDB_dbi dbi, const char *what,
@@ -732,15 +733,19 @@ check_entries(struct checker *c, MDB_dbi dbi, const char *what,
 		}
 		if (rc != 0)
 			break;
-		if (d.nodes != r.nodes) {
+		/* What was exported stays as told when a modify changes the
+		 * nodes; the map is mapped again then. */
+		if (live != NULL && d.nodes != r.nodes) {
 			violation(c, "%s entry of reservation %" PRIu64 " does "
 			    "not match its record", what, id);
 			continue;
 		}
+		/* As map.c takes it: a started one keeps its hosts when only
+		 * its end changed. */
 		if (live != NULL && r.state == AR_GRANTED &&
 		    r.end / t->m.slot > now && d.start == r.start / t->m.slot &&
-		    d.start + d.slots == r.end / t->m.slot &&
-		    (rc = holds_add(live, id, d.start, d.start + d.slots,
+		    (d.start + d.slots == r.end / t->m.slot || d.start <= now) &&
+		    (rc = holds_add(live, id, d.start, r.end / t->m.slot,
 		    hosts.r, hosts.n)) != 0)
 			break;
 	}

@@ -325,39 +325,61 @@ undo:
 	return rc;
 }
 
-/* Record a copy granted at slot s, with free nodes over its interval
- * before it; its slots are already taken when taken is set. */
-static int
-grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
-    int64_t s, int taken, uint32_t free)
+/* A new record for a copy of rq granted at slot s. */
+static void
+new_record(ar_txn *t, const struct ar_request *rq, int64_t s,
+    struct ar_resv *r)
 {
-	struct ar_resv r;
 	size_t ulen = rq->user ? strlen(rq->user) : 0;
 	size_t jlen = rq->job ? strlen(rq->job) : 0;
 	size_t klen = rq->client_key ? strlen(rq->client_key) : 0;
+
+	memset(r, 0, sizeof(*r));
+	r->id = t->m.next_id;
+	r->owner = rq->owner;
+	r->state = AR_GRANTED;
+	r->start = s * t->m.slot;
+	r->named = rq->nhosts > 0;
+	r->created = t->now;
+	memcpy(r->user, ulen ? rq->user : "", ulen);
+	memcpy(r->job, jlen ? rq->job : "", jlen);
+	memcpy(r->client_key, klen ? rq->client_key : "", klen);
+}
+
+/*
+ * Record a copy granted at slot s, with free nodes over its interval
+ * before it; its slots are already taken when taken is set.  With was,
+ * the reservation was takes the new shape (ar_modify): its id, owner,
+ * labels, key, class and hosts stay, and so does its start if it has
+ * started (then s is the clock's slot and sp its slots from there).
+ */
+static int
+grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    const struct ar_resv *was, int64_t s, int taken, uint32_t free)
+{
+	struct ar_resv r;
 	int rc;
 
-	memset(&r, 0, sizeof(r));
-	r.id = t->m.next_id;
-	r.owner = rq->owner;
-	r.state = AR_GRANTED;
+	if (was == NULL)
+		new_record(t, rq, s, &r);
+	else {
+		r = *was;
+		if (r.start > t->now)
+			r.start = s * t->m.slot;
+	}
 	r.earliest = rq->earliest;
 	r.latest = rq->latest;
 	r.duration = rq->duration;
-	r.start = s * t->m.slot;
 	r.end = (s + sp->slots) * t->m.slot;
 	r.nodes = rq->nodes;
 	r.jobs = 1;
 	r.cls = sp->cls;
-	r.named = rq->nhosts > 0;
 	if (sp->cls != 0)
 		r.price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
-		    sp->slots;
-	r.created = r.changed = t->now;
-	memcpy(r.user, ulen ? rq->user : "", ulen);
-	memcpy(r.job, jlen ? rq->job : "", jlen);
-	memcpy(r.client_key, klen ? rq->client_key : "", klen);
-	if ((rc = resv_put(t, &r)) != 0 || (rc = resv_index(t, &r, 1)) != 0 ||
+		    ((r.end - r.start) / t->m.slot);
+	r.changed = t->now;
+	if ((rc = resv_put(t, &r)) != 0 ||
+	    (rc = was ? resv_list(t, &r, 1) : resv_index(t, &r, 1)) != 0 ||
 	    (!taken && (rc = fit_add(t, sp->cls, s, s + sp->slots,
 	    (int64_t)sp->need)) != 0) ||
 	    (r.named && (rc = map_pin(t, &r, rq->hosts, rq->nhosts, 1)) != 0))
@@ -365,7 +387,9 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
 		return rc;
 	t->granted[t->ngranted++] = (struct ar_placed){ r.id, r.start, r.end,
-	    r.start, free };
+	    was ? was->start : r.start, free };
+	if (was != NULL)
+		return 0;
 	t->m.next_id++;
 	t->m.live++;
 	t->m.records++;
@@ -376,7 +400,8 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 /* Place one copy: first fit, then rearrangement.  *s is -1 if neither. */
 static int
 place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
-    uint64_t own, struct ar_resv *movers, int64_t *s)
+    const struct ar_resv *was, uint64_t own, struct ar_resv *movers,
+    int64_t *s)
 {
 	struct ar_answer a;
 	int64_t last;
@@ -387,7 +412,7 @@ place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		return rc;
 	if (*s != -1)
 		return (rc = place(t, sp, *s, &a)) != 0 ? rc :
-		    grant(t, rq, sp, *s, 0, a.free);
+		    grant(t, rq, sp, was, *s, 0, a.free);
 	if (rq->flags & AR_NOMOVE)
 		return 0;
 	last = sp->last - sp->first >= STARTS_MAX ?
@@ -401,7 +426,8 @@ place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 			 * already over all its interval, do not count. */
 			*s = c;
 			return (rc = place(t, sp, c, &a)) != 0 ? rc :
-			    grant(t, rq, sp, c, 1, a.free + (uint32_t)sp->need);
+			    grant(t, rq, sp, was, c, 1,
+			    a.free + (uint32_t)sp->need);
 		}
 	}
 	return 0;
@@ -420,51 +446,44 @@ drop_returns(ar_txn *t)
 }
 
 /*
- * What every admission does first: reduce the request to slots (sp);
- * if it cannot be considered at all, *s is -2 and ans says why; else *s
- * is the first start where the rings let it in (-1: none) and ans tells
+ * What every admission does first, the request reduced to slots: *s is
+ * the first start where the rings let it in (-1: none) and ans tells
  * the interval there, or at the window's first start.
  */
 static int
-admission_begin(ar_txn *t, const struct ar_request *rq, struct span *sp,
-    struct ar_answer *ans, int64_t *s)
+admission_begin(ar_txn *t, const struct span *sp, struct ar_answer *ans,
+    int64_t *s)
 {
 	int rc;
 
 	t->ngranted = t->nmoved = 0;
-	*s = -2;
-	if (!t->write)
-		return EACCES;
-	if ((rc = to_span(t, rq, 0, sp, ans)) != 0)
-		return rc;
 	ans->status = AR_REFUSED;
-	if (ans->reason != AR_R_NONE)
-		return 0;
 	if ((rc = fit_first(t, sp->cls, sp->first, sp->last, sp->slots,
 	    sp->need, s)) != 0)
 		return rc;
 	return place(t, sp, *s == -1 ? sp->first : *s, ans);
 }
 
-/* ar_add without the client key. */
+/* Admission on the rings alone. */
 static int
-admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+admit(ar_txn *t, const struct ar_request *rq, const struct span *span,
+    const struct ar_resv *was, struct ar_answer *ans)
 {
 	struct ar_resv *movers = NULL;
 	struct savepoint whole;
-	struct span sp;
+	struct span sp = *span;
 	uint64_t own = t->m.next_id;
 	uint32_t placed = 0;
 	int64_t s;
 	int rc, atomic;
 
-	if ((rc = admission_begin(t, rq, &sp, ans, &s)) != 0 || s == -2)
+	if ((rc = admission_begin(t, &sp, ans, &s)) != 0)
 		return rc;
 	if (s == -1 && (rq->flags & AR_NOMOVE) && !(rq->flags & AR_PARTIAL))
 		/* the common refusal, cheaply */
 		return fit_refusal(t, &sp, sp.last, rq->jobs, &ans->reason);
 	if (s != -1 && rq->jobs == 1) {         /* the common grant, likewise */
-		if ((rc = grant(t, rq, &sp, s, 0, ans->free)) != 0)
+		if ((rc = grant(t, rq, &sp, was, s, 0, ans->free)) != 0)
 			return rc;
 		ans->status = AR_GRANTED;
 		ans->id = t->granted[0].id;
@@ -482,7 +501,7 @@ admit(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	 * granted are the first ones.
 	 */
 	for (uint32_t j = 0; j < rq->jobs; j++) {
-		if ((rc = place_copy(t, rq, &sp, own, movers, &s)) != 0 ||
+		if ((rc = place_copy(t, rq, &sp, was, own, movers, &s)) != 0 ||
 		    s == -1)
 			break;
 		placed++;
@@ -516,26 +535,26 @@ out:
  * admission while a pin is in the plan.
  */
 static int
-admit_named(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+admit_named(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    const struct ar_resv *was, struct ar_answer *ans)
 {
-	struct span sp;
 	uint64_t conflict;
 	int64_t s;
 	int rc, ok;
 
-	if ((rc = admission_begin(t, rq, &sp, ans, &s)) != 0 || s == -2)
+	if ((rc = admission_begin(t, sp, ans, &s)) != 0)
 		return rc;
 	if (s == -1)
-		return fit_refusal(t, &sp, sp.last, 1, &ans->reason);
-	if ((rc = fit_mapped(t, rq, &sp, sp.last, &s, &conflict)) != 0)
+		return fit_refusal(t, sp, sp->last, 1, &ans->reason);
+	if ((rc = fit_mapped(t, rq, sp, sp->last, &s, &conflict)) != 0)
 		return rc;
 	if (s == -1) {
 		ans->reason = AR_R_HOSTS;
 		ans->conflict = conflict;
 		return 0;
 	}
-	if ((rc = place(t, &sp, s, ans)) != 0 ||
-	    (rc = grant(t, rq, &sp, s, 0, ans->free)) != 0 ||
+	if ((rc = place(t, sp, s, ans)) != 0 ||
+	    (rc = grant(t, rq, sp, was, s, 0, ans->free)) != 0 ||
 	    (rc = map_after_admission(t, &ok, &conflict)) != 0)
 		return rc;
 	if (!ok)
@@ -550,24 +569,31 @@ admit_named(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
  * the rings decide alone: a plan within capacity always maps (map.c).
  * With pins, what the rings admit, moves included, stands only if the
  * whole plan still maps; otherwise it is undone and refused, naming the
- * reservation that would have been left without hosts.
+ * reservation that would have been left without hosts.  So too for a
+ * reservation changed (was) whose hosts the mapping keeps: its entry
+ * must follow its new shape, and a started one keeps its hosts.
  */
-static int
-admit_mapped(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+int
+admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    const struct ar_resv *was, struct ar_answer *ans)
 {
 	struct savepoint sv;
 	uint64_t conflict;
 	int rc, pinned, ok;
 
+	if (!t->write)
+		return EACCES;
 	if (rq->nhosts > 0)
-		return admit_named(t, rq, ans);
-	if ((rc = map_pinned(t, &pinned)) != 0)
+		return admit_named(t, rq, sp, was, ans);
+	if ((rc = map_pinned(t, &pinned)) != 0 || (!pinned && was != NULL &&
+	    (rc = map_kept(t, was->id, &pinned)) != 0))
 		return rc;
-	if (!pinned || !t->write)
-		return admit(t, rq, ans);
+	if (!pinned)
+		return admit(t, rq, sp, was, ans);
 	if ((rc = txn_save(t, &sv)) != 0)
 		return rc;
-	if ((rc = admit(t, rq, ans)) != 0 || ans->status != AR_GRANTED ||
+	if ((rc = admit(t, rq, sp, was, ans)) != 0 ||
+	    ans->status != AR_GRANTED ||
 	    (rc = map_after_admission(t, &ok, &conflict)) != 0 || ok) {
 		if (rc == 0)
 			return txn_keep(t, &sv);
@@ -581,6 +607,24 @@ admit_mapped(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	ans->conflict = conflict;
 	ans->id = 0;
 	return 0;
+}
+
+/* ar_add without the client key. */
+static int
+admit_mapped(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct span sp;
+	int rc;
+
+	t->ngranted = t->nmoved = 0;
+	if (!t->write)
+		return EACCES;
+	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
+		return rc;
+	ans->status = AR_REFUSED;
+	if (ans->reason != AR_R_NONE)
+		return 0;
+	return admit_span(t, rq, &sp, NULL, ans);
 }
 
 /*

@@ -282,6 +282,14 @@ int to_span(ar_txn *t, const struct ar_request *rq, int together,
     struct span *sp, struct ar_answer *ans);
 int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
 
+/* flex.c */
+/* Admit rq, reduced to slots in sp (its reason none), as ar_add does
+ * after the client key, the plan's mapping included; with was, as the
+ * new shape of that reservation, which is out of the rings and lists
+ * (ar_modify). */
+int admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    const struct ar_resv *was, struct ar_answer *ans);
+
 /* ring.c: each takes the ring r, and t for its LMDB transaction */
 int ring_begin(struct ring *r, uint32_t chunks, uint32_t capacity,
     int64_t base, int64_t horizon);
@@ -373,6 +381,8 @@ void resv_finished(struct ar_resv *r, int64_t clock);
 size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
 int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);
+/* resv_index without the label index: the labels stay as they are. */
+int resv_list(ar_txn *t, const struct ar_resv *r, int add);
 int resv_movable(const ar_txn *t, const struct ar_resv *r);
 /* The key index; a key has at most AR_CLIENT_KEY_MAX bytes, the key of
  * the index (keys_key) at most KEYS_KEY_MAX. */
@@ -516,6 +526,11 @@ int map_pinned(ar_txn *t, int *yes);
 /* Record, or drop, the named hosts of reservation r. */
 int map_pin(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts,
     uint32_t n, int add);
+/* The pinned hosts of reservation r, which named them: r->nodes host
+ * indexes, increasing, in *hosts, to be freed. */
+int map_pin_hosts(ar_txn *t, const struct ar_resv *r, uint32_t **hosts);
+/* Does `map` keep hosts for reservation id (*yes)? */
+int map_kept(ar_txn *t, uint64_t id, int *yes);
 /* Forget what the mapping keeps of reservation id (ar_forget). */
 int map_forget(ar_txn *t, uint64_t id);
 /* Drop the pins of reservations that ended by the clock. */

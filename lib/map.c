@@ -259,6 +259,19 @@ map_pinned(ar_txn *t, int *yes)
 }
 
 int
+map_kept(ar_txn *t, uint64_t id, int *yes)
+{
+	unsigned char key[8];
+	MDB_val k = { 8, key }, v;
+	int rc;
+
+	key_u64(key, id);
+	rc = mdb_get(t->txn, t->s->map, &k, &v);
+	*yes = rc == 0;
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int
 map_forget(ar_txn *t, uint64_t id)
 {
 	unsigned char key[8];
@@ -318,6 +331,44 @@ pin_get(ar_txn *t, const struct ar_resv *r, struct hostset *s)
 	return hostset_count(s) == r->nodes ? 0 : AR_ECORRUPT;
 }
 
+/* Host runs as indexes, into a buffer that grows. */
+static int
+expand(const struct hostset *s, uint32_t **buf, size_t *cap, size_t *n)
+{
+	uint64_t c = hostset_count(s);
+	uint32_t *b;
+	size_t k = 0;
+
+	if (c > *cap) {
+		if ((b = realloc(*buf, c * sizeof(*b))) == NULL)
+			return ENOMEM;
+		*buf = b;
+		*cap = c;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		for (uint32_t h = 0; h < s->r[i].count; h++)
+			(*buf)[k++] = s->r[i].first + h;
+	*n = k;
+	return 0;
+}
+
+int
+map_pin_hosts(ar_txn *t, const struct ar_resv *r, uint32_t **hosts)
+{
+	struct hostset s = { 0 };
+	size_t cap = 0, n;
+	int rc;
+
+	*hosts = NULL;
+	if ((rc = pin_get(t, r, &s)) == 0 &&
+	    (rc = expand(&s, hosts, &cap, &n)) != 0) {
+		free(*hosts);
+		*hosts = NULL;
+	}
+	hostset_free(&s);
+	return rc;
+}
+
 /* Enter reservation r in the plan (or, history, in the report). */
 static int
 plan_resv(struct plan *p, const struct ar_resv *r, int history)
@@ -341,9 +392,10 @@ plan_resv(struct plan *p, const struct ar_resv *r, int history)
 		it->fixed = 1;
 		return pin_get(t, r, &it->want);
 	}
-	/* Started with hosts: they stay. */
+	/* Started with hosts: they stay, also when it was made longer or
+	 * shorter since (ar_modify keeps a started one's start and nodes). */
 	if (found && it->s <= p->now && it->stored_s == it->s &&
-	    it->stored_e == it->e)
+	    hostset_count(&it->want) == it->nodes)
 		it->fixed = 1;
 	if (found && it->want.n > 0 && hostset_count(&it->want) != it->nodes)
 		it->want.n = 0;
@@ -665,27 +717,6 @@ map_verify(ar_txn *t, int (*fn)(const struct map_got *, void *), void *arg,
 out:
 	plan_free(&p);
 	return rc;
-}
-
-/* Host runs as indexes, into a buffer that grows. */
-static int
-expand(const struct hostset *s, uint32_t **buf, size_t *cap, size_t *n)
-{
-	uint64_t c = hostset_count(s);
-	uint32_t *b;
-	size_t k = 0;
-
-	if (c > *cap) {
-		if ((b = realloc(*buf, c * sizeof(*b))) == NULL)
-			return ENOMEM;
-		*buf = b;
-		*cap = c;
-	}
-	for (size_t i = 0; i < s->n; i++)
-		for (uint32_t h = 0; h < s->r[i].count; h++)
-			(*buf)[k++] = s->r[i].first + h;
-	*n = k;
-	return 0;
 }
 
 /* What ar_map hands its caller, with the buffers behind it. */

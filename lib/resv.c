@@ -204,6 +204,19 @@ resv_movable(const ar_txn *t, const struct ar_resv *r)
 	    !r->named && r->start / t->m.slot > t->m.purged / t->m.slot;
 }
 
+/* Enter r in, or (add == 0) remove it from, the movable list if it may
+ * move. */
+static int
+resv_flex(ar_txn *t, const struct ar_resv *r, int add)
+{
+	uint64_t start = (uint64_t)(r->start / t->m.slot);
+
+	if (!resv_movable(t, r))
+		return 0;
+	return add ? slots_add(t, &t->flex, start, r->id, 0) :
+	    slots_remove(t, &t->flex, start, r->id);
+}
+
 /*
  * Enter r in, or (add == 0) remove it from, the movable list (if it may
  * move) and the label index (if labelled).
@@ -213,15 +226,11 @@ resv_index_more(ar_txn *t, const struct ar_resv *r, int add)
 {
 	unsigned char lkey[2 * AR_LABEL_MAX + 1], id[8];
 	MDB_val lk = { 0, lkey }, iv = { 8, id };
-	uint64_t start = (uint64_t)(r->start / t->m.slot);
-	int rc = 0;
+	int rc;
 
 	key_u64(id, r->id);
 	lk.mv_size = label_key(r->user, r->job, lkey);
-	if (resv_movable(t, r))
-		rc = add ? slots_add(t, &t->flex, start, r->id, 0) :
-		    slots_remove(t, &t->flex, start, r->id);
-	if (rc != 0 || lk.mv_size <= 1)
+	if ((rc = resv_flex(t, r, add)) != 0 || lk.mv_size <= 1)
 		return rc;
 	txn_wrote(t);
 	if (add)
@@ -230,19 +239,35 @@ resv_index_more(ar_txn *t, const struct ar_resv *r, int add)
 	return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
 }
 
+/* Enter r in, or (add == 0) remove it from, the end list. */
+static int
+resv_end(ar_txn *t, const struct ar_resv *r, int add)
+{
+	uint64_t end = (uint64_t)(r->end / t->m.slot);
+
+	if (add)
+		return slots_add(t, &t->ends, end, r->id, r->user[0] != '\0' ||
+		    r->job[0] != '\0');
+	return slots_remove(t, &t->ends, end, r->id);
+}
+
 /* Enter a live reservation in, or (add == 0) remove it from, every index. */
 int
 resv_index(ar_txn *t, const struct ar_resv *r, int add)
 {
-	uint64_t end = (uint64_t)(r->end / t->m.slot);
 	int rc;
 
-	if (add)
-		rc = slots_add(t, &t->ends, end, r->id, r->user[0] != '\0' ||
-		    r->job[0] != '\0');
-	else
-		rc = slots_remove(t, &t->ends, end, r->id);
-	return rc != 0 ? rc : resv_index_more(t, r, add);
+	return (rc = resv_end(t, r, add)) != 0 ? rc :
+	    resv_index_more(t, r, add);
+}
+
+/* The same, but the label index, for a reservation whose labels stay. */
+int
+resv_list(ar_txn *t, const struct ar_resv *r, int add)
+{
+	int rc;
+
+	return (rc = resv_end(t, r, add)) != 0 ? rc : resv_flex(t, r, add);
 }
 
 /* The keys key: the owner, big-endian, then the client key. */

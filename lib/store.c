@@ -1119,7 +1119,8 @@ ar_reason_name(enum ar_reason r)
 {
 	static const char *const names[] = {
 		"none", "full", "past", "horizon", "capacity", "search-limit",
-		"key-reused", "booking-limit", "hosts"
+		"key-reused", "booking-limit", "hosts",
+		"started"
 	};
 
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ?

@@ -223,15 +223,16 @@ m_release(struct model *m, int k, int64_t now)
 	m->resv[k].live = 0;
 }
 
-/* Reservation k, placed or moved by this add, must be within the nodes
- * and its class's limits at every slot it holds. */
+/* Reservation k, placed or moved by this add or modify, must be within
+ * the nodes and its class's limits at every slot it holds from slot
+ * from on. */
 static void
-m_within(struct model *m, int k)
+m_within(struct model *m, int k, int64_t from)
 {
 	uint32_t cls = m->resv[k].cls;
 
-	for (int64_t x = m->resv[k].start; x < m->resv[k].start +
-	    m->resv[k].len; x++) {
+	for (int64_t x = from > m->resv[k].start ? from : m->resv[k].start;
+	    x < m->resv[k].start + m->resv[k].len; x++) {
 		CHECK(m, m->used[x] <= M_NODES, "slot %" PRId64 ": %u nodes "
 		    "held", x, m->used[x]);
 		for (uint32_t i = 2; i <= cls; i++)
@@ -371,11 +372,116 @@ m_add(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
 	}
 	/* Whatever was placed or moved keeps the nodes and its limits. */
 	for (k = from; nm > 0 && k < m->nresv; k++)
-		m_within(m, k);
+		m_within(m, k, 0);
 	for (size_t i = 0; i < nm; i++)
 		if ((k = m_find(m, mv[i].id)) >= 0)
-			m_within(m, k);
+			m_within(m, k, 0);
 	return 1;
+}
+
+/*
+ * ar_modify of reservation k by who to the shape of rq: refused as the
+ * store must refuse it, or granted where the model says (its start if
+ * it has not started and fits there, else first fit in its window; from
+ * the clock's slot to its new end if it has started), or, beyond first
+ * fit and without AR_NOMOVE, wherever moves the store may make made
+ * room.  Its class stays; its price follows its shape.
+ */
+static void
+m_modify(struct model *m, ar_txn *t, int k, uint32_t who,
+    const struct ar_request *rq, int64_t now)
+{
+	const struct ar_placed *g, *mv;
+	struct ar_answer a;
+	struct ar_resv r;
+	enum ar_reason why = AR_R_NONE;
+	int64_t base = now / M_SLOT, s0 = m->resv[k].start, from, first, last;
+	int64_t len, need, s = -1, total;
+	uint32_t cls = m->resv[k].cls;
+	uint64_t id = m->resv[k].id;
+	int started = s0 * M_SLOT <= now, rc, j;
+	size_t ng, nm;
+
+	rc = ar_modify(t, id, who, rq, &a);
+	if (who != 0 && who != m->resv[k].owner) {
+		CHECK(m, rc == AR_EPERM, "modify by another: %s",
+		    ar_strerror(rc));
+		return;
+	}
+	if (!m->resv[k].live || m_ended(m, k, now)) {
+		CHECK(m, rc == AR_EDONE, "modify done: %s", ar_strerror(rc));
+		return;
+	}
+	CHECK(m, rc == 0, "modify %" PRIu64 ": %s", id, ar_strerror(rc));
+	if (rc != 0)
+		return;
+	/* Its own slots from the clock on are free for its new shape. */
+	from = base > s0 ? base : s0;
+	m_hold(m, cls, from, s0 + m->resv[k].len - from, -m->resv[k].need);
+	why = m_span(now, rq, 0, &first, &last, &len, &need);
+	total = len;
+	if (started && why != AR_R_CAPACITY) {
+		len = s0 + total - base;
+		first = last = base;
+		why = up(rq->earliest) > s0 || up(rq->latest) < s0 ||
+		    need != m->resv[k].need ? AR_R_STARTED :
+		    (s0 + total) * M_SLOT <= now ? AR_R_PAST :
+		    s0 + total > base + M_HORIZON ? AR_R_HORIZON : AR_R_NONE;
+	}
+	if (why == AR_R_NONE && !started && s0 >= first && s0 <= last &&
+	    m_fits(m, cls, s0, len, need))
+		s = s0;
+	else if (why == AR_R_NONE)
+		s = m_first_fit(m, cls, first, last, len, need);
+	ar_added(t, &g, &ng, &mv, &nm);
+	if (a.status != AR_GRANTED) {
+		if (why == AR_R_NONE)
+			why = m_refusal(m, cls, first, last, len, need, 1);
+		CHECK(m, a.status == AR_REFUSED && a.reason == why && s == -1 &&
+		    ng == 0 && nm == 0, "modify %" PRIu64 ": store %d reason "
+		    "%d, model start %" PRId64 " reason %d", id, a.status,
+		    a.reason, s, why);
+		m_hold(m, cls, from, s0 + m->resv[k].len - from,
+		    m->resv[k].need);
+		return;
+	}
+	CHECK(m, why == AR_R_NONE && ng == 1 && g[0].id == id &&
+	    g[0].from == s0 * M_SLOT && a.id == id && a.cls == cls &&
+	    a.price == m_price(m, cls, need, total) &&
+	    (s == -1 ? nm > 0 && !(rq->flags & AR_NOMOVE) :
+	    nm == 0 && a.start == (started ? s0 : s) * M_SLOT &&
+	    a.free == m_least(m, started ? base : s, len)),
+	    "modify %" PRIu64 ": granted at %" PRId64 " free %u, %zu moves, "
+	    "class %u price %" PRId64 "; model %" PRId64 " reason %d", id,
+	    a.start / M_SLOT, a.free, nm, a.cls, a.price, s, why);
+	for (size_t i = 0; i < nm; i++) {
+		CHECK(m, mv[i].id != id, "modify %" PRIu64 " moved itself", id);
+		m_move(m, &mv[i], rq->flags, UINT64_MAX, now);
+	}
+	s = started ? base : a.start / M_SLOT;
+	m_hold(m, cls, s, len, need);
+	m->resv[k].start = started ? s0 : s;
+	m->resv[k].len = total;
+	m->resv[k].need = need;
+	m->resv[k].earliest = rq->earliest;
+	m->resv[k].latest = rq->latest;
+	m->resv[k].price = m_price(m, cls, need, total);
+	m_within(m, k, base);
+	for (size_t i = 0; i < nm; i++)
+		if ((j = m_find(m, mv[i].id)) >= 0)
+			m_within(m, j, 0);
+	OK(m, ar_get(t, id, &r));
+	CHECK(m, r.start == m->resv[k].start * M_SLOT &&
+	    r.end == (m->resv[k].start + total) * M_SLOT &&
+	    r.nodes == need && r.cls == cls && r.price == m->resv[k].price &&
+	    r.changed == now, "modified record %" PRIu64, id);
+	/* A retry under its key is compared with it as it is now. */
+	for (int i = 0; i < m->nkeys; i++)
+		if (m->keys[i].first == k) {
+			m->keys[i].nodes = (uint32_t)need;
+			m->keys[i].duration = rq->duration;
+		}
+	m->modifies++;
 }
 
 /* The key of owner named name, or -1. */
@@ -568,7 +674,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		m_reprice(m, t, now, 0);
 		return;
 	}
-	op = (int)PICK(10);
+	op = (int)PICK(12);
 	/* Up to two minutes in the past, but never before 1970. */
 	rq = request(m, (now < 120 ? 0 : now - 120) +
 	    (int64_t)PICK((M_HORIZON + 10) * M_SLOT),
@@ -688,6 +794,29 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			    expect[i], cls, m_price(m, cls, need, len));
 		CHECK(m, alts[0].cls == cls, "suggest: class %u, model %u",
 		    alts[0].cls, cls);
+	} else if (op >= 10 && m->nresv > 0) {
+		/* Mostly recent ones, which may still be live. */
+		int k = PICK(4) == 0 ? (int)PICK((uint64_t)m->nresv) :
+		    m->nresv - 1 - (int)PICK(m->nresv < 32 ? (uint64_t)m->nresv :
+		    32);
+		uint32_t who = (uint32_t)PICK(3);
+
+		/* Half keep their start, as a running one must. */
+		if (PICK(2) == 0) {
+			rq.earliest = m->resv[k].start * M_SLOT -
+			    (int64_t)PICK(M_SLOT);
+			if (rq.earliest < 0)
+				rq.earliest = 0;
+			rq.latest = PICK(2) ? rq.earliest : m->resv[k].start *
+			    M_SLOT + (int64_t)PICK(3 * M_SLOT);
+			if (PICK(2) == 0)
+				rq.nodes = (uint32_t)m->resv[k].need;
+		}
+		rq.jobs = 1;
+		rq.flags = m->priced && PICK(3) == 0 ? PICK(2) ? AR_LATER :
+		    0 : AR_NOMOVE;
+		m_modify(m, t, k, who == 1 ? m->resv[k].owner : who, &rq,
+		    now);
 	} else if (m->nresv > 0) {
 		int k = (int)PICK((uint64_t)m->nresv);
 		struct ar_resv r;

@@ -49,6 +49,7 @@ struct model {
 	/* What a run with classes saw: moves, refusals for a limit, other
 	 * numbers of classes refused (EBUSY) and taken. */
 	uint64_t moves, limited, busy, renumbered;
+	uint64_t modifies;      /* modifies granted */
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;
 	uint64_t ops, checks, mismatches;
@@ -74,10 +75,10 @@ struct model *model_new(uint64_t (*pick)(void *, uint64_t), void *arg);
  */
 void model_price(struct model *m, ar_txn *t, int64_t now);
 
-/* One random operation (add, search, suggest or cancel; in a run with
- * classes, also an add that may move others, or new prices and limits)
- * in t at now, compared with the model; mismatches are counted and told
- * on stderr.  Some adds carry a client key: a new one, one taken before by
+/* One random operation (add, search, suggest, modify or cancel; in a run
+ * with classes, also an add or a modify that may move others, or new
+ * prices and limits) in t at now, compared with the model; mismatches
+ * are counted and told on stderr.  Some adds carry a client key: a new one, one taken before by
  * the same request (a retry, replayed) or by another (refused). */
 void model_op(struct model *m, ar_txn *t, int64_t now);
 

@@ -1070,9 +1070,9 @@ model_run(int priced, int64_t span)
 	ar_txn_abort(t);
 	wraps = (int)(now / M_SLOT / 960 / 2);
 	printf("model%s: %" PRIu64 " operations, %d reservations, clock at "
-	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " answers "
-	    "compared", priced ? " with classes" : "", m->ops, m->nresv,
-	    now / M_SLOT, wraps, m->checks);
+	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " modifies, %"
+	    PRIu64 " answers compared", priced ? " with classes" : "", m->ops,
+	    m->nresv, now / M_SLOT, wraps, m->modifies, m->checks);
 	if (priced)
 		printf("; %" PRIu64 " moves, %" PRIu64 " refusals for a "
 		    "booking limit, other numbers of classes %" PRIu64
@@ -1081,8 +1081,9 @@ model_run(int priced, int64_t span)
 	printf("\n");
 	passed += (int)(m->checks - m->mismatches);
 	failed += (int)m->mismatches;
-	CHECK(m->ops > (priced ? 1000 : 5000) && wraps >= (priced ? 2 : 5),
-	    "model test too short: %" PRIu64 " ops, %d laps", m->ops, wraps);
+	CHECK(m->ops > (priced ? 1000 : 5000) && wraps >= (priced ? 2 : 5) &&
+	    m->modifies > 100, "model test too short: %" PRIu64 " ops, %d "
+	    "laps, %" PRIu64 " modifies", m->ops, wraps, m->modifies);
 	CHECK(!priced || (m->moves > 0 && m->limited > 0 && m->busy > 0 &&
 	    m->renumbered > 0), "model test with classes: too few moves, "
 	    "refusals for a limit or other numbers of classes");

@@ -149,4 +149,7 @@ int cost_curve(void);
 /* usage.c */
 int usage_cost(void);
 
+/* modify.c */
+int modify_cost(void);
+
 #endif
