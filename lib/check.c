@@ -868,6 +868,7 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad)
 {
 	struct checker c = { .t = t, .fn = fn, .arg = arg };
+	MDB_stat st;
 	int rc;
 
 	*bad = 0;
@@ -912,6 +913,11 @@ out:
 	if (c.max_id >= t->m.next_id)
 		violation(&c, "reservation %" PRIu64 " is at or past the next "
 		    "id %" PRIu64, c.max_id, t->m.next_id);
+	if ((rc = mdb_stat(t->txn, t->s->pins, &st)) != 0)
+		return rc;
+	if (st.ms_entries != t->m.pins)
+		violation(&c, "the counters say %" PRIu64 " pins, there are "
+		    "%zu", t->m.pins, (size_t)st.ms_entries);
 	*bad = c.bad;
 	return 0;
 }

@@ -5,6 +5,8 @@
 #ifndef AR_INTERNAL_H
 #define AR_INTERNAL_H
 
+#include <stddef.h>
+
 #include <lmdb.h>
 
 #include "ar.h"
@@ -49,7 +51,12 @@ struct meta {
 	uint64_t records;
 	uint64_t map_max;
 	int64_t purged;         /* clock of the latest purge */
+	uint64_t pins;          /* entries in `pins` (format 5): while 0,
+				   admission needs not look there */
 };
+
+/* The meta of formats 3 and 4 ends before pins. */
+#define META_V4_SIZE offsetof(struct meta, pins)
 
 #define META_MAGIC 0x61725354u  /* "arST" */
 

@@ -220,20 +220,26 @@ map_pin(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts,
 
 	pin_key(key, r->end / t->m.slot, r->id);
 	t->pins = -1;
+	t->meta_dirty = 1;
 	txn_wrote(t);
 	if (!add) {
-		rc = mdb_del(t->txn, t->s->pins, &k, NULL);
-		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+		if ((rc = mdb_del(t->txn, t->s->pins, &k, NULL)) != 0 ||
+		    t->m.pins == 0)
+			return rc == MDB_NOTFOUND || rc == 0 ? AR_ECORRUPT : rc;
+		t->m.pins--;
+		return 0;
 	}
 	for (uint32_t i = 0; i < n && rc == 0; i++)
 		rc = hostset_append(&s, hosts[i], 1);
 	if (rc == 0) {
 		v.mv_size = s.n * sizeof(struct run);
 		v.mv_data = s.r;
-		rc = mdb_put(t->txn, t->s->pins, &k, &v, 0);
+		rc = mdb_put(t->txn, t->s->pins, &k, &v, MDB_NOOVERWRITE);
 	}
 	hostset_free(&s);
-	return rc;
+	if (rc == 0)
+		t->m.pins++;
+	return rc == MDB_KEYEXIST ? AR_ECORRUPT : rc;
 }
 
 int
@@ -244,6 +250,9 @@ map_pinned(ar_txn *t, int *yes)
 	MDB_cursor *cur;
 	int rc;
 
+	/* No pins at all, the common case: no lookup. */
+	if (t->m.pins == 0)
+		t->pins = 0;
 	if (t->pins < 0) {
 		pin_key(key, t->now / t->m.slot + 1, 0);
 		if ((rc = mdb_cursor_open(t->txn, t->s->pins, &cur)) != 0)
@@ -295,13 +304,22 @@ map_prune(ar_txn *t)
 	MDB_val k, v;
 	int rc;
 
+	if (t->m.pins == 0)
+		return 0;
 	if ((rc = mdb_cursor_open(t->txn, t->s->pins, &cur)) != 0)
 		return rc;
 	txn_wrote(t);
 	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0 &&
-	    k.mv_size == 16 && u64_key(k.mv_data) <= last)
+	    k.mv_size == 16 && u64_key(k.mv_data) <= last) {
 		if ((rc = mdb_cursor_del(cur, 0)) != 0)
 			break;
+		if (t->m.pins == 0) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		t->m.pins--;
+		t->meta_dirty = 1;
+	}
 	mdb_cursor_close(cur);
 	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
 }

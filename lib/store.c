@@ -238,9 +238,12 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 		return AR_ECORRUPT;
 	if (m->format > AR_FORMAT_VERSION || m->format < FORMAT_OLDEST)
 		return AR_EVERSION;
-	if (v.mv_size != sizeof(*m))
+	/* An older meta is shorter: read it whole, for ar_upgrade. */
+	if (v.mv_size != sizeof(*m) && (m->format == AR_FORMAT_VERSION ||
+	    v.mv_size != META_V4_SIZE))
 		return AR_ECORRUPT;
-	memcpy(m, v.mv_data, sizeof(*m));
+	memset(m, 0, sizeof(*m));
+	memcpy(m, v.mv_data, v.mv_size);
 	/* Ranges as ar_create allows them: the arithmetic relies on it. */
 	if (m->nodes == 0 || m->nodes > 1000000 || m->slot < 1 ||
 	    m->slot > 86400 || m->horizon < 1 ||
@@ -248,7 +251,6 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 	    m->clock > TIME_MAX || m->purged < 0 || m->purged > m->clock ||
 	    m->chunks != (m->horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1)
 		return AR_ECORRUPT;
-	/* Its meta is the same: it is read whole, for ar_upgrade. */
 	return m->format == AR_FORMAT_VERSION ? 0 : AR_EUPGRADE;
 }
 

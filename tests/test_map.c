@@ -825,6 +825,8 @@ test_tampered(void)
 	OK(mdb_del(t->txn, t->s->pins, &k, NULL));
 	CHECK(check_says(t, "reservation 4 named its hosts but has no pin") ==
 	    1, "a lost pin not told");
+	CHECK(check_says(t, "the counters say 2 pins, there are 1") == 1,
+	    "a pin count that is wrong not told");
 	ar_txn_abort(t);
 
 	/* 4 pinned on 3's hosts: the pins clash, 4's map entry is not its
