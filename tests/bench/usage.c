@@ -1,6 +1,6 @@
 /*
  * usage.c - the cost of ar_usage (ar-report --usage) over a week, a
- * month and a year at the end of a year of history: 64 nodes, 5-minute
+ * month and a year at the end of a year of history: 128 nodes, 5-minute
  * slots, a 30-day horizon, over a million reservations booked a few
  * hours ahead and purged daily, as a store would hold after a year of
  * a busy cluster's traces.  The cost should follow the records in the
@@ -16,6 +16,8 @@
 
 #define SLOT 300
 #define YEAR (365 * 86400LL)
+#define USAGE_NODES 128
+#define PER_SLOT 12             /* requests asked in each slot */
 #define T0 1798761600LL         /* 2027-01-01T00:00:00Z */
 
 static int
@@ -25,7 +27,7 @@ counted(const struct ar_usage *u, void *arg)
 	return 0;
 }
 
-/* One day of requests from *now, twelve per slot, in one transaction. */
+/* One day of requests from *now, PER_SLOT per slot, in one transaction. */
 static int
 day(ar_txn *t, int64_t *now, uint64_t *seed, uint64_t *granted)
 {
@@ -33,7 +35,7 @@ day(ar_txn *t, int64_t *now, uint64_t *seed, uint64_t *granted)
 	int rc;
 
 	for (int64_t k = 0; k < 86400 / SLOT; k++, *now += SLOT)
-		for (int j = 0; j < 12; j++) {
+		for (int j = 0; j < PER_SLOT; j++) {
 			struct ar_request rq;
 			struct ar_answer a;
 
@@ -106,11 +108,13 @@ usage_cost(void)
 	int rc;
 
 	printf("\n== ar-report --usage (ar_usage): the end of a year of history, "
-	    "64 nodes, 5-minute slots,\n   30-day horizon, 10 requests per slot; "
-	    "windows of 12 slots; the fastest of 3 runs\n\n");
+	    "%d nodes, 5-minute slots,\n   30-day horizon, %d requests per "
+	    "slot; windows of 12 slots; the fastest of 3 runs\n\n", USAGE_NODES,
+	    PER_SLOT);
 	if ((dir = scratch_dir("usage")) == NULL)
 		return -1;
 	ar_config_default(&cfg);
+	cfg.nodes = USAGE_NODES;
 	t0 = now_ns();
 	if ((rc = ar_create(dir, &cfg, T0)) != 0 ||
 	    (rc = ar_open(dir, 0, &s)) != 0) {
@@ -126,7 +130,7 @@ usage_cost(void)
 	}
 	printf("  %llu records (%llu requests) made in %.0f s; data.mdb map "
 	    "%llu MiB\n\n", (unsigned long long)info.records,
-	    (unsigned long long)(365 * 288 * 10), (double)(now_ns() - t0) / 1e9,
+	    (unsigned long long)365 * 288 * PER_SLOT, (double)(now_ns() - t0) / 1e9,
 	    (unsigned long long)(info.map_size >> 20));
 	printf("  range     windows  granted in range     ms   ns per record "
 	    "in range\n");
