@@ -213,8 +213,10 @@ void ar_config_default(struct ar_config *cfg);
  * too.  Errors: EINVAL (a bad configuration: nodes not in 1 .. 1,000,000,
  * slot not in 1 s .. 1 day, horizon not a whole number of slots or more
  * than 10 million slots, map_max neither 0 nor at least 1 MiB, now not in
- * the years 1970-9999), ENOTDIR (dir is not a directory), AR_EEXIST (a
- * store with another nodes, slot or horizon), AR_EVERSION, AR_EUPGRADE
+ * the years 1970-9999, hosts not a host list of exactly nodes hosts),
+ * ENOTDIR (dir is not a directory), AR_EEXIST (a store with another
+ * nodes, slot, horizon, or hosts if they are given), AR_EVERSION,
+ * AR_EUPGRADE
  * (a store of an older format is there), errno values
  * from mkdir, chown, chmod, open and link, LMDB's codes.
  */
@@ -226,9 +228,7 @@ int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
  * Open the store in dir and clear the reader slots of dead processes.
  * Up to 4096 processes may hold transactions on a store at once.
  * Errors: AR_ENOSTORE (no store there; nothing is created), AR_EHALF (an
- * older ar's creation was interrupted: create it again), AR_EVERSION,
- * AR_ECORRUPT, ENOMEM, errno values from open, LMDB's codes.
- * Errors: AR_ENOSTORE (no store there; nothing is created), AR_EUPGRADE
+ * older ar's creation was interrupted: create it again), AR_EUPGRADE
  * (the store has an older format that ar_upgrade converts), AR_EVERSION
  * (any other format), AR_ECORRUPT, ENOMEM, errno values from open,
  * LMDB's codes.
