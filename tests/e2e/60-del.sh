@@ -143,7 +143,7 @@ mkstore
 run ar-del user=alice
 expect_exit 2
 expect_out
-expect_err "ar-del: arguments: missing field 'id' (or 'user' and 'job' of at most 255 bytes)"
+expect_err "ar-del: arguments: missing field 'id' (or 'series', or 'user' and 'job' of at most 255 bytes)"
 expect_check
 
 begin 'del: --purge later moves ended reservations to history'
