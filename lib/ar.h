@@ -255,10 +255,11 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
  * came first).  A store of the current format is left alone and
- * succeeds.  Formats 3 and 4 are converted: the databases added since
- * are created (the client key index, price classes and demand log of
- * format 4; the mapping of format 5) and the nodes get the default
- * names; records stay as they are.  Errors: AR_ENOSTORE, AR_EVERSION (a format it cannot convert),
+ * succeeds.  Formats 3, 4 and 5 are converted: the databases added
+ * since are created (the client key index, price classes and demand log
+ * of format 4; the mapping of format 5) and the nodes of a store older
+ * than 5 get the default names; records stay as they are (format 6 adds
+ * the series of an occurrence, which older records are not).  Errors: AR_ENOSTORE, AR_EVERSION (a format it cannot convert),
  * AR_ETIMEDOUT, AR_ECORRUPT, AR_EFULL, errno values from open, LMDB's
  * codes.
  */
@@ -557,7 +558,9 @@ int ar_list(ar_txn *t, unsigned flags,
  * live reservations, and a named one's is its pin; and the plan maps as
  * ar_map would map it now, verified host by host: each reservation gets
  * exactly its nodes hosts, named and started ones keep theirs, and no
- * host serves two at once.  fn, if not NULL, is called with a one-line
+ * host serves two at once.  And the series: the records from a series'
+ * id to each of its occurrences are of that series, their occurrence
+ * numbers rising, of one owner.  fn, if not NULL, is called with a one-line
  * description of each violation; *bad is how many there were.  Errors:
  * ENOMEM, LMDB's codes.
  */
