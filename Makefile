@@ -104,7 +104,7 @@ deps:
 
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
 	$(B)/tests/test_map $(B)/tests/test_modify \
-	$(B)/tests/test_report
+	$(B)/tests/test_report $(B)/tests/test_series
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h $(B)/libar.a
 	@mkdir -p $(@D)

@@ -69,12 +69,19 @@ shape_fields(struct ctx *x, struct item *it, struct shape *sh, char *err)
 	sh->start = sh->earliest = sh->latest = sh->end = -1;
 	sh->duration = 0;
 	sh->nodes = 0;
-	if ((v = ar_record_get(&it->rec, "id")) == NULL) {
-		snprintf(err, AR_ERRMAX, "missing field 'id'");
-		return -1;
-	}
-	if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
+	it->id = it->series = 0;
+	if ((v = ar_record_get(&it->rec, "id")) != NULL) {
+		if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
+			return -1;
+		}
+	} else if ((v = ar_record_get(&it->rec, "series")) != NULL) {
+		if (ar_uint_parse(v, 1, UINT64_MAX, &it->series, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'series': %.200s", msg);
+			return -1;
+		}
+	} else {
+		snprintf(err, AR_ERRMAX, "missing field 'id' (or 'series')");
 		return -1;
 	}
 	if (cmd_time_field(x, it, "start", &sh->start, err) < 0 ||
@@ -152,6 +159,79 @@ shape_request(const struct shape *sh, const struct ar_resv *was,
 	return 0;
 }
 
+/*
+ * How a request repeats: every (daily, weekly, N slots or a duration)
+ * and count or until.  every=Nslots is -N until apply knows the slot.
+ * -1 with err if bad.
+ */
+static int
+repeat_fields(struct ctx *x, struct item *it, char *err)
+{
+	struct ar_repeat *rep = &it->rep;
+	const char *every = ar_record_get(&it->rec, "every");
+	const char *count = ar_record_get(&it->rec, "count");
+	char msg[AR_ERRMAX], digits[24];
+	size_t d;
+	uint64_t n;
+	int until;
+
+	memset(rep, 0, sizeof(*rep));
+	if ((until = cmd_time_field(x, it, "until", &rep->until, err)) < 0)
+		return -1;
+	if (every == NULL) {
+		if (count == NULL && !until)
+			return 0;
+		snprintf(err, AR_ERRMAX, "field '%s': goes with 'every'",
+		    count != NULL ? "count" : "until");
+		return -1;
+	}
+	d = strspn(every, "0123456789");
+	if (strcmp(every, "daily") == 0)
+		rep->every = 86400;
+	else if (strcmp(every, "weekly") == 0)
+		rep->every = 7 * 86400;
+	else if (d > 0 && d < sizeof(digits) && (strcmp(every + d,
+	    "slot") == 0 || strcmp(every + d, "slots") == 0)) {
+		memcpy(digits, every, d);
+		digits[d] = '\0';
+		if (ar_uint_parse(digits, 1, AR_DURATION_MAX, &n, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'every': %.200s", msg);
+			return -1;
+		}
+		rep->every = -(int64_t)n;
+	} else if (ar_duration_parse(every, &rep->every, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'every': %.200s (or daily, "
+		    "weekly, Nslots)", msg);
+		return -1;
+	}
+	if (count != NULL && until) {
+		snprintf(err, AR_ERRMAX, "field 'until': give 'count' or "
+		    "'until', not both");
+		return -1;
+	}
+	if (count == NULL && !until) {
+		snprintf(err, AR_ERRMAX, "missing field 'count' (or 'until')");
+		return -1;
+	}
+	if (count != NULL) {
+		if (ar_uint_parse(count, 1, AR_SERIES_MAX, &n, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'count': %.200s", msg);
+			return -1;
+		}
+		rep->count = (uint32_t)n;
+	} else if (rep->until < it->rq.earliest) {
+		snprintf(err, AR_ERRMAX, "field 'until': before '%s'",
+		    ar_record_get(&it->rec, "start") ? "start" : "earliest");
+		return -1;
+	}
+	if (it->rq.jobs != 1) {
+		snprintf(err, AR_ERRMAX, "field 'jobs': a series repeats one "
+		    "job");
+		return -1;
+	}
+	return 0;
+}
+
 static int
 prepare(struct ctx *x, struct item *it, char *err)
 {
@@ -160,7 +240,7 @@ prepare(struct ctx *x, struct item *it, char *err)
 
 	if (o->modify)
 		return shape_fields(x, it, &sh, err);
-	if (cmd_request(x, it, err) != 0)
+	if (cmd_request(x, it, err) != 0 || repeat_fields(x, it, err) != 0)
 		return -1;
 	it->rq.flags = o->flags;
 	return 0;
@@ -211,6 +291,86 @@ refusal(int rc)
 	    "not-owner" : "done";
 }
 
+/* Room for n answers in it->alts; -1 if memory ran out. */
+static int
+alts_room(struct item *it, size_t n)
+{
+	struct ar_answer *a;
+
+	if (n <= it->altcap)
+		return 0;
+	if ((a = realloc(it->alts, n * sizeof(*a))) == NULL)
+		return -1;
+	it->alts = a;
+	it->altcap = n;
+	return 0;
+}
+
+/*
+ * --modify series=N: every live occurrence, all or none (ar_modify_all),
+ * each to the fields given, the times shifted from the first one's by
+ * as much as its earliest start is from the first one's.
+ */
+static int
+modify_series(struct ctx *x, ar_txn *t, struct item *it,
+    const struct shape *sh)
+{
+	struct opts *o = x->data;
+	struct ar_request *rqs;
+	struct shape one;
+	char err[AR_ERRMAX];
+	size_t n, failed;
+	int64_t off;
+	int rc;
+
+	if ((rc = ar_series(t, it->series, it->ids, it->idcap, &n)) != 0)
+		return rc;
+	if (cmd_room(it, n, 1) != 0 || alts_room(it, n) != 0)
+		return ENOMEM;
+	if (n > 0 && (rc = ar_series(t, it->series, it->ids, n, &n)) != 0)
+		return rc;
+	if (n == 0) {
+		cmd_warn(x, it->line, "series %llu: no live reservation",
+		    (unsigned long long)it->series);
+		it->refusal = AR_ENOTFOUND;
+		return 0;
+	}
+	if ((rqs = calloc(n, sizeof(*rqs))) == NULL)
+		return ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if ((rc = ar_get(t, it->ids[i], &it->was[i])) != 0)
+			goto out;
+		one = *sh;
+		off = it->was[i].earliest - it->was[0].earliest;
+		one.start += one.start >= 0 ? off : 0;
+		one.earliest += one.earliest >= 0 ? off : 0;
+		one.latest += one.latest >= 0 ? off : 0;
+		one.end += one.end >= 0 ? off : 0;
+		if (shape_request(&one, &it->was[i], &rqs[i], err) != 0) {
+			cmd_warn(x, it->line, "%s", err);
+			it->nalts = 0;
+			goto out;
+		}
+		rqs[i].flags = o->flags;
+	}
+	rc = ar_modify_all(t, it->ids, n, x->uid, rqs, it->alts, &failed);
+	if (rc == AR_ENOTFOUND || rc == AR_EPERM || rc == AR_EDONE) {
+		cmd_warn(x, it->line, "reservation %llu: %s",
+		    (unsigned long long)it->ids[failed], ar_strerror(rc));
+		it->refusal = rc;
+		rc = 0;
+		goto out;
+	}
+	if (rc != 0 || (rc = keep_placed(t, it, 1)) != 0)
+		goto out;
+	it->nids = n;
+	it->nalts = failed < n ? failed + 1 : n;
+	it->wrote = failed == n;
+out:
+	free(rqs);
+	return rc;
+}
+
 /*
  * --modify: the reservation as it is, the request made of it with the
  * fields given, then ar_modify.  Messages are made here, so that they
@@ -232,6 +392,8 @@ modify(struct ctx *x, ar_txn *t, struct item *it)
 	/* As prepare read them, on the same clock. */
 	if (shape_fields(x, it, &sh, err) != 0)
 		return EINVAL;
+	if (it->series != 0)
+		return modify_series(x, t, it, &sh);
 	if ((rc = ar_get(t, it->id, &was)) == 0) {
 		if (shape_request(&sh, &was, &it->rq, err) != 0) {
 			cmd_warn(x, it->line, "%s", err);
@@ -262,6 +424,44 @@ modify(struct ctx *x, ar_txn *t, struct item *it)
 	return 0;
 }
 
+/*
+ * A series: every occurrence's answer, and the records of those granted
+ * (their series, occurrence, class and price; a replay's state now).
+ */
+static int
+apply_series(struct ctx *x, ar_txn *t, struct item *it)
+{
+	const struct ar_answer *occ;
+	struct ar_info info;
+	size_t n;
+	int rc;
+
+	/* The slot's length is known now: the store's. */
+	if (it->rep.every < 0) {
+		if ((rc = ar_info(t, &info)) != 0)
+			return rc;
+		if (-it->rep.every > AR_DURATION_MAX / info.config.slot) {
+			cmd_warn(x, it->line, "field 'every': longer than 100 "
+			    "years");
+			it->nalts = 0;
+			return 0;
+		}
+		it->rep.every *= -info.config.slot;
+	}
+	if ((rc = ar_add_series(t, &it->rq, &it->rep, &it->alts[0])) != 0 ||
+	    (rc = keep_placed(t, it, 1)) != 0)
+		return rc;
+	it->wrote = !it->alts[0].replayed;
+	ar_occurrences(t, &occ, &n);
+	if (n == 0)
+		return 0;
+	if (alts_room(it, n) != 0)
+		return ENOMEM;
+	memcpy(it->alts, occ, n * sizeof(*occ));
+	it->nalts = n;
+	return 0;
+}
+
 static int
 apply(struct ctx *x, ar_txn *t, struct item *it)
 {
@@ -270,6 +470,11 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 
 	if (o->modify)
 		return modify(x, t, it);
+	if (it->rep.every != 0) {
+		it->nalts = 1;
+		it->ngranted = it->nplaced = 0;
+		return apply_series(x, t, it);
+	}
 	it->nalts = 1;
 	it->ngranted = it->nplaced = 0;
 	if ((rc = ar_add(t, &it->rq, &it->alts[0])) != 0)
@@ -349,6 +554,129 @@ emit_modify(struct ctx *x, struct item *it)
 	return 0;
 }
 
+/* The occurrence's fields of a line: its id if granted (else none),
+ * its series (if it has one) and its occurrence number. */
+static int
+occurrence_fields(struct ar_record *r, uint64_t id, uint64_t series,
+    uint32_t occurrence)
+{
+	if (id == 0)
+		ar_record_del(r, "id");
+	else if (ar_record_set_uint(r, "id", id) != 0)
+		return -1;
+	if (series == 0)
+		ar_record_del(r, "series");
+	else if (ar_record_set_uint(r, "series", series) != 0)
+		return -1;
+	if (occurrence == 0)
+		ar_record_del(r, "occurrence");
+	else if (ar_record_set_uint(r, "occurrence", occurrence) != 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * --modify series=N: one line per occurrence changed, as for one
+ * reservation, with its occurrence number, then one per reservation
+ * moved; or the line of the occurrence refused, and why.
+ */
+static int
+emit_modify_series(struct ctx *x, struct item *it)
+{
+	struct ar_record *r = &it->rec;
+	const struct ar_resv *now, *was;
+	size_t last = it->nalts - 1;
+
+	if (it->nalts == 0)
+		return EXIT_USAGE;
+	ar_record_del(r, "old_start");
+	ar_record_del(r, "old_end");
+	ar_record_del(r, "old_nodes");
+	if (it->refusal != 0)
+		return ar_record_set(r, "status", "refused") != 0 ||
+		    ar_record_set(r, "reason", refusal(it->refusal)) != 0 ||
+		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
+	if (it->ngranted == 0) {
+		was = &it->was[last];
+		return occurrence_fields(r, was->id, was->series,
+		    was->occurrence) != 0 ||
+		    cmd_answer(it, &it->alts[last]) != 0 ||
+		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
+	}
+	for (size_t i = 0; i < it->ngranted; i++) {
+		now = &it->moved[i];
+		was = &it->was[i];
+		it->earliest = now->latest != now->earliest ? now->earliest : -1;
+		it->latest = now->latest != now->earliest ? now->latest : -1;
+		if (occurrence_fields(r, now->id, now->series,
+		    now->occurrence) != 0 ||
+		    cmd_answer(it, &it->alts[i]) != 0 ||
+		    ar_record_set_uint(r, "nodes", now->nodes) != 0 ||
+		    ar_record_set_time(r, "old_start", was->start) != 0 ||
+		    ar_record_set_time(r, "old_end", was->end) != 0 ||
+		    ar_record_set_uint(r, "old_nodes", was->nodes) != 0 ||
+		    cmd_print(x, r) != 0)
+			return -1;
+	}
+	return emit_moved(x, it) != 0 ? -1 : 0;
+}
+
+/*
+ * A series: one line per occurrence told (each granted, and with
+ * --partial each refused; or the one that refused the series), its
+ * window shifted to its own; then one per reservation moved.  A replay
+ * prints the occurrences granted before, each in its state now.
+ */
+static int
+emit_series(struct ctx *x, struct item *it)
+{
+	struct ar_record *r = &it->rec;
+	struct ar_answer a;
+	const struct ar_resv *v;
+	int64_t earliest = it->earliest, latest = it->latest, shift;
+	uint64_t series = it->ngranted > 0 ? it->moved[0].series : 0;
+	int refused = 0;
+
+	if (!it->alts[0].replayed)
+		ar_record_del(r, "replayed");
+	for (size_t i = 0; it->alts[0].replayed && i < it->ngranted; i++) {
+		v = &it->moved[i];
+		a = it->alts[0];
+		a.start = v->start;
+		a.end = v->end;
+		a.status = v->state;
+		a.cls = v->cls;
+		a.price = v->price;
+		shift = (int64_t)(v->occurrence - 1) * it->rep.every;
+		it->earliest = earliest >= 0 ? earliest + shift : -1;
+		it->latest = latest >= 0 ? latest + shift : -1;
+		if (occurrence_fields(r, v->id, v->series, v->occurrence) != 0 ||
+		    cmd_answer(it, &a) != 0)
+			return -1;
+		ar_record_del(r, "free");
+		if (ar_record_set(r, "replayed", "yes") != 0 ||
+		    cmd_print(x, r) != 0)
+			return -1;
+	}
+	for (size_t i = 0; !it->alts[0].replayed && i < it->nalts; i++) {
+		a = it->alts[i];
+		refused |= a.status != AR_GRANTED;
+		shift = a.occurrence > 0 ? (int64_t)(a.occurrence - 1) *
+		    it->rep.every : 0;
+		it->earliest = earliest >= 0 ? earliest + shift : -1;
+		it->latest = latest >= 0 ? latest + shift : -1;
+		if (occurrence_fields(r, a.status == AR_GRANTED ? a.id : 0,
+		    series, a.occurrence) != 0 || cmd_answer(it, &a) != 0 ||
+		    cmd_print(x, r) != 0)
+			return -1;
+	}
+	it->earliest = earliest;
+	it->latest = latest;
+	if (emit_moved(x, it) != 0)
+		return -1;
+	return refused ? EXIT_REFUSED : 0;
+}
+
 /*
  * One line per copy granted, then one per copy refused (with --partial;
  * else one for the request refused), then one per reservation moved.  A
@@ -363,13 +691,18 @@ emit(struct ctx *x, struct item *it)
 	size_t refused = it->rq.jobs - it->ngranted;
 
 	if (((struct opts *)x->data)->modify)
-		return emit_modify(x, it);
+		return it->series != 0 ? emit_modify_series(x, it) :
+		    emit_modify(x, it);
+	if (it->nalts == 0)
+		return EXIT_USAGE;
 	if (a.reason == AR_R_KEY) {
 		cmd_warn(x, it->line, "field 'client_key': already used by "
 		    "reservation %llu for a different request",
 		    (unsigned long long)a.id);
 		return EXIT_USAGE;
 	}
+	if (it->rep.every != 0)
+		return emit_series(x, it);
 	if (a.replayed)
 		refused = 0;    /* why copies were refused then is not kept */
 	else

@@ -48,40 +48,27 @@ prepare(struct ctx *x, struct item *it, char *err)
 	char msg[AR_ERRMAX];
 
 	(void)x;
-	it->id = 0;
+	it->id = it->series = 0;
 	if (v != NULL) {
 		if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) == 0)
 			return 0;
 		snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
 		return -1;
 	}
+	if ((v = ar_record_get(&it->rec, "series")) != NULL) {
+		if (ar_uint_parse(v, 1, UINT64_MAX, &it->series, msg) == 0)
+			return 0;
+		snprintf(err, AR_ERRMAX, "field 'series': %.200s", msg);
+		return -1;
+	}
 	v = ar_record_get(&it->rec, "user");
 	if (v == NULL || strlen(v) > AR_LABEL_MAX ||
 	    (v = ar_record_get(&it->rec, "job")) == NULL ||
 	    strlen(v) > AR_LABEL_MAX) {
-		snprintf(err, AR_ERRMAX, "missing field 'id' (or 'user' and "
-		    "'job' of at most %d bytes)", AR_LABEL_MAX);
+		snprintf(err, AR_ERRMAX, "missing field 'id' (or 'series', "
+		    "or 'user' and 'job' of at most %d bytes)", AR_LABEL_MAX);
 		return -1;
 	}
-	return 0;
-}
-
-/* Make room for n ids in the item; -1 if memory ran out. */
-static int
-room(struct item *it, size_t n)
-{
-	uint64_t *ids;
-	int *rcs;
-
-	if (n <= it->idcap)
-		return 0;
-	if ((ids = realloc(it->ids, n * sizeof(*ids))) == NULL)
-		return -1;
-	it->ids = ids;
-	if ((rcs = realloc(it->rcs, n * sizeof(*rcs))) == NULL)
-		return -1;
-	it->rcs = rcs;
-	it->idcap = n;
 	return 0;
 }
 
@@ -96,21 +83,31 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 	int rc;
 
 	if (it->id != 0) {
-		if (room(it, 1) != 0)
+		if (cmd_room(it, 1, 0) != 0)
 			return ENOMEM;
 		it->ids[0] = it->id;
 		it->nids = 1;
+	} else if (it->series != 0) {
+		if ((rc = ar_series(t, it->series, it->ids, it->idcap,
+		    &found)) != 0)
+			return rc;
+		if (cmd_room(it, found, 1) != 0 || (found > 0 &&
+		    (rc = ar_series(t, it->series, it->ids, found,
+		    &found)) != 0))
+			return rc ? rc : ENOMEM;
+		it->nids = found;
 	} else {
 		/* Learn how many match, then fetch them all. */
 		if ((rc = ar_find(t, user, job, it->ids, it->idcap, &found)) != 0)
 			return rc;
-		if (found > it->idcap && (room(it, found) != 0 ||
+		if (found > it->idcap && (cmd_room(it, found, 0) != 0 ||
 		    (rc = ar_find(t, user, job, it->ids, found, &found)) != 0))
 			return rc ? rc : ENOMEM;
 		it->nids = found;
 	}
 	for (size_t i = 0; i < it->nids; i++) {
-		rc = ar_cancel(t, it->ids[i], x->uid, &r);
+		rc = ar_cancel(t, it->ids[i], x->uid, it->series != 0 ?
+		    &it->was[i] : &r);
 		if (rc != 0 && rc != AR_ENOTFOUND && rc != AR_EPERM &&
 		    rc != AR_EDONE)
 			return rc;
@@ -134,7 +131,8 @@ emit(struct ctx *x, struct item *it)
 	int status = 0;
 
 	if (it->nids == 0) {
-		cmd_warn(x, it->line, "no live reservation with that user "
+		cmd_warn(x, it->line, it->series != 0 ? "no live reservation "
+		    "in that series" : "no live reservation with that user "
 		    "and job");
 		return ar_record_set(r, "status", "refused") != 0 ||
 		    ar_record_set(r, "reason", "not-found") != 0 ||
@@ -149,6 +147,8 @@ emit(struct ctx *x, struct item *it)
 			status = EXIT_REFUSED;
 		}
 		if (ar_record_set_uint(r, "id", it->ids[i]) != 0 ||
+		    (it->series != 0 && rc == 0 && ar_record_set_uint(r,
+		    "occurrence", it->was[i].occurrence) != 0) ||
 		    ar_record_set(r, "status", rc ? "refused" : "cancelled"))
 			return -1;
 		if (rc == 0)

@@ -21,6 +21,7 @@ enum { OPT_FROM = 300, OPT_TO, OPT_WINDOW, OPT_BY, OPT_TABLE, OPT_SVG };
 struct filter {
 	int given;              /* a filter record was given */
 	uint64_t id;            /* 0: any */
+	uint64_t series;        /* 0: any */
 	int user, job;          /* the labels below are asked for */
 	char user_is[AR_LABEL_MAX + 1], job_is[AR_LABEL_MAX + 1];
 	int64_t owner;          /* -1: any */
@@ -107,6 +108,7 @@ static int
 selected(const struct filter *f, const struct ar_resv *v, int64_t now)
 {
 	return (f->id == 0 || v->id == f->id) &&
+	    (f->series == 0 || v->series == f->series) &&
 	    (!f->user || strcmp(v->user, f->user_is) == 0) &&
 	    (!f->job || strcmp(v->job, f->job_is) == 0) &&
 	    (f->owner < 0 || v->owner == f->owner) &&
@@ -811,8 +813,9 @@ filter(struct ctx *x, struct item *it, char *err)
 	for (i = 0; i < it->rec.nfields; i++) {
 		k = it->rec.fields[i].key;
 		v = it->rec.fields[i].value;
-		if (strcmp(k, "id") == 0) {
-			if (ar_uint_parse(v, 1, UINT64_MAX, &f->id, msg) != 0)
+		if (strcmp(k, "id") == 0 || strcmp(k, "series") == 0) {
+			if (ar_uint_parse(v, 1, UINT64_MAX, *k == 'i' ? &f->id :
+			    &f->series, msg) != 0)
 				goto bad;
 		} else if (strcmp(k, "owner") == 0) {
 			if (ar_uint_parse(v, 0, UINT32_MAX, &u, msg) != 0)
@@ -848,8 +851,8 @@ filter(struct ctx *x, struct item *it, char *err)
 			f->running = strcmp(v, "yes") == 0;
 		} else {
 			snprintf(err, AR_ERRMAX, "field '%s': not one to "
-			    "select by (use id, user, job, owner, status or "
-			    "running)", k);
+			    "select by (use id, series, user, job, owner, "
+			    "status or running)", k);
 			return -1;
 		}
 	}

@@ -406,7 +406,8 @@ run_batch(struct ctx *x, struct batch *b)
  */
 static const char *const numeric_fields[] = { "id", "nodes", "jobs",
     "free", "copy", "owner", "class", "price", "conflict", "limit",
-    "protection", "old_limit", "mean", "sd", NULL };
+    "protection", "old_limit", "mean", "sd", "series", "occurrence",
+    "count", NULL };
 
 /* Parse one line into it and prepare it; 0, or EXIT_USAGE. */
 static int
@@ -603,6 +604,7 @@ input_end(struct reader *r, struct batch *b, size_t cap)
 		free(b->items[i].rcs);
 		free(b->items[i].placed);
 		free(b->items[i].moved);
+		free(b->items[i].was);
 		free(b->items[i].alts);
 	}
 	free(b->items);
@@ -1344,6 +1346,9 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 {
 	ar_record_clear(r);
 	if (ar_record_set_uint(r, "id", v->id) != 0 ||
+	    (v->series != 0 && (ar_record_set_uint(r, "series",
+	    v->series) != 0 || ar_record_set_uint(r, "occurrence",
+	    v->occurrence) != 0)) ||
 	    (*v->user && ar_record_set(r, "user", v->user) != 0) ||
 	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
 	    (*v->client_key &&
@@ -1360,5 +1365,30 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	    ar_record_set_int(r, "price", v->price) != 0)) ||
 	    ar_record_set(r, "status", ar_status_name(v->state)) != 0)
 		return -1;
+	return 0;
+}
+
+int
+cmd_room(struct item *it, size_t n, int was)
+{
+	uint64_t *ids;
+	int *rcs;
+	struct ar_resv *w;
+
+	if (n > it->idcap) {
+		if ((ids = realloc(it->ids, n * sizeof(*ids))) == NULL)
+			return -1;
+		it->ids = ids;
+		if ((rcs = realloc(it->rcs, n * sizeof(*rcs))) == NULL)
+			return -1;
+		it->rcs = rcs;
+		it->idcap = n;
+	}
+	if (was && n > it->wascap) {
+		if ((w = realloc(it->was, n * sizeof(*w))) == NULL)
+			return -1;
+		it->was = w;
+		it->wascap = n;
+	}
 	return 0;
 }

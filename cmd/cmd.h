@@ -41,6 +41,13 @@ struct item {
 					 * as it was */
 	int refusal;            /* ar-add --modify: AR_ENOTFOUND, AR_EPERM,
 				 * AR_EDONE, or 0 */
+	struct ar_repeat rep;   /* ar-add: how the request repeats (every
+				 * 0: it does not) */
+	uint64_t series;        /* ar-del, ar-add --modify: the series
+				 * named, or 0 */
+	struct ar_resv *was;    /* ... its reservations, as cancelled, or
+				 * as they were before the change */
+	size_t wascap;
 	size_t nalts;           /* answers in alts */
 	struct ar_answer *alts; /* room for ctx.answers of them */
 	size_t altcap;
@@ -149,7 +156,12 @@ int cmd_print(struct ctx *x, const struct ar_record *r);
  * ran out. */
 int cmd_write(struct ctx *x, const char *text, size_t n);
 
-/* Fill a record from a reservation (id, labels, times, nodes, status). */
+/* Make room for n ids (and the library's answers) in it->ids (it->rcs),
+ * and with was, n records in it->was; -1 if memory ran out. */
+int cmd_room(struct item *it, size_t n, int was);
+
+/* Fill a record from a reservation (id, series, labels, times, nodes,
+ * status). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 
 /* Print the output and messages made so far; -1 on a write error. */

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.1.0"
-#define AR_FORMAT_VERSION 5     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 6     /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (LMDB's are -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -131,6 +131,15 @@ struct ar_request {
                          * earlier or later, nearest first (FCFS-LRH) */
 #define AR_PARTIAL 0x4  /* grant the copies that fit, not all or nothing */
 #define AR_JOBS_MAX 4096        /* copies in one request */
+#define AR_SERIES_MAX 4096      /* occurrences in one series */
+
+/* How a request repeats (ar_add_series). */
+struct ar_repeat {
+	int64_t every;          /* seconds from one occurrence to the next */
+	uint32_t count;         /* occurrences; or 0, and they are ... */
+	int64_t until;          /* ... those whose earliest start is at or
+				   before this */
+};
 #define AR_DURATION_MAX 3155760000LL    /* 100 years, in seconds */
 
 #define AR_LABEL_MAX 255
@@ -152,6 +161,8 @@ struct ar_answer {
 	uint64_t conflict;      /* AR_R_HOSTS: the reservation holding a host
 				   asked for, or one the plan could no longer
 				   map; 0 if none is to blame */
+	uint32_t occurrence;    /* ar_add of a series: the occurrence it
+				   tells, from 1; 0 for any other request */
 };
 
 /* A reservation record as stored. */
@@ -176,6 +187,9 @@ struct ar_resv {
 	int64_t price;          /* price charged: class price x nodes x slots */
 	int named;              /* its hosts were named when it was asked
 				   for: they never change and it never moves */
+	uint64_t series;        /* the series it is an occurrence of: the
+				   id of its first occurrence granted; 0 */
+	uint32_t occurrence;    /* ... and which, from 1; 0 if none */
 };
 
 /*
@@ -241,10 +255,11 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
  * came first).  A store of the current format is left alone and
- * succeeds.  Formats 3 and 4 are converted: the databases added since
- * are created (the client key index, price classes and demand log of
- * format 4; the mapping of format 5) and the nodes get the default
- * names; records stay as they are.  Errors: AR_ENOSTORE, AR_EVERSION (a format it cannot convert),
+ * succeeds.  Formats 3, 4 and 5 are converted: the databases added
+ * since are created (the client key index, price classes and demand log
+ * of format 4; the mapping of format 5) and the nodes of a store older
+ * than 5 get the default names; records stay as they are (format 6 adds
+ * the series of an occurrence, which older records are not).  Errors: AR_ENOSTORE, AR_EVERSION (a format it cannot convert),
  * AR_ETIMEDOUT, AR_ECORRUPT, AR_EFULL, errno values from open, LMDB's
  * codes.
  */
@@ -372,6 +387,44 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
+/*
+ * Admit a series as ar_add admits a request: the occurrences of rq (jobs
+ * 1) rep says, occurrence k (from 0) with its window k x rep->every
+ * later, each admitted as a request of its own, in order, and each
+ * becoming a
+ * reservation of its own; the reservations name the series by the id of
+ * the first one granted (their ids follow each other) and their
+ * occurrence number (ar_resv's series and occurrence).  Occurrence k's
+ * earlier ones do not move for it.  All are granted or none: the first
+ * occurrence refused refuses the series, for its reason (an occurrence
+ * beyond the horizon for AR_R_HORIZON), and the store is left as it was;
+ * with AR_PARTIAL each occurrence that fits is granted and the others
+ * are refused.  More than AR_SERIES_MAX occurrences are refused, reason
+ * AR_R_CAPACITY.  ans tells the first occurrence granted, or the one
+ * that refused the series, with its occurrence number; ar_occurrences()
+ * tells each; ar_added() lists the occurrences granted and every move.
+ * The demand log has an entry per occurrence (those not tried: refused
+ * for the series' reason), and a client key holds the whole series
+ * (jobs in its comparison being the number of occurrences).
+ *
+ * Errors: those of ar_add, and EINVAL for jobs not 1, every not in 1 s
+ * .. AR_DURATION_MAX, or neither count nor until (at or after the
+ * earliest start, before the year 10000).
+ */
+int ar_add_series(ar_txn *t, const struct ar_request *rq,
+    const struct ar_repeat *rep, struct ar_answer *ans);
+
+/*
+ * What the last ar_add_series on t answered for its occurrences,
+ * in order, each as ar_add answers a request with its occurrence
+ * number: with AR_PARTIAL every one; otherwise every one if the series
+ * was granted, or the one that refused it.  None after ar_add, or a
+ * replay.  The array belongs to t and lasts until the next ar_add or
+ * ar_add_series.
+ */
+void ar_occurrences(const ar_txn *t, const struct ar_answer **occ,
+    size_t *n);
+
 /* A copy granted, or a reservation moved, by the last ar_add. */
 struct ar_placed {
 	uint64_t id;
@@ -437,6 +490,28 @@ int ar_modify(ar_txn *t, uint64_t id, uint32_t who,
     const struct ar_request *rq, struct ar_answer *ans);
 
 /*
+ * Change each reservation ids[i] as ar_modify changes it to rqs[i], on
+ * behalf of who, all or none (ar-add --modify series=N): one at a time
+ * in order, each seeing the ones before changed, in one savepoint.
+ * ans[i] tells each as ar_modify does, and ar_added() lists them all
+ * and the moves (each once, from where it was).  If one is refused, the
+ * store is as it was, *failed is its index and ans[*failed] says why;
+ * else *failed is n.  Errors: those of ar_modify, before anything
+ * changed (*failed the one at fault), and ENOMEM; on AR_ECORRUPT,
+ * MDB_MAP_FULL or LMDB's codes t must be aborted.
+ */
+int ar_modify_all(ar_txn *t, const uint64_t *ids, size_t n, uint32_t who,
+    const struct ar_request *rqs, struct ar_answer *ans, size_t *failed);
+
+/*
+ * The live reservations (granted, not ended by the store clock) of
+ * series series: up to max of their ids in ids, ascending, and in *n how
+ * many there are.  Errors: AR_ECORRUPT, LMDB's codes.
+ */
+int ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
+    size_t *n);
+
+/*
  * Find the live reservations (granted, not ended by the store clock)
  * labelled user and job (both must match; an empty or NULL label matches
  * only an empty one, and reservations with neither label are not indexed,
@@ -483,7 +558,9 @@ int ar_list(ar_txn *t, unsigned flags,
  * live reservations, and a named one's is its pin; and the plan maps as
  * ar_map would map it now, verified host by host: each reservation gets
  * exactly its nodes hosts, named and started ones keep theirs, and no
- * host serves two at once.  fn, if not NULL, is called with a one-line
+ * host serves two at once.  And the series: the records from a series'
+ * id to each of its occurrences are of that series, their occurrence
+ * numbers rising, of one owner.  fn, if not NULL, is called with a one-line
  * description of each violation; *bad is how many there were.  Errors:
  * ENOMEM, LMDB's codes.
  */

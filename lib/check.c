@@ -42,6 +42,8 @@ struct checker {
 	struct holds pins;      /* of live reservations */
 	struct holds kept;      /* what `map` keeps for the live ones */
 	struct holds plan;      /* what ar_map would give them now */
+	struct ar_resv prev;    /* the record before, in id order (id 0:
+				   none) */
 	uint64_t running;       /* live records not ended by the clock */
 	uint64_t mapped;        /* ... and reservations the sweep mapped */
 };
@@ -118,6 +120,31 @@ check_pinned(struct checker *c, const struct ar_resv *r)
 
 /* Every record: decodable, in its window, indexed iff live; its nodes
  * are added to the expected counts. */
+/*
+ * The occurrences of a series were granted in one admission, so their
+ * ids follow each other (some may be forgotten since), from the series'
+ * own, their occurrence numbers rise, and they have one owner.
+ */
+static void
+check_series(struct checker *c, const struct ar_resv *r)
+{
+	const struct ar_resv *p = &c->prev;
+
+	if (r->series == 0 || r->series == r->id)
+		return;
+	if (p->id != 0 && p->series == r->series) {
+		if (p->occurrence >= r->occurrence || p->owner != r->owner)
+			violation(c, "reservation %" PRIu64 " is occurrence %"
+			    PRIu32 " of series %" PRIu64 " of owner %" PRIu32
+			    " after occurrence %" PRIu32 " of owner %" PRIu32,
+			    r->id, r->occurrence, r->series, r->owner,
+			    p->occurrence, p->owner);
+	} else if (p->id >= r->series)
+		violation(c, "reservation %" PRIu64 " of series %" PRIu64
+		    " follows reservation %" PRIu64 ", not of the series",
+		    r->id, r->series, p->id);
+}
+
 static int
 check_records(struct checker *c)
 {
@@ -146,6 +173,8 @@ check_records(struct checker *c)
 		}
 		if (r.id > c->max_id)
 			c->max_id = r.id;
+		check_series(c, &r);
+		c->prev = r;
 		from = r.start / slot;
 		to = r.end / slot;
 		key_u64(idv, r.id);

@@ -32,8 +32,8 @@
 #define LOOKBACK (24 * 3600)   /* seconds */
 #define STARTS_MAX 288
 
-static int
-grow(struct ar_placed **a, size_t n, size_t *cap)
+int
+placed_grow(struct ar_placed **a, size_t n, size_t *cap)
 {
 	struct ar_placed *p;
 
@@ -56,7 +56,7 @@ log_move(ar_txn *t, const struct ar_resv *r, int64_t from)
 	for (i = 0; i < t->nmoved && t->moved[i].id != r->id; i++)
 		;
 	if (i == t->nmoved) {
-		if ((rc = grow(&t->moved, t->nmoved, &t->mcap)) != 0)
+		if ((rc = placed_grow(&t->moved, t->nmoved, &t->mcap)) != 0)
 			return rc;
 		t->moved[t->nmoved].free = 0;
 		t->moved[t->nmoved++].from = from;
@@ -340,6 +340,10 @@ new_record(ar_txn *t, const struct ar_request *rq, int64_t s,
 	r->state = AR_GRANTED;
 	r->start = s * t->m.slot;
 	r->named = rq->nhosts > 0;
+	if (t->occurrence != 0) {
+		r->series = t->series != 0 ? t->series : r->id;
+		r->occurrence = t->occurrence;
+	}
 	r->created = t->now;
 	memcpy(r->user, ulen ? rq->user : "", ulen);
 	memcpy(r->job, jlen ? rq->job : "", jlen);
@@ -384,7 +388,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	    (int64_t)sp->need)) != 0) ||
 	    (r.named && (rc = map_pin(t, &r, rq->hosts, rq->nhosts, 1)) != 0))
 		return rc;
-	if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
+	if ((rc = placed_grow(&t->granted, t->ngranted, &t->gcap)) != 0)
 		return rc;
 	t->granted[t->ngranted++] = (struct ar_placed){ r.id, r.start, r.end,
 	    was ? was->start : r.start, free };
@@ -472,7 +476,8 @@ admit(ar_txn *t, const struct ar_request *rq, const struct span *span,
 	struct ar_resv *movers = NULL;
 	struct savepoint whole;
 	struct span sp = *span;
-	uint64_t own = t->m.next_id;
+	/* Neither its copies nor a series' occurrences move for it. */
+	uint64_t own = t->series != 0 ? t->series : t->m.next_id;
 	uint32_t placed = 0;
 	int64_t s;
 	int rc, atomic;
@@ -609,9 +614,8 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	return 0;
 }
 
-/* ar_add without the client key. */
-static int
-admit_mapped(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+int
+admit_request(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
 	struct span sp;
 	int rc;
@@ -630,11 +634,12 @@ admit_mapped(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 /*
  * The answer to a request whose key e names earlier copies: those copies
  * as they are now, or (ans->reason AR_R_KEY) a refusal if the request is
- * not the one they were granted for.
+ * not the one they were granted for (asked: its copies, or a series'
+ * occurrences).
  */
 static int
-replay(ar_txn *t, const struct ar_request *rq, const MDB_val *e,
-    struct ar_answer *ans)
+replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
+    const MDB_val *e, struct ar_answer *ans)
 {
 	struct key_entry ke;
 	struct ar_resv r;
@@ -649,14 +654,14 @@ replay(ar_txn *t, const struct ar_request *rq, const MDB_val *e,
 		if (r.owner != rq->owner || strcmp(r.client_key,
 		    rq->client_key) != 0)
 			return AR_ECORRUPT;
-		if (i == 0 && (r.nodes != rq->nodes || ke.jobs != rq->jobs ||
+		if (i == 0 && (r.nodes != rq->nodes || ke.jobs != asked ||
 		    r.duration != rq->duration)) {
 			ans->status = AR_REFUSED;
 			ans->reason = AR_R_KEY;
 			ans->id = r.id;
 			return 0;
 		}
-		if ((rc = grow(&t->granted, t->ngranted, &t->gcap)) != 0)
+		if ((rc = placed_grow(&t->granted, t->ngranted, &t->gcap)) != 0)
 			return rc;
 		memset(&t->granted[t->ngranted], 0, sizeof(*t->granted));
 		t->granted[t->ngranted].id = r.id;
@@ -679,44 +684,74 @@ replay(ar_txn *t, const struct ar_request *rq, const MDB_val *e,
 	return 0;
 }
 
+int
+admit_logged(ar_txn *t, const struct ar_request *rq,
+    const struct ar_answer *ans, uint32_t granted)
+{
+	return demand_log(t, rq, ans->cls, granted,
+	    ans->status == AR_GRANTED ? AR_R_NONE : ans->reason);
+}
+
+/* ar_add without the client key: a series (rep), or one request. */
+static int
+admit_any(ar_txn *t, const struct ar_request *rq,
+    const struct ar_repeat *rep, struct ar_answer *ans)
+{
+	int rc;
+
+	if (rep != NULL)
+		return admit_series(t, rq, rep, ans);
+	return (rc = admit_request(t, rq, ans)) != 0 ? rc :
+	    admit_logged(t, rq, ans, (uint32_t)t->ngranted);
+}
+
 /*
  * Admission with the client key: a key granted before is answered from
  * its reservations, a new one is recorded with the copies granted, in the
  * same transaction.  A refusal records nothing.
  */
-/* Record the outcome of an admission in the demand log. */
 static int
-logged(ar_txn *t, const struct ar_request *rq, const struct ar_answer *ans)
-{
-	return demand_log(t, rq, ans->cls, (uint32_t)t->ngranted,
-	    ans->status == AR_GRANTED ? AR_R_NONE : ans->reason);
-}
-
-int
-ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+add(ar_txn *t, const struct ar_request *rq, const struct ar_repeat *rep,
+    struct ar_answer *ans)
 {
 	const char *key = rq->client_key;
+	uint64_t asked = rq->jobs;
 	struct span sp;
 	MDB_val e;
 	int rc;
 
-	if (key == NULL || *key == '\0')
-		return (rc = admit_mapped(t, rq, ans)) != 0 ? rc :
-		    logged(t, rq, ans);
-	t->ngranted = t->nmoved = 0;
+	t->ngranted = t->nmoved = t->nocc = 0;
 	if (!t->write)
 		return EACCES;
+	if (rep != NULL && (rc = series_size(rq, rep, &asked)) != 0)
+		return rc;
+	if (key == NULL || *key == '\0')
+		return admit_any(t, rq, rep, ans);
 	if (strlen(key) > AR_CLIENT_KEY_MAX)
 		return EINVAL;
 	/* A malformed request is that, whatever its key. */
 	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
 		return rc;
 	if ((rc = key_get(t, rq->owner, key, &e)) == 0)
-		return replay(t, rq, &e, ans);
-	if (rc != AR_ENOTFOUND || (rc = admit_mapped(t, rq, ans)) != 0 ||
-	    (rc = logged(t, rq, ans)) != 0 || ans->status != AR_GRANTED)
+		return replay(t, rq, asked, &e, ans);
+	if (rc != AR_ENOTFOUND || (rc = admit_any(t, rq, rep, ans)) != 0 ||
+	    ans->status != AR_GRANTED)
 		return rc;
-	return key_put(t, rq->owner, key, rq->jobs, t->granted, t->ngranted);
+	return key_put(t, rq->owner, key, (uint32_t)asked, t->granted,
+	    t->ngranted);
+}
+
+int
+ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	return add(t, rq, NULL, ans);
+}
+
+int
+ar_add_series(ar_txn *t, const struct ar_request *rq,
+    const struct ar_repeat *rep, struct ar_answer *ans)
+{
+	return add(t, rq, rep, ans);
 }
 
 void

@@ -105,6 +105,13 @@ struct disk_resv {
 
 /* A record's state: its hosts were named (format 5). */
 #define STATE_NAMED 0x100
+/* ... it is an occurrence of a series (format 6): this follows its text. */
+#define STATE_SERIES 0x200
+struct disk_series {
+	uint64_t series;        /* the id of its first occurrence granted */
+	uint32_t occurrence;    /* from 1 */
+	uint32_t spare;
+};
 
 /*
  * An entry of the client key index (resv.c): the key is the owner (u32,
@@ -242,6 +249,13 @@ struct ar_txn {
 	struct slot_list flex;  /* movable ones by start slot */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
+	/* Admitting a series (series.c): the occurrence a grant is, from 1
+	 * (0: no series), and the series, 0 until one is granted; and
+	 * what each occurrence was answered. */
+	uint32_t occurrence;
+	uint64_t series;
+	struct ar_answer *occ;
+	size_t nocc, occap;
 };
 
 /*
@@ -290,6 +304,15 @@ int to_span(ar_txn *t, const struct ar_request *rq, int together,
 int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
 
 /* flex.c */
+/* Make room in *a, of *cap, for an n + 1-th element; ENOMEM. */
+int placed_grow(struct ar_placed **a, size_t n, size_t *cap);
+/* ar_add of one request (not a series), without its client key and
+ * without the demand log. */
+int admit_request(ar_txn *t, const struct ar_request *rq,
+    struct ar_answer *ans);
+/* Record the outcome of an admission of rq in the demand log. */
+int admit_logged(ar_txn *t, const struct ar_request *rq,
+    const struct ar_answer *ans, uint32_t granted);
 /* Admit rq, reduced to slots in sp (its reason none), as ar_add does
  * after the client key, the plan's mapping included; with was, as the
  * new shape of that reservation, which is out of the rings and lists
@@ -402,6 +425,15 @@ uint64_t key_id(const MDB_val *v, size_t i);
 /* Record owner's key for the n copies granted of jobs asked. */
 int key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
     const struct ar_placed *granted, size_t n);
+
+/* series.c */
+/* ar_add of a series, without its client key, the demand log included. */
+int admit_series(ar_txn *t, const struct ar_request *rq,
+    const struct ar_repeat *rep, struct ar_answer *ans);
+/* The occurrences rq repeated as rep says are, in *count; EINVAL if
+ * they are malformed. */
+int series_size(const struct ar_request *rq, const struct ar_repeat *rep,
+    uint64_t *count);
 
 /* txn.c */
 /* Begin a nested transaction: what t does next can be undone as a whole.

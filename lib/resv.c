@@ -40,8 +40,10 @@ int
 resv_put(ar_txn *t, const struct ar_resv *r)
 {
 	unsigned char key[8], buf[sizeof(struct disk_resv) + 2 * AR_LABEL_MAX +
-	    AR_CLIENT_KEY_MAX + sizeof(struct disk_charge)];
+	    AR_CLIENT_KEY_MAX + sizeof(struct disk_series) +
+	    sizeof(struct disk_charge)];
 	struct disk_resv d;
+	struct disk_series ds;
 	struct disk_charge ch;
 	size_t ulen = strlen(r->user), jlen = strlen(r->job);
 	size_t klen = strlen(r->client_key), text = ulen + jlen + klen;
@@ -63,7 +65,8 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	d.nodes = r->nodes;
 	d.jobs = r->jobs;
 	d.owner = r->owner;
-	d.state = (uint16_t)(r->state | (r->named ? STATE_NAMED : 0));
+	d.state = (uint16_t)(r->state | (r->named ? STATE_NAMED : 0) |
+	    (r->series != 0 ? STATE_SERIES : 0));
 	d.user_len = (uint16_t)ulen;
 	d.job_len = (uint16_t)jlen;
 	d.key_len = (uint16_t)klen;
@@ -71,7 +74,16 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	memcpy(buf + sizeof(d), r->user, ulen);
 	memcpy(buf + sizeof(d) + ulen, r->job, jlen);
 	memcpy(buf + sizeof(d) + ulen + jlen, r->client_key, klen);
-	/* A priced reservation's class and price follow its text. */
+	/* An occurrence's series follows its text. */
+	if (r->series != 0) {
+		memset(&ds, 0, sizeof(ds));
+		ds.series = r->series;
+		ds.occurrence = r->occurrence;
+		memcpy(buf + sizeof(d) + text, &ds, sizeof(ds));
+		text += sizeof(ds);
+		v.mv_size += sizeof(ds);
+	}
+	/* A priced reservation's class and price follow that. */
 	if (r->cls != 0) {
 		memset(&ch, 0, sizeof(ch));
 		ch.cls = r->cls;
@@ -105,9 +117,11 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 {
 	int64_t slot = m->slot;
 	struct disk_resv d;
+	struct disk_series ds = { 0, 0, 0 };
 	struct disk_charge ch = { 0, 0, 0 };
 	const char *text;
 	size_t size;
+	unsigned flags = STATE_NAMED | STATE_SERIES;
 
 	if (v->mv_size < sizeof(d))
 		return AR_ECORRUPT;
@@ -116,10 +130,11 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	/* A damaged record must not take the arithmetic below out of range. */
 	if (d.user_len > AR_LABEL_MAX || d.job_len > AR_LABEL_MAX ||
 	    d.key_len > AR_CLIENT_KEY_MAX ||
-	    ((size = sizeof(d) + d.user_len + d.job_len + d.key_len) !=
-	    v->mv_size && size + sizeof(ch) != v->mv_size) ||
-	    ((d.state & ~STATE_NAMED) != AR_GRANTED &&
-	    (d.state & ~STATE_NAMED) != AR_CANCELLED) ||
+	    ((size = sizeof(d) + d.user_len + d.job_len + d.key_len +
+	    (d.state & STATE_SERIES ? sizeof(ds) : 0)) != v->mv_size &&
+	    size + sizeof(ch) != v->mv_size) ||
+	    ((d.state & ~flags) != AR_GRANTED &&
+	    (d.state & ~flags) != AR_CANCELLED) ||
 	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
 	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
 	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
@@ -128,7 +143,7 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 		return AR_ECORRUPT;
 	r->id = d.id;
 	r->owner = d.owner;
-	r->state = d.state & ~STATE_NAMED;
+	r->state = d.state & ~flags;
 	r->named = (d.state & STATE_NAMED) != 0;
 	r->earliest = d.earliest;
 	r->latest = d.latest;
@@ -145,6 +160,15 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	r->job[d.job_len] = '\0';
 	memcpy(r->client_key, text + d.user_len + d.job_len, d.key_len);
 	r->client_key[d.key_len] = '\0';
+	if (d.state & STATE_SERIES) {
+		memcpy(&ds, text + d.user_len + d.job_len + d.key_len,
+		    sizeof(ds));
+		if (ds.series == 0 || ds.series > d.id || ds.occurrence == 0 ||
+		    ds.occurrence > AR_SERIES_MAX)
+			return AR_ECORRUPT;
+	}
+	r->series = ds.series;
+	r->occurrence = ds.occurrence;
 	if (size != v->mv_size) {
 		memcpy(&ch, text + size - sizeof(d), sizeof(ch));
 		if (ch.cls == 0 || ch.cls > AR_CLASSES_MAX || ch.price < 0)

@@ -751,7 +751,7 @@ txn_new(ar_store *s)
 	t->txn = NULL;
 	t->locked = t->meta_dirty = t->flushed = 0;
 	slots_discard(t);       /* what an aborted transaction changed */
-	t->ngranted = t->nmoved = 0;
+	t->ngranted = t->nmoved = t->nocc = 0;
 	return t;
 }
 
@@ -839,6 +839,7 @@ txn_destroy(ar_txn *t)
 	slots_free(t);
 	free(t->granted);
 	free(t->moved);
+	free(t->occ);
 	free(t);
 }
 
@@ -965,11 +966,12 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
 }
 
 /*
- * Format 3 or 4 to 5 in one LMDB transaction, so that a crash leaves the
- * store as it was or converted: the databases it lacks are created, its
- * nodes get the default names, and meta says 5.  Records need no
- * rewrite: a format 3 record's key length was a spare field, 0, and only
- * format 5 sets the named bit of a record's state.  *from is the format
+ * Format 3, 4 or 5 to 6 in one LMDB transaction, so that a crash leaves
+ * the store as it was or converted: the databases it lacks are created,
+ * the nodes of a store older than 5 get the default names, and meta says
+ * 6.  Records need no rewrite: a format 3 record's key length was a
+ * spare field, 0, only format 5 sets the named bit of a record's state,
+ * and only format 6 its series bit.  *from is the format
  * found; one that is current is left alone.
  */
 static int
@@ -988,8 +990,9 @@ upgrade_txn(ar_store *s, int *from)
 	if (rc == AR_EUPGRADE) {
 		m.format = AR_FORMAT_VERSION;
 		if ((rc = later_open(txn, MDB_CREATE, s)) == 0 &&
-		    (rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
-		    (rc = hosts_put(txn, s->meta, names)) == 0 &&
+		    (*from >= 5 || ((rc = hosts_text(NULL, m.nodes,
+		    &names)) == 0 && (rc = hosts_put(txn, s->meta,
+		    names)) == 0)) &&
 		    (rc = mdb_put(txn, s->meta, (MDB_val *)&meta_key, &v,
 		    0)) == 0) {
 			free(names);

@@ -379,6 +379,95 @@ m_add(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
 	return 1;
 }
 
+#define M_SERIES 6               /* occurrences of a series, at most */
+
+/*
+ * A series of count occurrences of rq (AR_NOMOVE, jobs 1), every
+ * seconds apart: each occurrence first fit in its own window, the ones
+ * before it counted; all or none, the first that does not fit refusing
+ * the series for its reason, or with AR_PARTIAL each that fits.  Those
+ * granted are linked to the first one's id, with their numbers, and
+ * are the series' live reservations.
+ */
+static void
+m_series(struct model *m, ar_txn *t, const struct ar_request *rq,
+    int64_t every, uint32_t count, int64_t now)
+{
+	const struct ar_answer *occ;
+	const struct ar_placed *g, *mv;
+	struct ar_repeat rep = { every, count, 0 };
+	struct ar_request one[M_SERIES];
+	struct ar_answer a;
+	struct ar_resv r;
+	enum ar_reason why[M_SERIES];
+	int64_t s[M_SERIES], first, last, len = 0, need = 0;
+	uint32_t cls[M_SERIES], k, tried, refused = count;
+	uint64_t series = 0, ids[M_SERIES];
+	int partial = (rq->flags & AR_PARTIAL) != 0;
+	size_t n, ng, nm, j = 0, live;
+
+	for (k = 0; k < count; k++) {
+		one[k] = *rq;
+		one[k].flags &= ~(unsigned)AR_PARTIAL;
+		one[k].earliest += (int64_t)k * every;
+		one[k].latest += (int64_t)k * every;
+		cls[k] = m_class(m, one[k].earliest, now);
+		why[k] = m_span(now, &one[k], 0, &first, &last, &len, &need);
+		s[k] = -1;
+		if (why[k] == AR_R_NONE && (s[k] = m_first_fit(m, cls[k],
+		    first, last, len, need)) == -1)
+			why[k] = m_refusal(m, cls[k], first, last, len, need, 1);
+		if (s[k] != -1)
+			m_hold(m, cls[k], s[k], len, need);
+		else if (refused == count) {
+			refused = k;
+			if (!partial)
+				break;
+		}
+	}
+	tried = k < count ? k + 1 : count;
+	for (k = 0; k < tried; k++)
+		if (s[k] != -1)
+			m_hold(m, cls[k], s[k], len, -need);
+	OK(m, ar_add_series(t, rq, &rep, &a));
+	ar_occurrences(t, &occ, &n);
+	ar_added(t, &g, &ng, &mv, &nm);
+	if (!partial && refused < count) {
+		CHECK(m, a.status == AR_REFUSED && a.reason == why[refused] &&
+		    a.occurrence == refused + 1 && n == 1 && ng == 0 &&
+		    nm == 0, "series of %u: store %d reason %d occurrence %u,"
+		    " model refused at %u for %d", count, a.status, a.reason,
+		    a.occurrence, refused + 1, why[refused]);
+		return;
+	}
+	CHECK(m, n == count && nm == 0, "series of %u: %zu told, %zu moves",
+	    count, n, nm);
+	for (k = 0; k < count && k < n; k++) {
+		CHECK(m, occ[k].occurrence == k + 1 &&
+		    (occ[k].status == AR_GRANTED) == (s[k] != -1) &&
+		    (s[k] == -1 ? occ[k].reason == why[k] :
+		    occ[k].start == s[k] * M_SLOT) && occ[k].cls == cls[k],
+		    "occurrence %u of %u: store %d at %" PRId64 " reason %d, "
+		    "model %" PRId64 " reason %d", k + 1, count, occ[k].status,
+		    occ[k].start / M_SLOT, occ[k].reason, s[k], why[k]);
+		if (s[k] == -1 || j >= ng)
+			continue;
+		if (series == 0)
+			series = g[j].id;
+		OK(m, ar_get(t, g[j].id, &r));
+		CHECK(m, r.series == series && r.occurrence == k + 1 &&
+		    g[j].start == s[k] * M_SLOT, "occurrence %u: series %"
+		    PRIu64 " occurrence %u, model %" PRIu64, k + 1, r.series,
+		    r.occurrence, series);
+		m_enter(m, t, &one[k], &g[j], cls[k], len, need);
+		j++;
+	}
+	CHECK(m, j == ng, "series: %zu granted, model %zu", ng, j);
+	OK(m, ar_series(t, series, ids, M_SERIES, &live));
+	CHECK(m, live == (series != 0 ? ng : 0), "series %" PRIu64 ": %zu "
+	    "live, model %zu", series, live, ng);
+}
+
 /*
  * ar_modify of reservation k by who to the shape of rq: refused as the
  * store must refuse it, or granted where the model says (its start if
@@ -697,6 +786,13 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			return;
 		}
 		rq.flags = AR_NOMOVE;
+		if (PICK(8) == 0 && m->nresv + M_SERIES <= M_RESV) {
+			rq.jobs = 1;
+			rq.flags |= PICK(2) ? AR_PARTIAL : 0;
+			m_series(m, t, &rq, 1 + (int64_t)PICK(20 * M_SLOT),
+			    1 + (uint32_t)PICK(M_SERIES), now);
+			return;
+		}
 		if (m->nkeys > 0 && PICK(6) == 0) {
 			/* A retry, its start as relative as ever. */
 			k = (int)PICK((uint64_t)m->nkeys);

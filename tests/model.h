@@ -75,9 +75,9 @@ struct model *model_new(uint64_t (*pick)(void *, uint64_t), void *arg);
  */
 void model_price(struct model *m, ar_txn *t, int64_t now);
 
-/* One random operation (add, search, suggest, modify or cancel; in a run
- * with classes, also an add or a modify that may move others, or new
- * prices and limits) in t at now, compared with the model; mismatches
+/* One random operation (add, a series, search, suggest, modify or
+ * cancel; in a run with classes, also an add or a modify that may move
+ * others, or new prices and limits) in t at now, compared with the model; mismatches
  * are counted and told on stderr.  Some adds carry a client key: a new one, one taken before by
  * the same request (a retry, replayed) or by another (refused). */
 void model_op(struct model *m, ar_txn *t, int64_t now);

@@ -674,6 +674,55 @@ test_upgrade_v4(void)
 	rm_store(dir);
 }
 
+/* A format 5 store keeps its names and its records through the
+ * upgrade to 6, which only says 6. */
+static void
+test_upgrade_v5(void)
+{
+	struct ar_config cfg;
+	struct ar_request rq;
+	struct ar_answer a;
+	struct ar_resv r;
+	const char *names;
+	const char *dir = store_path("v5");
+	uint64_t bad;
+	ar_store *s;
+	ar_txn *t;
+	int from;
+
+	ar_config_default(&cfg);
+	cfg.nodes = 4;
+	cfg.hosts = "cn[1-4]";
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + 600, 1800, 2);
+	rq.hosts = (const uint32_t[]){ 2, 3 };
+	rq.nhosts = 2;
+	OK(ar_add(t, &rq, &a));
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	OK(set_format(dir, 5, -1));
+	CHECK(ar_open(dir, 0, &s) == AR_EUPGRADE, "format 5 opens");
+	OK(ar_upgrade(dir, 0, &from));
+	CHECK(from == 5, "upgraded from %d", from);
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_hosts(t, &names));
+	CHECK(strcmp(names, "cn[1-4]") == 0, "names after the upgrade: %s",
+	    names);
+	OK(ar_get(t, 1, &r));
+	CHECK(r.named && r.series == 0, "the record after the upgrade");
+	rq = request(T0 + 600, 600, 1);
+	OK(ar_add_series(t, &rq, &(struct ar_repeat){ 600, 2, 0 }, &a));
+	CHECK(a.status == AR_GRANTED, "a series after the upgrade");
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations after the upgrade", bad);
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	rm_store(dir);
+}
+
 static int
 count_demand(const struct ar_demand *d, void *arg)
 {
@@ -1506,6 +1555,7 @@ main(void)
 	test_client_key();
 	test_upgrade();
 	test_upgrade_v4();
+	test_upgrade_v5();
 	test_classes();
 	test_forecast();
 	test_map_full();

@@ -143,7 +143,7 @@ mkstore
 run ar-del user=alice
 expect_exit 2
 expect_out
-expect_err "ar-del: arguments: missing field 'id' (or 'user' and 'job' of at most 255 bytes)"
+expect_err "ar-del: arguments: missing field 'id' (or 'series', or 'user' and 'job' of at most 255 bytes)"
 expect_check
 
 begin 'del: --purge later moves ended reservations to history'
@@ -235,7 +235,7 @@ expect_exit 1
 expect_out 'start=2026-11-21T02:00:00Z duration=1h nodes=1 end=2026-11-21T03:00:00Z status=unavailable reason=past'
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T03:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=5'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T03:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=6'
 expect_check
 
 begin 'del: --purge takes no records'

@@ -141,7 +141,7 @@ EOT
 expect_exit 2
 expect_out 'id=1 nodes=3 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z free=10 status=granted old_start=2026-11-21T01:00:00Z old_end=2026-11-21T02:00:00Z old_nodes=1'
 expect_err <<'EOT'
-ar-add: line 1: missing field 'id'
+ar-add: line 1: missing field 'id' (or 'series')
 ar-add: line 2: field 'id': must be between 1 and 18446744073709551615
 ar-add: line 3: field 'start': invalid time 'soon' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)
 ar-add: line 4: field 'duration': duration needs a unit: '0'

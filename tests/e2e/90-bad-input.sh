@@ -313,7 +313,7 @@ JSON: true for nodes|ar-add --json|{"start":"+1h","duration":"1h","nodes":true}\
 a user of 256 bytes|ar-add start=+1h duration=1h user=@L256@||2|y|ar-add: arguments: field 'user': longer than 255 bytes|
 a job of 256 bytes on stdin|ar-search|start=+1h duration=1h job=@L256@\n|2|y|ar-search: line 1: field 'job': longer than 255 bytes|
 a user of 255 bytes is kept|ar-add start=+1h duration=1h user=@L255@||0|n||start=2026-11-21T01:00:00Z duration=1h user=@L255@ id=2 end=2026-11-21T02:00:00Z free=8 status=granted
-ar-del by a user of 256 bytes|ar-del user=@L256@ job=b||2|y|ar-del: arguments: missing field 'id' (or 'user' and 'job' of at most 255 bytes)|
+ar-del by a user of 256 bytes|ar-del user=@L256@ job=b||2|y|ar-del: arguments: missing field 'id' (or 'series', or 'user' and 'job' of at most 255 bytes)|
 #
 # Options.
 --now garbage|ar-add --now soon start=+1h duration=1h||2|y|ar-add: option '--now': invalid time 'soon' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
@@ -328,12 +328,31 @@ ar-suggest -k 0|ar-suggest -k 0 start=+1h duration=1h||2|y|ar-suggest: option '-
 ar-suggest -k 101|ar-suggest -k 101 start=+1h duration=1h||2|y|ar-suggest: option '--count': must be between 1 and 100\n@USAGE@|
 ar-suggest -k garbage|ar-suggest --count many start=+1h duration=1h||2|y|ar-suggest: option '--count': not a number: 'many'\n@USAGE@|
 ar-suggest -l 0s|ar-suggest -l 0s start=+1h duration=1h||2|y|ar-suggest: option '--limit': duration must be positive: '0s'\n@USAGE@|
-ar-del with neither id nor user and job|ar-del note=x||2|y|ar-del: arguments: missing field 'id' (or 'user' and 'job' of at most 255 bytes)|
-ar-del with a user and no job|ar-del|user=base\n|2|y|ar-del: line 1: missing field 'id' (or 'user' and 'job' of at most 255 bytes)|
+ar-del with neither id nor user and job|ar-del note=x||2|y|ar-del: arguments: missing field 'id' (or 'series', or 'user' and 'job' of at most 255 bytes)|
+ar-del with a user and no job|ar-del|user=base\n|2|y|ar-del: line 1: missing field 'id' (or 'series', or 'user' and 'job' of at most 255 bytes)|
 ar-del of a user and job with no match|ar-del user=base job=none||1|y|ar-del: arguments: no live reservation with that user and job|user=base job=none status=refused reason=not-found
 ar-report --from garbage|ar-report --free --from noon||2|y|ar-report: option '--from': invalid time 'noon' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
 ar-report --free before the clock|ar-report --free --from now-1h||2|y|ar-report: option '--free': slot 2026-11-20T23:00:00Z is outside the ring (from the clock to the horizon)|
 ar-report --info with a filter record|ar-report --info id=1||2|y|ar-report: a filter record goes with --list or --all|
+# Series: every, count and until; series= for ar-del, --modify, ar-report.
+a series every nothing|ar-add|start=+1h duration=1h every=never count=2\n|2|y|ar-add: line 1: field 'every': invalid duration 'never' (or daily, weekly, Nslots)|
+a series every 0 slots|ar-add start=+1h duration=1h every=0slots count=2||2|y|ar-add: arguments: field 'every': must be between 1 and 3155760000|
+a series every slots past 100 years|ar-add start=+1h duration=1h every=3155760000slots count=2||2|y|ar-add: arguments: field 'every': longer than 100 years|
+a series of 0|ar-add start=+1h duration=1h every=1h count=0||2|y|ar-add: arguments: field 'count': must be between 1 and 4096|
+a series of 4097|ar-add start=+1h duration=1h every=1h count=4097||2|y|ar-add: arguments: field 'count': must be between 1 and 4096|
+a series without its end|ar-add start=+1h duration=1h every=daily||2|y|ar-add: arguments: missing field 'count' (or 'until')|
+a series with count and until|ar-add start=+1h duration=1h every=daily count=2 until=+3d||2|y|ar-add: arguments: field 'until': give 'count' or 'until', not both|
+a series until before it starts|ar-add start=+1h duration=1h every=daily until=+30m||2|y|ar-add: arguments: field 'until': before 'start'|
+a series until garbage|ar-add start=+1h duration=1h every=daily until=later||2|y|ar-add: arguments: field 'until': invalid time 'later' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
+a count without every|ar-add start=+1h duration=1h count=2||2|y|ar-add: arguments: field 'count': goes with 'every'|
+an until without every|ar-add start=+1h duration=1h until=+1d||2|y|ar-add: arguments: field 'until': goes with 'every'|
+a series of two jobs|ar-add start=+1h duration=1h jobs=2 every=1h count=2||2|y|ar-add: arguments: field 'jobs': a series repeats one job|
+a series of more than 4096 until|ar-add start=+1h duration=5m every=5m until=+15d||1|y||start=2026-11-21T01:00:00Z duration=5m every=5m until=+15d end=2026-11-21T01:05:00Z status=refused reason=capacity
+ar-del series 0|ar-del series=0||2|y|ar-del: arguments: field 'series': must be between 1 and 18446744073709551615|
+ar-del series of nothing|ar-del series=1||1|y|ar-del: arguments: no live reservation in that series|series=1 status=refused reason=not-found
+ar-add --modify series garbage|ar-add --modify series=x nodes=2||2|y|ar-add: arguments: field 'series': not a number: 'x'|
+ar-add --modify series of nothing|ar-add --modify series=1 nodes=2||1|y|ar-add: arguments: series 1: no live reservation|series=1 nodes=2 status=refused reason=not-found
+ar-report series 0|ar-report series=0||2|y|ar-report: arguments: field 'series': must be between 1 and 18446744073709551615|
 # The filter record of ar-report --list and --all.
 ar-report status unknown|ar-report --all status=running||2|y|ar-report: arguments: field 'status': must be granted, cancelled or finished|
 ar-report --list of cancelled ones|ar-report status=cancelled||2|y|ar-report: arguments: field 'status': --list shows granted reservations only (use --all)|
@@ -343,7 +362,7 @@ ar-report id not a number|ar-report --all id=one||2|y|ar-report: arguments: fiel
 ar-report owner -1|ar-report owner=-1||2|y|ar-report: arguments: field 'owner': not a number: '-1'|
 ar-report owner 2^32|ar-report owner=4294967296||2|y|ar-report: arguments: field 'owner': must be between 0 and 4294967295|
 ar-report a user of 256 bytes|ar-report user=@L256@||2|y|ar-report: arguments: field 'user': longer than 255 bytes|
-ar-report a field that selects nothing|ar-report user=base state=granted||2|y|ar-report: arguments: field 'state': not one to select by (use id, user, job, owner, status or running)|
+ar-report a field that selects nothing|ar-report user=base state=granted||2|y|ar-report: arguments: field 'state': not one to select by (use id, series, user, job, owner, status or running)|
 ar-report a filter without =|ar-report user||2|y|ar-report: arguments: expected key=value, got 'user'|
 ar-report --list --from garbage|ar-report --list --from noon||2|y|ar-report: option '--from': invalid time 'noon' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
 ar-report --all --to garbage|ar-report --all --to later user=base||2|y|ar-report: option '--to': invalid time 'later' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
@@ -587,7 +606,7 @@ bad_granted_kept
 expect_check
 run ar-report --info
 filter 's/ map_size=[0-9]*//; s/ live=[0-9]* records=[0-9]* next_id=[0-9]*//'
-expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z map_max=1048576 format=5'
+expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z map_max=1048576 format=6'
 
 # --- Standard descriptors. ---
 

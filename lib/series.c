@@ -1,0 +1,342 @@
+/*
+ * series.c - recurring reservations: a request repeated every so often,
+ * each occurrence admitted as a request of its own and becoming a
+ * reservation of its own, all or none (or those that fit); and changes
+ * to several reservations, such as a series' occurrences, all or none.
+ *
+ * The occurrences of a series are granted in one admission, so their
+ * ids follow each other: the series is named by the first one's id, and
+ * its members are found from there in id order (ar_series), without an
+ * index of their own.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* What several admissions did, gathered: the reservations granted, in
+ * order, and those moved, each once, from where it was first. */
+struct gathered {
+	struct ar_placed *g, *m;
+	size_t ng, nm, gcap, mcap;
+};
+
+/* The entry for id in a[0 .. n), or n. */
+static size_t
+find_placed(const struct ar_placed *a, size_t n, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n && a[i].id != id; i++)
+		;
+	return i;
+}
+
+/*
+ * Add what the last admission did to acc.  One granted before that has
+ * moved since is where it is now, granted from where it was; one moved
+ * before that is granted now is no move but granted, from where it was
+ * first.
+ */
+static int
+gather(ar_txn *t, struct gathered *acc)
+{
+	size_t j;
+	int rc;
+
+	for (size_t i = 0; i < t->nmoved; i++) {
+		const struct ar_placed *mv = &t->moved[i];
+
+		if ((j = find_placed(acc->g, acc->ng, mv->id)) < acc->ng) {
+			acc->g[j].start = mv->start;
+			acc->g[j].end = mv->end;
+		} else if ((j = find_placed(acc->m, acc->nm, mv->id)) <
+		    acc->nm) {
+			acc->m[j].start = mv->start;
+			acc->m[j].end = mv->end;
+		} else {
+			if ((rc = placed_grow(&acc->m, acc->nm, &acc->mcap)) != 0)
+				return rc;
+			acc->m[acc->nm++] = *mv;
+		}
+	}
+	for (size_t i = 0; i < t->ngranted; i++) {
+		if ((rc = placed_grow(&acc->g, acc->ng, &acc->gcap)) != 0)
+			return rc;
+		acc->g[acc->ng] = t->granted[i];
+		if ((j = find_placed(acc->m, acc->nm, t->granted[i].id)) <
+		    acc->nm) {
+			acc->g[acc->ng].from = acc->m[j].from;
+			acc->m[j] = acc->m[--acc->nm];
+		}
+		acc->ng++;
+	}
+	return 0;
+}
+
+/* Make what acc gathered what ar_added() tells; moves that came back to
+ * where they were are none. */
+static int
+gathered_put(ar_txn *t, struct gathered *acc)
+{
+	int rc;
+
+	t->ngranted = t->nmoved = 0;
+	for (size_t i = 0; i < acc->ng; i++) {
+		if ((rc = placed_grow(&t->granted, i, &t->gcap)) != 0)
+			return rc;
+		t->granted[t->ngranted++] = acc->g[i];
+	}
+	for (size_t i = 0; i < acc->nm; i++) {
+		if (acc->m[i].start == acc->m[i].from)
+			continue;
+		if ((rc = placed_grow(&t->moved, t->nmoved, &t->mcap)) != 0)
+			return rc;
+		t->moved[t->nmoved++] = acc->m[i];
+	}
+	return 0;
+}
+
+int
+series_size(const struct ar_request *rq, const struct ar_repeat *rep,
+    uint64_t *count)
+{
+	*count = rep->count;
+	if (rep->every <= 0 || rep->every > AR_DURATION_MAX ||
+	    rq->jobs != 1 || rq->earliest < 0 || rq->earliest > TIME_MAX)
+		return EINVAL;
+	if (rep->count == 0) {
+		if (rep->until < rq->earliest || rep->until > TIME_MAX)
+			return EINVAL;
+		*count = (uint64_t)((rep->until - rq->earliest) / rep->every) +
+		    1;
+	}
+	return 0;
+}
+
+/* Tell occurrence a (ar_occurrences). */
+static int
+told(ar_txn *t, const struct ar_answer *a)
+{
+	struct ar_answer *p;
+	size_t cap;
+
+	if (t->nocc == t->occap) {
+		cap = t->occap ? 2 * t->occap : 16;
+		if ((p = realloc(t->occ, cap * sizeof(*p))) == NULL)
+			return ENOMEM;
+		t->occ = p;
+		t->occap = cap;
+	}
+	t->occ[t->nocc++] = *a;
+	return 0;
+}
+
+/* Occurrence k (from 0) of series request rq, every seconds apart. */
+static void
+occurrence(const struct ar_request *rq, int64_t every, uint64_t k,
+    struct ar_request *one)
+{
+	*one = *rq;
+	one->flags &= ~(unsigned)AR_PARTIAL;
+	one->earliest = rq->earliest + (int64_t)k * every;
+	one->latest = rq->latest + (int64_t)k * every;
+}
+
+/*
+ * Admit occurrence k of the series; one past the year 9999, which
+ * to_span would call malformed, is beyond the horizon.
+ */
+static int
+admit_occurrence(ar_txn *t, const struct ar_request *one, uint64_t k,
+    struct ar_answer *a)
+{
+	int rc = 0;
+
+	t->occurrence = (uint32_t)k + 1;
+	if (one->latest > TIME_MAX) {
+		memset(a, 0, sizeof(*a));
+		a->status = AR_REFUSED;
+		a->reason = AR_R_HORIZON;
+		a->start = one->earliest > TIME_MAX ? TIME_MAX : one->earliest;
+		a->end = -1;
+		t->ngranted = t->nmoved = 0;
+	} else
+		rc = admit_request(t, one, a);
+	a->occurrence = (uint32_t)k + 1;
+	return rc;
+}
+
+/*
+ * Log each occurrence: as told, or (from the first not told on) refused
+ * for the reason why.
+ */
+static int
+log_series(ar_txn *t, const struct ar_request *rq, int64_t every,
+    uint64_t count, enum ar_reason why)
+{
+	struct ar_request one;
+	struct ar_answer a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	for (uint64_t k = 0; k < count; k++) {
+		occurrence(rq, every, k, &one);
+		if (k < t->nocc && t->occ[k].occurrence == k + 1)
+			a = t->occ[k];
+		else {
+			a.status = AR_REFUSED;
+			a.reason = why;
+			a.cls = one.earliest > TIME_MAX ? 0 :
+			    class_of(t, one.earliest);
+		}
+		if ((rc = admit_logged(t, &one, &a,
+		    a.status == AR_GRANTED)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+admit_series(ar_txn *t, const struct ar_request *rq,
+    const struct ar_repeat *rep, struct ar_answer *ans)
+{
+	struct gathered acc = { NULL, NULL, 0, 0, 0, 0 };
+	struct savepoint whole;
+	struct ar_request one;
+	struct ar_answer a;
+	struct span sp;
+	uint64_t count, k;
+	int64_t every = rep->every;
+	int atomic = !(rq->flags & AR_PARTIAL), rc, refused = 0;
+
+	t->nocc = 0;
+	if ((rc = series_size(rq, rep, &count)) != 0)
+		return rc;
+	if (count > AR_SERIES_MAX) {
+		/* Told as its first occurrence would be, refused. */
+		occurrence(rq, every, 0, &one);
+		if ((rc = to_span(t, &one, 0, &sp, ans)) != 0)
+			return rc;
+		ans->status = AR_REFUSED;
+		ans->reason = AR_R_CAPACITY;
+		return admit_logged(t, rq, ans, 0);
+	}
+	if (atomic && (rc = txn_save(t, &whole)) != 0)
+		return rc;
+	t->series = 0;
+	for (k = 0; k < count; k++) {
+		occurrence(rq, every, k, &one);
+		if ((rc = admit_occurrence(t, &one, k, &a)) != 0)
+			break;
+		if (a.status == AR_GRANTED) {
+			if (t->series == 0)
+				t->series = a.id;
+			if ((rc = gather(t, &acc)) != 0)
+				break;
+		} else if (atomic) {
+			refused = 1;
+			break;
+		}
+		if ((rc = told(t, &a)) != 0)
+			break;
+	}
+	t->occurrence = 0;
+	t->series = 0;
+	if (atomic && (rc != 0 || refused)) {
+		txn_undo(t, &whole);
+		t->nocc = 0;
+		t->ngranted = t->nmoved = 0;
+		if (rc == 0 && (rc = told(t, &a)) == 0) {
+			rc = log_series(t, rq, every, count, a.reason);
+			*ans = a;
+		}
+		goto out;
+	}
+	if ((atomic && (rc = txn_keep(t, &whole)) != 0) || rc != 0 ||
+	    (rc = log_series(t, rq, every, count, AR_R_NONE)) != 0 ||
+	    (rc = gathered_put(t, &acc)) != 0)
+		goto out;
+	/* The first granted, or (none was) the first refused. */
+	for (k = 0; k < t->nocc && t->occ[k].status != AR_GRANTED; k++)
+		;
+	*ans = t->occ[k < t->nocc ? k : 0];
+out:
+	free(acc.g);
+	free(acc.m);
+	return rc;
+}
+
+void
+ar_occurrences(const ar_txn *t, const struct ar_answer **occ, size_t *n)
+{
+	*occ = t->occ;
+	*n = t->nocc;
+}
+
+int
+ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
+    size_t *n)
+{
+	unsigned char key[8];
+	MDB_val k = { 8, key }, v;
+	MDB_cursor *cur;
+	struct ar_resv r;
+	int rc;
+
+	*n = 0;
+	if (series == 0)
+		return 0;       /* no series */
+	key_u64(key, series);
+	if ((rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+		return rc;
+	/* Its members follow each other, some maybe forgotten. */
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		if (k.mv_size != 8 || (rc = resv_decode(t, &v, &r)) != 0) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		if (r.series != series)
+			break;
+		resv_finished(&r, t->now);
+		if (r.state != AR_GRANTED)
+			continue;
+		if (*n < max)
+			ids[*n] = r.id;
+		++*n;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int
+ar_modify_all(ar_txn *t, const uint64_t *ids, size_t n, uint32_t who,
+    const struct ar_request *rqs, struct ar_answer *ans, size_t *failed)
+{
+	struct gathered acc = { NULL, NULL, 0, 0, 0, 0 };
+	struct savepoint sv;
+	size_t i;
+	int rc = 0;
+
+	*failed = n;
+	t->ngranted = t->nmoved = 0;
+	if (!t->write)
+		return EACCES;
+	if ((rc = txn_save(t, &sv)) != 0)
+		return rc;
+	for (i = 0; i < n; i++)
+		if ((rc = ar_modify(t, ids[i], who, &rqs[i], &ans[i])) != 0 ||
+		    ans[i].status != AR_GRANTED || (rc = gather(t, &acc)) != 0)
+			break;
+	if (i < n) {
+		txn_undo(t, &sv);
+		t->ngranted = t->nmoved = 0;
+		*failed = i;
+	} else if ((rc = txn_keep(t, &sv)) == 0)
+		rc = gathered_put(t, &acc);
+	free(acc.g);
+	free(acc.m);
+	return rc;
+}
