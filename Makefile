@@ -103,7 +103,7 @@ deps:
 # --- tests ---------------------------------------------------------------
 
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
-	$(B)/tests/test_map $(B)/tests/test_modify \
+	$(B)/tests/test_map $(B)/tests/test_modify $(B)/tests/test_hold \
 	$(B)/tests/test_report
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h $(B)/libar.a

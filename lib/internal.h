@@ -98,6 +98,10 @@ struct disk_resv {
 
 /* A record's state: its hosts were named (format 5). */
 #define STATE_NAMED 0x100
+/* A record's state: it was granted as a hold, and its expiry, an int64,
+ * ends the record, after its charge if any (format 6). */
+#define STATE_HOLD 0x200
+#define STATE_FLAGS (STATE_NAMED | STATE_HOLD)
 
 /*
  * An entry of the client key index (resv.c): the key is the owner (u32,
@@ -118,6 +122,7 @@ struct ar_store {
 	MDB_dbi pricing;        /* ... as for these two */
 	MDB_dbi demand;
 	MDB_dbi map, pins, exported;    /* format 5: the mapping (map.c) */
+	MDB_dbi holds;                  /* format 6: holds by expiry */
 	int lockfd;             /* the store directory, flock()ed by writers */
 	ar_txn *spare;          /* an ended transaction, kept for the next */
 	MDB_txn *rtxn;          /* an ended read transaction, kept to renew */
@@ -217,6 +222,10 @@ struct ar_txn {
 	int meta_dirty;
 	struct meta m;
 	int64_t now;            /* store clock for this transaction */
+	int64_t released;       /* holds expiring by this clock are released:
+				   a write transaction's now, or the clock
+				   the last writer left */
+	int expired;            /* holds this transaction released */
 	int64_t base;           /* first slot the rings are authoritative for */
 	uint64_t gen;           /* bumped when LMDB may have moved pages */
 	int flushed;            /* this LMDB transaction holds dirty chunk pages */
@@ -396,6 +405,18 @@ uint64_t key_id(const MDB_val *v, size_t i);
 int key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
     const struct ar_placed *granted, size_t n);
 
+/* hold.c */
+/* Enter hold r in, or (add == 0) take it out of, the hold index. */
+int hold_index(ar_txn *t, const struct ar_resv *r, int add);
+/* Release the holds that expired by the clock (ar_txn_begin). */
+int holds_expire(ar_txn *t);
+
+/* ops.c */
+/* Take live reservation r out of the rings' future and the indexes,
+ * and write it with state, changed at changed. */
+int retire(ar_txn *t, struct ar_resv *r, enum ar_status state,
+    int64_t changed);
+
 /* txn.c */
 /* Begin a nested transaction: what t does next can be undone as a whole.
  * Savepoints nest; each ends with txn_undo() or txn_keep(). */
@@ -479,6 +500,15 @@ static inline void
 pin_key(unsigned char *key, int64_t end_slot, uint64_t id)
 {
 	key_u64(key, (uint64_t)end_slot);
+	key_u64(key + 8, id);
+}
+
+/* A hold is entered in `holds` under its expiry (u64, big-endian) then
+ * its id, with an empty value: the first entry is the next to expire. */
+static inline void
+hold_key(unsigned char *key, int64_t expires, uint64_t id)
+{
+	key_u64(key, (uint64_t)expires);
 	key_u64(key + 8, id);
 }
 

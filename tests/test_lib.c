@@ -48,7 +48,7 @@ static struct ar_request
 request(int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0 };
+	    NULL, NULL, 0, NULL, NULL, 0, 0 };
 
 	return rq;
 }
@@ -670,6 +670,75 @@ test_upgrade_v4(void)
 	OK(ar_check(t, say_violation, NULL, &bad));
 	CHECK(bad == 0, "%" PRIu64 " violations after the upgrade", bad);
 	OK(ar_txn_commit(t));
+	ar_close(s);
+	rm_store(dir);
+}
+
+/* Make the store in dir a format 5 one: meta says 5, no hold index. */
+static int
+make_v5(const char *dir)
+{
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	int rc;
+
+	if ((rc = set_format(dir, 5, -1)) != 0 ||
+	    (rc = raw_begin(dir, &env, &txn)) != 0)
+		return rc;
+	if ((rc = mdb_dbi_open(txn, "holds", 0, &dbi)) == 0)
+		rc = mdb_drop(txn, dbi, 1);
+	return raw_end(env, txn, rc);
+}
+
+/* A format 5 store: refused, then upgraded with its names kept, and
+ * holds work. */
+static void
+test_upgrade_v5(void)
+{
+	struct ar_config cfg;
+	struct ar_request rq;
+	struct ar_answer a;
+	struct ar_resv r;
+	const char *names;
+	const char *dir = store_path("v5");
+	uint64_t bad;
+	ar_store *s;
+	ar_txn *t;
+	int from;
+
+	ar_config_default(&cfg);
+	cfg.nodes = 4;
+	cfg.hosts = "cn[1-4]";
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + 600, 1800, 3);
+	OK(ar_add(t, &rq, &a));
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	OK(make_v5(dir));
+	CHECK(ar_open(dir, 0, &s) == AR_EUPGRADE, "format 5 opens");
+	OK(ar_upgrade(dir, 0, &from));
+	CHECK(from == 5, "upgraded from %d", from);
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_hosts(t, &names));
+	CHECK(strcmp(names, "cn[1-4]") == 0, "names after the upgrade: %s",
+	    names);
+	rq = request(T0 + 600, 1800, 1);
+	rq.hold = 300;
+	OK(ar_add(t, &rq, &a));
+	OK(ar_get(t, a.id, &r));
+	CHECK(a.status == AR_GRANTED && r.expires == T0 + 300,
+	    "a hold after the upgrade");
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations after the upgrade", bad);
+	OK(ar_txn_commit(t));
+	OK(ar_txn_begin(s, AR_WRITE, T0 + 300, &t));
+	OK(ar_get(t, a.id, &r));
+	CHECK(r.state == AR_EXPIRED, "the hold expired after the upgrade");
+	ar_txn_abort(t);
 	ar_close(s);
 	rm_store(dir);
 }
@@ -1506,6 +1575,7 @@ main(void)
 	test_client_key();
 	test_upgrade();
 	test_upgrade_v4();
+	test_upgrade_v5();
 	test_classes();
 	test_forecast();
 	test_map_full();
