@@ -149,7 +149,8 @@ int cmd_print(struct ctx *x, const struct ar_record *r);
  * ran out. */
 int cmd_write(struct ctx *x, const char *text, size_t n);
 
-/* Fill a record from a reservation (id, labels, times, nodes, status). */
+/* Fill a record from a reservation (id, labels, times, nodes, status,
+ * and a hold's expiry). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 
 /* Print the output and messages made so far; -1 on a write error. */

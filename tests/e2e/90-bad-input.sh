@@ -335,8 +335,8 @@ ar-report --from garbage|ar-report --free --from noon||2|y|ar-report: option '--
 ar-report --free before the clock|ar-report --free --from now-1h||2|y|ar-report: option '--free': slot 2026-11-20T23:00:00Z is outside the ring (from the clock to the horizon)|
 ar-report --info with a filter record|ar-report --info id=1||2|y|ar-report: a filter record goes with --list or --all|
 # The filter record of ar-report --list and --all.
-ar-report status unknown|ar-report --all status=running||2|y|ar-report: arguments: field 'status': must be granted, cancelled or finished|
-ar-report --list of cancelled ones|ar-report status=cancelled||2|y|ar-report: arguments: field 'status': --list shows granted reservations only (use --all)|
+ar-report status unknown|ar-report --all status=running||2|y|ar-report: arguments: field 'status': must be granted, held, cancelled, finished or expired|
+ar-report --list of cancelled ones|ar-report status=cancelled||2|y|ar-report: arguments: field 'status': --list shows granted and held reservations only (use --all)|
 ar-report running neither yes nor no|ar-report running=1||2|y|ar-report: arguments: field 'running': must be yes or no|
 ar-report id 0|ar-report id=0||2|y|ar-report: arguments: field 'id': must be between 1 and 18446744073709551615|
 ar-report id not a number|ar-report --all id=one||2|y|ar-report: arguments: field 'id': not a number: 'one'|
@@ -587,7 +587,7 @@ bad_granted_kept
 expect_check
 run ar-report --info
 filter 's/ map_size=[0-9]*//; s/ live=[0-9]* records=[0-9]* next_id=[0-9]*//'
-expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z map_max=1048576 format=5'
+expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z map_max=1048576 format=6'
 
 # --- Standard descriptors. ---
 
