@@ -1118,6 +1118,7 @@ model_run(int priced, int64_t span)
 		OK(ar_grow(s, 0));
 	while (now / M_SLOT < span && m->nresv < M_RESV - 1000) {
 		OK(ar_txn_begin(s, AR_WRITE, now, &t));
+		model_begin(m, t, now);
 		/* New classes first in a transaction (see model.h), also
 		 * after a quiet spell, when none is live. */
 		if (priced && (now == 0 || quiet || rnd(30) == 0))
@@ -1140,8 +1141,10 @@ model_run(int priced, int64_t span)
 	wraps = (int)(now / M_SLOT / 960 / 2);
 	printf("model%s: %" PRIu64 " operations, %d reservations, clock at "
 	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " modifies, %"
+	    PRIu64 " holds (%" PRIu64 " confirmed, %" PRIu64 " expired), %"
 	    PRIu64 " answers compared", priced ? " with classes" : "", m->ops,
-	    m->nresv, now / M_SLOT, wraps, m->modifies, m->checks);
+	    m->nresv, now / M_SLOT, wraps, m->modifies, m->holds, m->confirms,
+	    m->expiries, m->checks);
 	if (priced)
 		printf("; %" PRIu64 " moves, %" PRIu64 " refusals for a "
 		    "booking limit, other numbers of classes %" PRIu64
