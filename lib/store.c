@@ -107,10 +107,11 @@ static int writer_lock(ar_store *s);
 /*
  * The databases that came with format 4 (the key index, the price
  * classes and the demand log), 5 (the mapping, the pins and what was
- * exported) and 6 (the hold index).  A store of an older format lacks them and gets them only
- * from ar_upgrade, so only a new environment (no meta yet) creates them;
- * where one is missing its handle stays 0, and ar_open refuses the store
- * by its format, or as corrupt if that is current.
+ * exported) and 6 (the hold index).  A store of an older format lacks
+ * them and gets them only from ar_upgrade, so only a new environment (no
+ * meta yet) creates them; where one is missing its handle stays 0, and
+ * ar_open refuses the store by its format, or as corrupt if that is
+ * current.
  */
 static int
 later_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
