@@ -98,12 +98,13 @@ deps:
 	fi
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
+	coalloc-test coalloc \
 	fuzz-short fuzz bench flexbench rmbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
 
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
-	$(B)/tests/test_map $(B)/tests/test_modify \
+	$(B)/tests/test_map $(B)/tests/test_modify $(B)/tests/test_hold \
 	$(B)/tests/test_report $(B)/tests/test_series
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h $(B)/libar.a
@@ -166,6 +167,27 @@ crash-test: $(B)/tests/test_crash $(CMDS)
 crash:
 	$(MAKE) crash-test CRASH_ROUNDS=500
 
+# The README's coalloc script on three stores, killed at random moments:
+# COALLOC_ROUNDS rounds (make coalloc: 300).
+COALLOC_ROUNDS ?= 20
+COALLOC_DELAY_MS ?= 40
+
+$(B)/tests/coalloc.sh: README
+	@mkdir -p $(@D)
+	awk '/^    #!\/bin\/sh$$/ { on = 1 } on { print substr($$0, 5) } \
+		/^    # end of coalloc$$/ { on = 0 }' README >$@
+
+coalloc-test: $(B)/tests/test_coalloc $(B)/tests/coalloc.sh $(CMDS)
+	@mkdir -p .build
+	@echo "== tests/test_coalloc.c ($(COALLOC_ROUNDS) rounds, $(B))"
+	@$(B)/tests/test_coalloc $(B)/tests/coalloc.sh $(CURDIR)/$(B)/bin \
+		$(COALLOC_ROUNDS) 20261123 $(COALLOC_DELAY_MS) \
+		>$(B)/coalloc.log 2>&1; rc=$$?; cat $(B)/coalloc.log; \
+		tail -n 1 $(B)/coalloc.log >>$(RESULTS); exit $$rc
+
+coalloc:
+	$(MAKE) coalloc-test COALLOC_ROUNDS=300
+
 # make install and uninstall into a scratch DESTDIR, programs built as C
 # and C++ against what they install, and a build without pkg-config.
 install-test: all
@@ -177,7 +199,7 @@ install-test: all
 		grep -v '^ok ' $(B)/packaging.log; \
 		tail -n 1 $(B)/packaging.log >>$(RESULTS); exit $$rc
 
-test: unit e2e crash-test install-test
+test: unit e2e crash-test coalloc-test install-test
 
 san:
 	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=2000 \
@@ -252,7 +274,7 @@ demo: deps
 SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 BENCH_SRC = $(addprefix tests/bench/,bench.c trace.c floor.c arstore.c \
-	sqlite.c cmds.c curve.c usage.c mapping.c modify.c)
+	sqlite.c cmds.c curve.c usage.c mapping.c modify.c hold.c)
 
 $(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
 	@mkdir -p $(@D)

@@ -1,7 +1,8 @@
 /*
  * ar-add - admit reservations atomically: GarQ Algorithm 3, with start
- * windows, parametric copies and FCFS-LRH / FCFS-EDS rearrangement; and
- * with --modify, change reservations by id.
+ * windows, parametric copies and FCFS-LRH / FCFS-EDS rearrangement, as
+ * holds if asked; with --modify, change reservations by id, and with
+ * --confirm, confirm holds by id.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 struct opts {
 	unsigned flags;         /* the request's */
 	int modify;             /* --modify */
+	int confirm;            /* --confirm */
 };
 
 /* The fields a modify reads; the others pass through. */
@@ -23,6 +25,7 @@ struct shape {
 };
 
 static const struct option longopts[] = {
+	{ "confirm", no_argument, NULL, 'c' },
 	{ "modify", no_argument, NULL, 'm' },
 	{ "no-move", no_argument, NULL, 'n' },
 	{ "later", no_argument, NULL, 'e' },
@@ -37,8 +40,14 @@ option(struct ctx *x, int opt, const char *arg)
 
 	(void)arg;
 	switch (opt) {
+	case 'c':
 	case 'm':
-		o->modify = 1;
+		*(opt == 'c' ? &o->confirm : &o->modify) = 1;
+		if (o->confirm && o->modify) {
+			fprintf(stderr, "%s: --confirm and --modify do not go "
+			    "together\n", x->cmd->name);
+			return -1;
+		}
 		return 0;
 	case 'n':
 		o->flags |= AR_NOMOVE;
@@ -52,6 +61,24 @@ option(struct ctx *x, int opt, const char *arg)
 		return 0;
 	}
 	return -1;
+}
+
+/* The id of the reservation a line names, into it->id; -1 with err. */
+static int
+id_field(struct item *it, char *err)
+{
+	const char *v;
+	char msg[AR_ERRMAX];
+
+	if ((v = ar_record_get(&it->rec, "id")) == NULL) {
+		snprintf(err, AR_ERRMAX, "missing field 'id'");
+		return -1;
+	}
+	if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -232,16 +259,43 @@ repeat_fields(struct ctx *x, struct item *it, char *err)
 	return 0;
 }
 
+/* A request's hold: how long it lasts unless confirmed, if given. */
+static int
+hold_field(struct item *it, char *err)
+{
+	const char *v = ar_record_get(&it->rec, "hold");
+	char msg[AR_ERRMAX];
+
+	if (v == NULL)
+		return 0;
+	if (ar_duration_parse(v, &it->rq.hold, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'hold': %.200s", msg);
+		return -1;
+	}
+	if (it->rq.hold > AR_HOLD_MAX) {
+		snprintf(err, AR_ERRMAX, "field 'hold': longer than a year");
+		return -1;
+	}
+	return 0;
+}
+
 static int
 prepare(struct ctx *x, struct item *it, char *err)
 {
 	struct opts *o = x->data;
 	struct shape sh;
 
+	if (o->confirm)
+		return id_field(it, err);
 	if (o->modify)
 		return shape_fields(x, it, &sh, err);
-	if (cmd_request(x, it, err) != 0 || repeat_fields(x, it, err) != 0)
+	if (cmd_request(x, it, err) != 0 || repeat_fields(x, it, err) != 0 ||
+	    hold_field(it, err) != 0)
 		return -1;
+	if (it->rq.hold != 0 && it->rep.every != 0) {
+		snprintf(err, AR_ERRMAX, "field 'hold': not for a series");
+		return -1;
+	}
 	it->rq.flags = o->flags;
 	return 0;
 }
@@ -283,12 +337,70 @@ keep_placed(ar_txn *t, struct item *it, int all)
 	return 0;
 }
 
-/* Refused by the library as ar-del is: the reservation named by id. */
+/* Refused by the library as ar-del is: the reservation named by id;
+ * state is what it is now, for AR_EDONE. */
 static const char *
-refusal(int rc)
+refusal(int rc, enum ar_status state)
 {
 	return rc == AR_ENOTFOUND ? "not-found" : rc == AR_EPERM ?
-	    "not-owner" : "done";
+	    "not-owner" : state == AR_EXPIRED ? "expired" : "done";
+}
+
+/*
+ * --confirm: ar_confirm on the reservation named.  Its status after
+ * goes to alts[0].status.
+ */
+static int
+confirm(struct ctx *x, ar_txn *t, struct item *it)
+{
+	struct ar_resv r;
+	int rc;
+
+	it->nalts = 1;
+	it->alts[0].status = 0;
+	rc = ar_confirm(t, it->id, x->uid, &r);
+	if (rc == 0 || rc == AR_EDONE)
+		it->alts[0].status = r.state;
+	if (rc == AR_ENOTFOUND || rc == AR_EPERM || rc == AR_EDONE) {
+		cmd_warn(x, it->line, "reservation %llu: %s",
+		    (unsigned long long)it->id, rc == AR_EDONE &&
+		    r.state == AR_EXPIRED ? "the hold expired" :
+		    ar_strerror(rc));
+		it->refusal = rc;
+		return 0;
+	}
+	it->refusal = 0;
+	it->wrote = rc == 0;
+	return rc;
+}
+
+/* --confirm: the line, granted, or refused and why. */
+static int
+emit_confirm(struct ctx *x, struct item *it)
+{
+	struct ar_record *r = &it->rec;
+
+	if (it->refusal != 0)
+		return ar_record_set(r, "status", "refused") != 0 ||
+		    ar_record_set(r, "reason", refusal(it->refusal,
+		    it->alts[0].status)) != 0 || cmd_print(x, r) != 0 ? -1 :
+		    EXIT_REFUSED;
+	ar_record_del(r, "reason");
+	ar_record_del(r, "expires");
+	return ar_record_set(r, "status", "granted") != 0 ||
+	    cmd_print(x, r) != 0 ? -1 : 0;
+}
+
+/* A copy's hold: status held and its expiry, or neither. */
+static int
+hold_answer(struct ar_record *r, int64_t expires)
+{
+	if (expires == 0) {
+		ar_record_del(r, "expires");
+		return 0;
+	}
+	return ar_record_set(r, "status", "held") != 0 ||
+	    ar_record_set_time(r, "expires", expires) != 0 ? -1 : 0;
 }
 
 /* Room for n answers in it->alts; -1 if memory ran out. */
@@ -470,6 +582,8 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 
 	if (o->modify)
 		return modify(x, t, it);
+	if (o->confirm)
+		return confirm(x, t, it);
 	if (it->rep.every != 0) {
 		it->nalts = 1;
 		it->ngranted = it->nplaced = 0;
@@ -538,7 +652,7 @@ emit_modify(struct ctx *x, struct item *it)
 	ar_record_del(r, "old_nodes");
 	if (it->refusal != 0)
 		return ar_record_set(r, "status", "refused") != 0 ||
-		    ar_record_set(r, "reason", refusal(it->refusal)) != 0 ||
+		    ar_record_set(r, "reason", refusal(it->refusal, 0)) != 0 ||
 		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
 	if (cmd_answer(it, &it->alts[0]) != 0 ||
 	    ar_record_set_uint(r, "nodes", it->rq.nodes) != 0)
@@ -546,7 +660,8 @@ emit_modify(struct ctx *x, struct item *it)
 	if (it->ngranted == 0)
 		return cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
 	was = &it->moved[0];
-	if (ar_record_set_time(r, "old_start", was->start) != 0 ||
+	if (hold_answer(r, it->placed[0].expires) != 0 ||
+	    ar_record_set_time(r, "old_start", was->start) != 0 ||
 	    ar_record_set_time(r, "old_end", was->end) != 0 ||
 	    ar_record_set_uint(r, "old_nodes", was->nodes) != 0 ||
 	    cmd_print(x, r) != 0 || emit_moved(x, it) != 0)
@@ -594,7 +709,7 @@ emit_modify_series(struct ctx *x, struct item *it)
 	ar_record_del(r, "old_nodes");
 	if (it->refusal != 0)
 		return ar_record_set(r, "status", "refused") != 0 ||
-		    ar_record_set(r, "reason", refusal(it->refusal)) != 0 ||
+		    ar_record_set(r, "reason", refusal(it->refusal, 0)) != 0 ||
 		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
 	if (it->ngranted == 0) {
 		was = &it->was[last];
@@ -693,6 +808,8 @@ emit(struct ctx *x, struct item *it)
 	if (((struct opts *)x->data)->modify)
 		return it->series != 0 ? emit_modify_series(x, it) :
 		    emit_modify(x, it);
+	if (((struct opts *)x->data)->confirm)
+		return emit_confirm(x, it);
 	if (it->nalts == 0)
 		return EXIT_USAGE;
 	if (a.reason == AR_R_KEY) {
@@ -714,11 +831,13 @@ emit(struct ctx *x, struct item *it)
 		a.end = it->placed[i].end;
 		a.free = it->placed[i].free;
 		if (a.replayed)
-			a.status = it->moved[i].state;
+			a.status = ar_resv_status(&it->moved[i]);
 		if (ar_record_set_uint(r, "id", it->placed[i].id) != 0 ||
 		    (it->rq.jobs > 1 &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
-		    cmd_answer(it, &a) != 0)
+		    cmd_answer(it, &a) != 0 || hold_answer(r, !a.replayed ?
+		    it->placed[i].expires : a.status == AR_HELD ?
+		    it->moved[i].expires : 0) != 0)
 			return -1;
 		if (a.replayed) {
 			ar_record_del(r, "free");
@@ -743,9 +862,9 @@ emit(struct ctx *x, struct item *it)
 
 static const struct cmd add = {
 	.name = "ar-add",
-	.usage = "[-menp] [key=value ...]",
+	.usage = "[-cmenp] [key=value ...]",
 	.write = AR_WRITE,
-	.shortopts = "menp",
+	.shortopts = "cmenp",
 	.longopts = longopts,
 	.option = option,
 	.prepare = prepare,
@@ -756,7 +875,7 @@ static const struct cmd add = {
 int
 main(int argc, char **argv)
 {
-	struct opts o = { 0, 0 };
+	struct opts o = { 0, 0, 0 };
 
 	return cmd_main(&add, argc, argv, &o);
 }

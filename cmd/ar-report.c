@@ -112,7 +112,7 @@ selected(const struct filter *f, const struct ar_resv *v, int64_t now)
 	    (!f->user || strcmp(v->user, f->user_is) == 0) &&
 	    (!f->job || strcmp(v->job, f->job_is) == 0) &&
 	    (f->owner < 0 || v->owner == f->owner) &&
-	    (f->state == 0 || v->state == f->state) &&
+	    (f->state == 0 || ar_resv_status(v) == f->state) &&
 	    (f->running < 0 || running(v, now) == f->running) &&
 	    v->start < f->to && v->end > f->from;
 }
@@ -798,10 +798,10 @@ usage(struct out *o, ar_txn *t)
 static int
 filter(struct ctx *x, struct item *it, char *err)
 {
-	static const char *const states[] = { "granted", "cancelled",
-	    "finished" };
-	static const enum ar_status state_of[] = { AR_GRANTED, AR_CANCELLED,
-	    AR_FINISHED };
+	static const char *const states[] = { "granted", "held", "cancelled",
+	    "finished", "expired" };
+	static const enum ar_status state_of[] = { AR_GRANTED, AR_HELD,
+	    AR_CANCELLED, AR_FINISHED, AR_EXPIRED };
 	struct opts *op = x->data;
 	struct filter *f = &op->f;
 	const char *k = "", *v;
@@ -830,16 +830,18 @@ filter(struct ctx *x, struct item *it, char *err)
 			strcpy(*k == 'u' ? f->user_is : f->job_is, v);
 			*(*k == 'u' ? &f->user : &f->job) = 1;
 		} else if (strcmp(k, "status") == 0) {
-			for (j = 0; j < 3 && strcmp(v, states[j]) != 0; j++)
+			for (j = 0; j < 5 && strcmp(v, states[j]) != 0; j++)
 				;
-			if (j == 3) {
+			if (j == 5) {
 				snprintf(msg, sizeof(msg), "must be granted, "
-				    "cancelled or finished");
+				    "held, cancelled, finished or expired");
 				goto bad;
 			}
-			if (op->mode == LIST && state_of[j] != AR_GRANTED) {
+			if (op->mode == LIST && state_of[j] != AR_GRANTED &&
+			    state_of[j] != AR_HELD) {
 				snprintf(msg, sizeof(msg), "--list shows "
-				    "granted reservations only (use --all)");
+				    "granted and held reservations only (use "
+				    "--all)");
 				goto bad;
 			}
 			f->state = state_of[j];

@@ -1363,7 +1363,9 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	    ar_record_set_int(r, "owner", v->owner) != 0 ||
 	    (v->cls != 0 && (ar_record_set_uint(r, "class", v->cls) != 0 ||
 	    ar_record_set_int(r, "price", v->price) != 0)) ||
-	    ar_record_set(r, "status", ar_status_name(v->state)) != 0)
+	    ar_record_set(r, "status", ar_status_name(ar_resv_status(v))) != 0 ||
+	    (v->expires != 0 &&
+	    ar_record_set_time(r, "expires", v->expires) != 0))
 		return -1;
 	return 0;
 }

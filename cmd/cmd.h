@@ -161,7 +161,7 @@ int cmd_write(struct ctx *x, const char *text, size_t n);
 int cmd_room(struct item *it, size_t n, int was);
 
 /* Fill a record from a reservation (id, series, labels, times, nodes,
- * status). */
+ * status, and a hold's expiry). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 
 /* Print the output and messages made so far; -1 on a write error. */

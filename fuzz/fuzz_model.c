@@ -60,6 +60,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    m->nresv < M_RESV - 100) {
 		if (ar_txn_begin(s, AR_WRITE, now, &t) != 0)
 			abort();
+		model_begin(m, t, now);
 		/* New classes first in a transaction (see model.h). */
 		if (priced && (now == 0 || quiet || pick(&b, 16) == 0))
 			model_price(m, t, now);

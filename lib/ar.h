@@ -51,7 +51,10 @@ enum ar_status {
 	AR_SUGGESTED,           /* ar_suggest: an alternative start */
 	AR_MOVED,               /* an earlier reservation moved inside its window */
 	AR_CANCELLED,           /* cancelled by its owner */
-	AR_FINISHED             /* ended by the store clock, purged or not */
+	AR_FINISHED,            /* ended by the store clock, purged or not */
+	AR_EXPIRED,             /* a hold not confirmed in time (ar_confirm) */
+	AR_HELD                 /* only ar_resv_status(): granted as a hold,
+				 * not yet confirmed */
 };
 
 /* Why a request was refused or found unavailable. */
@@ -123,6 +126,10 @@ struct ar_request {
 				   store's host list, increasing; NULL */
 	uint32_t nhosts;        /* ... and how many: then nodes == nhosts
 				   and jobs == 1 */
+	int64_t hold;           /* ar_add: > 0 to grant each copy as a hold
+				   that expires this many seconds after the
+				   clock unless confirmed (ar_confirm); 0
+				   for a plain grant */
 };
 
 /* How ar_add may place a request (struct ar_request's flags). */
@@ -132,6 +139,7 @@ struct ar_request {
 #define AR_PARTIAL 0x4  /* grant the copies that fit, not all or nothing */
 #define AR_JOBS_MAX 4096        /* copies in one request */
 #define AR_SERIES_MAX 4096      /* occurrences in one series */
+#define AR_HOLD_MAX 31536000    /* the longest hold, a year, in seconds */
 
 /* How a request repeats (ar_add_series). */
 struct ar_repeat {
@@ -169,7 +177,8 @@ struct ar_answer {
 struct ar_resv {
 	uint64_t id;
 	uint32_t owner;         /* uid that made it */
-	enum ar_status state;   /* AR_GRANTED, AR_CANCELLED or AR_FINISHED */
+	enum ar_status state;   /* AR_GRANTED, AR_CANCELLED, AR_FINISHED or
+				   AR_EXPIRED */
 	int64_t earliest;       /* as asked */
 	int64_t latest;         /* as asked */
 	int64_t duration;       /* as asked */
@@ -190,6 +199,10 @@ struct ar_resv {
 	uint64_t series;        /* the series it is an occurrence of: the
 				   id of its first occurrence granted; 0 */
 	uint32_t occurrence;    /* ... and which, from 1; 0 if none */
+	int64_t expires;        /* granted as a hold: when it expires unless
+				   confirmed, at most its end; still set
+				   once expired; 0 if never held, or
+				   confirmed */
 };
 
 /*
@@ -255,12 +268,14 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
  * came first).  A store of the current format is left alone and
- * succeeds.  Formats 3, 4 and 5 are converted: the databases added
- * since are created (the client key index, price classes and demand log
- * of format 4; the mapping of format 5) and the nodes of a store older
- * than 5 get the default names; records stay as they are (format 6 adds
- * the series of an occurrence, which older records are not).  Errors: AR_ENOSTORE, AR_EVERSION (a format it cannot convert),
- * AR_ETIMEDOUT, AR_ECORRUPT, AR_EFULL, errno values from open, LMDB's
+ * succeeds.  Formats 3 to 5 are converted: the databases added since
+ * are created (the client key index, price classes and demand log of
+ * format 4; the mapping of format 5; the hold index of format 6), a
+ * store older than 5 gets the default node names, and records stay as
+ * they are (format 6 adds the series of an occurrence and the expiry of
+ * a hold, which older records have not).  Errors: AR_ENOSTORE,
+ * AR_EVERSION (a format it cannot convert), AR_ETIMEDOUT, AR_ECORRUPT,
+ * AR_EFULL, errno values from open, LMDB's
  * codes.
  */
 int ar_upgrade(const char *dir, long wait_ms, int *from);
@@ -283,8 +298,14 @@ void ar_idle(ar_store *s);
 /*
  * Begin a transaction at time now; the store's clock becomes the later of
  * now and the clock it had.  A write transaction waits for the writer lock
- * as set by ar_set_wait().  One transaction at a time per store handle.
- * Errors: AR_ETIMEDOUT, EACCES (writing a read-only store), LMDB's codes.
+ * as set by ar_set_wait(), then releases every hold that expired by the
+ * clock (see ar_confirm): it reads as AR_EXPIRED from then on, and its
+ * slots are free; when there are none this costs one cursor lookup.  A
+ * read transaction sees holds as the last writer left them: one past its
+ * expiry still holds its slots until a writer comes.  One transaction at
+ * a time per store handle.  Errors: AR_ETIMEDOUT, EACCES (writing a
+ * read-only store), AR_ECORRUPT, MDB_MAP_FULL (releasing holds: ar_grow,
+ * then begin again; ar_write does), LMDB's codes.
  */
 #define AR_WRITE 0x1
 #define AR_FREEING 0x2          /* ar_grow, ar_write: the work frees room */
@@ -311,7 +332,8 @@ int ar_grow(ar_store *s, unsigned flags);
  * (ar_grow with flags) and running fn again from the start when the map
  * is full, so fn must redo all its work each time.  fn returns 0 to
  * commit, AR_UNCHANGED to end the transaction without writing anything
- * (ar_write then returns 0), or an error code to abort; that code is
+ * of its own (ar_write then returns 0, and commits only the holds the
+ * transaction released, if any), or an error code to abort; that code is
  * returned.  Errors: those of fn, ar_txn_begin, ar_txn_commit and ar_grow.
  */
 int ar_write(ar_store *s, unsigned flags, int64_t now,
@@ -381,6 +403,11 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * ans->id naming the reservation that holds the key.  A
  * refused request records no key, so retrying it tries it again.
  *
+ * With rq->hold > 0 every copy granted is a hold: it takes its slots as
+ * any grant does, never moves to make room for others, and expires at
+ * the clock plus rq->hold, or at its end if that comes first, unless
+ * ar_confirm confirms it before; ar_added() tells each copy's expiry.
+ *
  * Errors: EINVAL (a malformed request, a client key longer than
  * AR_CLIENT_KEY_MAX), EACCES (read transaction), AR_ECORRUPT (a key entry
  * that does not match its records), MDB_MAP_FULL, ENOMEM, LMDB's codes.
@@ -435,6 +462,8 @@ struct ar_placed {
 	                         * when it was placed, after the moves made
 	                         * for it, before it (earlier copies count);
 	                         * a move: 0 */
+	int64_t expires;        /* a copy granted as a hold: when it expires
+				   unless confirmed; else 0 */
 };
 
 /*
@@ -447,8 +476,9 @@ void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
     const struct ar_placed **moved, size_t *nm);
 
 /* Read reservation id into r: a granted one that ended by the store clock
- * reads as AR_FINISHED, changed at its end, whether or not it was purged.
- * Errors: AR_ENOTFOUND, AR_ECORRUPT. */
+ * reads as AR_FINISHED, changed at its end, whether or not it was purged
+ * (a hold then reads as held until a writer releases it: see
+ * ar_txn_begin).  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
 int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 
 /*
@@ -457,8 +487,26 @@ int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
  * history with state AR_CANCELLED.  The record as it is afterwards goes to
  * r.  Errors: AR_ENOTFOUND, AR_EPERM, AR_EDONE (already cancelled or
  * ended), EACCES (read transaction), MDB_MAP_FULL, LMDB's codes.
+ * Cancelling a hold releases it: that is how a hold is given up.
  */
 int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
+
+/*
+ * Confirm the hold on reservation id, on behalf of uid who (0 is root),
+ * in write transaction t: it stays where it is and no longer expires
+ * (r->expires becomes 0, changed the clock).  Confirming a reservation
+ * that is granted and not held (confirmed before, or never a hold)
+ * changes nothing and succeeds, so that a confirmation may be retried.
+ * The record as it is afterwards goes to r, also on AR_EDONE (its state
+ * then says whether it expired, was cancelled or finished).  Errors:
+ * AR_ENOTFOUND, AR_EPERM, AR_EDONE, EACCES (read transaction),
+ * AR_ECORRUPT, MDB_MAP_FULL, LMDB's codes.
+ */
+int ar_confirm(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
+
+/* The status to tell of reservation r: AR_HELD for a granted one that
+ * is held (its expires set), else its state. */
+enum ar_status ar_resv_status(const struct ar_resv *r);
 
 /*
  * Change reservation id, on behalf of uid who (0 is root and may change
@@ -473,7 +521,8 @@ int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
  * clock) keeps its start and nodes, and only its slots from the clock's
  * slot on change.  Its id, owner, labels, client key (and its entry in
  * the key index), price class (the price is recomputed for the new
- * shape) and named hosts stay; changed becomes the clock.  A modify is
+ * shape) and named hosts stay, and a hold stays one, its expiry brought
+ * to its new end if that comes first; changed becomes the clock.  A modify is
  * not entered in the demand log.  ans tells the new shape as ar_add
  * tells a grant, and ar_added() lists the reservation, from its old
  * start, and the moves; or the refusal and why, and the store is as it
@@ -551,7 +600,10 @@ int ar_list(ar_txn *t, unsigned flags,
  * live record starting in that slot and every live record is listed; every
  * granted start lies in its window; the label index agrees; every record
  * with a client key is in the key index, under its owner and key, and
- * every entry there names such records.  The mapping too: the host list
+ * every entry there names such records; every hold is in the hold index
+ * under its expiry, which is no later than its end nor (once a write
+ * transaction began at that clock) than the clock, and every entry
+ * there names such a hold.  The mapping too: the host list
  * names the nodes; every pin belongs to a reservation that named its
  * hosts and has not been purged, and every such one has its pin; the
  * kept mapping is well formed, holds no host twice at once among the

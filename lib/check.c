@@ -37,6 +37,7 @@ struct checker {
 						   classes i and cheaper */
 	uint64_t live, movable, records, max_id;
 	uint64_t keyed;         /* records with a client key */
+	uint64_t held;          /* live holds */
 	struct ar_hostlist names;       /* the hosts' names, if meta has them */
 	int named;
 	struct holds pins;      /* of live reservations */
@@ -115,6 +116,29 @@ check_pinned(struct checker *c, const struct ar_resv *r)
 	if (rc == MDB_NOTFOUND)
 		violation(c, "reservation %" PRIu64 " named its hosts but has "
 		    "no pin", r->id);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/* A live hold: in the hold index, expiring by its end, and not by the
+ * clock to which holds were released. */
+static int
+check_hold(struct checker *c, const struct ar_resv *r)
+{
+	unsigned char key[16];
+	MDB_val k = { 16, key }, v;
+	int rc;
+
+	c->held++;
+	if (r->expires > r->end)
+		violation(c, "hold %" PRIu64 " expires after its end", r->id);
+	if (r->expires <= c->t->released)
+		violation(c, "hold %" PRIu64 " expired but was not released",
+		    r->id);
+	hold_key(key, r->expires, r->id);
+	rc = mdb_get(c->t->txn, c->t->s->holds, &k, &v);
+	if (rc == MDB_NOTFOUND)
+		violation(c, "hold %" PRIu64 " is missing from the hold index",
+		    r->id);
 	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
@@ -216,6 +240,8 @@ check_records(struct checker *c)
 			violation(c, "reservation %" PRIu64 " ends beyond the "
 			    "horizon", r.id);
 		if (r.named && (rc = check_pinned(c, &r)) != 0)
+			break;
+		if (r.expires != 0 && (rc = check_hold(c, &r)) != 0)
 			break;
 		c->running += to > t->now / slot;
 		if (from < t->base)
@@ -340,6 +366,47 @@ out:
 	if (rc == MDB_NOTFOUND && ids != c->keyed)
 		violation(c, "the key index names %" PRIu64 " reservations, %"
 		    PRIu64 " records have a key", ids, c->keyed);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/* Every entry of the hold index names a live hold with that expiry; as
+ * many as there are. */
+static int
+check_holds(struct checker *c)
+{
+	ar_txn *t = c->t;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	struct ar_resv r;
+	uint64_t entries = 0, id;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->holds, &cur)) != 0)
+		return rc;
+	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+		entries++;
+		if (k.mv_size != 16 || v.mv_size != 0) {
+			violation(c, "hold index entry of the wrong size");
+			continue;
+		}
+		id = u64_key((const char *)k.mv_data + 8);
+		rc = resv_get(t, id, &r);
+		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
+			violation(c, "hold index entry names reservation %"
+			    PRIu64 " which has no record", id);
+		else if (rc != 0)
+			break;
+		else if (r.state != AR_GRANTED || r.expires !=
+		    (int64_t)u64_key(k.mv_data))
+			violation(c, "hold index entry for reservation %" PRIu64
+			    " does not match its record", id);
+		rc = 0;
+	}
+	mdb_cursor_close(cur);
+	if (rc == MDB_NOTFOUND && entries != c->held)
+		violation(c, "the hold index has %" PRIu64 " entries, there are %"
+		    PRIu64 " holds", entries, c->held);
 	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
@@ -919,7 +986,7 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 	    c.movable)) == 0 &&
 	    (rc = check_index(&c, t->s->labels, "label index", 8,
 	    label_matches)) == 0 &&
-	    (rc = check_keys(&c)) == 0)
+	    (rc = check_keys(&c)) == 0 && (rc = check_holds(&c)) == 0)
 		rc = check_ring(&c, &t->ring, 1, c.expect);
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = check_ring(&c, &t->limit[i], i, c.limit[i]);

@@ -59,6 +59,7 @@ log_move(ar_txn *t, const struct ar_resv *r, int64_t from)
 		if ((rc = placed_grow(&t->moved, t->nmoved, &t->mcap)) != 0)
 			return rc;
 		t->moved[t->nmoved].free = 0;
+		t->moved[t->nmoved].expires = 0;       /* holds never move */
 		t->moved[t->nmoved++].from = from;
 	}
 	t->moved[i].id = r->id;
@@ -105,7 +106,10 @@ may_move(ar_txn *t, const struct ar_resv *r, uint64_t own, int64_t *lo,
 {
 	int64_t len = (r->end - r->start) / t->m.slot;
 
-	if (r->state != AR_GRANTED || r->id >= own || r->start <= t->now)
+	/* A hold stays where it was granted: a broker holds the same
+	 * start on other stores. */
+	if (r->state != AR_GRANTED || r->id >= own || r->start <= t->now ||
+	    r->expires != 0)
 		return 0;
 	*lo = slot_up(t, r->earliest);
 	*hi = slot_up(t, r->latest);
@@ -355,7 +359,8 @@ new_record(ar_txn *t, const struct ar_request *rq, int64_t s,
  * before it; its slots are already taken when taken is set.  With was,
  * the reservation was takes the new shape (ar_modify): its id, owner,
  * labels, key, class and hosts stay, and so does its start if it has
- * started (then s is the clock's slot and sp its slots from there).
+ * started (then s is the clock's slot and sp its slots from there); a
+ * hold stays one, expiring no later than its new end.
  */
 static int
 grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
@@ -382,6 +387,14 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		r.price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
 		    ((r.end - r.start) / t->m.slot);
 	r.changed = t->now;
+	if (was == NULL && rq->hold > 0)
+		r.expires = t->now + rq->hold;
+	if (r.expires > r.end)
+		r.expires = r.end;
+	if (r.expires != (was ? was->expires : 0) &&
+	    ((was && (rc = hold_index(t, was, 0)) != 0) ||
+	    (rc = hold_index(t, &r, 1)) != 0))
+		return rc;
 	if ((rc = resv_put(t, &r)) != 0 ||
 	    (rc = was ? resv_list(t, &r, 1) : resv_index(t, &r, 1)) != 0 ||
 	    (!taken && (rc = fit_add(t, sp->cls, s, s + sp->slots,
@@ -391,7 +404,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	if ((rc = placed_grow(&t->granted, t->ngranted, &t->gcap)) != 0)
 		return rc;
 	t->granted[t->ngranted++] = (struct ar_placed){ r.id, r.start, r.end,
-	    was ? was->start : r.start, free };
+	    was ? was->start : r.start, free, r.expires };
 	if (was != NULL)
 		return 0;
 	t->m.next_id++;
@@ -667,6 +680,7 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 		t->granted[t->ngranted].id = r.id;
 		t->granted[t->ngranted].start = r.start;
 		t->granted[t->ngranted].end = r.end;
+		t->granted[t->ngranted].expires = r.expires;
 		t->granted[t->ngranted++].from = r.start;
 		if (i == 0) {
 			ans->status = r.state;

@@ -112,6 +112,10 @@ struct disk_series {
 	uint32_t occurrence;    /* from 1 */
 	uint32_t spare;
 };
+/* ... it was granted as a hold, and its expiry, an int64, ends the record,
+ * after its charge if any (format 6). */
+#define STATE_HOLD 0x400
+#define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD)
 
 /*
  * An entry of the client key index (resv.c): the key is the owner (u32,
@@ -132,6 +136,7 @@ struct ar_store {
 	MDB_dbi pricing;        /* ... as for these two */
 	MDB_dbi demand;
 	MDB_dbi map, pins, exported;    /* format 5: the mapping (map.c) */
+	MDB_dbi holds;                  /* format 6: holds by expiry */
 	int lockfd;             /* the store directory, flock()ed by writers */
 	ar_txn *spare;          /* an ended transaction, kept for the next */
 	MDB_txn *rtxn;          /* an ended read transaction, kept to renew */
@@ -231,6 +236,10 @@ struct ar_txn {
 	int meta_dirty;
 	struct meta m;
 	int64_t now;            /* store clock for this transaction */
+	int64_t released;       /* holds expiring by this clock are released:
+				   a write transaction's now, or the clock
+				   the last writer left */
+	int expired;            /* holds this transaction released */
 	int64_t base;           /* first slot the rings are authoritative for */
 	uint64_t gen;           /* bumped when LMDB may have moved pages */
 	int flushed;            /* this LMDB transaction holds dirty chunk pages */
@@ -435,6 +444,18 @@ int admit_series(ar_txn *t, const struct ar_request *rq,
 int series_size(const struct ar_request *rq, const struct ar_repeat *rep,
     uint64_t *count);
 
+/* hold.c */
+/* Enter hold r in, or (add == 0) take it out of, the hold index. */
+int hold_index(ar_txn *t, const struct ar_resv *r, int add);
+/* Release the holds that expired by the clock (ar_txn_begin). */
+int holds_expire(ar_txn *t);
+
+/* ops.c */
+/* Take live reservation r out of the rings' future and the indexes,
+ * and write it with state, changed at changed. */
+int retire(ar_txn *t, struct ar_resv *r, enum ar_status state,
+    int64_t changed);
+
 /* txn.c */
 /* Begin a nested transaction: what t does next can be undone as a whole.
  * Savepoints nest; each ends with txn_undo() or txn_keep(). */
@@ -518,6 +539,15 @@ static inline void
 pin_key(unsigned char *key, int64_t end_slot, uint64_t id)
 {
 	key_u64(key, (uint64_t)end_slot);
+	key_u64(key + 8, id);
+}
+
+/* A hold is entered in `holds` under its expiry (u64, big-endian) then
+ * its id, with an empty value: the first entry is the next to expire. */
+static inline void
+hold_key(unsigned char *key, int64_t expires, uint64_t id)
+{
+	key_u64(key, (uint64_t)expires);
 	key_u64(key + 8, id);
 }
 

@@ -830,7 +830,7 @@ tell_other(struct teller *tl, struct plan *p, uint64_t id)
 	if (rc != 0 || (rc = plan_resv(p, &r, 1)) != 0)
 		return rc;
 	it = &p->it[--p->n];
-	if (r.state == AR_CANCELLED)
+	if (r.state == AR_CANCELLED || r.state == AR_EXPIRED)
 		it->got.n = 0;
 	rc = tell(tl, it);
 	hostset_free(&it->want);
@@ -975,7 +975,8 @@ export_gone(struct teller *tl, struct exporter *ex, const uint64_t *ids,
 		it.s = it.stored_s;
 		it.e = it.stored_e;
 		if ((rc = ar_get(t, it.id, &tl->m.r)) == 0 &&
-		    tl->m.r.state == AR_CANCELLED)
+		    (tl->m.r.state == AR_CANCELLED ||
+		    tl->m.r.state == AR_EXPIRED))
 			rc = tell(tl, &it);
 		else if (rc == AR_ENOTFOUND)
 			rc = 0;

@@ -21,6 +21,7 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 	int64_t slot = t->m.slot, end = t->base + t->m.horizon;
 
 	if (rq->duration <= 0 || rq->duration > AR_DURATION_MAX ||
+	    rq->hold < 0 || rq->hold > AR_HOLD_MAX ||
 	    rq->nodes == 0 || rq->jobs == 0 || rq->earliest < 0 ||
 	    rq->latest < rq->earliest || rq->latest > TIME_MAX ||
 	    (rq->user != NULL && strlen(rq->user) > AR_LABEL_MAX) ||
@@ -176,8 +177,8 @@ ar_get(ar_txn *t, uint64_t id, struct ar_resv *r)
 }
 
 /* Take a live reservation out of the start lists and the ring's future. */
-static int
-retire(ar_txn *t, struct ar_resv *r, enum ar_status state)
+int
+retire(ar_txn *t, struct ar_resv *r, enum ar_status state, int64_t changed)
 {
 	int64_t from = r->start / t->m.slot, to = r->end / t->m.slot;
 	int rc;
@@ -190,7 +191,7 @@ retire(ar_txn *t, struct ar_resv *r, enum ar_status state)
 	if ((rc = resv_index(t, r, 0)) != 0)
 		return rc;
 	r->state = state;
-	r->changed = t->now;
+	r->changed = changed;
 	if ((rc = resv_put(t, r)) != 0)
 		return rc;
 	t->m.live--;
@@ -213,7 +214,13 @@ ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 		return AR_EDONE;
 	if (r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0)
 		return rc;
-	return retire(t, r, AR_CANCELLED);
+	/* A hold given up is cancelled like any other. */
+	if (r->expires != 0) {
+		if ((rc = hold_index(t, r, 0)) != 0)
+			return rc;
+		r->expires = 0;
+	}
+	return retire(t, r, AR_CANCELLED, t->now);
 }
 
 int

@@ -311,16 +311,18 @@ count_record(struct usage *u, const MDB_val *v)
 	struct acc *a;
 	uint64_t *c;
 	int64_t held, wait, slot = t->m.slot;
-	int rc;
+	int rc, gone;
 
 	if ((rc = resv_decode(t, v, &r)) != 0)
 		return rc;
 	resv_finished(&r, t->now);
 	memcpy(&d, v->mv_data, sizeof(d));
 	/* A cancelled one held its slots until the slot it was cancelled
-	 * in; a later move would have told in its changed time. */
+	 * in, an expired hold until it expired; a later move would have
+	 * told in its changed time. */
 	held = r.end;
-	if (r.state == AR_CANCELLED) {
+	gone = r.state == AR_CANCELLED || r.state == AR_EXPIRED;
+	if (gone) {
 		held = d.changed - d.changed % slot;
 		if (held > r.end)
 			held = r.end;
@@ -353,13 +355,13 @@ count_record(struct usage *u, const MDB_val *v)
 		a->wait_max = wait;
 	/* Moved after it was made; a finished one reads as changed at its
 	 * end, so its stored time is asked. */
-	if (r.state != AR_CANCELLED && d.changed != d.created)
+	if (!gone && d.changed != d.created)
 		a->moved++;
-	if (r.state != AR_CANCELLED)
+	if (!gone)
 		a->revenue += r.price;
 	if (c != NULL && r.cls >= 1 && r.cls <= AR_CLASSES_MAX) {
 		c[3 * (r.cls - 1)] += r.jobs;
-		if (r.state != AR_CANCELLED)
+		if (!gone)
 			c[3 * (r.cls - 1) + 2] += (uint64_t)r.price;
 	}
 	return 0;

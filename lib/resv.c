@@ -41,7 +41,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 {
 	unsigned char key[8], buf[sizeof(struct disk_resv) + 2 * AR_LABEL_MAX +
 	    AR_CLIENT_KEY_MAX + sizeof(struct disk_series) +
-	    sizeof(struct disk_charge)];
+	    sizeof(struct disk_charge) + 8];
 	struct disk_resv d;
 	struct disk_series ds;
 	struct disk_charge ch;
@@ -66,7 +66,8 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	d.jobs = r->jobs;
 	d.owner = r->owner;
 	d.state = (uint16_t)(r->state | (r->named ? STATE_NAMED : 0) |
-	    (r->series != 0 ? STATE_SERIES : 0));
+	    (r->series != 0 ? STATE_SERIES : 0) |
+	    (r->expires != 0 ? STATE_HOLD : 0));
 	d.user_len = (uint16_t)ulen;
 	d.job_len = (uint16_t)jlen;
 	d.key_len = (uint16_t)klen;
@@ -91,16 +92,22 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 		memcpy(buf + sizeof(d) + text, &ch, sizeof(ch));
 		v.mv_size += sizeof(ch);
 	}
+	/* And a hold's expiry comes last. */
+	if (r->expires != 0) {
+		memcpy(buf + v.mv_size, &r->expires, 8);
+		v.mv_size += 8;
+	}
 	key_u64(key, r->id);
 	txn_wrote(t);
 	return mdb_cursor_put(cur, &kv, &v, 0);
 }
 
-/* A granted reservation that ended by clock is finished, as of its end. */
+/* A granted reservation that ended by clock is finished, as of its end;
+ * a hold waits for a writer to release it (holds_expire). */
 void
 resv_finished(struct ar_resv *r, int64_t clock)
 {
-	if (r->state == AR_GRANTED && r->end <= clock) {
+	if (r->state == AR_GRANTED && r->expires == 0 && r->end <= clock) {
 		r->state = AR_FINISHED;
 		r->changed = r->end;
 	}
@@ -120,21 +127,32 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	struct disk_series ds = { 0, 0, 0 };
 	struct disk_charge ch = { 0, 0, 0 };
 	const char *text;
-	size_t size;
-	unsigned flags = STATE_NAMED | STATE_SERIES;
+	size_t size, body;
+	int64_t expires = 0;
 
 	if (v->mv_size < sizeof(d))
 		return AR_ECORRUPT;
 	memcpy(&d, v->mv_data, sizeof(d));
 	text = (const char *)v->mv_data + sizeof(d);
+	/* The record without a hold's expiry, which ends it. */
+	body = v->mv_size;
+	if (d.state & STATE_HOLD) {
+		if (body < sizeof(d) + 8)
+			return AR_ECORRUPT;
+		body -= 8;
+		memcpy(&expires, (const char *)v->mv_data + body, 8);
+	}
 	/* A damaged record must not take the arithmetic below out of range. */
 	if (d.user_len > AR_LABEL_MAX || d.job_len > AR_LABEL_MAX ||
 	    d.key_len > AR_CLIENT_KEY_MAX ||
 	    ((size = sizeof(d) + d.user_len + d.job_len + d.key_len +
-	    (d.state & STATE_SERIES ? sizeof(ds) : 0)) != v->mv_size &&
-	    size + sizeof(ch) != v->mv_size) ||
-	    ((d.state & ~flags) != AR_GRANTED &&
-	    (d.state & ~flags) != AR_CANCELLED) ||
+	    (d.state & STATE_SERIES ? sizeof(ds) : 0)) != body &&
+	    size + sizeof(ch) != body) ||
+	    ((d.state & ~STATE_FLAGS) != AR_GRANTED &&
+	    (d.state & ~STATE_FLAGS) != AR_CANCELLED &&
+	    (d.state & ~STATE_FLAGS) != AR_EXPIRED) ||
+	    ((d.state & STATE_HOLD) && (expires <= 0 || expires > TIME_MAX)) ||
+	    ((d.state & ~STATE_FLAGS) == AR_EXPIRED && expires == 0) ||
 	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
 	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
 	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
@@ -143,7 +161,7 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 		return AR_ECORRUPT;
 	r->id = d.id;
 	r->owner = d.owner;
-	r->state = d.state & ~flags;
+	r->state = d.state & ~STATE_FLAGS;
 	r->named = (d.state & STATE_NAMED) != 0;
 	r->earliest = d.earliest;
 	r->latest = d.latest;
@@ -169,7 +187,8 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	}
 	r->series = ds.series;
 	r->occurrence = ds.occurrence;
-	if (size != v->mv_size) {
+	r->expires = expires;
+	if (size != body) {
 		memcpy(&ch, text + size - sizeof(d), sizeof(ch));
 		if (ch.cls == 0 || ch.cls > AR_CLASSES_MAX || ch.price < 0)
 			return AR_ECORRUPT;

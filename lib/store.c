@@ -29,7 +29,7 @@
 #define READERS_MAX 4096
 #define NEW_PREFIX ".new-"      /* a store being made: .new-PID.mdb */
 #define FORMAT_OLDEST 3         /* the oldest format ar_upgrade converts */
-#define DBS_MAX 16              /* named databases: 12 in use */
+#define DBS_MAX 16              /* named databases: 13 in use */
 
 static const MDB_val meta_key = { 4, "meta" };
 static const MDB_val hosts_key = { 5, "hosts" };
@@ -106,11 +106,12 @@ static int writer_lock(ar_store *s);
 
 /*
  * The databases that came with format 4 (the key index, the price
- * classes and the demand log) and 5 (the mapping, the pins and what was
- * exported).  A store of an older format lacks them and gets them only
- * from ar_upgrade, so only a new environment (no meta yet) creates them;
- * where one is missing its handle stays 0, and ar_open refuses the store
- * by its format, or as corrupt if that is current.
+ * classes and the demand log), 5 (the mapping, the pins and what was
+ * exported) and 6 (the hold index).  A store of an older format lacks
+ * them and gets them only from ar_upgrade, so only a new environment (no
+ * meta yet) creates them; where one is missing its handle stays 0, and
+ * ar_open refuses the store by its format, or as corrupt if that is
+ * current.
  */
 static int
 later_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
@@ -125,6 +126,7 @@ later_open(MDB_txn *txn, unsigned dbflags, ar_store *s)
 		{ "map", offsetof(ar_store, map) },
 		{ "pins", offsetof(ar_store, pins) },
 		{ "exported", offsetof(ar_store, exported) },
+		{ "holds", offsetof(ar_store, holds) },
 	};
 	int rc;
 
@@ -631,7 +633,8 @@ ar_open(const char *dir, unsigned flags, ar_store **sp)
 		mdb_txn_abort(txn);
 	}
 	if (rc == 0 && (s->keys == 0 || s->pricing == 0 || s->demand == 0 ||
-	    s->map == 0 || s->pins == 0 || s->exported == 0))
+	    s->map == 0 || s->pins == 0 || s->exported == 0 ||
+	    s->holds == 0))
 		rc = AR_ECORRUPT;
 	if (rc != 0) {
 		ar_close(s);
@@ -813,6 +816,8 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	if ((rc = meta_read(t->txn, s->meta, &t->m)) != 0)
 		goto fail;
 	t->gen++;               /* nothing cached before is valid now */
+	t->released = t->m.clock;
+	t->expired = 0;
 	if (now > t->m.clock) {
 		t->m.clock = now;
 		t->meta_dirty = write;
@@ -823,6 +828,11 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	if ((rc = ring_begin(&t->ring, t->m.chunks, t->m.nodes, t->base,
 	    t->m.horizon)) != 0 || (rc = classes_begin(t)) != 0)
 		goto fail;
+	if (write) {
+		t->released = t->now;
+		if ((rc = holds_expire(t)) != 0)
+			goto fail;
+	}
 	*tp = t;
 	return 0;
 fail:
@@ -931,12 +941,16 @@ ar_write(ar_store *s, unsigned flags, int64_t now,
 	int rc;
 
 	for (;;) {
-		if ((rc = ar_txn_begin(s, AR_WRITE, now, &t)) != 0)
-			return rc;
-		if ((rc = fn(t, arg)) == 0)
-			rc = ar_txn_commit(t);
-		else
-			ar_txn_abort(t);
+		if ((rc = ar_txn_begin(s, AR_WRITE, now, &t)) == 0) {
+			rc = fn(t, arg);
+			/* The holds it released stay released. */
+			if (rc == AR_UNCHANGED && t->expired > 0)
+				rc = 0;
+			if (rc == 0)
+				rc = ar_txn_commit(t);
+			else
+				ar_txn_abort(t);
+		}
 		if (rc == AR_UNCHANGED)
 			return 0;
 		if (rc != MDB_MAP_FULL)
@@ -968,11 +982,11 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
 /*
  * Format 3, 4 or 5 to 6 in one LMDB transaction, so that a crash leaves
  * the store as it was or converted: the databases it lacks are created,
- * the nodes of a store older than 5 get the default names, and meta says
- * 6.  Records need no rewrite: a format 3 record's key length was a
+ * the nodes of a store older than 5 get the default names, and meta
+ * says 6.  Records need no rewrite: a format 3 record's key length was a
  * spare field, 0, only format 5 sets the named bit of a record's state,
- * and only format 6 its series bit.  *from is the format
- * found; one that is current is left alone.
+ * and only 6 its series and hold bits.  *from is the format found; one
+ * that is current is left alone.
  */
 static int
 upgrade_txn(ar_store *s, int *from)
@@ -990,9 +1004,9 @@ upgrade_txn(ar_store *s, int *from)
 	if (rc == AR_EUPGRADE) {
 		m.format = AR_FORMAT_VERSION;
 		if ((rc = later_open(txn, MDB_CREATE, s)) == 0 &&
-		    (*from >= 5 || ((rc = hosts_text(NULL, m.nodes,
-		    &names)) == 0 && (rc = hosts_put(txn, s->meta,
-		    names)) == 0)) &&
+		    (*from >= 5 ||
+		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
+		    (rc = hosts_put(txn, s->meta, names)) == 0)) &&
 		    (rc = mdb_put(txn, s->meta, (MDB_val *)&meta_key, &v,
 		    0)) == 0) {
 			free(names);
@@ -1112,7 +1126,7 @@ ar_status_name(enum ar_status st)
 {
 	static const char *const names[] = {
 		"unknown", "granted", "refused", "available", "unavailable",
-		"suggested", "moved", "cancelled", "finished"
+		"suggested", "moved", "cancelled", "finished", "expired", "held"
 	};
 
 	return (unsigned)st < sizeof(names) / sizeof(names[0]) ?

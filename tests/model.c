@@ -53,7 +53,7 @@ static struct ar_request
 request(struct model *m, int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0 };
+	    NULL, NULL, 0, NULL, NULL, 0, 0 };
 
 	(void)m;
 	return rq;
@@ -211,7 +211,8 @@ m_ended(const struct model *m, int k, int64_t now)
 	return (m->resv[k].start + m->resv[k].len) * M_SLOT <= now;
 }
 
-/* Reservation k cancelled at now: its slots from now on are free. */
+/* Reservation k cancelled, or expired, at now: its slots from now on
+ * are free. */
 static void
 m_release(struct model *m, int k, int64_t now)
 {
@@ -269,6 +270,8 @@ m_move(struct model *m, const struct ar_placed *mv, unsigned flags,
 	    "moved %" PRIu64 " from %" PRId64 " to %" PRId64 ": live %d, "
 	    "model at %" PRId64 ", window %" PRId64 "..%" PRId64, mv->id,
 	    mv->from / M_SLOT, to, m->resv[k].live, m->resv[k].start, lo, hi);
+	CHECK(m, m->resv[k].expires == 0, "moved %" PRIu64 ": a hold",
+	    mv->id);
 	m_hold(m, m->resv[k].cls, m->resv[k].start, m->resv[k].len,
 	    -m->resv[k].need);
 	m->resv[k].start = to;
@@ -283,13 +286,18 @@ m_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
 {
 	struct ar_resv r;
 	int k = m->nresv;
+	int64_t expires = rq->hold == 0 ? 0 : ar_txn_now(t) + rq->hold;
 
+	if (expires > g->end)
+		expires = g->end;
 	OK(m, ar_get(t, g->id, &r));
 	CHECK(m, r.start == g->start && r.cls == cls &&
-	    r.price == m_price(m, cls, need, len), "record %" PRIu64
-	    ": at %" PRId64 " class %u price %" PRId64 ", model class %u "
-	    "price %" PRId64, g->id, r.start / M_SLOT, r.cls, r.price, cls,
-	    m_price(m, cls, need, len));
+	    r.price == m_price(m, cls, need, len) && r.expires == expires &&
+	    g->expires == expires, "record %" PRIu64
+	    ": at %" PRId64 " class %u price %" PRId64 " expires %" PRId64
+	    ", model class %u price %" PRId64 " expires %" PRId64, g->id,
+	    r.start / M_SLOT, r.cls, r.price, r.expires, cls,
+	    m_price(m, cls, need, len), expires);
 	if (k == M_RESV)
 		return;
 	m->resv[k].id = g->id;
@@ -302,6 +310,9 @@ m_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
 	m->resv[k].cls = cls;
 	m->resv[k].price = m_price(m, cls, need, len);
 	m->resv[k].live = 1;
+	m->resv[k].expires = expires;
+	m->resv[k].expired = 0;
+	m->holds += expires != 0;
 	m_hold(m, cls, m->resv[k].start, len, need);
 	m->nresv++;
 }
@@ -555,6 +566,9 @@ m_modify(struct model *m, ar_txn *t, int k, uint32_t who,
 	m->resv[k].earliest = rq->earliest;
 	m->resv[k].latest = rq->latest;
 	m->resv[k].price = m_price(m, cls, need, total);
+	/* A hold expires no later than its new end. */
+	if (m->resv[k].expires > (m->resv[k].start + total) * M_SLOT)
+		m->resv[k].expires = (m->resv[k].start + total) * M_SLOT;
 	m_within(m, k, base);
 	for (size_t i = 0; i < nm; i++)
 		if ((j = m_find(m, mv[i].id)) >= 0)
@@ -563,7 +577,9 @@ m_modify(struct model *m, ar_txn *t, int k, uint32_t who,
 	CHECK(m, r.start == m->resv[k].start * M_SLOT &&
 	    r.end == (m->resv[k].start + total) * M_SLOT &&
 	    r.nodes == need && r.cls == cls && r.price == m->resv[k].price &&
-	    r.changed == now, "modified record %" PRIu64, id);
+	    r.changed == now && r.expires == m->resv[k].expires,
+	    "modified record %" PRIu64 ": expires %" PRId64 ", model %"
+	    PRId64, id, r.expires, m->resv[k].expires);
 	/* A retry under its key is compared with it as it is now. */
 	for (int i = 0; i < m->nkeys; i++)
 		if (m->keys[i].first == k) {
@@ -608,7 +624,8 @@ m_keyed(struct model *m, ar_txn *t, const struct ar_request *rq, int k,
 	CHECK(m, a.replayed && a.reason == AR_R_NONE && a.id == m->resv[f].id &&
 	    ng == rq->jobs &&
 	    nm == 0 && (m->resv[f].live ? a.status == AR_GRANTED ||
-	    (ended && a.status == AR_FINISHED) : a.status == AR_CANCELLED),
+	    (ended && a.status == AR_FINISHED) : a.status ==
+	    (m->resv[f].expired ? AR_EXPIRED : AR_CANCELLED)),
 	    "replay of key %s of %u: replayed %d id %" PRIu64 " status %d, "
 	    "%zu copies", rq->client_key, rq->owner, a.replayed, a.id,
 	    a.status, ng);
@@ -748,6 +765,51 @@ model_price(struct model *m, ar_txn *t, int64_t now)
 }
 
 void
+model_begin(struct model *m, ar_txn *t, int64_t now)
+{
+	struct ar_resv r;
+
+	for (int k = 0; k < m->nresv; k++) {
+		if (!m->resv[k].live || m->resv[k].expires == 0 ||
+		    m->resv[k].expires > now)
+			continue;
+		OK(m, ar_get(t, m->resv[k].id, &r));
+		CHECK(m, r.state == AR_EXPIRED && r.changed ==
+		    m->resv[k].expires, "hold %" PRIu64 " expired at %" PRId64
+		    ": state %d changed %" PRId64, m->resv[k].id,
+		    m->resv[k].expires, r.state, r.changed);
+		m_release(m, k, now);
+		m->resv[k].expired = 1;
+		m->expiries++;
+	}
+}
+
+/* ar_confirm of reservation k by who: refused as the store must refuse
+ * it, else its hold, if any, is gone. */
+static void
+m_confirm(struct model *m, ar_txn *t, int k, uint32_t who, int64_t now)
+{
+	struct ar_resv r;
+	int rc = ar_confirm(t, m->resv[k].id, who, &r);
+
+	if (who != 0 && who != m->resv[k].owner)
+		CHECK(m, rc == AR_EPERM, "confirm by another: %s",
+		    ar_strerror(rc));
+	else if (!m->resv[k].live || m_ended(m, k, now))
+		CHECK(m, rc == AR_EDONE && r.state == (!m->resv[k].live &&
+		    m->resv[k].expired ? AR_EXPIRED : !m->resv[k].live ?
+		    AR_CANCELLED : AR_FINISHED), "confirm done: %s, state %d",
+		    ar_strerror(rc), r.state);
+	else {
+		CHECK(m, rc == 0 && r.state == AR_GRANTED && r.expires == 0 &&
+		    r.changed == (m->resv[k].expires ? now : r.changed),
+		    "confirm %" PRIu64 ": %s", m->resv[k].id, ar_strerror(rc));
+		m->confirms += m->resv[k].expires != 0;
+		m->resv[k].expires = 0;
+	}
+}
+
+void
 model_op(struct model *m, ar_txn *t, int64_t now)
 {
 	struct ar_request rq;
@@ -763,7 +825,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		m_reprice(m, t, now, 0);
 		return;
 	}
-	op = (int)PICK(12);
+	op = (int)PICK(13);
 	/* Up to two minutes in the past, but never before 1970. */
 	rq = request(m, (now < 120 ? 0 : now - 120) +
 	    (int64_t)PICK((M_HORIZON + 10) * M_SLOT),
@@ -774,7 +836,15 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	rq.owner = (uint32_t)PICK(3);
 	cls = m_class(m, rq.earliest, now);
 	m->ops++;
+	if (op == 12 && m->nresv > 0) {
+		m_confirm(m, t, m->nresv - 1 - (int)PICK(m->nresv < 16 ?
+		    (uint64_t)m->nresv : 16), (uint32_t)PICK(3), now);
+		return;
+	}
 	if (op < 4) {
+		/* A quarter are holds, of up to half an hour. */
+		if (PICK(4) == 0)
+			rq.hold = 1 + (int64_t)PICK(30 * M_SLOT);
 		char name[24];
 		int k = -1, f = m->nresv;
 		int64_t epoch = now / (M_HORIZON * M_SLOT);
@@ -890,7 +960,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			    expect[i], cls, m_price(m, cls, need, len));
 		CHECK(m, alts[0].cls == cls, "suggest: class %u, model %u",
 		    alts[0].cls, cls);
-	} else if (op >= 10 && m->nresv > 0) {
+	} else if (op >= 10 && op < 12 && m->nresv > 0) {
 		/* Mostly recent ones, which may still be live. */
 		int k = PICK(4) == 0 ? (int)PICK((uint64_t)m->nresv) :
 		    m->nresv - 1 - (int)PICK(m->nresv < 32 ? (uint64_t)m->nresv :

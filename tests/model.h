@@ -32,6 +32,8 @@ struct model {
 		uint32_t cls;
 		int64_t price;
 		int live;
+		int64_t expires;        /* a hold: when it expires; else 0 */
+		int expired;            /* not live: it expired, not cancelled */
 	} resv[M_RESV];         /* in the order granted: ids ascending */
 	int nresv;
 	struct {                /* a client key and the request that took it */
@@ -50,6 +52,7 @@ struct model {
 	 * numbers of classes refused (EBUSY) and taken. */
 	uint64_t moves, limited, busy, renumbered;
 	uint64_t modifies;      /* modifies granted */
+	uint64_t holds, confirms, expiries;     /* granted, confirmed, expired */
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;
 	uint64_t ops, checks, mismatches;
@@ -75,9 +78,14 @@ struct model *model_new(uint64_t (*pick)(void *, uint64_t), void *arg);
  */
 void model_price(struct model *m, ar_txn *t, int64_t now);
 
-/* One random operation (add, a series, search, suggest, modify or
- * cancel; in a run with classes, also an add or a modify that may move
- * others, or new prices and limits) in t at now, compared with the model; mismatches
+/* A write transaction t began at now: the holds that expired by then
+ * are released, in the model too; compared. */
+void model_begin(struct model *m, ar_txn *t, int64_t now);
+
+/* One random operation (add, a series, search, suggest, modify, confirm
+ * or cancel; some adds are holds; in a run with classes, also an add or
+ * a modify that may move others, or new prices and limits) in t at now,
+ * compared with the model; mismatches
  * are counted and told on stderr.  Some adds carry a client key: a new one, one taken before by
  * the same request (a retry, replayed) or by another (refused). */
 void model_op(struct model *m, ar_txn *t, int64_t now);

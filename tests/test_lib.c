@@ -48,7 +48,7 @@ static struct ar_request
 request(int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0 };
+	    NULL, NULL, 0, NULL, NULL, 0, 0 };
 
 	return rq;
 }
@@ -674,8 +674,25 @@ test_upgrade_v4(void)
 	rm_store(dir);
 }
 
-/* A format 5 store keeps its names and its records through the
- * upgrade to 6, which only says 6. */
+/* Make the store in dir a format 5 one: meta says 5, no hold index. */
+static int
+make_v5(const char *dir)
+{
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	int rc;
+
+	if ((rc = set_format(dir, 5, -1)) != 0 ||
+	    (rc = raw_begin(dir, &env, &txn)) != 0)
+		return rc;
+	if ((rc = mdb_dbi_open(txn, "holds", 0, &dbi)) == 0)
+		rc = mdb_drop(txn, dbi, 1);
+	return raw_end(env, txn, rc);
+}
+
+/* A format 5 store: refused, then upgraded to 6 with its names and its
+ * records kept, and series and holds work. */
 static void
 test_upgrade_v5(void)
 {
@@ -702,7 +719,7 @@ test_upgrade_v5(void)
 	OK(ar_add(t, &rq, &a));
 	OK(ar_txn_commit(t));
 	ar_close(s);
-	OK(set_format(dir, 5, -1));
+	OK(make_v5(dir));
 	CHECK(ar_open(dir, 0, &s) == AR_EUPGRADE, "format 5 opens");
 	OK(ar_upgrade(dir, 0, &from));
 	CHECK(from == 5, "upgraded from %d", from);
@@ -712,13 +729,24 @@ test_upgrade_v5(void)
 	CHECK(strcmp(names, "cn[1-4]") == 0, "names after the upgrade: %s",
 	    names);
 	OK(ar_get(t, 1, &r));
-	CHECK(r.named && r.series == 0, "the record after the upgrade");
+	CHECK(r.named && r.series == 0 && r.expires == 0,
+	    "the record after the upgrade");
 	rq = request(T0 + 600, 600, 1);
 	OK(ar_add_series(t, &rq, &(struct ar_repeat){ 600, 2, 0 }, &a));
 	CHECK(a.status == AR_GRANTED, "a series after the upgrade");
+	rq = request(T0 + 600, 1800, 1);
+	rq.hold = 300;
+	OK(ar_add(t, &rq, &a));
+	OK(ar_get(t, a.id, &r));
+	CHECK(a.status == AR_GRANTED && r.expires == T0 + 300,
+	    "a hold after the upgrade");
 	OK(ar_check(t, say_violation, NULL, &bad));
 	CHECK(bad == 0, "%" PRIu64 " violations after the upgrade", bad);
 	OK(ar_txn_commit(t));
+	OK(ar_txn_begin(s, AR_WRITE, T0 + 300, &t));
+	OK(ar_get(t, a.id, &r));
+	CHECK(r.state == AR_EXPIRED, "the hold expired after the upgrade");
+	ar_txn_abort(t);
 	ar_close(s);
 	rm_store(dir);
 }
@@ -1098,6 +1126,7 @@ model_run(int priced, int64_t span)
 		OK(ar_grow(s, 0));
 	while (now / M_SLOT < span && m->nresv < M_RESV - 1000) {
 		OK(ar_txn_begin(s, AR_WRITE, now, &t));
+		model_begin(m, t, now);
 		/* New classes first in a transaction (see model.h), also
 		 * after a quiet spell, when none is live. */
 		if (priced && (now == 0 || quiet || rnd(30) == 0))
@@ -1120,8 +1149,10 @@ model_run(int priced, int64_t span)
 	wraps = (int)(now / M_SLOT / 960 / 2);
 	printf("model%s: %" PRIu64 " operations, %d reservations, clock at "
 	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " modifies, %"
+	    PRIu64 " holds (%" PRIu64 " confirmed, %" PRIu64 " expired), %"
 	    PRIu64 " answers compared", priced ? " with classes" : "", m->ops,
-	    m->nresv, now / M_SLOT, wraps, m->modifies, m->checks);
+	    m->nresv, now / M_SLOT, wraps, m->modifies, m->holds, m->confirms,
+	    m->expiries, m->checks);
 	if (priced)
 		printf("; %" PRIu64 " moves, %" PRIu64 " refusals for a "
 		    "booking limit, other numbers of classes %" PRIu64

@@ -705,7 +705,8 @@ main(int argc, char **argv)
 			break;
 	}
 	free(r);
-	if (cost_curve() != 0 || usage_cost() != 0 || modify_cost() != 0)
+	if (cost_curve() != 0 || usage_cost() != 0 || modify_cost() != 0 ||
+	    hold_cost() != 0)
 		return 1;
 	if (keep_store != NULL &&
 	    invocation_report(bin, argv[2], keep_store, keep_clock) != 0)

@@ -152,4 +152,7 @@ int usage_cost(void);
 /* modify.c */
 int modify_cost(void);
 
+/* hold.c */
+int hold_cost(void);
+
 #endif

@@ -39,6 +39,22 @@ expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h client_key=after id=2 end=2026-11-21T02:00:00Z free=7 status=granted'
 expect_check
 
+begin 'upgrade: a format 5 store keeps its host names and its reservations, and takes holds'
+mkstore --hosts 'cn[1-4]'
+run ar-add start=+1h duration=1h nodes=2
+set_format 5
+run ar-add start=+1h duration=1h hold=10m
+expect_exit 3
+expect_err "ar-add: $AR_STORE: the store has an older format version; upgrade it with --upgrade"
+run ar-add --upgrade start=+1h duration=1h hold=10m
+expect_exit 0
+expect_out 'start=2026-11-21T01:00:00Z duration=1h hold=10m id=2 end=2026-11-21T02:00:00Z free=2 status=held expires=2026-11-21T00:10:00Z'
+expect_err
+run ar-report --info
+filter 's/ map_size=[0-9]*//'
+expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=2 records=2 next_id=3 map_max=17179869184 format=6'
+expect_check
+
 begin 'upgrade: any command takes --upgrade, a writer too'
 mkstore --nodes 8
 set_format 3

@@ -1,0 +1,105 @@
+/*
+ * hold.c - holds: reservations granted on condition that they are
+ * confirmed before they expire, as a broker booking on several stores
+ * at once needs them (GarQ's two phases: hold everywhere, then confirm
+ * or release).
+ *
+ * A hold is a granted reservation like any other, with its expiry in
+ * its record and an entry in `holds` under that expiry.  Nothing
+ * watches the clock: each write transaction, as it begins, releases
+ * the holds that expired by its clock, so when none did the first
+ * entry of `holds` is all it reads.
+ */
+#include <errno.h>
+
+#include "internal.h"
+
+int
+hold_index(ar_txn *t, const struct ar_resv *r, int add)
+{
+	unsigned char key[16];
+	MDB_val k = { 16, key }, v = { 0, key };
+	int rc;
+
+	hold_key(key, r->expires, r->id);
+	txn_wrote(t);
+	if (add) {
+		rc = mdb_put(t->txn, t->s->holds, &k, &v, MDB_NOOVERWRITE);
+		return rc == MDB_KEYEXIST ? AR_ECORRUPT : rc;
+	}
+	rc = mdb_del(t->txn, t->s->holds, &k, NULL);
+	return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+}
+
+/*
+ * From the first entry of the hold index on, while it expired by the
+ * clock: the hold leaves the index, the rings and the other indexes,
+ * and its record reads AR_EXPIRED, changed when it expired.
+ */
+int
+holds_expire(ar_txn *t)
+{
+	MDB_cursor *cur;
+	MDB_val k, v;
+	struct ar_resv r;
+	int64_t expires;
+	uint64_t id;
+	int rc;
+
+	if ((rc = mdb_cursor_open(t->txn, t->s->holds, &cur)) != 0)
+		return rc;
+	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
+		if (k.mv_size != 16 || v.mv_size != 0) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		expires = (int64_t)u64_key(k.mv_data);
+		id = u64_key((const char *)k.mv_data + 8);
+		if (expires > t->now)
+			break;
+		if ((rc = resv_get(t, id, &r)) != 0) {
+			rc = rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+			break;
+		}
+		if (r.state != AR_GRANTED || r.expires != expires) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		txn_wrote(t);
+		if ((rc = mdb_cursor_del(cur, 0)) != 0 ||
+		    (r.named && (rc = map_pin(t, &r, NULL, 0, 0)) != 0) ||
+		    (rc = retire(t, &r, AR_EXPIRED, expires)) != 0)
+			break;
+		t->expired++;
+	}
+	mdb_cursor_close(cur);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int
+ar_confirm(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+{
+	int rc;
+
+	if (!t->write)
+		return EACCES;
+	if ((rc = ar_get(t, id, r)) != 0)
+		return rc;
+	if (who != 0 && who != r->owner)
+		return AR_EPERM;
+	if (r->state != AR_GRANTED)
+		return AR_EDONE;
+	if (r->expires == 0)
+		return 0;
+	if ((rc = hold_index(t, r, 0)) != 0)
+		return rc;
+	r->expires = 0;
+	r->changed = t->now;
+	return resv_put(t, r);
+}
+
+enum ar_status
+ar_resv_status(const struct ar_resv *r)
+{
+	return r->state == AR_GRANTED && r->expires != 0 ? AR_HELD : r->state;
+}
