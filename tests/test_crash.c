@@ -5,10 +5,12 @@
  *   test_crash BINDIR [ROUNDS [SEED [DELAY_MS [classes]]]]
  *
  * Each round starts, on one store, two ar-add streams of random requests
- * (rigid and flexible, parametric and MPI, and a few naming their hosts),
- * one ar-del stream cancelling what earlier rounds granted, one ar-del
- * --purge and one ar-map --plan, all with the clock a little later than
- * the round before; then SIGKILLs every one of them after a random
+ * (rigid and flexible, parametric and MPI, a few naming their hosts and
+ * a few holds), one ar-del stream cancelling what earlier rounds
+ * granted, one ar-del --purge, one ar-map --plan, one ar-add --modify
+ * making earlier grants longer or shorter and one ar-add --confirm of
+ * earlier holds (some expired by then), all with the clock a little
+ * later than the round before; then SIGKILLs every one of them after a random
  * delay, and runs ar-map --plan once more to its end: a reservation that
  * had started when ar-map told its hosts is never told others.  After each round: the store opens without repair,
  * its invariants hold (ar_check: ring equals records, nothing over
@@ -43,13 +45,13 @@
 extern char **environ;
 
 #define T0 ((int64_t)1795219200)       /* 2026-11-21T00:00:00Z */
-#define WRITERS 5
+#define WRITERS 7
 #define LINES 600
 
 static char dir[] = "/tmp/ar-crash-XXXXXX";
 static char store[300];
-static uint64_t *granted, *cancelled;
-static size_t ngranted, ncancelled, capg, capc;
+static uint64_t *granted, *cancelled, *held;
+static size_t ngranted, ncancelled, nheld, capg, capc, caph;
 
 static void
 die(const char *what)
@@ -84,6 +86,19 @@ make_input(const char *path, int kind, int64_t now)
 				    granted[rnd(ngranted)]);
 			continue;
 		}
+		if (kind == 5) {        /* make one longer or shorter */
+			if (ngranted > 0)
+				fprintf(f, "id=%" PRIu64 " duration=%" PRIu64
+				    "m\n", granted[rnd(ngranted)],
+				    5 + rnd(600));
+			continue;
+		}
+		if (kind == 6) {        /* confirm a hold, expired or not */
+			if (nheld > 0)
+				fprintf(f, "id=%" PRIu64 "\n",
+				    held[rnd(nheld)]);
+			continue;
+		}
 		int64_t start = now + 300 * (int64_t)(1 + rnd(2000));
 		int flexible = rnd(2);
 
@@ -105,8 +120,9 @@ make_input(const char *path, int kind, int64_t now)
 			fprintf(f, "latest=@%" PRId64 " ",
 			    start + 300 * (int64_t)rnd(24));
 		fprintf(f, "duration=%" PRIu64 "m nodes=%" PRIu64 " jobs=%"
-		    PRIu64 " user=u%d job=%d\n", 5 + rnd(600), 1 + rnd(16),
-		    1 + rnd(3), kind, i);
+		    PRIu64 " user=u%d job=%d%s\n", 5 + rnd(600), 1 + rnd(16),
+		    1 + rnd(3), kind, i, kind == 1 && rnd(10) == 0 ?
+		    " hold=20m" : "");
 	}
 	if (fclose(f) != 0)
 		die(path);
@@ -280,6 +296,9 @@ harvest(const char *path)
 		else if (strstr(line, "status=cancelled") != NULL)
 			remember(&cancelled, &ncancelled, &capc,
 			    strtoull(id + 3, NULL, 10));
+		else if (strstr(line, "status=held") != NULL)
+			remember(&held, &nheld, &caph,
+			    strtoull(id + 3, NULL, 10));
 	}
 	fclose(f);
 }
@@ -418,8 +437,9 @@ main(int argc, char **argv)
 	uint64_t changed = 0;
 	int classes;
 	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del",
-	    "ar-map" };
-	const char *opts[WRITERS] = { NULL, NULL, NULL, "--purge", "--plan" };
+	    "ar-map", "ar-add", "ar-add" };
+	const char *opts[WRITERS] = { NULL, NULL, NULL, "--purge", "--plan",
+	    "--modify", "--confirm" };
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: test_crash bindir [rounds [seed]]\n");
@@ -453,7 +473,7 @@ main(int argc, char **argv)
 		for (int w = 0; w < WRITERS; w++) {
 			snprintf(in[w], sizeof(in[w]), "%s/in%d", dir, w);
 			snprintf(out[w], sizeof(out[w]), "%s/out%d", dir, w);
-			make_input(in[w], w == 2 ? 2 : w, now);
+			make_input(in[w], w, now);
 		}
 		for (int w = 0; w < WRITERS; w++)
 			pid[w] = start(argv[1], cmds[w], opts[w], in[w], out[w],
@@ -539,9 +559,9 @@ main(int argc, char **argv)
 	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits; %" PRIu64
 	    " writers stopped, %" PRIu64 " others timed out at once; %"
 	    PRIu64 " creations, %" PRIu64 " killed; %zu hosts told, %" PRIu64
-	    " changed after the start\n",
+	    " changed after the start; %zu holds\n",
 	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
-	    wrong, probes, timeouts, created, killed, ntold, changed);
+	    wrong, probes, timeouts, created, killed, ntold, changed, nheld);
 	for (int w = 0; w < WRITERS; w++) {
 		char p[400];
 
