@@ -344,6 +344,7 @@ a series without its end|ar-add start=+1h duration=1h every=daily||2|y|ar-add: a
 a series with count and until|ar-add start=+1h duration=1h every=daily count=2 until=+3d||2|y|ar-add: arguments: field 'until': give 'count' or 'until', not both|
 a series until before it starts|ar-add start=+1h duration=1h every=daily until=+30m||2|y|ar-add: arguments: field 'until': before 'start'|
 a series until garbage|ar-add start=+1h duration=1h every=daily until=later||2|y|ar-add: arguments: field 'until': invalid time 'later' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)|
+a series that is a hold|ar-add start=+1h duration=1h every=daily count=2 hold=10m||2|y|ar-add: arguments: field 'hold': not for a series|
 a count without every|ar-add start=+1h duration=1h count=2||2|y|ar-add: arguments: field 'count': goes with 'every'|
 an until without every|ar-add start=+1h duration=1h until=+1d||2|y|ar-add: arguments: field 'until': goes with 'every'|
 a series of two jobs|ar-add start=+1h duration=1h jobs=2 every=1h count=2||2|y|ar-add: arguments: field 'jobs': a series repeats one job|
