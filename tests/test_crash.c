@@ -7,7 +7,7 @@
  * Each round starts, on one store, two ar-add streams of random requests
  * (rigid and flexible, parametric and MPI, a few naming their hosts and
  * a few holds), one ar-del stream cancelling what earlier rounds
- * granted, one ar-del --purge, one ar-map --plan, one ar-add --modify
+ * granted and releasing some holds, one ar-del --purge, one ar-map --plan, one ar-add --modify
  * making earlier grants longer or shorter and one ar-add --confirm of
  * earlier holds (some expired by then), all with the clock a little
  * later than the round before; then SIGKILLs every one of them after a random
@@ -80,8 +80,11 @@ make_input(const char *path, int kind, int64_t now)
 	if (f == NULL)
 		die(path);
 	for (int i = 0; i < LINES; i++) {
-		if (kind == 2) {        /* cancel something granted before */
-			if (ngranted > 0)
+		if (kind == 2) {        /* cancel a grant, or release a hold */
+			if (nheld > 0 && rnd(8) == 0)
+				fprintf(f, "id=%" PRIu64 "\n",
+				    held[rnd(nheld)]);
+			else if (ngranted > 0)
 				fprintf(f, "id=%" PRIu64 "\n",
 				    granted[rnd(ngranted)]);
 			continue;
