@@ -14,36 +14,8 @@
 #include "helpers.h"
 #include "internal.h"           /* the hold index, to tamper with it */
 
-static char tmproot[] = "/tmp/ar-hold-XXXXXX";
-
-#define store_path(name) store_path_in((char[256]){ 0 }, (name))
-
-static const char *
-store_path_in(char *path, const char *name)
-{
-	snprintf(path, 256, "%s/%s", tmproot, name);
-	return path;
-}
-
-#define T0 ((int64_t)1795219200)         /* 2026-11-21T00:00:00Z */
-#define MIN 60
-#define HOUR 3600
-
-static void
-say_violation(const char *msg, void *arg)
-{
-	(void)arg;
-	fprintf(stderr, "violation: %s\n", msg);
-}
-
-static uint64_t
-violations(ar_txn *t)
-{
-	uint64_t bad = 0;
-
-	OK(ar_check(t, say_violation, NULL, &bad));
-	return bad;
-}
+#define SUITE "hold"
+#include "suite.h"
 
 static void
 quiet(const char *msg, void *arg)
@@ -53,34 +25,12 @@ quiet(const char *msg, void *arg)
 }
 
 static struct ar_request
-request(int64_t start, int64_t duration, uint32_t nodes, int64_t hold)
+hold_request(int64_t start, int64_t duration, uint32_t nodes, int64_t hold)
 {
-	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0, hold };
+	struct ar_request rq = request(start, duration, nodes);
 
+	rq.hold = hold;
 	return rq;
-}
-
-/* A store of nodes, 5-minute slots, a day's horizon. */
-static ar_store *
-store(const char *name, uint32_t nodes)
-{
-	struct ar_config cfg;
-	ar_store *s = NULL;
-
-	ar_config_default(&cfg);
-	cfg.nodes = nodes;
-	cfg.horizon = 86400;
-	OK(ar_create(store_path(name), &cfg, T0));
-	OK(ar_open(store_path(name), 0, &s));
-	return s;
-}
-
-static void
-done(ar_store *s, const char *name)
-{
-	ar_close(s);
-	rm_store(store_path(name));
 }
 
 static uint32_t
@@ -103,11 +53,11 @@ test_expire(void)
 	struct ar_resv r;
 	struct ar_info info;
 	size_t ng, nm;
-	ar_store *s = store("expire", 10);
+	ar_store *s = store("expire", 10, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	rq = request(T0 + HOUR, HOUR, 6, 10 * MIN);
+	rq = hold_request(T0 + HOUR, HOUR, 6, 10 * MIN);
 	OK(ar_add(t, &rq, &a));
 	ar_added(t, &g, &ng, &m, &nm);
 	CHECK(a.status == AR_GRANTED && ng == 1 && g[0].expires == T0 +
@@ -119,7 +69,7 @@ test_expire(void)
 	    r.state, r.expires);
 	CHECK(strcmp(ar_status_name(ar_resv_status(&r)), "held") == 0,
 	    "the name of a hold");
-	rq = request(T0 + HOUR, HOUR, 6, 0);
+	rq = hold_request(T0 + HOUR, HOUR, 6, 0);
 	OK(ar_add(t, &rq, &a));
 	CHECK(a.status == AR_REFUSED && a.reason == AR_R_FULL,
 	    "a hold's slots are taken");
@@ -178,11 +128,11 @@ test_unchanged(void)
 	struct ar_answer a;
 	struct ar_request rq;
 	struct ar_resv r;
-	ar_store *s = store("unchanged", 4);
+	ar_store *s = store("unchanged", 4, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	rq = request(T0 + HOUR, HOUR, 4, 5 * MIN);
+	rq = hold_request(T0 + HOUR, HOUR, 4, 5 * MIN);
 	OK(ar_add(t, &rq, &a));
 	OK(ar_txn_commit(t));
 	OK(ar_write(s, 0, T0 + 6 * MIN, unchanged, NULL));
@@ -204,11 +154,11 @@ test_confirm(void)
 	struct ar_answer a;
 	struct ar_request rq;
 	struct ar_resv r;
-	ar_store *s = store("confirm", 10);
+	ar_store *s = store("confirm", 10, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	rq = request(T0 + HOUR, HOUR, 2, 10 * MIN);
+	rq = hold_request(T0 + HOUR, HOUR, 2, 10 * MIN);
 	OK(ar_add(t, &rq, &a));                         /* 1 */
 	OK(ar_add(t, &rq, &a));                         /* 2 */
 	OK(ar_add(t, &rq, &a));                         /* 3 */
@@ -250,7 +200,7 @@ test_confirm(void)
 
 	/* An expired one cannot be confirmed, and says why. */
 	OK(ar_txn_begin(s, AR_WRITE, T0 + 31 * MIN, &t));
-	rq = request(T0 + HOUR, HOUR, 2, 5 * MIN);
+	rq = hold_request(T0 + HOUR, HOUR, 2, 5 * MIN);
 	OK(ar_add(t, &rq, &a));                         /* 5 */
 	OK(ar_txn_commit(t));
 	OK(ar_txn_begin(s, AR_WRITE, T0 + 40 * MIN, &t));
@@ -270,27 +220,27 @@ test_shape(void)
 	struct ar_request rq;
 	struct ar_resv r;
 	size_t ng, nm;
-	ar_store *s = store("shape", 4);
+	ar_store *s = store("shape", 4, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	rq = request(T0, 30 * MIN, 1, HOUR);
+	rq = hold_request(T0, 30 * MIN, 1, HOUR);
 	OK(ar_add(t, &rq, &a));                         /* 1 */
 	ar_added(t, &g, &ng, &m, &nm);
 	CHECK(ng == 1 && g[0].expires == T0 + 30 * MIN,
 	    "a hold longer than its reservation: %" PRId64,
 	    ng ? g[0].expires : 0);
 	/* A window: a plain one would move for the next, a hold does not. */
-	rq = request(T0 + HOUR, HOUR, 4, HOUR);
+	rq = hold_request(T0 + HOUR, HOUR, 4, HOUR);
 	rq.latest = T0 + 3 * HOUR;
 	OK(ar_add(t, &rq, &a));                         /* 2 */
-	rq = request(T0 + HOUR, HOUR, 4, 0);
+	rq = hold_request(T0 + HOUR, HOUR, 4, 0);
 	OK(ar_add(t, &rq, &a));
 	CHECK(a.status == AR_REFUSED, "a hold moved for another");
 	/* Shorter than the hold: it expires at the new end. */
-	rq = request(T0 + 10 * MIN, 40 * MIN, 1, 45 * MIN);
+	rq = hold_request(T0 + 10 * MIN, 40 * MIN, 1, 45 * MIN);
 	OK(ar_add(t, &rq, &a));                         /* 3 */
-	rq = request(T0 + 10 * MIN, 20 * MIN, 1, 0);
+	rq = hold_request(T0 + 10 * MIN, 20 * MIN, 1, 0);
 	OK(ar_modify(t, 3, 1000, &rq, &a));
 	OK(ar_get(t, 3, &r));
 	CHECK(a.status == AR_GRANTED && r.expires == T0 + 30 * MIN,
@@ -323,17 +273,17 @@ test_more(void)
 	struct ar_request rq;
 	struct ar_resv r;
 	size_t ng, nm;
-	ar_store *s = store("more", 8);
+	ar_store *s = store("more", 8, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	rq = request(T0 + HOUR, HOUR, 2, 10 * MIN);
+	rq = hold_request(T0 + HOUR, HOUR, 2, 10 * MIN);
 	rq.hosts = (const uint32_t[]){ 3, 4 };
 	rq.nhosts = 2;
 	OK(ar_add(t, &rq, &a));                         /* 1: named */
 	CHECK(a.status == AR_GRANTED, "a named hold: %s",
 	    ar_reason_name(a.reason));
-	rq = request(T0 + HOUR, HOUR, 1, 20 * MIN);
+	rq = hold_request(T0 + HOUR, HOUR, 1, 20 * MIN);
 	rq.jobs = 3;
 	OK(ar_add(t, &rq, &a));                         /* 2-4 */
 	ar_added(t, &g, &ng, &m, &nm);
@@ -350,7 +300,7 @@ test_more(void)
 	CHECK(r.state == AR_EXPIRED, "the named hold expired");
 	OK(ar_get(t, 2, &r));
 	CHECK(ar_resv_status(&r) == AR_HELD, "the copies still held");
-	rq = request(T0 + HOUR, HOUR, 2, 0);
+	rq = hold_request(T0 + HOUR, HOUR, 2, 0);
 	rq.hosts = (const uint32_t[]){ 3, 4 };
 	rq.nhosts = 2;
 	OK(ar_add(t, &rq, &a));
@@ -371,11 +321,11 @@ test_check(void)
 	struct ar_answer a;
 	struct ar_request rq;
 	uint64_t bad;
-	ar_store *s = store("check", 8);
+	ar_store *s = store("check", 8, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	rq = request(T0 + HOUR, HOUR, 2, 10 * MIN);
+	rq = hold_request(T0 + HOUR, HOUR, 2, 10 * MIN);
 	OK(ar_add(t, &rq, &a));                         /* 1 */
 	rq.hold = 0;
 	OK(ar_add(t, &rq, &a));                         /* 2 */

@@ -23,35 +23,8 @@
 #include "internal.h"           /* the ring as an object: test_rings */
 #include "model.h"
 
-static void
-say_violation(const char *msg, void *arg)
-{
-	(void)arg;
-	fprintf(stderr, "violation: %s\n", msg);
-}
-
-static char tmproot[] = "/tmp/ar-test-XXXXXX";
-
-/* A store directory under tmproot; each name gets its own buffer. */
-#define store_path(name) store_path_in((char[256]){ 0 }, (name))
-
-static const char *
-store_path_in(char *path, const char *name)
-{
-	snprintf(path, 256, "%s/%s", tmproot, name);
-	return path;
-}
-
-#define T0 ((int64_t)1795219200)         /* 2026-11-21T00:00:00Z */
-
-static struct ar_request
-request(int64_t start, int64_t duration, uint32_t nodes)
-{
-	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0, 0 };
-
-	return rq;
-}
+#define SUITE "test"
+#include "suite.h"
 
 static void
 test_create_open(void)

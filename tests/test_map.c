@@ -20,28 +20,12 @@
 #include "helpers.h"
 #include "internal.h"           /* the stored mapping, to tamper with it */
 
-static char tmproot[] = "/tmp/ar-map-XXXXXX";
+#define SUITE "map"
+#include "suite.h"
 
-#define store_path(name) store_path_in((char[256]){ 0 }, (name))
-
-static const char *
-store_path_in(char *path, const char *name)
-{
-	snprintf(path, 256, "%s/%s", tmproot, name);
-	return path;
-}
-
-#define T0 ((int64_t)1795219200)         /* 2026-11-21T00:00:00Z */
 #define MAXID 4096              /* reservations a run may grant */
 #define SPAN 512                /* slots from the clock the brute force
 				   covers: more than any horizon here */
-
-static void
-say_violation(const char *msg, void *arg)
-{
-	(void)arg;
-	fprintf(stderr, "violation: %s\n", msg);
-}
 
 /*
  * What the test knows of each reservation, by id: the hosts it named

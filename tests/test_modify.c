@@ -14,70 +14,11 @@
 #include "helpers.h"
 #include "internal.h"           /* the stored mapping, to tamper with it */
 
-static char tmproot[] = "/tmp/ar-modify-XXXXXX";
-
-#define store_path(name) store_path_in((char[256]){ 0 }, (name))
-
-static const char *
-store_path_in(char *path, const char *name)
-{
-	snprintf(path, 256, "%s/%s", tmproot, name);
-	return path;
-}
-
-#define T0 ((int64_t)1795219200)         /* 2026-11-21T00:00:00Z */
-#define MIN 60
-#define HOUR 3600
-
-static void
-say_violation(const char *msg, void *arg)
-{
-	(void)arg;
-	fprintf(stderr, "violation: %s\n", msg);
-}
-
-static uint64_t
-violations(ar_txn *t)
-{
-	uint64_t bad = 0;
-
-	OK(ar_check(t, say_violation, NULL, &bad));
-	return bad;
-}
-
-static struct ar_request
-request(int64_t start, int64_t duration, uint32_t nodes)
-{
-	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0, 0 };
-
-	return rq;
-}
+#define SUITE "modify"
+#include "suite.h"
 
 /* A store of nodes, 5-minute slots, a day's horizon, open for writing
  * at now. */
-static ar_store *
-store(const char *name, uint32_t nodes, const char *hosts)
-{
-	struct ar_config cfg;
-	ar_store *s = NULL;
-
-	ar_config_default(&cfg);
-	cfg.nodes = nodes;
-	cfg.horizon = 86400;
-	cfg.hosts = hosts;
-	OK(ar_create(store_path(name), &cfg, T0));
-	OK(ar_open(store_path(name), 0, &s));
-	return s;
-}
-
-static void
-done(ar_store *s, const char *name)
-{
-	ar_close(s);
-	rm_store(store_path(name));
-}
-
 static int
 same_resv(const struct ar_resv *a, const struct ar_resv *b)
 {

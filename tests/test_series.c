@@ -15,45 +15,8 @@
 #include "helpers.h"
 #include "internal.h"           /* resv_put: to damage a link */
 
-static char tmproot[] = "/tmp/ar-series-XXXXXX";
-
-#define store_path(name) store_path_in((char[256]){ 0 }, (name))
-
-static const char *
-store_path_in(char *path, const char *name)
-{
-	snprintf(path, 256, "%s/%s", tmproot, name);
-	return path;
-}
-
-#define T0 ((int64_t)1795219200)         /* 2026-11-21T00:00:00Z */
-#define MIN 60
-#define HOUR 3600
-
-static void
-say_violation(const char *msg, void *arg)
-{
-	(void)arg;
-	fprintf(stderr, "violation: %s\n", msg);
-}
-
-static uint64_t
-violations(ar_txn *t)
-{
-	uint64_t bad = 0;
-
-	OK(ar_check(t, say_violation, NULL, &bad));
-	return bad;
-}
-
-static struct ar_request
-request(int64_t start, int64_t duration, uint32_t nodes)
-{
-	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0, 0 };
-
-	return rq;
-}
+#define SUITE "series"
+#include "suite.h"
 
 /* ar_add_series if rep says every, else ar_add. */
 static int
@@ -62,28 +25,6 @@ add(ar_txn *t, const struct ar_request *rq, const struct ar_repeat *rep,
 {
 	return rep->every != 0 ? ar_add_series(t, rq, rep, a) :
 	    ar_add(t, rq, a);
-}
-
-/* nodes nodes, 5-minute slots, a day's horizon. */
-static ar_store *
-store(const char *name, uint32_t nodes)
-{
-	struct ar_config cfg;
-	ar_store *s = NULL;
-
-	ar_config_default(&cfg);
-	cfg.nodes = nodes;
-	cfg.horizon = 86400;
-	OK(ar_create(store_path(name), &cfg, T0));
-	OK(ar_open(store_path(name), 0, &s));
-	return s;
-}
-
-static void
-done(ar_store *s, const char *name)
-{
-	ar_close(s);
-	rm_store(store_path(name));
 }
 
 /* Every hour from 01:00, 4 times: four reservations, one series. */
@@ -98,7 +39,7 @@ test_grant(void)
 	struct ar_resv r;
 	uint64_t ids[8];
 	size_t n, ng, nm;
-	ar_store *s = store("grant", 10);
+	ar_store *s = store("grant", 10, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -173,7 +114,7 @@ test_all_or_none(void)
 	struct ar_info before, after;
 	struct ar_resv r;
 	size_t n, ng, nm;
-	ar_store *s = store("none", 10);
+	ar_store *s = store("none", 10, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -243,7 +184,7 @@ test_limits(void)
 	struct ar_request rq;
 	struct ar_repeat rep = { 0, 0, 0 };
 	size_t n;
-	ar_store *s = store("limits", 10);
+	ar_store *s = store("limits", 10, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -333,7 +274,7 @@ test_windows(void)
 	struct ar_request rq;
 	struct ar_repeat rep = { 0, 0, 0 };
 	size_t n;
-	ar_store *s = store("windows", 10);
+	ar_store *s = store("windows", 10, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -365,7 +306,7 @@ test_key(void)
 	struct ar_request rq;
 	struct ar_repeat rep = { 0, 0, 0 };
 	size_t ng, nm;
-	ar_store *s = store("key", 10);
+	ar_store *s = store("key", 10, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -399,7 +340,7 @@ test_modify_all(void)
 	struct ar_resv r, before[3];
 	uint64_t ids[3];
 	size_t n, ng, nm, bad_at;
-	ar_store *s = store("modify", 10);
+	ar_store *s = store("modify", 10, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -456,7 +397,7 @@ test_check(void)
 	struct ar_repeat rep = { 0, 0, 0 };
 	struct ar_resv r;
 	uint64_t bad;
-	ar_store *s = store("check", 10);
+	ar_store *s = store("check", 10, NULL);
 	ar_txn *t;
 
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));

@@ -1,0 +1,84 @@
+/*
+ * suite.h - what the unit tests of the library share: a scratch
+ * directory for their stores, the time they start at, and the check of a
+ * store's invariants.  A test defines SUITE, its short name, and
+ * includes check.h before this; its main makes tmproot with mkdtemp.
+ */
+#ifndef AR_TEST_SUITE_H
+#define AR_TEST_SUITE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ar.h"
+#include "helpers.h"
+
+#define T0 ((int64_t)1795219200)         /* 2026-11-21T00:00:00Z */
+
+static char tmproot[] = "/tmp/ar-" SUITE "-XXXXXX";
+
+/* A store directory under tmproot; each name gets its own buffer. */
+#define store_path(name) store_path_in((char[256]){ 0 }, (name))
+
+static inline const char *
+store_path_in(char *path, const char *name)
+{
+	snprintf(path, 256, "%s/%s", tmproot, name);
+	return path;
+}
+
+static inline void
+say_violation(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "violation: %s\n", msg);
+}
+
+/* ar_check's violations, told on stderr. */
+static inline uint64_t
+violations(ar_txn *t)
+{
+	uint64_t bad = 0;
+
+	OK(ar_check(t, say_violation, NULL, &bad));
+	return bad;
+}
+
+#define MIN 60
+#define HOUR 3600
+
+/* A request of nodes for duration seconds from start, by uid 1000. */
+static inline struct ar_request
+request(int64_t start, int64_t duration, uint32_t nodes)
+{
+	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
+	    NULL, NULL, 0, NULL, NULL, 0, 0 };
+
+	return rq;
+}
+
+/* A store of nodes (named hosts, or NULL) and one day's horizon. */
+static inline ar_store *
+store(const char *name, uint32_t nodes, const char *hosts)
+{
+	struct ar_config cfg;
+	ar_store *s = NULL;
+
+	ar_config_default(&cfg);
+	cfg.nodes = nodes;
+	cfg.horizon = 86400;
+	cfg.hosts = hosts;
+	OK(ar_create(store_path(name), &cfg, T0));
+	OK(ar_open(store_path(name), 0, &s));
+	return s;
+}
+
+/* Close and remove the store. */
+static inline void
+done(ar_store *s, const char *name)
+{
+	ar_close(s);
+	rm_store(store_path(name));
+}
+
+#endif
