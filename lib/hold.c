@@ -81,14 +81,8 @@ ar_confirm(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 {
 	int rc;
 
-	if (!t->write)
-		return EACCES;
-	if ((rc = ar_get(t, id, r)) != 0)
+	if ((rc = resv_owned(t, id, who, r)) != 0)
 		return rc;
-	if (who != 0 && who != r->owner)
-		return AR_EPERM;
-	if (r->state != AR_GRANTED)
-		return AR_EDONE;
 	if (r->expires == 0)
 		return 0;
 	if ((rc = hold_index(t, r, 0)) != 0)

@@ -308,6 +308,13 @@ struct span {
 };
 
 /* ops.c */
+/* Reservation id into r if it is live and who (0: root) may change it:
+ * EACCES (a read transaction), AR_ENOTFOUND, AR_EPERM, AR_EDONE. */
+int resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
+/* Take live reservation r out of the rings' future and the indexes,
+ * and write it with state, changed at changed. */
+int retire(ar_txn *t, struct ar_resv *r, enum ar_status state,
+    int64_t changed);
 int to_span(ar_txn *t, const struct ar_request *rq, int together,
     struct span *sp, struct ar_answer *ans);
 int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
@@ -450,11 +457,6 @@ int hold_index(ar_txn *t, const struct ar_resv *r, int add);
 /* Release the holds that expired by the clock (ar_txn_begin). */
 int holds_expire(ar_txn *t);
 
-/* ops.c */
-/* Take live reservation r out of the rings' future and the indexes,
- * and write it with state, changed at changed. */
-int retire(ar_txn *t, struct ar_resv *r, enum ar_status state,
-    int64_t changed);
 
 /* txn.c */
 /* Begin a nested transaction: what t does next can be undone as a whole.

@@ -126,12 +126,8 @@ ar_modify(ar_txn *t, uint64_t id, uint32_t who, const struct ar_request *rq,
 		return EACCES;
 	if (rq->jobs != 1 || rq->nhosts != 0)
 		return EINVAL;
-	if ((rc = ar_get(t, id, &was)) != 0)
+	if ((rc = resv_owned(t, id, who, &was)) != 0)
 		return rc;
-	if (who != 0 && who != was.owner)
-		return AR_EPERM;
-	if (was.state != AR_GRANTED)
-		return AR_EDONE;
 	if ((rc = new_span(t, rq, &was, &sp, ans)) != 0)
 		return rc;
 	if (ans->reason == AR_R_NONE && was.named && rq->nodes != was.nodes)

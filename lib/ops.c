@@ -200,7 +200,7 @@ retire(ar_txn *t, struct ar_resv *r, enum ar_status state, int64_t changed)
 }
 
 int
-ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 {
 	int rc;
 
@@ -210,8 +210,16 @@ ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 		return rc;
 	if (who != 0 && who != r->owner)
 		return AR_EPERM;
-	if (r->state != AR_GRANTED)
-		return AR_EDONE;
+	return r->state == AR_GRANTED ? 0 : AR_EDONE;
+}
+
+int
+ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+{
+	int rc;
+
+	if ((rc = resv_owned(t, id, who, r)) != 0)
+		return rc;
 	if (r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0)
 		return rc;
 	/* A hold given up is cancelled like any other. */
