@@ -457,7 +457,6 @@ int hold_index(ar_txn *t, const struct ar_resv *r, int add);
 /* Release the holds that expired by the clock (ar_txn_begin). */
 int holds_expire(ar_txn *t);
 
-
 /* txn.c */
 /* Begin a nested transaction: what t does next can be undone as a whole.
  * Savepoints nest; each ends with txn_undo() or txn_keep(). */
