@@ -1014,6 +1014,11 @@ out:
 	if (st.ms_entries != t->m.pins)
 		violation(&c, "the counters say %" PRIu64 " pins, there are "
 		    "%zu", t->m.pins, (size_t)st.ms_entries);
+	if ((rc = mdb_stat(t->txn, t->s->holds, &st)) != 0)
+		return rc;
+	if (st.ms_entries != t->m.holds)
+		violation(&c, "the counters say %" PRIu64 " holds, there are "
+		    "%zu", t->m.holds, (size_t)st.ms_entries);
 	*bad = c.bad;
 	return 0;
 }

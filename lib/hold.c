@@ -7,8 +7,9 @@
  * A hold is a granted reservation like any other, with its expiry in
  * its record and an entry in `holds` under that expiry.  Nothing
  * watches the clock: each write transaction, as it begins, releases
- * the holds that expired by its clock, so when none did the first
- * entry of `holds` is all it reads.
+ * the holds that expired by its clock: when there are none (meta counts
+ * them) it reads nothing, and when none expired the first entry of
+ * `holds` is all it reads.
  */
 #include <errno.h>
 
@@ -23,12 +24,18 @@ hold_index(ar_txn *t, const struct ar_resv *r, int add)
 
 	hold_key(key, r->expires, r->id);
 	txn_wrote(t);
+	t->meta_dirty = 1;
 	if (add) {
-		rc = mdb_put(t->txn, t->s->holds, &k, &v, MDB_NOOVERWRITE);
+		if ((rc = mdb_put(t->txn, t->s->holds, &k, &v,
+		    MDB_NOOVERWRITE)) == 0)
+			t->m.holds++;
 		return rc == MDB_KEYEXIST ? AR_ECORRUPT : rc;
 	}
-	rc = mdb_del(t->txn, t->s->holds, &k, NULL);
-	return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+	if ((rc = mdb_del(t->txn, t->s->holds, &k, NULL)) != 0 ||
+	    t->m.holds == 0)
+		return rc == MDB_NOTFOUND || rc == 0 ? AR_ECORRUPT : rc;
+	t->m.holds--;
+	return 0;
 }
 
 /*
@@ -46,6 +53,9 @@ holds_expire(ar_txn *t)
 	uint64_t id;
 	int rc;
 
+	/* None at all, the common case: no lookup. */
+	if (t->m.holds == 0)
+		return 0;
 	if ((rc = mdb_cursor_open(t->txn, t->s->holds, &cur)) != 0)
 		return rc;
 	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
@@ -66,6 +76,12 @@ holds_expire(ar_txn *t)
 			break;
 		}
 		txn_wrote(t);
+		if (t->m.holds == 0) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		t->m.holds--;
+		t->meta_dirty = 1;
 		if ((rc = mdb_cursor_del(cur, 0)) != 0 ||
 		    (r.named && (rc = map_pin(t, &r, NULL, 0, 0)) != 0) ||
 		    (rc = retire(t, &r, AR_EXPIRED, expires)) != 0)

@@ -53,10 +53,13 @@ struct meta {
 	int64_t purged;         /* clock of the latest purge */
 	uint64_t pins;          /* entries in `pins` (format 5): while 0,
 				   admission needs not look there */
+	uint64_t holds;         /* entries in `holds` (format 6): while 0,
+				   a writer needs not look there */
 };
 
-/* The meta of formats 3 and 4 ends before pins. */
+/* The meta of formats 3 and 4 ends before pins, of 5 before holds. */
 #define META_V4_SIZE offsetof(struct meta, pins)
+#define META_V5_SIZE offsetof(struct meta, holds)
 
 #define META_MAGIC 0x61725354u  /* "arST" */
 

@@ -242,7 +242,7 @@ meta_read(MDB_txn *txn, MDB_dbi dbi, struct meta *m)
 		return AR_EVERSION;
 	/* An older meta is shorter: read it whole, for ar_upgrade. */
 	if (v.mv_size != sizeof(*m) && (m->format == AR_FORMAT_VERSION ||
-	    v.mv_size != META_V4_SIZE))
+	    (v.mv_size != META_V4_SIZE && v.mv_size != META_V5_SIZE)))
 		return AR_ECORRUPT;
 	memset(m, 0, sizeof(*m));
 	memcpy(m, v.mv_data, v.mv_size);
