@@ -67,18 +67,11 @@ option(struct ctx *x, int opt, const char *arg)
 static int
 id_field(struct item *it, char *err)
 {
-	const char *v;
-	char msg[AR_ERRMAX];
+	int rc;
 
-	if ((v = ar_record_get(&it->rec, "id")) == NULL) {
+	if ((rc = cmd_id_field(it, "id", &it->id, err)) == 0)
 		snprintf(err, AR_ERRMAX, "missing field 'id'");
-		return -1;
-	}
-	if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
-		return -1;
-	}
-	return 0;
+	return rc == 1 ? 0 : -1;
 }
 
 /*
@@ -92,25 +85,17 @@ shape_fields(struct ctx *x, struct item *it, struct shape *sh, char *err)
 	const char *v;
 	char msg[AR_ERRMAX];
 	int64_t from;
+	int rc;
 
 	sh->start = sh->earliest = sh->latest = sh->end = -1;
 	sh->duration = 0;
 	sh->nodes = 0;
-	it->id = it->series = 0;
-	if ((v = ar_record_get(&it->rec, "id")) != NULL) {
-		if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) != 0) {
-			snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
-			return -1;
-		}
-	} else if ((v = ar_record_get(&it->rec, "series")) != NULL) {
-		if (ar_uint_parse(v, 1, UINT64_MAX, &it->series, msg) != 0) {
-			snprintf(err, AR_ERRMAX, "field 'series': %.200s", msg);
-			return -1;
-		}
-	} else {
+	it->series = 0;
+	if ((rc = cmd_id_field(it, "id", &it->id, err)) == 0 &&
+	    (rc = cmd_id_field(it, "series", &it->series, err)) == 0)
 		snprintf(err, AR_ERRMAX, "missing field 'id' (or 'series')");
+	if (rc != 1)
 		return -1;
-	}
 	if (cmd_time_field(x, it, "start", &sh->start, err) < 0 ||
 	    cmd_time_field(x, it, "earliest", &sh->earliest, err) < 0 ||
 	    cmd_time_field(x, it, "latest", &sh->latest, err) < 0 ||
@@ -635,6 +620,28 @@ emit_moved(struct ctx *x, struct item *it)
 }
 
 /*
+ * What a modify and a modify of a series print first: nothing (0) when
+ * the library answered, else the line refused with its reason or, for
+ * bad input, nothing more: the exit status, or -1 if memory ran out.
+ */
+static int
+modify_refused(struct ctx *x, struct item *it)
+{
+	struct ar_record *r = &it->rec;
+
+	if (it->nalts == 0)
+		return EXIT_USAGE;
+	ar_record_del(r, "old_start");
+	ar_record_del(r, "old_end");
+	ar_record_del(r, "old_nodes");
+	if (it->refusal == 0)
+		return 0;
+	return ar_record_set(r, "status", "refused") != 0 ||
+	    ar_record_set(r, "reason", refusal(it->refusal, 0)) != 0 ||
+	    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
+}
+
+/*
  * --modify: the record with the reservation's new shape and the start,
  * end and nodes it had (old_start, old_end, old_nodes), then one line
  * per reservation moved; or the record refused, and why.
@@ -644,16 +651,10 @@ emit_modify(struct ctx *x, struct item *it)
 {
 	struct ar_record *r = &it->rec;
 	const struct ar_resv *was;
+	int st;
 
-	if (it->nalts == 0)
-		return EXIT_USAGE;
-	ar_record_del(r, "old_start");
-	ar_record_del(r, "old_end");
-	ar_record_del(r, "old_nodes");
-	if (it->refusal != 0)
-		return ar_record_set(r, "status", "refused") != 0 ||
-		    ar_record_set(r, "reason", refusal(it->refusal, 0)) != 0 ||
-		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
+	if ((st = modify_refused(x, it)) != 0)
+		return st > 0 ? st : -1;
 	if (cmd_answer(it, &it->alts[0]) != 0 ||
 	    ar_record_set_uint(r, "nodes", it->rq.nodes) != 0)
 		return -1;
@@ -701,16 +702,10 @@ emit_modify_series(struct ctx *x, struct item *it)
 	struct ar_record *r = &it->rec;
 	const struct ar_resv *now, *was;
 	size_t last = it->nalts - 1;
+	int st;
 
-	if (it->nalts == 0)
-		return EXIT_USAGE;
-	ar_record_del(r, "old_start");
-	ar_record_del(r, "old_end");
-	ar_record_del(r, "old_nodes");
-	if (it->refusal != 0)
-		return ar_record_set(r, "status", "refused") != 0 ||
-		    ar_record_set(r, "reason", refusal(it->refusal, 0)) != 0 ||
-		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
+	if ((st = modify_refused(x, it)) != 0)
+		return st > 0 ? st : -1;
 	if (it->ngranted == 0) {
 		was = &it->was[last];
 		return occurrence_fields(r, was->id, was->series,

@@ -44,23 +44,14 @@ option(struct ctx *x, int opt, const char *arg)
 static int
 prepare(struct ctx *x, struct item *it, char *err)
 {
-	const char *v = ar_record_get(&it->rec, "id");
-	char msg[AR_ERRMAX];
+	const char *v;
+	int rc;
 
 	(void)x;
-	it->id = it->series = 0;
-	if (v != NULL) {
-		if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) == 0)
-			return 0;
-		snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
-		return -1;
-	}
-	if ((v = ar_record_get(&it->rec, "series")) != NULL) {
-		if (ar_uint_parse(v, 1, UINT64_MAX, &it->series, msg) == 0)
-			return 0;
-		snprintf(err, AR_ERRMAX, "field 'series': %.200s", msg);
-		return -1;
-	}
+	it->series = 0;
+	if ((rc = cmd_id_field(it, "id", &it->id, err)) != 0 ||
+	    (rc = cmd_id_field(it, "series", &it->series, err)) != 0)
+		return rc == 1 ? 0 : -1;
 	v = ar_record_get(&it->rec, "user");
 	if (v == NULL || strlen(v) > AR_LABEL_MAX ||
 	    (v = ar_record_get(&it->rec, "job")) == NULL ||

@@ -415,23 +415,15 @@ map_store(struct ctx *x, ar_store *s)
 static int
 prepare_id(struct ctx *x, struct item *it, char *err)
 {
-	const char *v = ar_record_get(&it->rec, "id");
-	char msg[AR_ERRMAX];
+	int rc;
 
 	(void)x;
-	it->id = 0;
 	/* Another command's refusal passes through untouched. */
-	if (v == NULL && ar_record_get(&it->rec, "status") != NULL)
-		return 0;
-	if (v == NULL) {
+	if ((rc = cmd_id_field(it, "id", &it->id, err)) == 0 &&
+	    ar_record_get(&it->rec, "status") == NULL)
 		snprintf(err, AR_ERRMAX, "missing field 'id'");
-		return -1;
-	}
-	if (ar_uint_parse(v, 1, UINT64_MAX, &it->id, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field 'id': %.200s", msg);
-		return -1;
-	}
-	return 0;
+	return rc == 1 || (rc == 0 &&
+	    ar_record_get(&it->rec, "status") != NULL) ? 0 : -1;
 }
 
 static int

@@ -1221,6 +1221,22 @@ out:
 }
 
 int
+cmd_id_field(struct item *it, const char *key, uint64_t *id, char *err)
+{
+	const char *v = ar_record_get(&it->rec, key);
+	char msg[AR_ERRMAX];
+
+	*id = 0;
+	if (v == NULL)
+		return 0;
+	if (ar_uint_parse(v, 1, UINT64_MAX, id, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
+		return -1;
+	}
+	return 1;
+}
+
+int
 cmd_request(struct ctx *x, struct item *it, char *err)
 {
 	struct ar_request *rq = &it->rq;

@@ -138,6 +138,10 @@ int cmd_read_all(struct ctx *x, int argc, char **argv,
 int cmd_time_field(struct ctx *x, struct item *it, const char *key,
     int64_t *t, char *err);
 
+/* Read field key as a reservation id into *id: 1 if it is there, 0 if
+ * not (*id is then 0), -1 with a message in err if it is bad. */
+int cmd_id_field(struct item *it, const char *key, uint64_t *id, char *err);
+
 /* Read the request fields of it->rec into it->rq; -1 with err on bad. */
 int cmd_request(struct ctx *x, struct item *it, char *err);
 
