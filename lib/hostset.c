@@ -56,6 +56,15 @@ hostset_copy(struct hostset *dst, const struct hostset *src)
 	return 0;
 }
 
+void
+hostset_swap(struct hostset *a, struct hostset *b)
+{
+	struct hostset c = *a;
+
+	*a = *b;
+	*b = c;
+}
+
 uint64_t
 hostset_count(const struct hostset *s)
 {

@@ -507,6 +507,8 @@ void hostset_free(struct hostset *s);
 /* Add [first, first + count) after everything s holds. */
 int hostset_append(struct hostset *s, uint32_t first, uint32_t count);
 int hostset_copy(struct hostset *dst, const struct hostset *src);
+/* Exchange what a and b hold: a result made aside becomes the set. */
+void hostset_swap(struct hostset *a, struct hostset *b);
 uint64_t hostset_count(const struct hostset *s);
 int hostset_equal(const struct hostset *a, const struct hostset *b);
 int hostset_union(struct hostset *out, const struct hostset *a,

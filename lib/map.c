@@ -548,9 +548,9 @@ sweep(struct plan *p, int first_fit, struct item **failed,
 		while (q.n > 0 && q.h[0]->e <= it->s) {
 			struct item *done = running_pop(&q);
 
-			if ((rc = hostset_union(&tmp, &free_, &done->got)) != 0 ||
-			    (rc = hostset_copy(&free_, &tmp)) != 0)
+			if ((rc = hostset_union(&tmp, &free_, &done->got)) != 0)
 				goto out;
+			hostset_swap(&free_, &tmp);
 		}
 		if (it->fixed) {
 			if (!hostset_subset(&it->want, &free_)) {
@@ -572,9 +572,9 @@ sweep(struct plan *p, int first_fit, struct item **failed,
 				if (pin == 0)
 					pin = fixed[k]->id;
 				if ((rc = hostset_union(&tmp, &blocked,
-				    &fixed[k]->want)) != 0 ||
-				    (rc = hostset_copy(&blocked, &tmp)) != 0)
+				    &fixed[k]->want)) != 0)
 					goto out;
+				hostset_swap(&blocked, &tmp);
 			}
 			if ((rc = hostset_minus(&avail, &free_, &blocked)) != 0)
 				goto out;
@@ -592,9 +592,9 @@ sweep(struct plan *p, int first_fit, struct item **failed,
 			if (rc != 0)
 				goto out;
 		}
-		if ((rc = hostset_minus(&tmp, &free_, &it->got)) != 0 ||
-		    (rc = hostset_copy(&free_, &tmp)) != 0)
+		if ((rc = hostset_minus(&tmp, &free_, &it->got)) != 0)
 			goto out;
+		hostset_swap(&free_, &tmp);
 		running_push(&q, it);
 	}
 out:
