@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "ar.h"
 #include "helpers.h"
@@ -79,6 +81,26 @@ done(ar_store *s, const char *name)
 {
 	ar_close(s);
 	rm_store(store_path(name));
+}
+
+/* The start of a test's main: its scratch directory. */
+static inline int
+suite_begin(void)
+{
+	if (mkdtemp(tmproot) == NULL) {
+		perror("mkdtemp");
+		return -1;
+	}
+	return 0;
+}
+
+/* The end: the directory goes, the counts are told; an exit status. */
+static inline int
+suite_end(void)
+{
+	rmdir(tmproot);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
 }
 
 #endif

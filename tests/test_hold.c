@@ -352,17 +352,13 @@ test_check(void)
 int
 main(void)
 {
-	if (mkdtemp(tmproot) == NULL) {
-		perror("mkdtemp");
+	if (suite_begin() != 0)
 		return 1;
-	}
 	test_expire();
 	test_unchanged();
 	test_confirm();
 	test_shape();
 	test_more();
 	test_check();
-	rmdir(tmproot);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return suite_end();
 }

@@ -1549,10 +1549,8 @@ test_stale_reader(void)
 int
 main(void)
 {
-	if (mkdtemp(tmproot) == NULL) {
-		perror("mkdtemp");
+	if (suite_begin() != 0)
 		return 1;
-	}
 	test_create_open();
 	test_basic();
 	test_ended();
@@ -1569,7 +1567,5 @@ main(void)
 	test_rings();
 	test_stale_reader();
 	rmdir(store_path("bad"));
-	rmdir(tmproot);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return suite_end();
 }

@@ -864,16 +864,12 @@ test_tampered(void)
 int
 main(void)
 {
-	if (mkdtemp(tmproot) == NULL) {
-		perror("mkdtemp");
+	if (suite_begin() != 0)
 		return 1;
-	}
 	test_hostsets();
 	test_empty();
 	test_tampered();
 	test_table34();
 	test_random();
-	rmdir(tmproot);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return suite_end();
 }

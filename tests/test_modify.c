@@ -422,17 +422,13 @@ test_check_kept(void)
 int
 main(void)
 {
-	if (mkdtemp(tmproot) == NULL) {
-		perror("mkdtemp");
+	if (suite_begin() != 0)
 		return 1;
-	}
 	test_shape();
 	test_running();
 	test_moves();
 	test_classes();
 	test_hosts();
 	test_check_kept();
-	rmdir(tmproot);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return suite_end();
 }

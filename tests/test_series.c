@@ -432,10 +432,8 @@ test_check(void)
 int
 main(void)
 {
-	if (mkdtemp(tmproot) == NULL) {
-		perror("mkdtemp");
+	if (suite_begin() != 0)
 		return 1;
-	}
 	test_grant();
 	test_all_or_none();
 	test_limits();
@@ -444,7 +442,5 @@ main(void)
 	test_key();
 	test_modify_all();
 	test_check();
-	rmdir(tmproot);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return suite_end();
 }
