@@ -328,6 +328,27 @@ collect_live(const struct ar_resv *r, void *arg)
 	return 0;
 }
 
+/* A guard for a store of cfg, its table of what was told empty. */
+static struct guard *
+guard_new(const struct ar_config *cfg)
+{
+	struct guard *g = calloc(1, sizeof(*g));
+	struct known *k = calloc(MAXID, sizeof(*k));
+
+	if (g == NULL || k == NULL) {
+		CHECK(0, "out of memory");
+		free(g);
+		free(k);
+		return NULL;
+	}
+	for (int i = 0; i < MAXID; i++)
+		k[i].told_at = -1;
+	g->k = k;
+	g->slot = cfg->slot;
+	g->nodes = cfg->nodes;
+	return g;
+}
+
 /*
  * Random plans on a store of nodes hosts: each step a few requests,
  * some naming hosts, some with windows that let others move (FCFS-EDS
@@ -338,25 +359,15 @@ static void
 random_run(uint32_t nodes, uint64_t seed, int steps)
 {
 	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL };
-	struct guard *g = calloc(1, sizeof(*g));
-	struct known *k = calloc(MAXID, sizeof(*k));
+	struct guard *g = guard_new(&cfg);
 	uint64_t refused = 0, named = 0, moved = 0, granted = 0, bad;
 	int64_t now = T0;
 	const char *dir = store_path("random");
 	ar_store *s;
 	ar_txn *t;
 
-	if (g == NULL || k == NULL) {
-		CHECK(0, "out of memory");
-		free(g);
-		free(k);
+	if (g == NULL)
 		return;
-	}
-	for (int i = 0; i < MAXID; i++)
-		k[i].told_at = -1;
-	g->k = k;
-	g->slot = cfg.slot;
-	g->nodes = nodes;
 	rng = seed;
 	OK(ar_create(dir, &cfg, now));
 	OK(ar_open(dir, 0, &s));
@@ -413,7 +424,8 @@ random_run(uint32_t nodes, uint64_t seed, int steps)
 				refused++;
 			for (size_t j = 0; j < ng && gr[j].id < MAXID; j++)
 				for (uint32_t h = 0; h < rq.nhosts; h++)
-					k[gr[j].id].named |= UINT64_C(1) << hosts[h];
+					g->k[gr[j].id].named |=
+					    UINT64_C(1) << hosts[h];
 			named += rq.nhosts > 0 && ng > 0;
 		}
 		if (rnd(8) == 0)
@@ -446,8 +458,8 @@ random_run(uint32_t nodes, uint64_t seed, int steps)
 	    moved, refused, g->kept);
 	ar_close(s);
 	rm_store(dir);
+	free(g->k);
 	free(g);
-	free(k);
 }
 
 static void
@@ -484,8 +496,7 @@ test_table34(void)
 		{ 15, 15, 3, 1 },
 	};
 	struct ar_config cfg = { 5, 300, 86400, 1 << 26, -1, "cn[0-4]" };
-	struct guard *g = calloc(1, sizeof(*g));
-	struct known *k = calloc(MAXID, sizeof(*k));
+	struct guard *g = guard_new(&cfg);
 	const struct ar_placed *gr, *mv;
 	struct ar_request rq;
 	struct ar_answer a;
@@ -494,17 +505,8 @@ test_table34(void)
 	ar_store *s;
 	ar_txn *t;
 
-	if (g == NULL || k == NULL) {
-		CHECK(0, "out of memory");
-		free(g);
-		free(k);
+	if (g == NULL)
 		return;
-	}
-	for (int i = 0; i < MAXID; i++)
-		k[i].told_at = -1;
-	g->k = k;
-	g->slot = cfg.slot;
-	g->nodes = cfg.nodes;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -531,8 +533,8 @@ test_table34(void)
 	    g->kept);
 	ar_close(s);
 	rm_store(dir);
+	free(g->k);
 	free(g);
-	free(k);
 }
 
 /* A set of hosts below 64 as runs. */
