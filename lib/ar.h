@@ -41,6 +41,8 @@ extern "C" {
 /* Not an error: what ar_write()'s function returns to keep nothing. */
 #define AR_UNCHANGED (-30621)
 #define AR_EUPGRADE  (-30609)   /* the store has an older format: ar_upgrade */
+#define AR_ESERVER   (-30610)   /* the store's server failed or is unreachable:
+				   ar_strerror tells what it said */
 
 /* The status of an answer or of a reservation. */
 enum ar_status {

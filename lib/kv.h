@@ -1,0 +1,236 @@
+/*
+ * kv.h - what a backend provides: the store as ordered tables of bytes,
+ * with transactions.
+ *
+ * The algorithms (the ring, the slot lists, the records and their
+ * indexes, the price classes, the mapping) are written once, outside
+ * every backend, against this interface.  A backend lives in a folder
+ * of its own under lib/ (lmdb/, pg/) and fills a struct kv_backend; a
+ * third one would provide exactly what this file names, no more.
+ *
+ * Its model is LMDB's: a store holds the tables of enum kv_table; a
+ * table maps keys to values in the byte order of their keys (memcmp,
+ * a shorter key first when one is a prefix of the other); KV_LABELS
+ * alone holds several values under one key, sorted the same way, each a
+ * (key, value) pair of its own.  A transaction sees one consistent
+ * state of the store; a write transaction is the only writer of its
+ * store while it lives, sees what it wrote, and makes all of it durable
+ * at commit or none of it.  Transactions nest: a child's writes become
+ * the parent's when it commits and vanish when it aborts.
+ *
+ * Values a backend returns are its memory: they stay valid until the
+ * transaction writes to any table or ends, whichever is first.
+ */
+#ifndef AR_KV_H
+#define AR_KV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ar.h"
+
+struct kv_val {
+	size_t size;
+	void *data;
+};
+
+/* The tables of a store; format/SCHEMA.md says what each holds. */
+enum kv_table {
+	KV_META, KV_RING, KV_RESV, KV_ENDS, KV_LABELS, KV_FLEX,
+	KV_KEYS, KV_PRICING, KV_DEMAND,         /* format 4 */
+	KV_MAP, KV_PINS, KV_EXPORTED,           /* format 5 */
+	KV_HOLDS,                               /* format 6 */
+	KV_TABLES
+};
+
+/* Where a cursor goes (kv_backend.cursor_get). */
+enum kv_op {
+	KV_FIRST,       /* the first entry */
+	KV_LAST,        /* the last entry */
+	KV_NEXT,        /* the entry after the cursor's */
+	KV_PREV,        /* the entry before it */
+	KV_SET_KEY,     /* the (first) entry of exactly key */
+	KV_SET_RANGE,   /* the first entry whose key is key or after it */
+	KV_GET_BOTH,    /* KV_LABELS: exactly the pair (key, val) */
+	KV_NEXT_DUP     /* KV_LABELS: the next value of the cursor's key */
+};
+
+/* kv_backend.put's flags */
+#define KV_NOOVERWRITE 0x1      /* KV_KEYEXIST if the key has a value */
+#define KV_APPEND 0x2           /* a hint: the key is after every other */
+
+/* Results besides 0, errno values and the AR_E* codes of ar.h; they
+ * have LMDB's numbers, so its backend passes them on unchanged. */
+#define KV_KEYEXIST (-30799)    /* KV_NOOVERWRITE, and the key is there */
+#define KV_NOTFOUND (-30798)    /* no such key, or the cursor's end */
+#define KV_FULL (-30792)        /* no room: kv_backend.grow, then retry */
+
+struct kv_backend;
+
+/*
+ * An open store, a transaction on one, a position in one of its tables:
+ * each backend's own begins with one of these, which names it, so that
+ * stores of several backends can be open in one process.
+ */
+struct kv_store {
+	const struct kv_backend *be;
+};
+
+struct kv_txn {
+	const struct kv_backend *be;
+};
+
+struct kv_cursor {
+	const struct kv_backend *be;
+};
+
+/* A new store's first content: the backend makes the store, calls fill
+ * in the write transaction that makes it, and shows the store only
+ * when that commits. */
+struct kv_init {
+	int (*fill)(struct kv_txn *txn, const void *arg);
+	const void *arg;
+	long group;             /* LMDB: the group the files are shared
+				   with, or -1 */
+};
+
+struct kv_backend {
+	const char *name;       /* "lmdb", "postgresql" */
+
+	/*
+	 * Make the store where names, with init's content, in one
+	 * transaction: a creation cut short leaves no store or a whole
+	 * one.  EEXIST if a store is already there (its content is the
+	 * caller's to compare; LMDB shares it with init's group first).
+	 */
+	int (*create)(const char *where, const struct kv_init *init);
+	/*
+	 * Open the store where names (AR_RDONLY: for reading only);
+	 * AR_ENOSTORE if there is none.  Tables a store of an older
+	 * format lacks read as empty and are created by upgrade.
+	 */
+	int (*open)(const char *where, unsigned flags, struct kv_store **ks);
+	/* Close ks; its transactions have ended. */
+	void (*close)(struct kv_store *ks);
+	/* Does the store hold every table of enum kv_table (format 6)? */
+	int (*complete)(struct kv_store *ks);
+
+	/*
+	 * Begin a transaction: a child of parent if that is not NULL (a
+	 * write transaction, and write is then 1), else a read one or,
+	 * with write, the store's only writer, waiting at most wait_ms
+	 * milliseconds for the one before it to end (AR_ETIMEDOUT).
+	 */
+	int (*txn_begin)(struct kv_store *ks, struct kv_txn *parent, int write,
+	    long wait_ms, struct kv_txn **txn);
+	/* Commit txn and free it, whatever the result.  Durable at 0. */
+	int (*txn_commit)(struct kv_txn *txn);
+	/* Abort txn and free it. */
+	void (*txn_abort)(struct kv_txn *txn);
+	/* Make the tables a store of an older format lacks, in write
+	 * transaction txn (ar_upgrade). */
+	int (*upgrade)(struct kv_txn *txn);
+
+	/* The value of key in *val; KV_NOTFOUND. */
+	int (*get)(struct kv_txn *txn, enum kv_table tb,
+	    const struct kv_val *key, struct kv_val *val);
+	/* Store val under key, replacing its value (KV_LABELS: adding it to
+	 * the key's values; KV_KEYEXIST if it is one already). */
+	int (*put)(struct kv_txn *txn, enum kv_table tb,
+	    const struct kv_val *key, const struct kv_val *val, unsigned flags);
+	/* Delete key, or in KV_LABELS the pair (key, *val) when val is not
+	 * NULL; KV_NOTFOUND. */
+	int (*del)(struct kv_txn *txn, enum kv_table tb,
+	    const struct kv_val *key, const struct kv_val *val);
+	/* The number of entries of tb. */
+	int (*count)(struct kv_txn *txn, enum kv_table tb, uint64_t *n);
+
+	/* A cursor on tb, not yet at an entry. */
+	int (*cursor_open)(struct kv_txn *txn, enum kv_table tb,
+	    struct kv_cursor **cur);
+	/* Close cur; a transaction's cursors close before it ends. */
+	void (*cursor_close)(struct kv_cursor *cur);
+	/* Move as op says, with key (and for KV_GET_BOTH val) as given,
+	 * and set *key and *val to the entry there; KV_NOTFOUND, and the
+	 * cursor's position is then undefined. */
+	int (*cursor_get)(struct kv_cursor *cur, struct kv_val *key,
+	    struct kv_val *val, enum kv_op op);
+	/* Delete the entry at the cursor; KV_NEXT then goes to the one
+	 * that followed it. */
+	int (*cursor_del)(struct kv_cursor *cur);
+
+	/* KV_FULL was returned: make room up to limit bytes (AR_EFULL if it
+	 * is reached), for the next transaction. */
+	int (*grow)(struct kv_store *ks, uint64_t limit);
+	/* The bytes the store may hold now without growing. */
+	int (*size)(struct kv_store *ks, uint64_t *bytes);
+	/* The process holding the writer lock, or 0 if none or not known. */
+	long (*lock_holder)(struct kv_store *ks);
+	/* The store will not be used for a while: let go of what a reader
+	 * keeps between transactions. */
+	void (*idle)(struct kv_store *ks);
+	/* A message for a result of this backend's own, or NULL. */
+	const char *(*strerror)(int code);
+};
+
+extern const struct kv_backend kv_lmdb;         /* lmdb/ */
+extern const struct kv_backend kv_postgresql;   /* pg/ */
+
+/* The calls the algorithms make, to the backend of their transaction. */
+static inline int
+kv_get(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
+    struct kv_val *val)
+{
+	return txn->be->get(txn, tb, key, val);
+}
+
+static inline int
+kv_put(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
+    const struct kv_val *val, unsigned flags)
+{
+	return txn->be->put(txn, tb, key, val, flags);
+}
+
+static inline int
+kv_del(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
+    const struct kv_val *val)
+{
+	return txn->be->del(txn, tb, key, val);
+}
+
+static inline int
+kv_count(struct kv_txn *txn, enum kv_table tb, uint64_t *n)
+{
+	return txn->be->count(txn, tb, n);
+}
+
+static inline int
+kv_cursor_open(struct kv_txn *txn, enum kv_table tb, struct kv_cursor **cur)
+{
+	return txn->be->cursor_open(txn, tb, cur);
+}
+
+static inline void
+kv_cursor_close(struct kv_cursor *cur)
+{
+	cur->be->cursor_close(cur);
+}
+
+static inline int
+kv_cursor_get(struct kv_cursor *cur, struct kv_val *key, struct kv_val *val,
+    enum kv_op op)
+{
+	return cur->be->cursor_get(cur, key, val, op);
+}
+
+static inline int
+kv_cursor_del(struct kv_cursor *cur)
+{
+	return cur->be->cursor_del(cur);
+}
+
+/* The backend of the store where names: PostgreSQL for a postgresql://
+ * or postgres:// URI, else LMDB for a directory. */
+const struct kv_backend *kv_backend_of(const char *where);
+
+#endif
