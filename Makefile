@@ -33,7 +33,7 @@ ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
 	$(LMDB_CFLAGS) $(CFLAGS)
 
 FORMAT_SRC = $(wildcard format/*.c)
-LIB_SRC = $(wildcard lib/*.c)
+LIB_SRC = $(wildcard lib/*.c lib/*/*.c)
 CMD_SRC = $(wildcard cmd/ar-*.c)
 CMDS = $(CMD_SRC:cmd/%.c=$(B)/bin/%)
 MAN1 = $(wildcard cmd/*.1)
@@ -41,7 +41,7 @@ MAN5 = format/ar-records.5
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/internal.h format/format.h cmd/cmd.h fuzz/run.h \
+HEADERS = lib/ar.h lib/internal.h lib/kv.h format/format.h cmd/cmd.h fuzz/run.h \
 	fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)

@@ -66,17 +66,17 @@ violation(struct checker *c, const char *fmt, ...)
 
 /* Is (key, value) in the dup-sorted database dbi? */
 static int
-has_entry(ar_txn *t, MDB_dbi dbi, MDB_val *key, MDB_val *v, int *found)
+has_entry(ar_txn *t, enum kv_table dbi, struct kv_val *key, struct kv_val *v, int *found)
 {
-	MDB_cursor *cur;
+	struct kv_cursor *cur;
 	int rc;
 
-	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
-	rc = mdb_cursor_get(cur, key, v, MDB_GET_BOTH);
-	mdb_cursor_close(cur);
+	rc = kv_cursor_get(cur, key, v, KV_GET_BOTH);
+	kv_cursor_close(cur);
 	*found = rc == 0;
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /* A record with a client key is named by the key's entry, whatever its
@@ -85,7 +85,7 @@ static int
 check_keyed(struct checker *c, const struct ar_resv *r)
 {
 	struct key_entry e;
-	MDB_val v;
+	struct kv_val v;
 	size_t n = 0, i = 0;
 	int rc;
 
@@ -108,15 +108,15 @@ static int
 check_pinned(struct checker *c, const struct ar_resv *r)
 {
 	unsigned char key[16];
-	MDB_val k = { 16, key }, v;
+	struct kv_val k = { 16, key }, v;
 	int rc;
 
 	pin_key(key, r->end / c->t->m.slot, r->id);
-	rc = mdb_get(c->t->txn, c->t->s->pins, &k, &v);
-	if (rc == MDB_NOTFOUND)
+	rc = kv_get(c->t->txn, KV_PINS, &k, &v);
+	if (rc == KV_NOTFOUND)
 		violation(c, "reservation %" PRIu64 " named its hosts but has "
 		    "no pin", r->id);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /* A live hold: in the hold index, expiring by its end, and not by the
@@ -125,7 +125,7 @@ static int
 check_hold(struct checker *c, const struct ar_resv *r)
 {
 	unsigned char key[16];
-	MDB_val k = { 16, key }, v;
+	struct kv_val k = { 16, key }, v;
 	int rc;
 
 	c->held++;
@@ -135,11 +135,11 @@ check_hold(struct checker *c, const struct ar_resv *r)
 		violation(c, "hold %" PRIu64 " expired but was not released",
 		    r->id);
 	hold_key(key, r->expires, r->id);
-	rc = mdb_get(c->t->txn, c->t->s->holds, &k, &v);
-	if (rc == MDB_NOTFOUND)
+	rc = kv_get(c->t->txn, KV_HOLDS, &k, &v);
+	if (rc == KV_NOTFOUND)
 		violation(c, "hold %" PRIu64 " is missing from the hold index",
 		    r->id);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /* Every record: decodable, in its window, indexed iff live; its nodes
@@ -174,25 +174,25 @@ check_records(struct checker *c)
 {
 	ar_txn *t = c->t;
 	int64_t slot = t->m.slot, top = t->base + t->m.horizon;
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct ar_resv r;
 	int rc;
 
-	if ((rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		unsigned char idv[8], lkey[2 * AR_LABEL_MAX + 1];
-		MDB_val iv = { 8, idv }, lk = { 0, lkey };
+		struct kv_val iv = { 8, idv }, lk = { 0, lkey };
 		int64_t from, to;
 		int in_ends, in_flex, in_labels = 0;
 
 		c->records++;
-		if (k.mv_size != 8 || resv_decode(t, &v, &r) != 0 ||
-		    r.id != u64_key(k.mv_data)) {
+		if (k.size != 8 || resv_decode(t, &v, &r) != 0 ||
+		    r.id != u64_key(k.data)) {
 			violation(c, "record %" PRIu64 " cannot be decoded",
-			    k.mv_size == 8 ? u64_key(k.mv_data) : 0);
+			    k.size == 8 ? u64_key(k.data) : 0);
 			continue;
 		}
 		if (r.id > c->max_id)
@@ -202,12 +202,12 @@ check_records(struct checker *c)
 		from = r.start / slot;
 		to = r.end / slot;
 		key_u64(idv, r.id);
-		lk.mv_size = label_key(r.user, r.job, lkey);
+		lk.size = label_key(r.user, r.job, lkey);
 		if ((rc = slots_find(t, &t->ends, (uint64_t)to, r.id,
 		    &in_ends)) != 0 || (rc = slots_find(t, &t->flex,
 		    (uint64_t)from, r.id, &in_flex)) != 0)
 			break;
-		if (lk.mv_size > 1 && (rc = has_entry(t, t->s->labels, &lk,
+		if (lk.size > 1 && (rc = has_entry(t, KV_LABELS, &lk,
 		    &iv, &in_labels)) != 0)
 			break;
 		if (r.client_key[0] != '\0' && (rc = check_keyed(c, &r)) != 0)
@@ -222,7 +222,7 @@ check_records(struct checker *c)
 		if (in_ends < 0)
 			violation(c, "reservation %" PRIu64 " is missing from "
 			    "the end list of its slot", r.id);
-		else if (in_ends != (lk.mv_size > 1))
+		else if (in_ends != (lk.size > 1))
 			violation(c, "reservation %" PRIu64 "'s end entry says "
 			    "it is %slabelled", r.id, in_ends ? "" : "not ");
 		c->movable += resv_movable(t, &r);
@@ -230,7 +230,7 @@ check_records(struct checker *c)
 			violation(c, "reservation %" PRIu64 " is %s the list of "
 			    "movable reservations", r.id, in_flex >= 0 ?
 			    "wrongly in" : "missing from");
-		if (lk.mv_size > 1 && !in_labels)
+		if (lk.size > 1 && !in_labels)
 			violation(c, "reservation %" PRIu64 " is missing from "
 			    "the label index", r.id);
 		if (from < slot_up(t, r.earliest) || from > slot_up(t, r.latest))
@@ -257,34 +257,34 @@ check_records(struct checker *c)
 				    (uint64_t)r.nodes * r.jobs;
 		}
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /* Every entry of a dup-sorted index names a live record that belongs
  * there; match says whether record r belongs under key k. */
 static int
-check_index(struct checker *c, MDB_dbi dbi, const char *what, size_t size,
-    int (*match)(const ar_txn *, const MDB_val *, const MDB_val *,
+check_index(struct checker *c, enum kv_table dbi, const char *what, size_t size,
+    int (*match)(const ar_txn *, const struct kv_val *, const struct kv_val *,
     const struct ar_resv *))
 {
 	ar_txn *t = c->t;
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct ar_resv r;
 	int rc;
 
-	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		uint64_t id;
 
-		if (v.mv_size != size) {
+		if (v.size != size) {
 			violation(c, "%s entry of the wrong size", what);
 			continue;
 		}
-		id = u64_key(v.mv_data);
+		id = u64_key(v.data);
 		rc = resv_get(t, id, &r);
 		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
 			violation(c, "%s entry names reservation %" PRIu64
@@ -295,12 +295,12 @@ check_index(struct checker *c, MDB_dbi dbi, const char *what, size_t size,
 			violation(c, "%s entry for reservation %" PRIu64
 			    " does not match its record", what, id);
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 static int
-label_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
+label_matches(const ar_txn *t, const struct kv_val *k, const struct kv_val *v,
     const struct ar_resv *r)
 {
 	unsigned char lkey[2 * AR_LABEL_MAX + 1];
@@ -308,7 +308,7 @@ label_matches(const ar_txn *t, const MDB_val *k, const MDB_val *v,
 
 	(void)t;
 	(void)v;
-	return k->mv_size == len && memcmp(k->mv_data, lkey, len) == 0;
+	return k->size == len && memcmp(k->data, lkey, len) == 0;
 }
 
 /*
@@ -320,22 +320,22 @@ static int
 check_keys(struct checker *c)
 {
 	ar_txn *t = c->t;
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct key_entry e;
 	struct ar_resv r;
 	uint64_t ids = 0;
 	size_t n;
 	int rc;
 
-	if ((rc = mdb_cursor_open(t->txn, t->s->keys, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_KEYS, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		const unsigned char *kb = k.mv_data;
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
+		const unsigned char *kb = k.data;
 		uint32_t owner;
 
-		if (k.mv_size <= 4 || k.mv_size > KEYS_KEY_MAX ||
+		if (k.size <= 4 || k.size > KEYS_KEY_MAX ||
 		    key_decode(&v, &e, &n) != 0) {
 			violation(c, "key index entry of the wrong size");
 			continue;
@@ -353,20 +353,20 @@ check_keys(struct checker *c)
 			else if (rc != 0)
 				goto out;
 			else if (r.owner != owner ||
-			    strlen(r.client_key) != k.mv_size - 4 ||
-			    memcmp(r.client_key, (const char *)k.mv_data + 4,
-			    k.mv_size - 4) != 0)
+			    strlen(r.client_key) != k.size - 4 ||
+			    memcmp(r.client_key, (const char *)k.data + 4,
+			    k.size - 4) != 0)
 				violation(c, "key index entry for reservation %"
 				    PRIu64 " does not match its record", id);
 			rc = 0;
 		}
 	}
 out:
-	mdb_cursor_close(cur);
-	if (rc == MDB_NOTFOUND && ids != c->keyed)
+	kv_cursor_close(cur);
+	if (rc == KV_NOTFOUND && ids != c->keyed)
 		violation(c, "the key index names %" PRIu64 " reservations, %"
 		    PRIu64 " records have a key", ids, c->keyed);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /* Every entry of the hold index names a live hold with that expiry; as
@@ -375,22 +375,22 @@ static int
 check_holds(struct checker *c)
 {
 	ar_txn *t = c->t;
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct ar_resv r;
 	uint64_t entries = 0, id;
 	int rc;
 
-	if ((rc = mdb_cursor_open(t->txn, t->s->holds, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_HOLDS, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		entries++;
-		if (k.mv_size != 16 || v.mv_size != 0) {
+		if (k.size != 16 || v.size != 0) {
 			violation(c, "hold index entry of the wrong size");
 			continue;
 		}
-		id = u64_key((const char *)k.mv_data + 8);
+		id = u64_key((const char *)k.data + 8);
 		rc = resv_get(t, id, &r);
 		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
 			violation(c, "hold index entry names reservation %"
@@ -398,16 +398,16 @@ check_holds(struct checker *c)
 		else if (rc != 0)
 			break;
 		else if (r.state != AR_GRANTED || r.expires !=
-		    (int64_t)u64_key(k.mv_data))
+		    (int64_t)u64_key(k.data))
 			violation(c, "hold index entry for reservation %" PRIu64
 			    " does not match its record", id);
 		rc = 0;
 	}
-	mdb_cursor_close(cur);
-	if (rc == MDB_NOTFOUND && entries != c->held)
+	kv_cursor_close(cur);
+	if (rc == KV_NOTFOUND && entries != c->held)
 		violation(c, "the hold index has %" PRIu64 " entries, there are %"
 		    PRIu64 " holds", entries, c->held);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /* Does entry a sort before b? */
@@ -427,30 +427,30 @@ below(const struct slot_entry *a, const struct slot_entry *b)
  * The end list's label bits are checked from the records.
  */
 static int
-check_list(struct checker *c, MDB_dbi dbi, const char *what, int starts,
+check_list(struct checker *c, enum kv_table dbi, const char *what, int starts,
     uint64_t expected)
 {
 	ar_txn *t = c->t;
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct slot_entry bound, top = { 0, 0 }, e;
 	struct ar_resv r;
 	uint64_t entries = 0;
 	int rc, first = 1;
 
-	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT), first = 0) {
-		size_t n = v.mv_size / sizeof(struct slot_entry);
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT), first = 0) {
+		size_t n = v.size / sizeof(struct slot_entry);
 
-		if (k.mv_size != 16 || v.mv_size % sizeof(struct slot_entry) ||
+		if (k.size != 16 || v.size % sizeof(struct slot_entry) ||
 		    n == 0 || n > BUCKET_CAP) {
 			violation(c, "%s bucket of the wrong size", what);
 			continue;
 		}
-		bound.slot = u64_key(k.mv_data);
-		bound.id = u64_key((const unsigned char *)k.mv_data + 8);
+		bound.slot = u64_key(k.data);
+		bound.id = u64_key((const unsigned char *)k.data + 8);
 		if (!first && !below(&top, &bound))
 			violation(c, "%s bucket before bound %" PRIu64 "/%"
 			    PRIu64 " holds a later entry", what, bound.slot,
@@ -458,7 +458,7 @@ check_list(struct checker *c, MDB_dbi dbi, const char *what, int starts,
 		for (size_t i = 0; i < n; i++) {
 			uint64_t id;
 
-			memcpy(&e, (const char *)v.mv_data + i * sizeof(e),
+			memcpy(&e, (const char *)v.data + i * sizeof(e),
 			    sizeof(e));
 			id = e.id & ~ENTRY_LABELLED;
 			entries++;
@@ -483,11 +483,11 @@ check_list(struct checker *c, MDB_dbi dbi, const char *what, int starts,
 		}
 	}
 out:
-	mdb_cursor_close(cur);
-	if (rc == MDB_NOTFOUND && entries != expected)
+	kv_cursor_close(cur);
+	if (rc == KV_NOTFOUND && entries != expected)
 		violation(c, "the %s holds %" PRIu64 " entries for %" PRIu64
 		    " reservations", what, entries, expected);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /*
@@ -735,21 +735,21 @@ check_pins(struct checker *c)
 	int64_t now = t->now / t->m.slot;
 	struct hostset hs = { 0 };
 	struct ar_resv r;
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	int rc;
 
-	if ((rc = mdb_cursor_open(t->txn, t->s->pins, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_PINS, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		uint64_t id;
 
-		if (k.mv_size != 16) {
+		if (k.size != 16) {
 			violation(c, "pin with a key of the wrong size");
 			continue;
 		}
-		id = u64_key((const unsigned char *)k.mv_data + 8);
+		id = u64_key((const unsigned char *)k.data + 8);
 		if ((rc = map_pin_decode(t, &v, &hs)) == AR_ECORRUPT) {
 			violation(c, "pin of reservation %" PRIu64 " is "
 			    "malformed", id);
@@ -766,7 +766,7 @@ check_pins(struct checker *c)
 		if (rc != 0)
 			break;
 		if (r.state != AR_GRANTED || !r.named ||
-		    (uint64_t)(r.end / t->m.slot) != u64_key(k.mv_data) ||
+		    (uint64_t)(r.end / t->m.slot) != u64_key(k.data) ||
 		    hostset_count(&hs) != r.nodes) {
 			violation(c, "pin of reservation %" PRIu64 " does not "
 			    "match its record", id);
@@ -776,9 +776,9 @@ check_pins(struct checker *c)
 		    r.start / t->m.slot, r.end / t->m.slot, hs.r, hs.n)) != 0)
 			break;
 	}
-	mdb_cursor_close(cur);
+	kv_cursor_close(cur);
 	hostset_free(&hs);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /*
@@ -788,7 +788,7 @@ check_pins(struct checker *c)
  * started, go to live, if not NULL.
  */
 static int
-check_entries(struct checker *c, MDB_dbi dbi, const char *what,
+check_entries(struct checker *c, enum kv_table dbi, const char *what,
     struct holds *live)
 {
 	ar_txn *t = c->t;
@@ -796,22 +796,22 @@ check_entries(struct checker *c, MDB_dbi dbi, const char *what,
 	struct hostset hosts = { 0 }, told = { 0 };
 	struct disk_map d;
 	struct ar_resv r;
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	int rc;
 
-	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		uint64_t id;
 
-		if (k.mv_size != 8) {
+		if (k.size != 8) {
 			violation(c, "%s entry with a key of the wrong size",
 			    what);
 			continue;
 		}
-		id = u64_key(k.mv_data);
+		id = u64_key(k.data);
 		rc = map_entry_decode(t, &v, &d, &hosts, &told);
 		if (rc == AR_ECORRUPT || (rc == 0 && d.printed != MAP_UNTOLD &&
 		    hostset_count(&told) != d.nodes)) {
@@ -845,10 +845,10 @@ check_entries(struct checker *c, MDB_dbi dbi, const char *what,
 		    hosts.r, hosts.n)) != 0)
 			break;
 	}
-	mdb_cursor_close(cur);
+	kv_cursor_close(cur);
 	hostset_free(&hosts);
 	hostset_free(&told);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /* A reservation as the sweep mapped it: exactly its nodes in hosts,
@@ -907,8 +907,8 @@ check_mapping(struct checker *c)
 	int rc;
 
 	if ((rc = check_names(c)) != 0 || (rc = check_pins(c)) != 0 ||
-	    (rc = check_entries(c, t->s->map, "map", &c->kept)) != 0 ||
-	    (rc = check_entries(c, t->s->exported, "export", NULL)) != 0)
+	    (rc = check_entries(c, KV_MAP, "map", &c->kept)) != 0 ||
+	    (rc = check_entries(c, KV_EXPORTED, "export", NULL)) != 0)
 		return rc;
 	/* A pin or entry it cannot read is told above. */
 	if ((rc = map_verify(t, plan_got, c, &failed, &conflict)) ==
@@ -964,7 +964,7 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad)
 {
 	struct checker c = { .t = t, .fn = fn, .arg = arg };
-	MDB_stat st;
+	uint64_t n;
 	int rc;
 
 	*bad = 0;
@@ -981,10 +981,10 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 			goto out;
 		}
 	if ((rc = check_records(&c)) == 0 &&
-	    (rc = check_list(&c, t->s->ends, "end list", 0, c.live)) == 0 &&
-	    (rc = check_list(&c, t->s->flex, "movable list", 1,
+	    (rc = check_list(&c, KV_ENDS, "end list", 0, c.live)) == 0 &&
+	    (rc = check_list(&c, KV_FLEX, "movable list", 1,
 	    c.movable)) == 0 &&
-	    (rc = check_index(&c, t->s->labels, "label index", 8,
+	    (rc = check_index(&c, KV_LABELS, "label index", 8,
 	    label_matches)) == 0 &&
 	    (rc = check_keys(&c)) == 0 && (rc = check_holds(&c)) == 0)
 		rc = check_ring(&c, &t->ring, 1, c.expect);
@@ -1009,16 +1009,16 @@ out:
 	if (c.max_id >= t->m.next_id)
 		violation(&c, "reservation %" PRIu64 " is at or past the next "
 		    "id %" PRIu64, c.max_id, t->m.next_id);
-	if ((rc = mdb_stat(t->txn, t->s->pins, &st)) != 0)
+	if ((rc = kv_count(t->txn, KV_PINS, &n)) != 0)
 		return rc;
-	if (st.ms_entries != t->m.pins)
+	if (n != t->m.pins)
 		violation(&c, "the counters say %" PRIu64 " pins, there are "
-		    "%zu", t->m.pins, (size_t)st.ms_entries);
-	if ((rc = mdb_stat(t->txn, t->s->holds, &st)) != 0)
+		    "%" PRIu64, t->m.pins, n);
+	if ((rc = kv_count(t->txn, KV_HOLDS, &n)) != 0)
 		return rc;
-	if (st.ms_entries != t->m.holds)
+	if (n != t->m.holds)
 		violation(&c, "the counters say %" PRIu64 " holds, there are "
-		    "%zu", t->m.holds, (size_t)st.ms_entries);
+		    "%" PRIu64, t->m.holds, n);
 	*bad = c.bad;
 	return 0;
 }

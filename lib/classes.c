@@ -20,7 +20,7 @@
 
 #include "internal.h"
 
-static const MDB_val classes_key = { 7, "classes" };
+static const struct kv_val classes_key = { 7, "classes" };
 
 /* Ready the limit rings of the classes in t->pr. */
 static int
@@ -33,7 +33,7 @@ limits_begin(ar_txn *t)
 
 		if (t->pr.c[i - 1].limit > t->m.nodes)
 			return AR_ECORRUPT;
-		r->dbi = t->s->ring;
+		r->dbi = KV_RING;
 		r->id = i;
 		if ((rc = ring_begin(r, t->m.chunks, t->pr.c[i - 1].limit,
 		    t->base, t->m.horizon)) != 0)
@@ -46,20 +46,19 @@ limits_begin(ar_txn *t)
 int
 classes_begin(ar_txn *t)
 {
-	MDB_val v;
+	struct kv_val v;
 	int rc;
 
 	t->pr.n = 0;
 	t->demand_seq = 0;
-	t->demand_cur = NULL;   /* LMDB closed it with its transaction */
-	rc = mdb_get(t->txn, t->s->pricing, (MDB_val *)&classes_key, &v);
-	if (rc == MDB_NOTFOUND)
+	rc = kv_get(t->txn, KV_PRICING, (struct kv_val *)&classes_key, &v);
+	if (rc == KV_NOTFOUND)
 		return 0;
 	if (rc != 0)
 		return rc;
-	if (v.mv_size != sizeof(t->pr))
+	if (v.size != sizeof(t->pr))
 		return AR_ECORRUPT;
-	memcpy(&t->pr, v.mv_data, sizeof(t->pr));
+	memcpy(&t->pr, v.data, sizeof(t->pr));
 	if (t->pr.n > AR_CLASSES_MAX || t->pr.retention < 0)
 		return AR_ECORRUPT;
 	return limits_begin(t);
@@ -189,30 +188,30 @@ fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to, int64_t delta)
 }
 
 int
-demand_begin(MDB_txn *txn, MDB_dbi dbi, int64_t now)
+demand_begin(struct kv_txn *txn, int64_t now)
 {
 	unsigned char key[8];
 	struct disk_demand d;
-	MDB_val k = { 8, key }, v = { sizeof(d), &d };
+	struct kv_val k = { 8, key }, v = { sizeof(d), &d };
 
 	memset(&d, 0, sizeof(d));
 	d.at = d.earliest = now;
 	key_u64(key, 1);
-	return mdb_put(txn, dbi, &k, &v, MDB_APPEND);
+	return kv_put(txn, KV_DEMAND, &k, &v, KV_APPEND);
 }
 
 /*
  * Without classes a grant is not logged: its record tells the same, and
- * an LMDB put would cost a grant a quarter more.  The log is written
- * through a cursor kept at its end for the whole transaction, so that
- * an entry is appended without a search from the root.
+ * an LMDB put would cost a grant a quarter more.  The log's end is
+ * looked up once per transaction, and entries are appended after it.
  */
 int
 demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
     uint32_t granted, enum ar_reason reason)
 {
 	unsigned char key[8];
-	MDB_val k = { 8, key }, v;
+	struct kv_val k = { 8, key }, v;
+	struct kv_cursor *cur;
 	struct disk_demand d;
 	int rc;
 
@@ -220,15 +219,15 @@ demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
 		return 0;
 
 	/* The next sequence number: looked up once per transaction. */
-	if (t->demand_cur == NULL) {
-		if ((rc = mdb_cursor_open(t->txn, t->s->demand,
-		    &t->demand_cur)) != 0)
+	if (t->demand_seq == 0) {
+		if ((rc = kv_cursor_open(t->txn, KV_DEMAND, &cur)) != 0)
 			return rc;
-		rc = mdb_cursor_get(t->demand_cur, &k, &v, MDB_LAST);
-		if (rc == 0 && k.mv_size != 8)
+		rc = kv_cursor_get(cur, &k, &v, KV_LAST);
+		if (rc == 0 && k.size != 8)
 			rc = AR_ECORRUPT;
-		t->demand_seq = rc == 0 ? u64_key(k.mv_data) + 1 : 1;
-		if (rc != 0 && rc != MDB_NOTFOUND)
+		t->demand_seq = rc == 0 ? u64_key(k.data) + 1 : 1;
+		kv_cursor_close(cur);
+		if (rc != 0 && rc != KV_NOTFOUND)
 			return rc;
 	}
 	memset(&d, 0, sizeof(d));
@@ -241,51 +240,49 @@ demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
 	d.cls = (uint16_t)cls;
 	d.reason = (uint8_t)reason;
 	key_u64(key, t->demand_seq);
-	k.mv_size = 8;
-	k.mv_data = key;
-	v.mv_size = sizeof(d);
-	v.mv_data = &d;
+	k.size = 8;
+	k.data = key;
+	v.size = sizeof(d);
+	v.data = &d;
 	txn_wrote(t);
-	if ((rc = mdb_cursor_put(t->demand_cur, &k, &v, MDB_APPEND)) == 0)
+	if ((rc = kv_put(t->txn, KV_DEMAND, &k, &v, KV_APPEND)) == 0)
 		t->demand_seq++;
 	return rc;
 }
 
 void
-demand_cursor_close(ar_txn *t)
+demand_forget(ar_txn *t)
 {
-	if (t->demand_cur != NULL)
-		mdb_cursor_close(t->demand_cur);
-	t->demand_cur = NULL;
+	t->demand_seq = 0;
 }
 
 int
 demand_drop(ar_txn *t, int64_t before, uint64_t *dropped)
 {
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct disk_demand d;
 	int rc;
 
 	*dropped = 0;
-	if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_DEMAND, &cur)) != 0)
 		return rc;
 	/* Entries are in the order they were asked: the old ones first. */
-	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
-		if (v.mv_size != sizeof(d)) {
+	while ((rc = kv_cursor_get(cur, &k, &v, KV_FIRST)) == 0) {
+		if (v.size != sizeof(d)) {
 			rc = AR_ECORRUPT;
 			break;
 		}
-		memcpy(&d, v.mv_data, sizeof(d));
+		memcpy(&d, v.data, sizeof(d));
 		if (d.at >= before)
 			break;
 		txn_wrote(t);
-		if ((rc = mdb_cursor_del(cur, 0)) != 0)
+		if ((rc = kv_cursor_del(cur)) != 0)
 			break;
 		++*dropped;
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND || rc == 0 ? 0 : rc;
 }
 
 int
@@ -311,23 +308,23 @@ ar_pricing(ar_txn *t, struct ar_pricing *p)
 static int
 priced_live(ar_txn *t, int *yes)
 {
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	int rc;
 
 	*yes = 0;
-	if ((rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0 && !*yes;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0 && !*yes;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		struct ar_resv r;
 
 		if ((rc = resv_decode(t, &v, &r)) != 0)
 			break;
 		*yes = r.cls != 0 && r.state == AR_GRANTED && r.end > t->now;
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND || rc == 0 ? 0 : rc;
 }
 
 /* Say which class and field of p is wrong: EINVAL. */
@@ -344,7 +341,7 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
     const char **field)
 {
 	struct pricing pr;
-	MDB_val v = { sizeof(pr), &pr };
+	struct kv_val v = { sizeof(pr), &pr };
 	int64_t at = 0;
 	size_t order[AR_CLASSES_MAX], i, j;
 	int rc, busy;
@@ -406,12 +403,12 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 	memcpy(pr.c, p->c, p->n * sizeof(pr.c[0]));
 	txn_wrote(t);
 	if (p->n == 0)
-		rc = mdb_del(t->txn, t->s->pricing, (MDB_val *)&classes_key,
+		rc = kv_del(t->txn, KV_PRICING, (struct kv_val *)&classes_key,
 		    NULL);
 	else
-		rc = mdb_put(t->txn, t->s->pricing, (MDB_val *)&classes_key, &v,
+		rc = kv_put(t->txn, KV_PRICING, (struct kv_val *)&classes_key, &v,
 		    0);
-	if (rc == MDB_NOTFOUND)
+	if (rc == KV_NOTFOUND)
 		rc = 0;
 	if (rc != 0)
 		return rc;
@@ -426,7 +423,7 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 		if (i <= t->pr.n)
 			t->limit[i].capacity = pr.c[i - 1].limit;
 		else {
-			t->limit[i].dbi = t->s->ring;
+			t->limit[i].dbi = KV_RING;
 			t->limit[i].id = (uint32_t)i;
 			if ((rc = ring_begin(&t->limit[i], t->m.chunks,
 			    pr.c[i - 1].limit, t->base, t->m.horizon)) != 0)
@@ -441,25 +438,25 @@ int
 ar_demand(ar_txn *t, int64_t since,
     int (*fn)(const struct ar_demand *, void *), void *arg)
 {
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct disk_demand d;
 	struct ar_demand e;
 	int rc;
 
-	if ((rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_DEMAND, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		if (k.mv_size != 8 || v.mv_size != sizeof(d)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
+		if (k.size != 8 || v.size != sizeof(d)) {
 			rc = AR_ECORRUPT;
 			break;
 		}
-		memcpy(&d, v.mv_data, sizeof(d));
+		memcpy(&d, v.data, sizeof(d));
 		/* The entry a store's log begins with is no request. */
 		if (d.at < since || d.jobs == 0)
 			continue;
-		e.seq = u64_key(k.mv_data);
+		e.seq = u64_key(k.data);
 		e.at = d.at;
 		e.earliest = d.earliest;
 		e.duration = d.duration;
@@ -471,8 +468,8 @@ ar_demand(ar_txn *t, int64_t since,
 		if ((rc = fn(&e, arg)) != 0)
 			break;
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 struct forecast {

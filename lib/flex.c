@@ -652,7 +652,7 @@ admit_request(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
  */
 static int
 replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
-    const MDB_val *e, struct ar_answer *ans)
+    const struct kv_val *e, struct ar_answer *ans)
 {
 	struct key_entry ke;
 	struct ar_resv r;
@@ -731,7 +731,7 @@ add(ar_txn *t, const struct ar_request *rq, const struct ar_repeat *rep,
 	const char *key = rq->client_key;
 	uint64_t asked = rq->jobs;
 	struct span sp;
-	MDB_val e;
+	struct kv_val e;
 	int rc;
 
 	t->ngranted = t->nmoved = t->nocc = 0;

@@ -19,21 +19,21 @@ int
 hold_index(ar_txn *t, const struct ar_resv *r, int add)
 {
 	unsigned char key[16];
-	MDB_val k = { 16, key }, v = { 0, key };
+	struct kv_val k = { 16, key }, v = { 0, key };
 	int rc;
 
 	hold_key(key, r->expires, r->id);
 	txn_wrote(t);
 	t->meta_dirty = 1;
 	if (add) {
-		if ((rc = mdb_put(t->txn, t->s->holds, &k, &v,
-		    MDB_NOOVERWRITE)) == 0)
+		if ((rc = kv_put(t->txn, KV_HOLDS, &k, &v,
+		    KV_NOOVERWRITE)) == 0)
 			t->m.holds++;
-		return rc == MDB_KEYEXIST ? AR_ECORRUPT : rc;
+		return rc == KV_KEYEXIST ? AR_ECORRUPT : rc;
 	}
-	if ((rc = mdb_del(t->txn, t->s->holds, &k, NULL)) != 0 ||
+	if ((rc = kv_del(t->txn, KV_HOLDS, &k, NULL)) != 0 ||
 	    t->m.holds == 0)
-		return rc == MDB_NOTFOUND || rc == 0 ? AR_ECORRUPT : rc;
+		return rc == KV_NOTFOUND || rc == 0 ? AR_ECORRUPT : rc;
 	t->m.holds--;
 	return 0;
 }
@@ -46,8 +46,8 @@ hold_index(ar_txn *t, const struct ar_resv *r, int add)
 int
 holds_expire(ar_txn *t)
 {
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct ar_resv r;
 	int64_t expires;
 	uint64_t id;
@@ -56,15 +56,15 @@ holds_expire(ar_txn *t)
 	/* None at all, the common case: no lookup. */
 	if (t->m.holds == 0)
 		return 0;
-	if ((rc = mdb_cursor_open(t->txn, t->s->holds, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_HOLDS, &cur)) != 0)
 		return rc;
-	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
-		if (k.mv_size != 16 || v.mv_size != 0) {
+	while ((rc = kv_cursor_get(cur, &k, &v, KV_FIRST)) == 0) {
+		if (k.size != 16 || v.size != 0) {
 			rc = AR_ECORRUPT;
 			break;
 		}
-		expires = (int64_t)u64_key(k.mv_data);
-		id = u64_key((const char *)k.mv_data + 8);
+		expires = (int64_t)u64_key(k.data);
+		id = u64_key((const char *)k.data + 8);
 		if (expires > t->now)
 			break;
 		if ((rc = resv_get(t, id, &r)) != 0) {
@@ -82,14 +82,14 @@ holds_expire(ar_txn *t)
 		}
 		t->m.holds--;
 		t->meta_dirty = 1;
-		if ((rc = mdb_cursor_del(cur, 0)) != 0 ||
+		if ((rc = kv_cursor_del(cur)) != 0 ||
 		    (r.named && (rc = map_pin(t, &r, NULL, 0, 0)) != 0) ||
 		    (rc = retire(t, &r, AR_EXPIRED, expires)) != 0)
 			break;
 		t->expired++;
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 int

@@ -7,9 +7,8 @@
 
 #include <stddef.h>
 
-#include <lmdb.h>
-
 #include "ar.h"
+#include "kv.h"
 
 /*
  * The ring is stored as chunks of CHUNK_SLOTS consecutive slots, one LMDB
@@ -81,7 +80,7 @@ struct slot_entry {
 /* A slot list as a transaction sees it: its database, and its buckets in
  * memory, by bound, then spare ones. */
 struct slot_list {
-	MDB_dbi dbi;
+	enum kv_table dbi;
 	struct bucket **b;
 	size_t n, cap;
 };
@@ -133,16 +132,9 @@ struct key_entry {
 #define KEYS_KEY_MAX (4 + AR_CLIENT_KEY_MAX)
 
 struct ar_store {
-	MDB_env *env;
-	MDB_dbi meta, ring, resv, ends, labels, flex;
-	MDB_dbi keys;           /* 0 when the store's format predates it, */
-	MDB_dbi pricing;        /* ... as for these two */
-	MDB_dbi demand;
-	MDB_dbi map, pins, exported;    /* format 5: the mapping (map.c) */
-	MDB_dbi holds;                  /* format 6: holds by expiry */
-	int lockfd;             /* the store directory, flock()ed by writers */
+	const struct kv_backend *be;
+	struct kv_store *ks;
 	ar_txn *spare;          /* an ended transaction, kept for the next */
-	MDB_txn *rtxn;          /* an ended read transaction, kept to renew */
 	long wait_ms;
 	unsigned flags;
 };
@@ -166,7 +158,7 @@ struct cached {
  * the id first (u32, big-endian), so that several share one database.
  */
 struct ring {
-	MDB_dbi dbi;
+	enum kv_table dbi;
 	uint32_t id;            /* 0: the node ring */
 	uint32_t chunks;        /* ring positions */
 	uint32_t capacity;      /* the room a fit may fill in a slot */
@@ -227,13 +219,13 @@ struct ring_save {
 
 /*
  * A transaction, and the parts of the store it holds in memory: the
- * ring, the slot lists, the record cursor.  They share txn, the LMDB
+ * ring, the slot lists, the record cursor.  They share txn, the backend's
  * transaction, and gen: a page pointer a part keeps is good while gen
  * has not moved since it was taken (see txn_wrote()).
  */
 struct ar_txn {
 	ar_store *s;
-	MDB_txn *txn;
+	struct kv_txn *txn;
 	int write;
 	int locked;             /* holds the writer flock */
 	int meta_dirty;
@@ -244,19 +236,18 @@ struct ar_txn {
 				   the last writer left */
 	int expired;            /* holds this transaction released */
 	int64_t base;           /* first slot the rings are authoritative for */
-	uint64_t gen;           /* bumped when LMDB may have moved pages */
-	int flushed;            /* this LMDB transaction holds dirty chunk pages */
+	uint64_t gen;           /* bumped when values read may have moved */
+	int flushed;            /* this transaction holds dirty chunk pages */
 	struct ring ring;       /* nodes in use per slot */
 	struct pricing pr;      /* the price classes, loaded at begin */
 	uint64_t demand_seq;    /* the next demand entry's key; 0: unknown */
 	int pins;               /* a reservation with named hosts has not
 				   ended: 1, 0, or -1 not known yet */
-	MDB_cursor *demand_cur; /* at the demand log's end, or NULL */
 	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
 	 * cheaper, whose capacity is the booking limit b_i (class 1's is
 	 * the node ring, b_1 the capacity). */
 	struct ring limit[AR_CLASSES_MAX + 1];
-	MDB_cursor *resv_cur;   /* on the records, kept where it was last used */
+	struct kv_cursor *resv_cur;   /* on the records, kept where it was last used */
 	struct slot_list ends;  /* live reservations by end slot */
 	struct slot_list flex;  /* movable ones by start slot */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
@@ -271,8 +262,9 @@ struct ar_txn {
 };
 
 /*
- * A write to LMDB, in any database: when this LMDB transaction holds
- * dirty chunk pages, LMDB may spill them to disk and free their memory,
+ * A write, to any table: a value read is good until the transaction
+ * writes (kv.h); with LMDB, when the transaction holds dirty chunk
+ * pages, LMDB may spill them to disk and free their memory,
  * so chunk pointers taken before are forgotten.  Chunks flushed by an
  * enclosing transaction are stable while a nested one runs, and clean
  * pages stay put for the whole transaction.
@@ -285,11 +277,11 @@ txn_wrote(ar_txn *t)
 }
 
 /*
- * A savepoint (txn.c): a nested LMDB transaction, and what the parts of
+ * A savepoint (txn.c): a nested transaction, and what the parts of
  * the transaction keep in memory as they were when it began.
  */
 struct savepoint {
-	MDB_txn *parent;
+	struct kv_txn *parent;
 	struct meta m;
 	int meta_dirty, flushed;
 	struct ring_save ring;
@@ -339,7 +331,7 @@ int admit_logged(ar_txn *t, const struct ar_request *rq,
 int admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
     const struct ar_resv *was, struct ar_answer *ans);
 
-/* ring.c: each takes the ring r, and t for its LMDB transaction */
+/* ring.c: each takes the ring r, and t for its transaction */
 int ring_begin(struct ring *r, uint32_t chunks, uint32_t capacity,
     int64_t base, int64_t horizon);
 void ring_free(struct ring *r);
@@ -375,7 +367,7 @@ int slots_find(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
  * error). */
 int slots_scan(ar_txn *t, struct slot_list *l, uint64_t from, uint64_t to,
     int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg);
-/* Write both lists' changed buckets to LMDB. */
+/* Write both lists' changed buckets to the store. */
 int slots_flush(ar_txn *t);
 /* Forget the buckets in memory: their transaction ended or was undone. */
 void slots_discard(ar_txn *t);
@@ -410,14 +402,14 @@ int fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to,
     int64_t delta);
 /* Begin a new store's demand log with an entry of no request (jobs 0),
  * which says the log holds every refusal from then on. */
-int demand_begin(MDB_txn *txn, MDB_dbi dbi, int64_t now);
+int demand_begin(struct kv_txn *txn, int64_t now);
 /* Log an admission outcome: every one with classes, else refusals. */
 int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
     uint32_t granted, enum ar_reason reason);
 /* Drop demand entries older than the retention. */
 int demand_prune(ar_txn *t);
-/* Close the demand log's cursor: a nested transaction begins. */
-void demand_cursor_close(ar_txn *t);
+/* Forget where the demand log ends: a nested transaction was undone. */
+void demand_forget(ar_txn *t);
 /* Drop demand entries asked before a time; *dropped counts them. */
 int demand_drop(ar_txn *t, int64_t before, uint64_t *dropped);
 
@@ -425,7 +417,7 @@ int demand_drop(ar_txn *t, int64_t before, uint64_t *dropped);
 int resv_put(ar_txn *t, const struct ar_resv *r);
 void resv_cursor_close(ar_txn *t);
 int resv_get(ar_txn *t, uint64_t id, struct ar_resv *r);
-int resv_decode(const ar_txn *t, const MDB_val *v, struct ar_resv *r);
+int resv_decode(const ar_txn *t, const struct kv_val *v, struct ar_resv *r);
 void resv_finished(struct ar_resv *r, int64_t clock);
 size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
@@ -436,11 +428,11 @@ int resv_movable(const ar_txn *t, const struct ar_resv *r);
 /* The key index; a key has at most AR_CLIENT_KEY_MAX bytes, the key of
  * the index (keys_key) at most KEYS_KEY_MAX. */
 size_t keys_key(uint32_t owner, const char *key, unsigned char *buf);
-/* owner's entry for key in *v (LMDB's memory), or AR_ENOTFOUND. */
-int key_get(ar_txn *t, uint32_t owner, const char *key, MDB_val *v);
+/* owner's entry for key in *v (the backend's memory), or AR_ENOTFOUND. */
+int key_get(ar_txn *t, uint32_t owner, const char *key, struct kv_val *v);
 /* Check an entry: its header in *e, its n ids; AR_ECORRUPT if bad. */
-int key_decode(const MDB_val *v, struct key_entry *e, size_t *n);
-uint64_t key_id(const MDB_val *v, size_t i);
+int key_decode(const struct kv_val *v, struct key_entry *e, size_t *n);
+uint64_t key_id(const struct kv_val *v, size_t i);
 /* Record owner's key for the n copies granted of jobs asked. */
 int key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
     const struct ar_placed *granted, size_t n);
@@ -469,7 +461,7 @@ void txn_undo(ar_txn *t, struct savepoint *sp);
 /* Keep what was done since the savepoint; undo it if that fails. */
 int txn_keep(ar_txn *t, struct savepoint *sp);
 
-/* Big-endian keys, so that LMDB's byte order is numeric order. */
+/* Big-endian keys, so that the tables' byte order is numeric order. */
 static inline void
 key_u64(unsigned char *buf, uint64_t v)
 {
@@ -560,11 +552,11 @@ hold_key(unsigned char *key, int64_t expires, uint64_t id)
 /* Decode an entry of `map` or `exported`: its header, its hosts and the
  * hosts told last (none if untold); AR_ECORRUPT if it is not well
  * formed (runs normal and within the nodes, as many hosts as nodes). */
-int map_entry_decode(const ar_txn *t, const MDB_val *v, struct disk_map *d,
+int map_entry_decode(const ar_txn *t, const struct kv_val *v, struct disk_map *d,
     struct hostset *hosts, struct hostset *told);
 /* Decode a pin's hosts; AR_ECORRUPT if they are not normal runs within
  * the nodes. */
-int map_pin_decode(const ar_txn *t, const MDB_val *v, struct hostset *s);
+int map_pin_decode(const ar_txn *t, const struct kv_val *v, struct hostset *s);
 
 /* A reservation of the plan and the hosts a sweep gave it. */
 struct map_got {

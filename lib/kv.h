@@ -18,8 +18,10 @@
  * at commit or none of it.  Transactions nest: a child's writes become
  * the parent's when it commits and vanish when it aborts.
  *
- * Values a backend returns are its memory: they stay valid until the
- * transaction writes to any table or ends, whichever is first.
+ * Values a backend returns are its memory, valid until the transaction
+ * ends; but after the transaction has written a value, values it read
+ * may move at its next write (LMDB moves a page it spills), so a caller
+ * keeping one across writes checks that first (internal.h, txn_wrote).
  */
 #ifndef AR_KV_H
 #define AR_KV_H
@@ -64,6 +66,9 @@ enum kv_op {
 #define KV_KEYEXIST (-30799)    /* KV_NOOVERWRITE, and the key is there */
 #define KV_NOTFOUND (-30798)    /* no such key, or the cursor's end */
 #define KV_FULL (-30792)        /* no room: kv_backend.grow, then retry */
+
+/* The room a new store starts with, and the least maximum size. */
+#define KV_SIZE_INITIAL (1UL << 20)
 
 struct kv_backend;
 

@@ -112,16 +112,16 @@ runs_load(struct hostset *s, const unsigned char *p, uint32_t n,
 }
 
 int
-map_entry_decode(const ar_txn *t, const MDB_val *v, struct disk_map *d,
+map_entry_decode(const ar_txn *t, const struct kv_val *v, struct disk_map *d,
     struct hostset *hosts, struct hostset *told)
 {
-	const unsigned char *p = v->mv_data;
+	const unsigned char *p = v->data;
 	int rc;
 
-	if (v->mv_size < sizeof(*d))
+	if (v->size < sizeof(*d))
 		return AR_ECORRUPT;
 	memcpy(d, p, sizeof(*d));
-	if (v->mv_size != sizeof(*d) + ((uint64_t)d->runs +
+	if (v->size != sizeof(*d) + ((uint64_t)d->runs +
 	    (d->printed == MAP_UNTOLD ? 0 : d->printed)) * sizeof(struct run))
 		return AR_ECORRUPT;
 	if ((rc = runs_load(hosts, p + sizeof(*d), d->runs, t->m.nodes)) != 0)
@@ -138,17 +138,17 @@ map_entry_decode(const ar_txn *t, const MDB_val *v, struct disk_map *d,
 /* Reservation id's entry in dbi (`map` or `exported`), if it has one
  * (*found). */
 static int
-entry_get(ar_txn *t, MDB_dbi dbi, uint64_t id, struct item *it, int *found)
+entry_get(ar_txn *t, enum kv_table dbi, uint64_t id, struct item *it, int *found)
 {
 	unsigned char key[8];
-	MDB_val k = { 8, key }, v;
+	struct kv_val k = { 8, key }, v;
 	struct disk_map d;
 	int rc;
 
 	*found = 0;
 	key_u64(key, id);
-	if ((rc = mdb_get(t->txn, dbi, &k, &v)) != 0)
-		return rc == MDB_NOTFOUND ? 0 : rc;
+	if ((rc = kv_get(t->txn, dbi, &k, &v)) != 0)
+		return rc == KV_NOTFOUND ? 0 : rc;
 	if ((rc = map_entry_decode(t, &v, &d, &it->want, &it->told)) != 0)
 		return rc;
 	it->untold = d.printed == MAP_UNTOLD;
@@ -162,11 +162,11 @@ entry_get(ar_txn *t, MDB_dbi dbi, uint64_t id, struct item *it, int *found)
 /* Write the entry of reservation it into dbi: its interval and hosts,
  * and the hosts told (NULL: none yet). */
 static int
-entry_write(ar_txn *t, MDB_dbi dbi, const struct item *it,
+entry_write(ar_txn *t, enum kv_table dbi, const struct item *it,
     const struct hostset *hosts, const struct hostset *told)
 {
 	unsigned char key[8], *buf;
-	MDB_val k = { 8, key }, v;
+	struct kv_val k = { 8, key }, v;
 	struct disk_map d;
 	size_t ntold = told != NULL ? told->n : 0;
 	int rc;
@@ -177,8 +177,8 @@ entry_write(ar_txn *t, MDB_dbi dbi, const struct item *it,
 	d.nodes = it->nodes;
 	d.runs = (uint32_t)hosts->n;
 	d.printed = told != NULL ? (uint32_t)told->n : MAP_UNTOLD;
-	v.mv_size = sizeof(d) + (hosts->n + ntold) * sizeof(struct run);
-	if ((buf = malloc(v.mv_size)) == NULL)
+	v.size = sizeof(d) + (hosts->n + ntold) * sizeof(struct run);
+	if ((buf = malloc(v.size)) == NULL)
 		return ENOMEM;
 	memcpy(buf, &d, sizeof(d));
 	if (hosts->n > 0)
@@ -187,9 +187,9 @@ entry_write(ar_txn *t, MDB_dbi dbi, const struct item *it,
 		memcpy(buf + sizeof(d) + hosts->n * sizeof(struct run),
 		    told->r, ntold * sizeof(struct run));
 	key_u64(key, it->id);
-	v.mv_data = buf;
+	v.data = buf;
 	txn_wrote(t);
-	rc = mdb_put(t->txn, dbi, &k, &v, 0);
+	rc = kv_put(t->txn, dbi, &k, &v, 0);
 	free(buf);
 	return rc;
 }
@@ -206,7 +206,7 @@ entry_put(ar_txn *t, const struct item *it, int told)
 	    hostset_equal(&it->want, &it->got) &&
 	    (told ? !it->untold && hostset_equal(&it->told, &it->got) : 1))
 		return 0;
-	return entry_write(t, t->s->map, it, &it->got, tl);
+	return entry_write(t, KV_MAP, it, &it->got, tl);
 }
 
 int
@@ -214,7 +214,7 @@ map_pin(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts,
     uint32_t n, int add)
 {
 	unsigned char key[16];
-	MDB_val k = { 16, key }, v;
+	struct kv_val k = { 16, key }, v;
 	struct hostset s = { 0 };
 	int rc = 0;
 
@@ -223,31 +223,31 @@ map_pin(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts,
 	t->meta_dirty = 1;
 	txn_wrote(t);
 	if (!add) {
-		if ((rc = mdb_del(t->txn, t->s->pins, &k, NULL)) != 0 ||
+		if ((rc = kv_del(t->txn, KV_PINS, &k, NULL)) != 0 ||
 		    t->m.pins == 0)
-			return rc == MDB_NOTFOUND || rc == 0 ? AR_ECORRUPT : rc;
+			return rc == KV_NOTFOUND || rc == 0 ? AR_ECORRUPT : rc;
 		t->m.pins--;
 		return 0;
 	}
 	for (uint32_t i = 0; i < n && rc == 0; i++)
 		rc = hostset_append(&s, hosts[i], 1);
 	if (rc == 0) {
-		v.mv_size = s.n * sizeof(struct run);
-		v.mv_data = s.r;
-		rc = mdb_put(t->txn, t->s->pins, &k, &v, MDB_NOOVERWRITE);
+		v.size = s.n * sizeof(struct run);
+		v.data = s.r;
+		rc = kv_put(t->txn, KV_PINS, &k, &v, KV_NOOVERWRITE);
 	}
 	hostset_free(&s);
 	if (rc == 0)
 		t->m.pins++;
-	return rc == MDB_KEYEXIST ? AR_ECORRUPT : rc;
+	return rc == KV_KEYEXIST ? AR_ECORRUPT : rc;
 }
 
 int
 map_pinned(ar_txn *t, int *yes)
 {
 	unsigned char key[16];
-	MDB_val k = { 16, key }, v;
-	MDB_cursor *cur;
+	struct kv_val k = { 16, key }, v;
+	struct kv_cursor *cur;
 	int rc;
 
 	/* No pins at all, the common case: no lookup. */
@@ -255,11 +255,11 @@ map_pinned(ar_txn *t, int *yes)
 		t->pins = 0;
 	if (t->pins < 0) {
 		pin_key(key, t->now / t->m.slot + 1, 0);
-		if ((rc = mdb_cursor_open(t->txn, t->s->pins, &cur)) != 0)
+		if ((rc = kv_cursor_open(t->txn, KV_PINS, &cur)) != 0)
 			return rc;
-		rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
-		mdb_cursor_close(cur);
-		if (rc != 0 && rc != MDB_NOTFOUND)
+		rc = kv_cursor_get(cur, &k, &v, KV_SET_RANGE);
+		kv_cursor_close(cur);
+		if (rc != 0 && rc != KV_NOTFOUND)
 			return rc;
 		t->pins = rc == 0;
 	}
@@ -271,47 +271,47 @@ int
 map_kept(ar_txn *t, uint64_t id, int *yes)
 {
 	unsigned char key[8];
-	MDB_val k = { 8, key }, v;
+	struct kv_val k = { 8, key }, v;
 	int rc;
 
 	key_u64(key, id);
-	rc = mdb_get(t->txn, t->s->map, &k, &v);
+	rc = kv_get(t->txn, KV_MAP, &k, &v);
 	*yes = rc == 0;
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 int
 map_forget(ar_txn *t, uint64_t id)
 {
 	unsigned char key[8];
-	MDB_val k = { 8, key };
+	struct kv_val k = { 8, key };
 	int rc;
 
 	key_u64(key, id);
 	txn_wrote(t);
-	if ((rc = mdb_del(t->txn, t->s->map, &k, NULL)) != 0 &&
-	    rc != MDB_NOTFOUND)
+	if ((rc = kv_del(t->txn, KV_MAP, &k, NULL)) != 0 &&
+	    rc != KV_NOTFOUND)
 		return rc;
-	rc = mdb_del(t->txn, t->s->exported, &k, NULL);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	rc = kv_del(t->txn, KV_EXPORTED, &k, NULL);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 int
 map_prune(ar_txn *t)
 {
 	uint64_t last = (uint64_t)(t->now / t->m.slot);
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	int rc;
 
 	if (t->m.pins == 0)
 		return 0;
-	if ((rc = mdb_cursor_open(t->txn, t->s->pins, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_PINS, &cur)) != 0)
 		return rc;
 	txn_wrote(t);
-	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0 &&
-	    k.mv_size == 16 && u64_key(k.mv_data) <= last) {
-		if ((rc = mdb_cursor_del(cur, 0)) != 0)
+	while ((rc = kv_cursor_get(cur, &k, &v, KV_FIRST)) == 0 &&
+	    k.size == 16 && u64_key(k.data) <= last) {
+		if ((rc = kv_cursor_del(cur)) != 0)
 			break;
 		if (t->m.pins == 0) {
 			rc = AR_ECORRUPT;
@@ -320,16 +320,16 @@ map_prune(ar_txn *t)
 		t->m.pins--;
 		t->meta_dirty = 1;
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND || rc == 0 ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND || rc == 0 ? 0 : rc;
 }
 
 int
-map_pin_decode(const ar_txn *t, const MDB_val *v, struct hostset *s)
+map_pin_decode(const ar_txn *t, const struct kv_val *v, struct hostset *s)
 {
-	if (v->mv_size == 0 || v->mv_size % sizeof(struct run) != 0)
+	if (v->size == 0 || v->size % sizeof(struct run) != 0)
 		return AR_ECORRUPT;
-	return runs_load(s, v->mv_data, (uint32_t)(v->mv_size /
+	return runs_load(s, v->data, (uint32_t)(v->size /
 	    sizeof(struct run)), t->m.nodes);
 }
 
@@ -338,12 +338,12 @@ static int
 pin_get(ar_txn *t, const struct ar_resv *r, struct hostset *s)
 {
 	unsigned char key[16];
-	MDB_val k = { 16, key }, v;
+	struct kv_val k = { 16, key }, v;
 	int rc;
 
 	pin_key(key, r->end / t->m.slot, r->id);
-	if ((rc = mdb_get(t->txn, t->s->pins, &k, &v)) != 0)
-		return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+	if ((rc = kv_get(t->txn, KV_PINS, &k, &v)) != 0)
+		return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
 	if ((rc = map_pin_decode(t, &v, s)) != 0)
 		return rc;
 	return hostset_count(s) == r->nodes ? 0 : AR_ECORRUPT;
@@ -402,7 +402,7 @@ plan_resv(struct plan *p, const struct ar_resv *r, int history)
 	it->e = r->end / t->m.slot;
 	it->nodes = r->nodes;
 	it->history = history;
-	if ((rc = entry_get(t, t->s->map, r->id, it, &found)) != 0)
+	if ((rc = entry_get(t, KV_MAP, r->id, it, &found)) != 0)
 		return rc;
 	if (history)
 		return hostset_copy(&it->got, &it->want);
@@ -932,22 +932,22 @@ export_gone(struct teller *tl, struct exporter *ex, const uint64_t *ids,
 {
 	ar_txn *t = tl->t;
 	struct item it;
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	uint64_t *gone = NULL, *more, id;
 	size_t ngone = 0, cap = 0;
 	int rc, found;
 
 	memset(&it, 0, sizeof(it));
-	if ((rc = mdb_cursor_open(t->txn, t->s->exported, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_EXPORTED, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		if (k.mv_size != 8) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
+		if (k.size != 8) {
 			rc = AR_ECORRUPT;
 			break;
 		}
-		id = u64_key(k.mv_data);
+		id = u64_key(k.data);
 		if (bsearch(&id, ids, n, sizeof(*ids), by_u64) != NULL)
 			continue;
 		if (ngone == cap) {
@@ -960,16 +960,16 @@ export_gone(struct teller *tl, struct exporter *ex, const uint64_t *ids,
 		}
 		gone[ngone++] = id;
 	}
-	mdb_cursor_close(cur);
-	rc = rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	rc = rc == KV_NOTFOUND ? 0 : rc;
 	ex->x.op = AR_EXPORT_DELETE;
 	for (size_t i = 0; i < ngone && rc == 0; i++) {
 		unsigned char key[8];
-		MDB_val kv = { 8, key };
+		struct kv_val kv = { 8, key };
 
 		it.id = gone[i];
 		it.history = 1;
-		if ((rc = entry_get(t, t->s->exported, it.id, &it,
+		if ((rc = entry_get(t, KV_EXPORTED, it.id, &it,
 		    &found)) != 0 || (rc = hostset_copy(&it.got, &it.want)) != 0)
 			break;
 		it.s = it.stored_s;
@@ -983,7 +983,7 @@ export_gone(struct teller *tl, struct exporter *ex, const uint64_t *ids,
 		key_u64(key, it.id);
 		txn_wrote(t);
 		if (rc == 0)
-			rc = mdb_del(t->txn, t->s->exported, &kv, NULL);
+			rc = kv_del(t->txn, KV_EXPORTED, &kv, NULL);
 	}
 	free(gone);
 	hostset_free(&it.want);
@@ -1024,7 +1024,7 @@ ar_export(ar_txn *t, int (*fn)(const struct ar_exported *, void *),
 		struct item *it = &p.it[i];
 
 		ids[i] = it->id;
-		if ((rc = entry_get(t, t->s->exported, it->id, &was,
+		if ((rc = entry_get(t, KV_EXPORTED, it->id, &was,
 		    &found)) != 0)
 			goto out;
 		if (found && was.stored_s == it->s && was.stored_e == it->e &&
@@ -1032,7 +1032,7 @@ ar_export(ar_txn *t, int (*fn)(const struct ar_exported *, void *),
 			continue;
 		ex.x.op = found ? AR_EXPORT_UPDATE : AR_EXPORT_CREATE;
 		if ((rc = tell(&tl, it)) != 0 ||
-		    (rc = entry_write(t, t->s->exported, it, &it->got,
+		    (rc = entry_write(t, KV_EXPORTED, it, &it->got,
 		    NULL)) != 0)
 			goto out;
 	}

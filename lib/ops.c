@@ -236,8 +236,8 @@ ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
     size_t max, size_t *n)
 {
 	unsigned char lkey[2 * AR_LABEL_MAX + 1];
-	MDB_val k = { 0, lkey }, v;
-	MDB_cursor *cur;
+	struct kv_val k = { 0, lkey }, v;
+	struct kv_cursor *cur;
 	struct ar_resv r;
 	uint64_t id;
 	int rc;
@@ -247,19 +247,19 @@ ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
 	job = job == NULL ? "" : job;
 	if (strlen(user) > AR_LABEL_MAX || strlen(job) > AR_LABEL_MAX)
 		return EINVAL;
-	k.mv_size = label_key(user, job, lkey);
-	if (k.mv_size == 1)
+	k.size = label_key(user, job, lkey);
+	if (k.size == 1)
 		return 0;               /* unlabelled reservations are not indexed */
-	if ((rc = mdb_cursor_open(t->txn, t->s->labels, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_LABELS, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_KEY); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT_DUP)) {
-		if (v.mv_size != 8) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_SET_KEY); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT_DUP)) {
+		if (v.size != 8) {
 			rc = AR_ECORRUPT;
 			break;
 		}
 		/* The index keeps what ended until a purge: those are done. */
-		id = u64_key(v.mv_data);
+		id = u64_key(v.data);
 		if ((rc = ar_get(t, id, &r)) != 0) {
 			rc = rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
 			break;
@@ -270,8 +270,8 @@ ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
 			ids[*n] = id;
 		++*n;
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 struct purge {
@@ -335,15 +335,15 @@ int
 ar_list(ar_txn *t, unsigned flags,
     int (*fn)(const struct ar_resv *, void *), void *arg)
 {
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct ar_resv r;
 	int rc;
 
-	if ((rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		if ((rc = resv_decode(t, &v, &r)) != 0)
 			break;
 		resv_finished(&r, t->now);
@@ -352,8 +352,8 @@ ar_list(ar_txn *t, unsigned flags,
 		if ((rc = fn(&r, arg)) != 0)
 			break;
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 int

@@ -57,36 +57,36 @@ struct usage {
  * is at or after at: a binary search over the keys [*k, end), which the
  * times follow.  *k becomes it, or end if none. */
 static int
-first_at(ar_txn *t, MDB_dbi dbi, int64_t at, uint64_t *k, uint64_t end,
-    int (*when)(ar_txn *, const MDB_val *, int64_t *))
+first_at(ar_txn *t, enum kv_table dbi, int64_t at, uint64_t *k, uint64_t end,
+    int (*when)(ar_txn *, const struct kv_val *, int64_t *))
 {
 	unsigned char key[8];
-	MDB_val kv, v;
-	MDB_cursor *cur;
+	struct kv_val kv, v;
+	struct kv_cursor *cur;
 	uint64_t lo = *k, hi = end, mid, found;
 	int64_t time;
 	int rc = 0;
 
-	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		key_u64(key, mid);
-		kv.mv_size = 8;
-		kv.mv_data = key;
-		if ((rc = mdb_cursor_get(cur, &kv, &v, MDB_SET_RANGE)) ==
-		    MDB_NOTFOUND) {
+		kv.size = 8;
+		kv.data = key;
+		if ((rc = kv_cursor_get(cur, &kv, &v, KV_SET_RANGE)) ==
+		    KV_NOTFOUND) {
 			hi = mid;
 			rc = 0;
 			continue;
 		}
 		if (rc != 0)
 			break;
-		if (kv.mv_size != 8) {
+		if (kv.size != 8) {
 			rc = AR_ECORRUPT;
 			break;
 		}
-		found = u64_key(kv.mv_data);
+		found = u64_key(kv.data);
 		if ((rc = when(t, &v, &time)) != 0)
 			break;
 		/* Keys in [mid, found) are missing: the answer is not there. */
@@ -95,14 +95,14 @@ first_at(ar_txn *t, MDB_dbi dbi, int64_t at, uint64_t *k, uint64_t end,
 		else
 			hi = mid;
 	}
-	mdb_cursor_close(cur);
+	kv_cursor_close(cur);
 	*k = lo;
 	return rc;
 }
 
 /* A record's time: when it was made. */
 static int
-made(ar_txn *t, const MDB_val *v, int64_t *time)
+made(ar_txn *t, const struct kv_val *v, int64_t *time)
 {
 	struct ar_resv r;
 	int rc;
@@ -115,14 +115,14 @@ made(ar_txn *t, const MDB_val *v, int64_t *time)
 
 /* A demand entry's time: when it was asked. */
 static int
-asked_at(ar_txn *t, const MDB_val *v, int64_t *time)
+asked_at(ar_txn *t, const struct kv_val *v, int64_t *time)
 {
 	struct disk_demand d;
 
 	(void)t;
-	if (v->mv_size != sizeof(d))
+	if (v->size != sizeof(d))
 		return AR_ECORRUPT;
-	memcpy(&d, v->mv_data, sizeof(d));
+	memcpy(&d, v->data, sizeof(d));
 	*time = d.at;
 	return 0;
 }
@@ -130,27 +130,27 @@ asked_at(ar_txn *t, const MDB_val *v, int64_t *time)
 /* The first and last keys of dbi (both 0 if it is empty), and the first
  * value. */
 static int
-key_bounds(ar_txn *t, MDB_dbi dbi, uint64_t *first, uint64_t *last,
-    MDB_val *fv)
+key_bounds(ar_txn *t, enum kv_table dbi, uint64_t *first, uint64_t *last,
+    struct kv_val *fv)
 {
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	int rc;
 
 	*first = *last = 0;
-	if ((rc = mdb_cursor_open(t->txn, dbi, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
-	if ((rc = mdb_cursor_get(cur, &k, fv, MDB_FIRST)) == 0 &&
-	    k.mv_size == 8) {
-		*first = u64_key(k.mv_data);
-		if ((rc = mdb_cursor_get(cur, &k, &v, MDB_LAST)) == 0 &&
-		    k.mv_size == 8)
-			*last = u64_key(k.mv_data);
+	if ((rc = kv_cursor_get(cur, &k, fv, KV_FIRST)) == 0 &&
+	    k.size == 8) {
+		*first = u64_key(k.data);
+		if ((rc = kv_cursor_get(cur, &k, &v, KV_LAST)) == 0 &&
+		    k.size == 8)
+			*last = u64_key(k.data);
 	}
-	if (rc == 0 && k.mv_size != 8)
+	if (rc == 0 && k.size != 8)
 		rc = AR_ECORRUPT;
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /*
@@ -169,16 +169,16 @@ history(struct usage *u)
 	ar_txn *t = u->t;
 	uint64_t first, last;
 	struct disk_demand d;
-	MDB_val fv;
+	struct kv_val fv;
 	int rc;
 
-	if ((rc = key_bounds(t, t->s->demand, &first, &last, &fv)) != 0)
+	if ((rc = key_bounds(t, KV_DEMAND, &first, &last, &fv)) != 0)
 		return rc;
 	u->demand_from = t->now;
 	if (first != 0) {
-		if (fv.mv_size != sizeof(d))
+		if (fv.size != sizeof(d))
 			return AR_ECORRUPT;
-		memcpy(&d, fv.mv_data, sizeof(d));
+		memcpy(&d, fv.data, sizeof(d));
 		u->demand_from = first == 1 && d.jobs == 0 ? INT64_MIN : d.at;
 	}
 	u->records_from = t->m.records == t->m.next_id - 1 ? INT64_MIN :
@@ -303,7 +303,7 @@ asked_start(const ar_txn *t, int64_t earliest, int64_t at)
 
 /* One record: its node-slots, and its admission if asked for the range. */
 static int
-count_record(struct usage *u, const MDB_val *v)
+count_record(struct usage *u, const struct kv_val *v)
 {
 	ar_txn *t = u->t;
 	struct disk_resv d;
@@ -316,7 +316,7 @@ count_record(struct usage *u, const MDB_val *v)
 	if ((rc = resv_decode(t, v, &r)) != 0)
 		return rc;
 	resv_finished(&r, t->now);
-	memcpy(&d, v->mv_data, sizeof(d));
+	memcpy(&d, v->data, sizeof(d));
 	/* A cancelled one held its slots until the slot it was cancelled
 	 * in, an expired hold until it expired; a later move would have
 	 * told in its changed time. */
@@ -399,60 +399,60 @@ gather(struct usage *u)
 	ar_txn *t = u->t;
 	int64_t reach = t->m.horizon * t->m.slot;
 	unsigned char key[8];
-	MDB_val k = { 8, key }, v;
-	MDB_cursor *cur;
+	struct kv_val k = { 8, key }, v;
+	struct kv_cursor *cur;
 	struct disk_resv d;
 	struct disk_demand dd;
 	uint64_t first = 1, last, dfirst;
-	MDB_val fv;
+	struct kv_val fv;
 	int rc;
 
 	/* A record overlaps the range or was asked for it only if it was
 	 * made less than two horizons before it (see the man page). */
-	if ((rc = first_at(t, t->s->resv, u->from - 2 * reach, &first,
+	if ((rc = first_at(t, KV_RESV, u->from - 2 * reach, &first,
 	    t->m.next_id, made)) != 0 ||
-	    (rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+	    (rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
 		return rc;
 	key_u64(key, first);
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		if (v.mv_size < sizeof(d)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_SET_RANGE); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
+		if (v.size < sizeof(d)) {
 			rc = AR_ECORRUPT;
 			break;
 		}
-		memcpy(&d, v.mv_data, sizeof(d));
+		memcpy(&d, v.data, sizeof(d));
 		if (d.created >= u->to)
 			break;
 		if ((rc = count_record(u, &v)) != 0)
 			break;
 	}
-	mdb_cursor_close(cur);
-	if (rc != 0 && rc != MDB_NOTFOUND)
+	kv_cursor_close(cur);
+	if (rc != 0 && rc != KV_NOTFOUND)
 		return rc;
-	if ((rc = key_bounds(t, t->s->demand, &dfirst, &last, &fv)) != 0 ||
+	if ((rc = key_bounds(t, KV_DEMAND, &dfirst, &last, &fv)) != 0 ||
 	    dfirst == 0)
 		return rc;
-	if ((rc = first_at(t, t->s->demand, u->from - reach, &dfirst,
+	if ((rc = first_at(t, KV_DEMAND, u->from - reach, &dfirst,
 	    last + 1, asked_at)) != 0 ||
-	    (rc = mdb_cursor_open(t->txn, t->s->demand, &cur)) != 0)
+	    (rc = kv_cursor_open(t->txn, KV_DEMAND, &cur)) != 0)
 		return rc;
-	k.mv_size = 8;
-	k.mv_data = key;
+	k.size = 8;
+	k.data = key;
 	key_u64(key, dfirst);
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		if (v.mv_size != sizeof(dd)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_SET_RANGE); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
+		if (v.size != sizeof(dd)) {
 			rc = AR_ECORRUPT;
 			break;
 		}
-		memcpy(&dd, v.mv_data, sizeof(dd));
+		memcpy(&dd, v.data, sizeof(dd));
 		if (dd.at >= u->to)
 			break;
 		if ((rc = count_demand(u, &dd)) != 0)
 			break;
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 /* Fill out from the sums of [from, to). */
@@ -593,7 +593,7 @@ static int
 forget_key(ar_txn *t, const struct ar_resv *r)
 {
 	unsigned char kbuf[KEYS_KEY_MAX];
-	MDB_val k = { keys_key(r->owner, r->client_key, kbuf), kbuf }, v;
+	struct kv_val k = { keys_key(r->owner, r->client_key, kbuf), kbuf }, v;
 	struct key_entry e;
 	struct ar_placed *keep;
 	size_t n, m = 0;
@@ -612,7 +612,7 @@ forget_key(ar_txn *t, const struct ar_resv *r)
 	if (m == n)
 		rc = AR_ECORRUPT;
 	else if (m == 0)
-		rc = mdb_del(t->txn, t->s->keys, &k, NULL);
+		rc = kv_del(t->txn, KV_KEYS, &k, NULL);
 	else
 		rc = key_put(t, r->owner, r->client_key, e.jobs, keep, m);
 	free(keep);
@@ -625,7 +625,7 @@ forget_key(ar_txn *t, const struct ar_resv *r)
  * Whatever else is kept per reservation id must go here too.
  */
 static int
-forget_record(ar_txn *t, MDB_cursor *cur, const struct ar_resv *r)
+forget_record(ar_txn *t, struct kv_cursor *cur, const struct ar_resv *r)
 {
 	int rc;
 
@@ -633,7 +633,7 @@ forget_record(ar_txn *t, MDB_cursor *cur, const struct ar_resv *r)
 	    (rc = map_forget(t, r->id)) != 0)
 		return rc;
 	txn_wrote(t);
-	if ((rc = mdb_cursor_del(cur, 0)) != 0)
+	if ((rc = kv_cursor_del(cur)) != 0)
 		return rc;
 	t->m.records--;
 	t->meta_dirty = 1;
@@ -643,8 +643,8 @@ forget_record(ar_txn *t, MDB_cursor *cur, const struct ar_resv *r)
 int
 ar_forget(ar_txn *t, int64_t before, uint64_t *records, uint64_t *entries)
 {
-	MDB_cursor *cur;
-	MDB_val k, v;
+	struct kv_cursor *cur;
+	struct kv_val k, v;
 	struct ar_resv r;
 	int rc;
 
@@ -655,10 +655,10 @@ ar_forget(ar_txn *t, int64_t before, uint64_t *records, uint64_t *entries)
 		return EINVAL;
 	/* Records made at or after before end after it: they all stay. */
 	resv_cursor_close(t);
-	if ((rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
 		return rc;
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		if ((rc = resv_decode(t, &v, &r)) != 0 || r.created >= before)
 			break;
 		/* Still in the indexes (live, or ended since the last
@@ -669,8 +669,8 @@ ar_forget(ar_txn *t, int64_t before, uint64_t *records, uint64_t *entries)
 			break;
 		++*records;
 	}
-	mdb_cursor_close(cur);
-	if (rc != 0 && rc != MDB_NOTFOUND)
+	kv_cursor_close(cur);
+	if (rc != 0 && rc != KV_NOTFOUND)
 		return rc;
 	return demand_drop(t, before, entries);
 }

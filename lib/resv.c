@@ -5,6 +5,7 @@
  * keys (`keys`).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -16,12 +17,12 @@
  * end, and purges and cancellations tend to follow ids.
  */
 static int
-resv_cursor(ar_txn *t, MDB_cursor **cur)
+resv_cursor(ar_txn *t, struct kv_cursor **cur)
 {
 	int rc;
 
 	if (t->resv_cur == NULL &&
-	    (rc = mdb_cursor_open(t->txn, t->s->resv, &t->resv_cur)) != 0)
+	    (rc = kv_cursor_open(t->txn, KV_RESV, &t->resv_cur)) != 0)
 		return rc;
 	*cur = t->resv_cur;
 	return 0;
@@ -32,7 +33,7 @@ void
 resv_cursor_close(ar_txn *t)
 {
 	if (t->resv_cur != NULL)
-		mdb_cursor_close(t->resv_cur);
+		kv_cursor_close(t->resv_cur);
 	t->resv_cur = NULL;
 }
 
@@ -47,12 +48,8 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	struct disk_charge ch;
 	size_t ulen = strlen(r->user), jlen = strlen(r->job);
 	size_t klen = strlen(r->client_key), text = ulen + jlen + klen;
-	MDB_val kv = { 8, key }, v = { sizeof(d) + text, buf };
-	MDB_cursor *cur;
-	int rc;
+	struct kv_val kv = { 8, key }, v = { sizeof(d) + text, buf };
 
-	if ((rc = resv_cursor(t, &cur)) != 0)
-		return rc;
 	memset(&d, 0, sizeof(d));
 	d.id = r->id;
 	d.earliest = r->earliest;
@@ -82,7 +79,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 		ds.occurrence = r->occurrence;
 		memcpy(buf + sizeof(d) + text, &ds, sizeof(ds));
 		text += sizeof(ds);
-		v.mv_size += sizeof(ds);
+		v.size += sizeof(ds);
 	}
 	/* A priced reservation's class and price follow that. */
 	if (r->cls != 0) {
@@ -90,16 +87,16 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 		ch.cls = r->cls;
 		ch.price = r->price;
 		memcpy(buf + sizeof(d) + text, &ch, sizeof(ch));
-		v.mv_size += sizeof(ch);
+		v.size += sizeof(ch);
 	}
 	/* And a hold's expiry comes last. */
 	if (r->expires != 0) {
-		memcpy(buf + v.mv_size, &r->expires, 8);
-		v.mv_size += 8;
+		memcpy(buf + v.size, &r->expires, 8);
+		v.size += 8;
 	}
 	key_u64(key, r->id);
 	txn_wrote(t);
-	return mdb_cursor_put(cur, &kv, &v, 0);
+	return kv_put(t->txn, KV_RESV, &kv, &v, 0);
 }
 
 /* A granted reservation that ended by clock is finished, as of its end;
@@ -120,7 +117,7 @@ resv_finished(struct ar_resv *r, int64_t clock)
  * what the last purge left, agree with the records.
  */
 static int
-decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
+decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 {
 	int64_t slot = m->slot;
 	struct disk_resv d;
@@ -130,17 +127,17 @@ decode(const MDB_val *v, const struct meta *m, struct ar_resv *r)
 	size_t size, body;
 	int64_t expires = 0;
 
-	if (v->mv_size < sizeof(d))
+	if (v->size < sizeof(d))
 		return AR_ECORRUPT;
-	memcpy(&d, v->mv_data, sizeof(d));
-	text = (const char *)v->mv_data + sizeof(d);
+	memcpy(&d, v->data, sizeof(d));
+	text = (const char *)v->data + sizeof(d);
 	/* The record without a hold's expiry, which ends it. */
-	body = v->mv_size;
+	body = v->size;
 	if (d.state & STATE_HOLD) {
 		if (body < sizeof(d) + 8)
 			return AR_ECORRUPT;
 		body -= 8;
-		memcpy(&expires, (const char *)v->mv_data + body, 8);
+		memcpy(&expires, (const char *)v->data + body, 8);
 	}
 	/* A damaged record must not take the arithmetic below out of range. */
 	if (d.user_len > AR_LABEL_MAX || d.job_len > AR_LABEL_MAX ||
@@ -203,22 +200,22 @@ int
 resv_get(ar_txn *t, uint64_t id, struct ar_resv *r)
 {
 	unsigned char key[8];
-	MDB_val kv = { 8, key }, v;
-	MDB_cursor *cur;
+	struct kv_val kv = { 8, key }, v;
+	struct kv_cursor *cur;
 	int rc;
 
 	key_u64(key, id);
 	if ((rc = resv_cursor(t, &cur)) != 0)
 		return rc;
-	if ((rc = mdb_cursor_get(cur, &kv, &v, MDB_SET_KEY)) != 0)
-		return rc == MDB_NOTFOUND ? AR_ENOTFOUND : rc;
+	if ((rc = kv_cursor_get(cur, &kv, &v, KV_SET_KEY)) != 0)
+		return rc == KV_NOTFOUND ? AR_ENOTFOUND : rc;
 	if ((rc = decode(&v, &t->m, r)) != 0)
 		return rc;
 	return r->id == id ? 0 : AR_ECORRUPT;
 }
 
 int
-resv_decode(const ar_txn *t, const MDB_val *v, struct ar_resv *r)
+resv_decode(const ar_txn *t, const struct kv_val *v, struct ar_resv *r)
 {
 	return decode(v, &t->m, r);
 }
@@ -268,18 +265,18 @@ int
 resv_index_more(ar_txn *t, const struct ar_resv *r, int add)
 {
 	unsigned char lkey[2 * AR_LABEL_MAX + 1], id[8];
-	MDB_val lk = { 0, lkey }, iv = { 8, id };
+	struct kv_val lk = { 0, lkey }, iv = { 8, id };
 	int rc;
 
 	key_u64(id, r->id);
-	lk.mv_size = label_key(r->user, r->job, lkey);
-	if ((rc = resv_flex(t, r, add)) != 0 || lk.mv_size <= 1)
+	lk.size = label_key(r->user, r->job, lkey);
+	if ((rc = resv_flex(t, r, add)) != 0 || lk.size <= 1)
 		return rc;
 	txn_wrote(t);
 	if (add)
-		return mdb_put(t->txn, t->s->labels, &lk, &iv, MDB_NODUPDATA);
-	rc = mdb_del(t->txn, t->s->labels, &lk, &iv);
-	return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+		return kv_put(t->txn, KV_LABELS, &lk, &iv, 0);
+	rc = kv_del(t->txn, KV_LABELS, &lk, &iv);
+	return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
 }
 
 /* Enter r in, or (add == 0) remove it from, the end list. */
@@ -327,34 +324,34 @@ keys_key(uint32_t owner, const char *key, unsigned char *buf)
 
 /* The key index's entry for owner's client key, or AR_ENOTFOUND. */
 int
-key_get(ar_txn *t, uint32_t owner, const char *key, MDB_val *v)
+key_get(ar_txn *t, uint32_t owner, const char *key, struct kv_val *v)
 {
 	unsigned char kbuf[KEYS_KEY_MAX];
-	MDB_val k = { keys_key(owner, key, kbuf), kbuf };
+	struct kv_val k = { keys_key(owner, key, kbuf), kbuf };
 	int rc;
 
-	rc = mdb_get(t->txn, t->s->keys, &k, v);
-	return rc == MDB_NOTFOUND ? AR_ENOTFOUND : rc;
+	rc = kv_get(t->txn, KV_KEYS, &k, v);
+	return rc == KV_NOTFOUND ? AR_ENOTFOUND : rc;
 }
 
 /* Check an entry's value: its header in *e, and *n ids after it. */
 int
-key_decode(const MDB_val *v, struct key_entry *e, size_t *n)
+key_decode(const struct kv_val *v, struct key_entry *e, size_t *n)
 {
-	if (v->mv_size < sizeof(*e) + 8 || (v->mv_size - sizeof(*e)) % 8 != 0)
+	if (v->size < sizeof(*e) + 8 || (v->size - sizeof(*e)) % 8 != 0)
 		return AR_ECORRUPT;
-	memcpy(e, v->mv_data, sizeof(*e));
-	*n = (v->mv_size - sizeof(*e)) / 8;
+	memcpy(e, v->data, sizeof(*e));
+	*n = (v->size - sizeof(*e)) / 8;
 	return e->jobs > AR_JOBS_MAX || *n > e->jobs ? AR_ECORRUPT : 0;
 }
 
 /* The i-th id of an entry key_decode accepted. */
 uint64_t
-key_id(const MDB_val *v, size_t i)
+key_id(const struct kv_val *v, size_t i)
 {
 	uint64_t id;
 
-	memcpy(&id, (const char *)v->mv_data + sizeof(struct key_entry) +
+	memcpy(&id, (const char *)v->data + sizeof(struct key_entry) +
 	    i * 8, 8);
 	return id;
 }
@@ -366,15 +363,17 @@ key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
 {
 	unsigned char kbuf[KEYS_KEY_MAX];
 	struct key_entry e = { jobs, 0 };
-	MDB_val k = { keys_key(owner, key, kbuf), kbuf };
-	MDB_val v = { sizeof(e) + n * 8, NULL };
+	struct kv_val k = { keys_key(owner, key, kbuf), kbuf };
+	struct kv_val v = { sizeof(e) + n * 8, NULL };
 	int rc;
 
-	txn_wrote(t);
-	if ((rc = mdb_put(t->txn, t->s->keys, &k, &v, MDB_RESERVE)) != 0)
-		return rc;
-	memcpy(v.mv_data, &e, sizeof(e));
+	if ((v.data = malloc(v.size)) == NULL)
+		return ENOMEM;
+	memcpy(v.data, &e, sizeof(e));
 	for (size_t i = 0; i < n; i++)
-		memcpy((char *)v.mv_data + sizeof(e) + i * 8, &granted[i].id, 8);
-	return 0;
+		memcpy((char *)v.data + sizeof(e) + i * 8, &granted[i].id, 8);
+	txn_wrote(t);
+	rc = kv_put(t->txn, KV_KEYS, &k, &v, 0);
+	free(v.data);
+	return rc;
 }

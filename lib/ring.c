@@ -39,17 +39,17 @@ key_u32(unsigned char *buf, uint32_t v)
 }
 
 /* The key of position pos (or SUMMARY_KEY) of ring r. */
-static MDB_val *
-pos_key(const struct ring *r, uint32_t pos, unsigned char key[8], MDB_val *kv)
+static struct kv_val *
+pos_key(const struct ring *r, uint32_t pos, unsigned char key[8], struct kv_val *kv)
 {
-	kv->mv_size = 0;
+	kv->size = 0;
 	if (r->id != 0) {
 		key_u32(key, r->id);
-		kv->mv_size = 4;
+		kv->size = 4;
 	}
-	key_u32(key + kv->mv_size, pos);
-	kv->mv_size += 4;
-	kv->mv_data = key;
+	key_u32(key + kv->size, pos);
+	kv->size += 4;
+	kv->data = key;
 	return kv;
 }
 
@@ -119,7 +119,7 @@ static int
 ring_summary(ar_txn *t, struct ring *r)
 {
 	unsigned char key[8];
-	MDB_val kv, v;
+	struct kv_val kv, v;
 	size_t size = r->chunks * sizeof(uint64_t);
 	int rc;
 
@@ -128,14 +128,14 @@ ring_summary(ar_txn *t, struct ring *r)
 	if (r->summary == NULL &&
 	    (r->summary = malloc(r->chunks * sizeof(uint64_t))) == NULL)
 		return ENOMEM;
-	rc = mdb_get(t->txn, r->dbi, pos_key(r, SUMMARY_KEY, key, &kv), &v);
-	if (rc == MDB_NOTFOUND) {
+	rc = kv_get(t->txn, r->dbi, pos_key(r, SUMMARY_KEY, key, &kv), &v);
+	if (rc == KV_NOTFOUND) {
 		memset(r->summary, 0, size);
 		rc = 0;
-	} else if (rc == 0 && v.mv_size != size)
+	} else if (rc == 0 && v.size != size)
 		rc = AR_ECORRUPT;
 	else if (rc == 0)
-		memcpy(r->summary, v.mv_data, size);
+		memcpy(r->summary, v.data, size);
 	r->summary_loaded = rc == 0;
 	return rc;
 }
@@ -167,22 +167,20 @@ int
 ring_flush_chunks(ar_txn *t, struct ring *r)
 {
 	unsigned char key[8];
-	MDB_val kv, v;
+	struct kv_val kv, v;
 	int rc;
 
 	while (r->ndirty > 0) {
 		uint32_t pos = r->dirty[r->ndirty - 1];
 		struct cached *e = &r->cache[pos];
 
-		v.mv_size = sizeof(struct chunk);
-		v.mv_data = NULL;
-		rc = mdb_put(t->txn, r->dbi, pos_key(r, pos, key, &kv), &v,
-		    MDB_RESERVE);
+		v.size = sizeof(struct chunk);
+		v.data = e->copy;
+		rc = kv_put(t->txn, r->dbi, pos_key(r, pos, key, &kv), &v, 0);
 		t->flushed = 1;
 		t->gen++;
 		if (rc != 0)
 			return rc;
-		memcpy(v.mv_data, e->copy, sizeof(struct chunk));
 		e->dirty = 0;
 		r->ndirty--;
 	}
@@ -194,12 +192,12 @@ int
 ring_flush(ar_txn *t, struct ring *r)
 {
 	unsigned char key[8];
-	MDB_val kv, v = { r->chunks * sizeof(uint64_t), r->summary };
+	struct kv_val kv, v = { r->chunks * sizeof(uint64_t), r->summary };
 	int rc;
 
 	if ((rc = ring_flush_chunks(t, r)) != 0 || !r->summary_dirty)
 		return rc;
-	rc = mdb_put(t->txn, r->dbi, pos_key(r, SUMMARY_KEY, key, &kv), &v, 0);
+	rc = kv_put(t->txn, r->dbi, pos_key(r, SUMMARY_KEY, key, &kv), &v, 0);
 	txn_wrote(t);
 	r->summary_dirty = rc != 0;
 	return rc;
@@ -253,7 +251,7 @@ chunk_get(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 	unsigned char key[8];
 	uint32_t pos = chunk_pos(r, k);
 	struct cached *e = &r->cache[pos];
-	MDB_val kv, v;
+	struct kv_val kv, v;
 	const struct chunk *p;
 	int rc;
 
@@ -262,24 +260,24 @@ chunk_get(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 	else if (e->c != NULL && e->gen == t->gen)
 		p = e->c;
 	else {
-		rc = mdb_get(t->txn, r->dbi, pos_key(r, pos, key, &kv), &v);
-		if (rc == MDB_NOTFOUND) {
+		rc = kv_get(t->txn, r->dbi, pos_key(r, pos, key, &kv), &v);
+		if (rc == KV_NOTFOUND) {
 			*c = NULL;
 			return 0;
 		}
 		if (rc != 0)
 			return rc;
-		if (v.mv_size != sizeof(struct chunk))
+		if (v.size != sizeof(struct chunk))
 			return AR_ECORRUPT;
-		if (aligned(v.mv_data)) {
-			p = v.mv_data;
+		if (aligned(v.data)) {
+			p = v.data;
 			e->c = p;
 			e->gen = t->gen;
 		} else {
 			if (r->scratch == NULL &&
 			    (r->scratch = malloc(sizeof(*r->scratch))) == NULL)
 				return ENOMEM;
-			memcpy(r->scratch, v.mv_data, sizeof(*r->scratch));
+			memcpy(r->scratch, v.data, sizeof(*r->scratch));
 			p = r->scratch;
 		}
 	}

@@ -280,8 +280,8 @@ ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
     size_t *n)
 {
 	unsigned char key[8];
-	MDB_val k = { 8, key }, v;
-	MDB_cursor *cur;
+	struct kv_val k = { 8, key }, v;
+	struct kv_cursor *cur;
 	struct ar_resv r;
 	int rc;
 
@@ -289,12 +289,12 @@ ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
 	if (series == 0)
 		return 0;       /* no series */
 	key_u64(key, series);
-	if ((rc = mdb_cursor_open(t->txn, t->s->resv, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
 		return rc;
 	/* Its members follow each other, some maybe forgotten. */
-	for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
-	    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-		if (k.mv_size != 8 || (rc = resv_decode(t, &v, &r)) != 0) {
+	for (rc = kv_cursor_get(cur, &k, &v, KV_SET_RANGE); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
+		if (k.size != 8 || (rc = resv_decode(t, &v, &r)) != 0) {
 			rc = AR_ECORRUPT;
 			break;
 		}
@@ -307,8 +307,8 @@ ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
 			ids[*n] = r.id;
 		++*n;
 	}
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 int

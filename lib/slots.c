@@ -48,32 +48,32 @@ entry_qcmp(const void *a, const void *b)
 }
 
 static void
-bound_key(const struct slot_entry *b, unsigned char key[16], MDB_val *kv)
+bound_key(const struct slot_entry *b, unsigned char key[16], struct kv_val *kv)
 {
 	key_u64(key, b->slot);
 	key_u64(key + 8, b->id & ~ENTRY_LABELLED);
-	kv->mv_size = 16;
-	kv->mv_data = key;
+	kv->size = 16;
+	kv->data = key;
 }
 
 static int
-key_bound(const MDB_val *kv, struct slot_entry *b)
+key_bound(const struct kv_val *kv, struct slot_entry *b)
 {
-	if (kv->mv_size != 16)
+	if (kv->size != 16)
 		return AR_ECORRUPT;
-	b->slot = u64_key(kv->mv_data);
-	b->id = u64_key((const unsigned char *)kv->mv_data + 8);
+	b->slot = u64_key(kv->data);
+	b->id = u64_key((const unsigned char *)kv->data + 8);
 	return (b->id & ENTRY_LABELLED) ? AR_ECORRUPT : 0;
 }
 
 /* A bucket's value: a whole number of entries, at least one. */
 static int
-bucket_size(const MDB_val *v, uint32_t *n)
+bucket_size(const struct kv_val *v, uint32_t *n)
 {
-	if (v->mv_size == 0 || v->mv_size % sizeof(struct slot_entry) != 0 ||
-	    v->mv_size > sizeof(struct slot_entry) * BUCKET_CAP)
+	if (v->size == 0 || v->size % sizeof(struct slot_entry) != 0 ||
+	    v->size > sizeof(struct slot_entry) * BUCKET_CAP)
 		return AR_ECORRUPT;
-	*n = (uint32_t)(v->mv_size / sizeof(struct slot_entry));
+	*n = (uint32_t)(v->size / sizeof(struct slot_entry));
 	return 0;
 }
 
@@ -142,7 +142,7 @@ cache_remove(struct slot_list *l, size_t i)
 
 /* The bucket under LMDB's key kv (value v), cached if it is not. */
 static int
-bucket_at(struct slot_list *l, const MDB_val *kv, const MDB_val *v,
+bucket_at(struct slot_list *l, const struct kv_val *kv, const struct kv_val *v,
     struct bucket **bp)
 {
 	struct slot_entry bound;
@@ -160,7 +160,7 @@ bucket_at(struct slot_list *l, const MDB_val *kv, const MDB_val *v,
 		b->first = 0;
 		b->dirty = 0;
 		b->n = n;
-		memcpy(b->e, v->mv_data, v->mv_size);
+		memcpy(b->e, v->data, v->size);
 	}
 	*bp = b;
 	return 0;
@@ -176,36 +176,36 @@ bucket_load(ar_txn *t, struct slot_list *l, const struct slot_entry *x,
     struct bucket **bp)
 {
 	unsigned char key[16];
-	MDB_val kv, v, nk, nv;
-	MDB_cursor *cur;
+	struct kv_val kv, v, nk, nv;
+	struct kv_cursor *cur;
 	struct slot_entry hi = top;
 	struct bucket *b = NULL;
 	int rc, first = 0;
 
 	*bp = NULL;
 	bound_key(x, key, &kv);
-	if ((rc = mdb_cursor_open(t->txn, l->dbi, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, l->dbi, &cur)) != 0)
 		return rc;
-	rc = mdb_cursor_get(cur, &kv, &v, MDB_SET_RANGE);
-	if (rc == 0 && (kv.mv_size != 16 || memcmp(kv.mv_data, key, 16) != 0)) {
+	rc = kv_cursor_get(cur, &kv, &v, KV_SET_RANGE);
+	if (rc == 0 && (kv.size != 16 || memcmp(kv.data, key, 16) != 0)) {
 		/* Past x: the bucket is the one before, if any. */
-		if ((rc = mdb_cursor_get(cur, &kv, &v, MDB_PREV)) == MDB_NOTFOUND)
-			rc = mdb_cursor_get(cur, &kv, &v, MDB_FIRST);
-	} else if (rc == MDB_NOTFOUND)
-		rc = mdb_cursor_get(cur, &kv, &v, MDB_LAST);
+		if ((rc = kv_cursor_get(cur, &kv, &v, KV_PREV)) == KV_NOTFOUND)
+			rc = kv_cursor_get(cur, &kv, &v, KV_FIRST);
+	} else if (rc == KV_NOTFOUND)
+		rc = kv_cursor_get(cur, &kv, &v, KV_LAST);
 	if (rc == 0 && (rc = bucket_at(l, &kv, &v, &b)) == 0) {
-		if ((rc = mdb_cursor_get(cur, &nk, &nv, MDB_NEXT)) == 0)
+		if ((rc = kv_cursor_get(cur, &nk, &nv, KV_NEXT)) == 0)
 			rc = key_bound(&nk, &hi);
-		else if (rc == MDB_NOTFOUND)
+		else if (rc == KV_NOTFOUND)
 			rc = 0;
-		if (rc == 0 && (rc = mdb_cursor_get(cur, &nk, &nv,
-		    MDB_FIRST)) == 0)
-			first = nk.mv_size == 16 &&
-			    memcmp(nk.mv_data, kv.mv_data, 16) == 0;
+		if (rc == 0 && (rc = kv_cursor_get(cur, &nk, &nv,
+		    KV_FIRST)) == 0)
+			first = nk.size == 16 &&
+			    memcmp(nk.data, kv.data, 16) == 0;
 	}
-	mdb_cursor_close(cur);
+	kv_cursor_close(cur);
 	if (rc != 0)
-		return rc == MDB_NOTFOUND ? 0 : rc;     /* an empty list */
+		return rc == KV_NOTFOUND ? 0 : rc;     /* an empty list */
 	b->hi = hi;
 	b->first = first;
 	*bp = b;
@@ -230,18 +230,18 @@ static int
 bucket_put(ar_txn *t, struct slot_list *l, struct bucket *b)
 {
 	unsigned char key[16];
-	MDB_val kv, v = { b->n * sizeof(struct slot_entry), NULL };
+	struct kv_val kv, v = { b->n * sizeof(struct slot_entry), b->e };
 	int rc;
 
 	bound_key(&b->bound, key, &kv);
 	txn_wrote(t);
 	if (b->n == 0)
-		rc = mdb_del(t->txn, l->dbi, &kv, NULL);
-	else if ((rc = mdb_put(t->txn, l->dbi, &kv, &v, MDB_RESERVE)) == 0)
-		memcpy(v.mv_data, b->e, v.mv_size);
+		rc = kv_del(t->txn, l->dbi, &kv, NULL);
+	else
+		rc = kv_put(t->txn, l->dbi, &kv, &v, 0);
 	if (rc == 0)
 		b->dirty = 0;
-	return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+	return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
 }
 
 /*
@@ -290,7 +290,7 @@ static int
 bucket_split(ar_txn *t, struct slot_list *l, size_t i, struct bucket *b)
 {
 	unsigned char key[16];
-	MDB_val kv;
+	struct kv_val kv;
 	struct bucket *u;
 	uint32_t half = b->n / 2, low = 0;
 	int rc;
@@ -302,8 +302,8 @@ bucket_split(ar_txn *t, struct slot_list *l, size_t i, struct bucket *b)
 	if (b->first && entry_cmp(&b->e[low], &b->bound) < 0) {
 		bound_key(&b->bound, key, &kv);
 		txn_wrote(t);
-		if ((rc = mdb_del(t->txn, l->dbi, &kv, NULL)) != 0)
-			return rc == MDB_NOTFOUND ? AR_ECORRUPT : rc;
+		if ((rc = kv_del(t->txn, l->dbi, &kv, NULL)) != 0)
+			return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
 		b->bound = b->e[low];
 		b->bound.id &= ~ENTRY_LABELLED;
 		if ((rc = bucket_put(t, l, b)) != 0)
@@ -425,18 +425,18 @@ slots_scan(ar_txn *t, struct slot_list *l, uint64_t from, uint64_t to,
 {
 	struct slot_entry x = { from, 0 }, run[BUCKET_CAP];
 	unsigned char key[16];
-	MDB_cursor *cur;
-	MDB_val kv, v;
+	struct kv_cursor *cur;
+	struct kv_val kv, v;
 	struct bucket *b;
 	int rc;
 
 	/* The bucket of the range's start, then every later bound in LMDB. */
 	if ((rc = bucket_for(t, l, &x, &b)) != 0 || b == NULL)
 		return rc;
-	if ((rc = mdb_cursor_open(t->txn, l->dbi, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, l->dbi, &cur)) != 0)
 		return rc;
 	bound_key(&b->bound, key, &kv);
-	rc = mdb_cursor_get(cur, &kv, &v, MDB_SET_KEY);
+	rc = kv_cursor_get(cur, &kv, &v, KV_SET_KEY);
 	for (int at_from = 1; rc == 0; at_from = 0) {
 		uint32_t n;
 
@@ -450,12 +450,12 @@ slots_scan(ar_txn *t, struct slot_list *l, uint64_t from, uint64_t to,
 			if ((rc = visit(t, &run[i], arg)) != 0)
 				goto out;
 		bound_key(&b->bound, key, &kv);
-		if ((rc = mdb_cursor_get(cur, &kv, &v, MDB_SET_KEY)) == 0)
-			rc = mdb_cursor_get(cur, &kv, &v, MDB_NEXT);
+		if ((rc = kv_cursor_get(cur, &kv, &v, KV_SET_KEY)) == 0)
+			rc = kv_cursor_get(cur, &kv, &v, KV_NEXT);
 	}
 out:
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
 static int
@@ -515,17 +515,17 @@ slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
     uint64_t *purged)
 {
 	struct slot_entry gone[BUCKET_CAP], keep[BUCKET_CAP];
-	MDB_cursor *cur;
-	MDB_val kv, v;
+	struct kv_cursor *cur;
+	struct kv_val kv, v;
 	int rc;
 
 	*purged = 0;
 	if ((rc = list_flush(t, l)) != 0)
 		return rc;
 	l->n = 0;
-	if ((rc = mdb_cursor_open(t->txn, l->dbi, &cur)) != 0)
+	if ((rc = kv_cursor_open(t->txn, l->dbi, &cur)) != 0)
 		return rc;
-	while ((rc = mdb_cursor_get(cur, &kv, &v, MDB_FIRST)) == 0) {
+	while ((rc = kv_cursor_get(cur, &kv, &v, KV_FIRST)) == 0) {
 		unsigned char key[16];
 		uint32_t n, ngone = 0, nkeep = 0;
 		struct slot_entry bound;
@@ -536,7 +536,7 @@ slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
 		for (uint32_t i = 0; i < n; i++) {
 			struct slot_entry e;
 
-			memcpy(&e, (const char *)v.mv_data + i * sizeof(e),
+			memcpy(&e, (const char *)v.data + i * sizeof(e),
 			    sizeof(e));
 			if (e.slot <= last)
 				gone[ngone++] = e;
@@ -553,20 +553,20 @@ slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
 		*purged += ngone;
 		txn_wrote(t);
 		if (nkeep == 0) {
-			if ((rc = mdb_cursor_del(cur, 0)) != 0)
+			if ((rc = kv_cursor_del(cur)) != 0)
 				break;
 			continue;
 		}
 		/* The rest of this bucket, and every later one, come later. */
 		if (ngone > 0) {
 			bound_key(&bound, key, &kv);
-			v.mv_size = nkeep * sizeof(keep[0]);
-			v.mv_data = keep;
-			rc = mdb_put(t->txn, l->dbi, &kv, &v, 0);
+			v.size = nkeep * sizeof(keep[0]);
+			v.data = keep;
+			rc = kv_put(t->txn, l->dbi, &kv, &v, 0);
 		}
 		break;
 	}
 out:
-	mdb_cursor_close(cur);
-	return rc == MDB_NOTFOUND ? 0 : rc;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
 }

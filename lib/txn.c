@@ -2,8 +2,8 @@
  * txn.c - savepoints: a transaction inside a transaction, undone or kept
  * as a whole.
  *
- * LMDB nests a child transaction in its parent and undoes what was
- * written to it; each part of an ar_txn that holds changes in memory
+ * The backend nests a child transaction in its parent and undoes what
+ * was written to it; each part of an ar_txn that holds changes in memory
  * (the ring's chunks and summary, the slot lists' buckets, the meta,
  * ar_add's lists) writes them to the parent before the child begins, and
  * keeps what it needs to go back to that point.
@@ -17,7 +17,7 @@
 int
 txn_save(ar_txn *t, struct savepoint *sp)
 {
-	MDB_txn *child;
+	struct kv_txn *child;
 	int rc;
 
 	/* The changes so far go to the parent, out of the child's undo. */
@@ -31,13 +31,12 @@ txn_save(ar_txn *t, struct savepoint *sp)
 	if ((rc = slots_flush(t)) != 0)
 		goto fail;
 	resv_cursor_close(t);
-	demand_cursor_close(t);
 	if (t->nmoved > 0 && (sp->moved = malloc(t->nmoved *
 	    sizeof(*sp->moved))) == NULL) {
 		rc = ENOMEM;
 		goto fail;
 	}
-	if ((rc = mdb_txn_begin(t->s->env, t->txn, 0, &child)) != 0)
+	if ((rc = t->s->be->txn_begin(t->s->ks, t->txn, 1, 0, &child)) != 0)
 		goto fail;
 	if (t->nmoved > 0)
 		memcpy(sp->moved, t->moved, t->nmoved * sizeof(*sp->moved));
@@ -63,7 +62,6 @@ fail:
 static void
 txn_restore(ar_txn *t, struct savepoint *sp)
 {
-	t->resv_cur = NULL;     /* LMDB closed it with the child */
 	ring_restore(&t->ring, &sp->ring);
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_restore(&t->limit[i], &sp->limit[i]);
@@ -76,6 +74,7 @@ txn_restore(ar_txn *t, struct savepoint *sp)
 	t->ngranted = sp->ngranted;
 	t->nmoved = sp->nmoved;
 	t->pins = -1;           /* the child may have pinned or unpinned */
+	demand_forget(t);       /* ... or logged demand */
 	if (sp->nmoved > 0)
 		memcpy(t->moved, sp->moved, sp->nmoved * sizeof(*sp->moved));
 	free(sp->moved);
@@ -84,7 +83,8 @@ txn_restore(ar_txn *t, struct savepoint *sp)
 void
 txn_undo(ar_txn *t, struct savepoint *sp)
 {
-	mdb_txn_abort(t->txn);
+	resv_cursor_close(t);
+	t->s->be->txn_abort(t->txn);
 	txn_restore(t, sp);
 }
 
@@ -100,12 +100,12 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 		txn_undo(t, sp);
 		return rc;
 	}
-	if ((rc = mdb_txn_commit(t->txn)) != 0) {
-		txn_restore(t, sp);     /* LMDB ended the child */
+	resv_cursor_close(t);
+	if ((rc = t->s->be->txn_commit(t->txn)) != 0) {
+		txn_restore(t, sp);     /* the backend ended the child */
 		return rc;
 	}
 	t->txn = sp->parent;
-	t->resv_cur = NULL;     /* LMDB closed it with the child */
 	t->flushed = 1;
 	t->gen++;
 	ring_release(&sp->ring);

@@ -317,7 +317,7 @@ static void
 test_check(void)
 {
 	unsigned char key[16];
-	MDB_val k = { 16, key }, v = { 0, key };
+	struct kv_val k = { 16, key }, v = { 0, key };
 	struct ar_answer a;
 	struct ar_request rq;
 	uint64_t bad;
@@ -330,13 +330,13 @@ test_check(void)
 	rq.hold = 0;
 	OK(ar_add(t, &rq, &a));                         /* 2 */
 	hold_key(key, T0 + 5 * MIN, 2);
-	OK(mdb_put(t->txn, s->holds, &k, &v, 0));
+	OK(kv_put(t->txn, KV_HOLDS, &k, &v, 0));
 	/* Each tampering also leaves meta's count of holds wrong. */
 	OK(ar_check(t, quiet, NULL, &bad));
 	CHECK(bad == 3, "an entry of no hold: %" PRIu64 " violations", bad);
-	OK(mdb_del(t->txn, s->holds, &k, NULL));
+	OK(kv_del(t->txn, KV_HOLDS, &k, NULL));
 	hold_key(key, T0 + 10 * MIN, 1);
-	OK(mdb_del(t->txn, s->holds, &k, NULL));
+	OK(kv_del(t->txn, KV_HOLDS, &k, NULL));
 	OK(ar_check(t, quiet, NULL, &bad));
 	CHECK(bad == 3, "a hold out of its index: %" PRIu64 " violations",
 	    bad);

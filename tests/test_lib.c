@@ -1376,7 +1376,7 @@ test_rings(void)
 	static uint32_t node[RING_SPAN], cls[RING_SPAN], node0[RING_SPAN],
 	    cls0[RING_SPAN], none[RING_SPAN];
 	unsigned char key[8] = { 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff };
-	MDB_val kv = { sizeof(key), key }, v;
+	struct kv_val kv = { sizeof(key), key }, v;
 	struct ar_config cfg;
 	struct ring other, again, unused;
 	struct ring_save os;
@@ -1394,7 +1394,7 @@ test_rings(void)
 	OK(ar_txn_begin(st, AR_WRITE, T0, &t));
 	b = t->base;
 	memset(&other, 0, sizeof(other));
-	other.dbi = st->ring;
+	other.dbi = KV_RING;
 	other.id = 7;
 	OK(ring_begin(&other, t->m.chunks, 3, b, t->m.horizon));
 
@@ -1445,7 +1445,7 @@ test_rings(void)
 	/* Read back by fresh instances; the store is as if alone. */
 	OK(ar_txn_begin(st, 0, T0, &t));
 	memset(&again, 0, sizeof(again));
-	again.dbi = st->ring;
+	again.dbi = KV_RING;
 	again.id = 7;
 	unused = again;
 	unused.id = 8;
@@ -1454,8 +1454,8 @@ test_rings(void)
 	CHECK(ring_is(t, &again, cls), "second ring after the commit");
 	CHECK(ring_is(t, &unused, none), "a third ring holds nothing");
 	CHECK(ring_is(t, &t->ring, none), "node ring after the commit");
-	CHECK(mdb_get(t->txn, st->ring, &kv, &v) == 0 &&
-	    v.mv_size == t->m.chunks * sizeof(uint64_t),
+	CHECK(kv_get(t->txn, KV_RING, &kv, &v) == 0 &&
+	    v.size == t->m.chunks * sizeof(uint64_t),
 	    "the second ring's summary is not under its prefix");
 	OK(ar_check(t, say_violation, NULL, &bad));
 	CHECK(bad == 0, "%" PRIu64 " violations beside a second ring", bad);

@@ -729,12 +729,12 @@ test_empty(void)
 
 /* In a write transaction: put v under key in dbi. */
 static int
-poke(ar_txn *t, MDB_dbi dbi, const void *key, size_t klen, const void *val,
+poke(ar_txn *t, enum kv_table dbi, const void *key, size_t klen, const void *val,
     size_t vlen)
 {
-	MDB_val k = { klen, (void *)key }, v = { vlen, (void *)val };
+	struct kv_val k = { klen, (void *)key }, v = { vlen, (void *)val };
 
-	return mdb_put(t->txn, dbi, &k, &v, 0);
+	return kv_put(t->txn, dbi, &k, &v, 0);
 }
 
 /*
@@ -749,7 +749,7 @@ test_tampered(void)
 	struct ar_config cfg = { 6, 60, 240 * 60, 1 << 26, -1, "cn[1-6]" };
 	static const uint32_t h01[] = { 0, 1 }, h23[] = { 2, 3 };
 	unsigned char key1[8], key2[8], pin3[16], pin4[16], v1[256];
-	MDB_val k = { 8, key2 }, v;
+	struct kv_val k = { 8, key2 }, v;
 	struct disk_map d;
 	struct ar_request rq = { T0 + 600, T0 + 600, 600, 2, 1, 1000, NULL,
 	    NULL, 0, NULL, NULL, 0, 0 };
@@ -783,32 +783,32 @@ test_tampered(void)
 
 	/* 1 mapped onto 2's hosts. */
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	OK(mdb_get(t->txn, t->s->map, &k, &v));
-	len = v.mv_size < sizeof(v1) ? v.mv_size : sizeof(v1);
-	memcpy(v1, v.mv_data, len);
-	OK(poke(t, t->s->map, key1, 8, v1, len));
+	OK(kv_get(t->txn, KV_MAP, &k, &v));
+	len = v.size < sizeof(v1) ? v.size : sizeof(v1);
+	memcpy(v1, v.data, len);
+	OK(poke(t, KV_MAP, key1, 8, v1, len));
 	CHECK(check_says(t, "mapped reservations 1 and 2 both hold host cn")
 	    == 1, "an overlap in the kept mapping not told");
 	ar_txn_abort(t);
 
 	/* The same once they started: then the plan does not map. */
 	OK(ar_txn_begin(s, AR_WRITE, T0 + 660, &t));
-	OK(poke(t, t->s->map, key1, 8, v1, len));
+	OK(poke(t, KV_MAP, key1, 8, v1, len));
 	CHECK(check_says(t, "the plan does not map: reservation") == 1,
 	    "a started overlap not told");
 	ar_txn_abort(t);
 
 	/* A malformed entry: its header alone. */
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	OK(poke(t, t->s->map, key1, 8, v1, sizeof(struct disk_map)));
+	OK(poke(t, KV_MAP, key1, 8, v1, sizeof(struct disk_map)));
 	CHECK(check_says(t, "map entry of reservation 1 is malformed") == 1,
 	    "a malformed map entry not told");
 	ar_txn_abort(t);
 
 	/* A named reservation without its pin. */
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	k = (MDB_val){ 16, pin4 };
-	OK(mdb_del(t->txn, t->s->pins, &k, NULL));
+	k = (struct kv_val){ 16, pin4 };
+	OK(kv_del(t->txn, KV_PINS, &k, NULL));
 	CHECK(check_says(t, "reservation 4 named its hosts but has no pin") ==
 	    1, "a lost pin not told");
 	CHECK(check_says(t, "the counters say 2 pins, there are 1") == 1,
@@ -818,11 +818,11 @@ test_tampered(void)
 	/* 4 pinned on 3's hosts: the pins clash, 4's map entry is not its
 	 * pin, the plan does not map. */
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	k = (MDB_val){ 16, pin3 };
-	OK(mdb_get(t->txn, t->s->pins, &k, &v));
-	len = v.mv_size < sizeof(v1) ? v.mv_size : sizeof(v1);
-	memcpy(v1, v.mv_data, len);
-	OK(poke(t, t->s->pins, pin4, 16, v1, len));
+	k = (struct kv_val){ 16, pin3 };
+	OK(kv_get(t->txn, KV_PINS, &k, &v));
+	len = v.size < sizeof(v1) ? v.size : sizeof(v1);
+	memcpy(v1, v.data, len);
+	OK(poke(t, KV_PINS, pin4, 16, v1, len));
 	CHECK(check_says(t, "pinned reservations 3 and 4 both hold host cn1")
 	    == 1, "clashing pins not told");
 	CHECK(check_says(t, "reservation 4's map entry is not its pin") == 1,
@@ -834,28 +834,28 @@ test_tampered(void)
 	/* A pin for a reservation that named nothing. */
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	pin_key(pin3, (T0 + 1200) / 60, 1);
-	OK(poke(t, t->s->pins, pin3, 16, v1, len));
+	OK(poke(t, KV_PINS, pin3, 16, v1, len));
 	CHECK(check_says(t, "pin of reservation 1 does not match its record")
 	    == 1, "a stray pin not told");
 	ar_txn_abort(t);
 
 	/* Host names that are not the nodes. */
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	OK(poke(t, t->s->meta, "hosts", 5, "cn[1-5]", 8));
+	OK(poke(t, KV_META, "hosts", 5, "cn[1-5]", 8));
 	CHECK(check_says(t, "the store's host list names 5 hosts, it has 6 "
 	    "nodes") == 1, "a short host list not told");
 	ar_txn_abort(t);
 
 	/* An export entry of another reservation's size. */
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
-	k = (MDB_val){ 8, key1 };
-	OK(mdb_get(t->txn, t->s->exported, &k, &v));
-	len = v.mv_size < sizeof(v1) ? v.mv_size : sizeof(v1);
-	memcpy(v1, v.mv_data, len);
+	k = (struct kv_val){ 8, key1 };
+	OK(kv_get(t->txn, KV_EXPORTED, &k, &v));
+	len = v.size < sizeof(v1) ? v.size : sizeof(v1);
+	memcpy(v1, v.data, len);
 	memcpy(&d, v1, sizeof(d));
 	d.nodes = 3;
 	memcpy(v1, &d, sizeof(d));
-	OK(poke(t, t->s->exported, key1, 8, v1, len));
+	OK(poke(t, KV_EXPORTED, key1, 8, v1, len));
 	CHECK(check_says(t, "export entry of reservation 1 is malformed") == 1,
 	    "a malformed export entry not told");
 	ar_txn_abort(t);

@@ -375,12 +375,12 @@ map_entry(ar_txn *t, uint64_t id, int64_t s, uint32_t slots, uint32_t nodes,
 	unsigned char key[8], buf[sizeof(struct disk_map) + sizeof(struct run)];
 	struct disk_map d = { s, slots, nodes, 1, MAP_UNTOLD };
 	struct run r = { first, nodes };
-	MDB_val k = { 8, key }, v = { sizeof(buf), buf };
+	struct kv_val k = { 8, key }, v = { sizeof(buf), buf };
 
 	key_u64(key, id);
 	memcpy(buf, &d, sizeof(d));
 	memcpy(buf + sizeof(d), &r, sizeof(r));
-	OK(mdb_put(t->txn, t->s->map, &k, &v, 0));
+	OK(kv_put(t->txn, KV_MAP, &k, &v, 0));
 }
 
 /*

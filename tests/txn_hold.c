@@ -26,6 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <lmdb.h>
+
 #include "internal.h"
 
 static void
@@ -126,12 +128,17 @@ count_line(const char *msg, void *ctx)
 static void
 readers(const char *dir)
 {
-	ar_store *s = store_open(dir, AR_RDONLY);
+	MDB_env *env;
 	long lines = 0;
+	int rc;
 
-	mdb_reader_list(s->env, count_line, &lines);
+	if ((rc = mdb_env_create(&env)) != 0 ||
+	    (rc = mdb_env_set_maxdbs(env, 16)) != 0 ||
+	    (rc = mdb_env_open(env, dir, MDB_RDONLY, 0660)) != 0)
+		die(dir, rc);
+	mdb_reader_list(env, count_line, &lines);
 	printf("%ld\n", lines > 0 ? lines - 1 : 0);
-	ar_close(s);
+	mdb_env_close(env);
 }
 
 static void
@@ -139,25 +146,25 @@ damage(const char *dir, const char *id)
 {
 	ar_store *s = store_open(dir, 0);
 	unsigned char key[8];
-	MDB_val k = { 8, key }, v;
-	MDB_txn *txn;
+	struct kv_val k = { 8, key }, v;
+	ar_txn *t;
 	struct disk_resv d;
 	char *copy;
 	int rc;
 
 	key_u64(key, strtoull(id, NULL, 10));
-	if ((rc = mdb_txn_begin(s->env, NULL, 0, &txn)) != 0 ||
-	    (rc = mdb_get(txn, s->resv, &k, &v)) != 0)
+	if ((rc = ar_txn_begin(s, AR_WRITE, 0, &t)) != 0 ||
+	    (rc = kv_get(t->txn, KV_RESV, &k, &v)) != 0)
 		die("record", rc);
-	if ((copy = malloc(v.mv_size)) == NULL)
+	if ((copy = malloc(v.size)) == NULL)
 		die("malloc", ENOMEM);
-	memcpy(copy, v.mv_data, v.mv_size);
+	memcpy(copy, v.data, v.size);
 	memcpy(&d, copy, sizeof(d));
 	d.nodes++;
 	memcpy(copy, &d, sizeof(d));
-	v.mv_data = copy;
-	if ((rc = mdb_put(txn, s->resv, &k, &v, 0)) != 0 ||
-	    (rc = mdb_txn_commit(txn)) != 0)
+	v.data = copy;
+	if ((rc = kv_put(t->txn, KV_RESV, &k, &v, 0)) != 0 ||
+	    (rc = ar_txn_commit(t)) != 0)
 		die("record", rc);
 	free(copy);
 	ar_close(s);
