@@ -4,6 +4,7 @@
  * description, the invariant check, and what the cluster did and will
  * do (--usage), as records, a table or charts.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,8 +14,11 @@
 
 #include "cmd.h"
 
-enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE };
-enum { OPT_FROM = 300, OPT_TO, OPT_WINDOW, OPT_BY, OPT_TABLE, OPT_SVG };
+enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE, DUMP };
+enum {
+	OPT_FROM = 300, OPT_TO, OPT_WINDOW, OPT_BY, OPT_TABLE, OPT_SVG,
+	OPT_DUMP, OPT_LOAD
+};
 
 /* The reservations --list and --all print: those with every field the
  * filter record names, overlapping [from, to). */
@@ -55,6 +59,8 @@ static const struct option longopts[] = {
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "table", no_argument, NULL, OPT_TABLE },
 	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "dump", no_argument, NULL, OPT_DUMP },
+	{ "load", no_argument, NULL, OPT_LOAD },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -78,6 +84,10 @@ option(struct ctx *x, int opt, const char *arg)
 		o->table = 1;
 	else if (opt == OPT_SVG)
 		o->svg = arg;
+	else if (opt == OPT_DUMP)
+		o->mode = DUMP;
+	else if (opt == OPT_LOAD)
+		x->standalone = 1;
 	else if (opt != 0 && (p = strchr(modes, opt)) != NULL)
 		o->mode = m[p - modes];
 	else
@@ -90,6 +100,9 @@ struct out {
 	struct ar_record rec;
 	int write_error;        /* errno of a failed write to stdout, or 0 */
 	int64_t now;            /* the store's clock */
+	char *hex;              /* --dump: an entry's bytes in hex */
+	size_t hexcap;
+	uint64_t entries;       /* --dump: how many */
 };
 
 /* Listings go out as they are made, 64 KiB at a time: a store of
@@ -864,12 +877,58 @@ bad:
 	return -1;
 }
 
+/* Bytes in hex, lowercase, into *buf (of *cap, grown); NULL if memory
+ * ran out. */
+static char *
+hex(const void *data, size_t n, char **buf, size_t *cap)
+{
+	static const char digit[] = "0123456789abcdef";
+	const unsigned char *p = data;
+	char *q;
+
+	if (2 * n + 1 > *cap) {
+		if ((q = realloc(*buf, 2 * n + 1)) == NULL)
+			return NULL;
+		*buf = q;
+		*cap = 2 * n + 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		(*buf)[2 * i] = digit[p[i] >> 4];
+		(*buf)[2 * i + 1] = digit[p[i] & 15];
+	}
+	(*buf)[2 * n] = '\0';
+	return *buf;
+}
+
+/* --dump: an entry of the store as a record, its bytes in hex. */
+static int
+dumped(const struct ar_entry *e, void *arg)
+{
+	struct out *o = arg;
+	struct ar_record *r = &o->rec;
+
+	ar_record_clear(r);
+	if (ar_record_set(r, "table", e->table) != 0 ||
+	    hex(e->key, e->key_size, &o->hex, &o->hexcap) == NULL ||
+	    ar_record_set(r, "key", o->hex) != 0 ||
+	    hex(e->value, e->value_size, &o->hex, &o->hexcap) == NULL ||
+	    ar_record_set(r, "value", o->hex) != 0 ||
+	    cmd_print(o->x, r) != 0)
+		return ENOMEM;
+	o->entries++;
+	if (o->x->outlen >= LIST_CHUNK && cmd_flush(o->x) != 0) {
+		o->write_error = errno ? errno : EIO;
+		return o->write_error;
+	}
+	return 0;
+}
+
 /* What the mode asks for, from one read transaction; an exit status. */
 static int
 show(struct ctx *x, struct item *items, size_t n)
 {
 	struct opts *op = x->data;
-	struct out o = { x, { NULL, 0, 0, NULL }, 0, 0 };
+	struct out o = { x, { NULL, 0, 0, NULL }, 0, 0, NULL, 0, 0 };
 	uint64_t bad = 0;
 	ar_txn *t;
 	int rc;
@@ -899,9 +958,19 @@ show(struct ctx *x, struct item *items, size_t n)
 	case USAGE:
 		rc = usage(&o, t);
 		break;
+	case DUMP:
+		/* The count closes it: a dump cut short does not load. */
+		if ((rc = ar_dump(t, dumped, &o)) == 0) {
+			ar_record_clear(&o.rec);
+			if (ar_record_set_uint(&o.rec, "entries",
+			    o.entries) != 0 || cmd_print(x, &o.rec) != 0)
+				rc = ENOMEM;
+		}
+		break;
 	}
 	ar_txn_abort(t);
 	ar_record_free(&o.rec);
+	free(o.hex);
 	if (rc == EINVAL && op->mode != INFO && op->mode != CHECK)
 		return EXIT_USAGE;
 	if (o.write_error) {
@@ -938,17 +1007,159 @@ whole(struct ctx *x, ar_store *s)
 	return cmd_read_all(x, x->argc, x->argv, filter, show);
 }
 
+/* --load: the entries of a dump, read from stdin one line at a time. */
+struct loader {
+	struct ctx *x;
+	char *line;
+	size_t cap;
+	unsigned long lineno;
+	unsigned char *bytes;   /* the key's, then the value's */
+	size_t bcap;
+	uint64_t entries;       /* read so far */
+	int bad;                /* a line was not an entry: said so */
+};
+
+/* The bytes of the field "name=HEX " at *p, into l->bytes from off;
+ * their count, or -1 after saying what is wrong. */
+static long
+hex_field(struct loader *l, char **p, const char *name, size_t off)
+{
+	size_t n = strlen(name), len;
+	unsigned char *b;
+	char *s = *p, *end;
+
+	if (strncmp(s, name, n) != 0 || s[n] != '=') {
+		fprintf(stderr, "%s: line %lu: field '%s': missing\n",
+		    l->x->cmd->name, l->lineno, name);
+		return -1;
+	}
+	s += n + 1;
+	/* No bytes print as "". */
+	len = strncmp(s, "\"\"", 2) == 0 ? 0 : strspn(s, "0123456789abcdef");
+	end = s + (len == 0 && *s == '"' ? 2 : len);
+	if (len % 2 != 0 || (*end != ' ' && *end != '\0')) {
+		fprintf(stderr, "%s: line %lu: field '%s': not bytes in "
+		    "lowercase hex\n", l->x->cmd->name, l->lineno, name);
+		return -1;
+	}
+	if (off + len / 2 > l->bcap) {
+		if ((b = realloc(l->bytes, off + len / 2 + 1)) == NULL)
+			return -1;
+		l->bytes = b;
+		l->bcap = off + len / 2 + 1;
+	}
+	for (size_t i = 0; i < len / 2; i++)
+		l->bytes[off + i] = (unsigned char)(
+		    (strchr("0123456789abcdef", s[2 * i]) - "0123456789abcdef")
+		    << 4 | (strchr("0123456789abcdef", s[2 * i + 1]) -
+		    "0123456789abcdef"));
+	*p = *end == ' ' ? end + 1 : end;
+	return (long)(len / 2);
+}
+
+/* ar_load's next: the next line that is not blank, as --dump wrote it. */
+static int
+next_entry(struct ar_entry *e, void *arg)
+{
+	struct loader *l = arg;
+	ssize_t len;
+	long klen, vlen;
+	char *p, *sp;
+
+	do {
+		errno = 0;
+		if ((len = getline(&l->line, &l->cap, stdin)) == -1) {
+			if (errno != 0)
+				return errno;
+			fprintf(stderr, "%s: line %lu: the dump ends before its "
+			    "count of entries\n", l->x->cmd->name, l->lineno);
+			goto bad;
+		}
+		l->lineno++;
+		if (len > 0 && l->line[len - 1] == '\n')
+			l->line[--len] = '\0';
+	} while (ar_record_skip(l->line, (size_t)len));
+	p = l->line;
+	if (strncmp(p, "entries=", 8) == 0) {
+		if (strtoull(p + 8, &sp, 10) == l->entries && *sp == '\0' &&
+		    isdigit((unsigned char)p[8]))
+			return 0;
+		fprintf(stderr, "%s: line %lu: field 'entries': %llu were "
+		    "read\n", l->x->cmd->name, l->lineno,
+		    (unsigned long long)l->entries);
+		goto bad;
+	}
+	if (strncmp(p, "table=", 6) != 0 || (sp = strchr(p, ' ')) == NULL) {
+		fprintf(stderr, "%s: line %lu: field 'table': missing\n",
+		    l->x->cmd->name, l->lineno);
+		goto bad;
+	}
+	*sp = '\0';
+	e->table = p + 6;
+	p = sp + 1;
+	if ((klen = hex_field(l, &p, "key", 0)) < 0 ||
+	    (vlen = hex_field(l, &p, "value", (size_t)klen)) < 0)
+		goto bad;
+	if (*p != '\0') {
+		fprintf(stderr, "%s: line %lu: a field after 'value'\n",
+		    l->x->cmd->name, l->lineno);
+		goto bad;
+	}
+	e->key = l->bytes;
+	e->key_size = (size_t)klen;
+	e->value = l->bytes + klen;
+	e->value_size = (size_t)vlen;
+	l->entries++;
+	return 1;
+bad:
+	l->bad = 1;
+	return EINVAL;
+}
+
+/* --load: make the store from a dump; an exit status. */
+static int
+load(struct ctx *x, int argc, char **argv)
+{
+	struct loader l = { .x = x };
+	int rc;
+
+	(void)argv;
+	if (argc > 0) {
+		fprintf(stderr, "%s: --load reads a dump from stdin, takes "
+		    "no records as arguments\n", x->cmd->name);
+		return EXIT_USAGE;
+	}
+	rc = ar_load(x->dir, next_entry, &l);
+	free(l.line);
+	free(l.bytes);
+	if (l.bad)
+		return EXIT_USAGE;
+	if (rc == EEXIST) {
+		fprintf(stderr, "%s: %s: a store is there already: --load "
+		    "makes a new one\n", x->cmd->name, x->dir);
+		return EXIT_STORE;
+	}
+	if (rc == AR_ECORRUPT) {
+		fprintf(stderr, "%s: line %lu: not a dump of a store of format "
+		    "%d (ar-report --dump makes one)\n", x->cmd->name, l.lineno,
+		    AR_FORMAT_VERSION);
+		return EXIT_USAGE;
+	}
+	return rc != 0 ? cmd_store_error(x, rc) : 0;
+}
+
 static const struct cmd report = {
 	.name = "ar-report",
 	.usage = "[-c | -i | [-a | -l] [--from time] [--to time] "
 	    "[key=value ...] | -f [--from time] [--to time] | "
 	    "-u [--from time] [--to time] [--window duration] [--by label] "
-	    "[--table] [--svg file]]",
+	    "[--table] [--svg file] | --dump | --load]",
 	.shortopts = "acfilu",
 	.longopts = longopts,
 	.option = option,
 	.whole = whole,
 	.whole_reads = 1,
+	.standalone = load,
 };
 
 int

@@ -1045,6 +1045,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	}
 	if (c->prepare == NULL && c->whole == NULL)
 		x.standalone = 1;
+	x.dir = dir;
 	if (x.standalone) {
 		if (create || upgrade) {
 			fprintf(stderr, "%s: %s: this mode uses no store\n",
@@ -1062,7 +1063,6 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		fprintf(stderr, "%s: takes no records as arguments\n", c->name);
 		return EXIT_USAGE;
 	}
-	x.dir = dir;
 	/* An old store is converted before --create compares it; a
 	 * missing one is for --create to make. */
 	if (upgrade && (rc = ar_upgrade(dir, x.wait_ms, &from)) != 0 &&

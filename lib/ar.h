@@ -282,6 +282,41 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  */
 int ar_upgrade(const char *dir, long wait_ms, int *from);
 
+/*
+ * An entry of one of a store's tables, as ar_dump gives it and ar_load
+ * takes it: a store moves to another backend (or host) as its entries,
+ * byte for byte, since every backend keeps the same bytes.  table is a
+ * name of format/SCHEMA.md ("meta", "resv", ...).
+ */
+struct ar_entry {
+	const char *table;
+	const void *key;
+	size_t key_size;
+	const void *value;
+	size_t value_size;
+};
+
+/*
+ * Call fn with every entry of every table, as read transaction t sees
+ * them, the meta's first, until fn returns nonzero, which is returned.
+ * EACCES for a write transaction (its changes are partly in memory).
+ */
+int ar_dump(ar_txn *t, int (*fn)(const struct ar_entry *, void *),
+    void *arg);
+
+/*
+ * Make the store at where (a path or a URI, as for ar_create) holding
+ * exactly the entries next gives, in one transaction: next returns 1
+ * with *e filled (valid until the next call), 0 after the last, or an
+ * error, which is returned and leaves no store.  EEXIST if a store is
+ * there already; AR_ECORRUPT if the entries are not a store's (the meta
+ * first, known tables, no key twice, a meta ar_open would read);
+ * AR_EUPGRADE if they are an older format's (ar_upgrade then converts
+ * the store made).  Run ar_check on the result to verify the rest.
+ */
+int ar_load(const char *where, int (*next)(struct ar_entry *, void *),
+    void *arg);
+
 /* Close a store; every transaction on it must be ended first. */
 void ar_close(ar_store *s);
 

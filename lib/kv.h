@@ -45,6 +45,9 @@ enum kv_table {
 	KV_TABLES
 };
 
+/* The tables' names, as LMDB's databases and dumps name them. */
+extern const char *const kv_table_names[KV_TABLES];
+
 /* Where a cursor goes (kv_backend.cursor_get). */
 enum kv_op {
 	KV_FIRST,       /* the first entry */
@@ -95,6 +98,8 @@ struct kv_cursor {
 struct kv_init {
 	int (*fill)(struct kv_txn *txn, const void *arg);
 	const void *arg;
+	uint64_t size;          /* the bytes fill writes at most, if more
+				   than KV_SIZE_INITIAL (LMDB's first map) */
 	long group;             /* LMDB: the group the files are shared
 				   with, or -1 */
 };

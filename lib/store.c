@@ -250,7 +250,7 @@ create_again(const char *where, const struct first *f,
 int
 ar_create(const char *where, const struct ar_config *cfg, int64_t now)
 {
-	struct kv_init init = { store_fill, NULL, cfg->group };
+	struct kv_init init = { store_fill, NULL, 0, cfg->group };
 	struct first f;
 	char *names;
 	struct meta m;
@@ -628,13 +628,6 @@ ar_txn_now(const ar_txn *t)
 	return t->now;
 }
 
-const struct kv_backend *
-kv_backend_of(const char *where)
-{
-	(void)where;            /* LMDB is the only backend yet */
-	return &kv_lmdb;
-}
-
 const char *
 ar_strerror(int code)
 {
@@ -697,4 +690,104 @@ ar_reason_name(enum ar_reason r)
 
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ?
 	    names[r] : names[0];
+}
+
+int
+ar_dump(ar_txn *t, int (*fn)(const struct ar_entry *, void *), void *arg)
+{
+	struct kv_cursor *cur;
+	struct kv_val k, v;
+	struct ar_entry e;
+	int rc = 0;
+
+	if (t->write)
+		return EACCES;
+	/* The meta first: a load learns from it what the store needs. */
+	if ((rc = kv_get(t->txn, KV_META, &meta_key, &v)) != 0)
+		return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
+	e.table = kv_table_names[KV_META];
+	e.key = meta_key.data;
+	e.key_size = meta_key.size;
+	e.value = v.data;
+	e.value_size = v.size;
+	if ((rc = fn(&e, arg)) != 0)
+		return rc;
+	for (int tb = 0; tb < KV_TABLES && rc == 0; tb++) {
+		if ((rc = kv_cursor_open(t->txn, tb, &cur)) != 0)
+			break;
+		e.table = kv_table_names[tb];
+		for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+		    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
+			if (tb == KV_META && k.size == meta_key.size &&
+			    memcmp(k.data, meta_key.data, k.size) == 0)
+				continue;
+			e.key = k.data;
+			e.key_size = k.size;
+			e.value = v.data;
+			e.value_size = v.size;
+			if ((rc = fn(&e, arg)) != 0)
+				break;
+		}
+		kv_cursor_close(cur);
+		if (rc == KV_NOTFOUND)
+			rc = 0;
+	}
+	return rc;
+}
+
+/* A load: the entries to come, after the first, which was read. */
+struct load {
+	int (*next)(struct ar_entry *, void *);
+	void *arg;
+	struct ar_entry first;
+};
+
+static int
+load_fill(struct kv_txn *txn, const void *arg)
+{
+	const struct load *l = arg;
+	struct ar_entry e = l->first;
+	struct kv_val k, v;
+	struct meta m;
+	int tb, rc = 1;
+
+	for (; rc == 1; rc = l->next(&e, l->arg)) {
+		for (tb = 0; tb < KV_TABLES; tb++)
+			if (strcmp(e.table, kv_table_names[tb]) == 0)
+				break;
+		if (tb == KV_TABLES)
+			return AR_ECORRUPT;
+		k.data = (void *)e.key;
+		k.size = e.key_size;
+		v.data = (void *)e.value;
+		v.size = e.value_size;
+		/* A key twice is refused (in labels, a pair twice). */
+		if ((rc = kv_put(txn, tb, &k, &v, tb == KV_LABELS ? 0 :
+		    KV_NOOVERWRITE)) != 0)
+			return rc == KV_KEYEXIST ? AR_ECORRUPT : rc;
+		rc = 1;
+	}
+	if (rc != 0)
+		return rc;
+	return meta_read(txn, &m);
+}
+
+int
+ar_load(const char *where, int (*next)(struct ar_entry *, void *), void *arg)
+{
+	struct load l = { next, arg, { NULL, NULL, 0, NULL, 0 } };
+	struct kv_init init = { load_fill, &l, 0, -1 };
+	struct meta m;
+	int rc;
+
+	if ((rc = next(&l.first, arg)) != 1)
+		return rc == 0 ? AR_ECORRUPT : rc;
+	if (strcmp(l.first.table, "meta") != 0 ||
+	    l.first.key_size != meta_key.size ||
+	    memcmp(l.first.key, meta_key.data, meta_key.size) != 0 ||
+	    l.first.value_size != sizeof(m))
+		return AR_ECORRUPT;
+	memcpy(&m, l.first.value, sizeof(m));
+	init.size = m.map_max;
+	return kv_backend_of(where)->create(where, &init);
 }

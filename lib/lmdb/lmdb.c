@@ -53,11 +53,6 @@ struct lmdb_cursor {
 	MDB_cursor *c;
 };
 
-static const char *const names[KV_TABLES] = {
-	"meta", "ring", "resv", "ends", "labels", "flex", "keys", "pricing",
-	"demand", "map", "pins", "exported", "holds"
-};
-
 static unsigned
 db_flags(int tb)
 {
@@ -74,7 +69,7 @@ dbs_open(MDB_txn *txn, unsigned flags, MDB_dbi *dbi)
 	int rc;
 
 	for (int i = 0; i < KV_TABLES; i++)
-		if (dbi[i] == 0 && (rc = mdb_dbi_open(txn, names[i],
+		if (dbi[i] == 0 && (rc = mdb_dbi_open(txn, kv_table_names[i],
 		    flags | db_flags(i), &dbi[i])) != 0 && rc != MDB_NOTFOUND)
 			return rc == MDB_INCOMPATIBLE ? AR_ECORRUPT : rc;
 	return 0;
@@ -177,7 +172,8 @@ store_make(const char *dir, const struct kv_init *init)
 		return rc;
 	/* Nobody else can see this file: it needs no lock file. */
 	if ((rc = mdb_env_set_maxdbs(ls.env, DBS_MAX)) != 0 ||
-	    (rc = mdb_env_set_mapsize(ls.env, KV_SIZE_INITIAL)) != 0 ||
+	    (rc = mdb_env_set_mapsize(ls.env, init->size > KV_SIZE_INITIAL ?
+	    init->size : KV_SIZE_INITIAL)) != 0 ||
 	    (rc = mdb_env_open(ls.env, tmp, MDB_NOSUBDIR | MDB_NOLOCK,
 	    0660)) != 0)
 		goto out;
