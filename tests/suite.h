@@ -3,6 +3,8 @@
  * directory for their stores, the time they start at, and the check of a
  * store's invariants.  A test defines SUITE, its short name, and
  * includes check.h before this; its main makes tmproot with mkdtemp.
+ * A suite run on PostgreSQL sets pg_uri: its stores are then stores of
+ * that database, named after the test and the process.
  */
 #ifndef AR_TEST_SUITE_H
 #define AR_TEST_SUITE_H
@@ -10,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ar.h"
@@ -18,14 +21,21 @@
 #define T0 ((int64_t)1795219200)         /* 2026-11-21T00:00:00Z */
 
 static char tmproot[] = "/tmp/ar-" SUITE "-XXXXXX";
+static const char *pg_uri;     /* a libpq URI without store=, or NULL */
 
-/* A store directory under tmproot; each name gets its own buffer. */
-#define store_path(name) store_path_in((char[256]){ 0 }, (name))
+/* A store directory under tmproot, or a store in pg_uri's database;
+ * each name gets its own buffer. */
+#define store_path(name) store_path_in((char[1024]){ 0 }, (name))
 
 static inline const char *
 store_path_in(char *path, const char *name)
 {
-	snprintf(path, 256, "%s/%s", tmproot, name);
+	if (pg_uri != NULL)
+		snprintf(path, 1024, "%s%cstore=%s_%s_%ld", pg_uri,
+		    strchr(pg_uri, '?') != NULL ? '&' : '?', SUITE, name,
+		    (long)getpid());
+	else
+		snprintf(path, 1024, "%s/%s", tmproot, name);
 	return path;
 }
 
