@@ -29,8 +29,11 @@ LMDB_LIBS = $(shell $(PKG_CONFIG) --libs lmdb 2>/dev/null || echo -llmdb)
 # -static makes the linker take liblmdb.a for -llmdb.
 STATIC ?= 1
 CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_LIBS) -lpthread -lm,$(LMDB_LIBS) -lm)
+# libpq's header only: the library is loaded when a PostgreSQL store is
+# first used (lib/pg/pq.h says why).
+PQ_CFLAGS = $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null)
 ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
-	$(LMDB_CFLAGS) $(CFLAGS)
+	$(LMDB_CFLAGS) $(PQ_CFLAGS) $(CFLAGS)
 
 FORMAT_SRC = $(wildcard format/*.c)
 LIB_SRC = $(wildcard lib/*.c lib/*/*.c)
@@ -41,7 +44,7 @@ MAN5 = format/ar-records.5
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/internal.h lib/kv.h format/format.h cmd/cmd.h fuzz/run.h \
+HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h fuzz/run.h \
 	fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)
@@ -105,7 +108,7 @@ deps:
 
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
 	$(B)/tests/test_map $(B)/tests/test_modify $(B)/tests/test_hold \
-	$(B)/tests/test_report $(B)/tests/test_series
+	$(B)/tests/test_report $(B)/tests/test_series $(B)/tests/test_kv
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h tests/suite.h $(B)/libar.a
 	@mkdir -p $(@D)
@@ -209,7 +212,8 @@ san:
 
 FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS = -O1 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd -Ifuzz $(LMDB_CFLAGS)
+FUZZ_CFLAGS = -O1 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd -Ifuzz $(LMDB_CFLAGS) \
+	$(PQ_CFLAGS)
 FUZZ_SECONDS ?= 900
 FZ = $(B)/fz
 # Everything a target may need, in one archive; each command's main is
