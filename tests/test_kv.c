@@ -571,6 +571,49 @@ test_two_stores(void)
 	    EINVAL, "a store name with '/' is taken");
 }
 
+/*
+ * A connection that breaks between transactions is made again at the
+ * next one; a server that cannot be reached is AR_ESERVER, and its
+ * message says what libpq said.
+ */
+static void
+test_reconnect(void)
+{
+	char name[128], sql[256];
+	struct kv_store *ks;
+	struct kv_txn *txn;
+	PGconn *conn;
+	PGresult *res;
+	int rc;
+
+	/* The store's connection is told apart by its application_name. */
+	snprintf(name, sizeof(name), "reconnect&application_name=%sreconnect",
+	    pg_prefix);
+	OK(kv_postgresql.create(WHERE(&kv_postgresql, name), &init));
+	OK(kv_postgresql.open(WHERE(&kv_postgresql, name), 0, &ks));
+	OK(put_one(&kv_postgresql, ks, "r", "before"));
+	conn = pq.PQconnectdb(pg_server);
+	snprintf(sql, sizeof(sql), "SELECT pg_terminate_backend(pid) FROM "
+	    "pg_stat_activity WHERE application_name = '%sreconnect'",
+	    pg_prefix);
+	res = pq.PQexec(conn, sql);
+	CHECK(pq.PQresultStatus(res) == PGRES_TUPLES_OK &&
+	    pq.PQntuples(res) == 1, "the store's connection was not ended");
+	pq.PQclear(res);
+	pq.PQfinish(conn);
+	OK(put_one(&kv_postgresql, ks, "r", "after"));
+	OK(kv_postgresql.txn_begin(ks, NULL, 0, 0, &txn));
+	CHECK(get_is(txn, "r", "after"), "the write after reconnecting is lost");
+	kv_postgresql.txn_abort(txn);
+	kv_postgresql.close(ks);
+
+	rc = kv_postgresql.open("postgresql:///nodb?host=/nonexistent&store=x",
+	    0, &ks);
+	CHECK(rc == AR_ESERVER && strncmp(kv_postgresql.strerror(rc),
+	    "PostgreSQL: ", 12) == 0, "no server: %d %s", rc,
+	    kv_postgresql.strerror(rc));
+}
+
 /* Remove this run's stores from the database. */
 static void
 pg_cleanup(void)
@@ -608,6 +651,7 @@ main(void)
 		test_writers(&kv_postgresql);
 		test_create(&kv_postgresql);
 		test_two_stores();
+		test_reconnect();
 		pg_cleanup();
 	}
 	return suite_end();
