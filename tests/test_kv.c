@@ -582,6 +582,7 @@ test_reconnect(void)
 	char name[128], sql[256];
 	struct kv_store *ks;
 	struct kv_txn *txn;
+	struct kv_val kv;
 	PGconn *conn;
 	PGresult *res;
 	int rc;
@@ -602,8 +603,19 @@ test_reconnect(void)
 	pq.PQclear(res);
 	pq.PQfinish(conn);
 	OK(put_one(&kv_postgresql, ks, "r", "after"));
+	/* A put is sent ahead of its result; the connection breaks. */
+	OK(kv_postgresql.txn_begin(ks, NULL, 1, 1000, &txn));
+	kv = text("lost");
+	OK(kv_put(txn, KV_RESV, &kv, &kv, 0));
+	conn = pq.PQconnectdb(pg_server);
+	pq.PQclear(pq.PQexec(conn, sql));
+	pq.PQfinish(conn);
+	rc = kv_postgresql.txn_commit(txn);
+	CHECK(rc == AR_ESERVER, "a commit on a lost connection: %d", rc);
 	OK(kv_postgresql.txn_begin(ks, NULL, 0, 0, &txn));
-	CHECK(get_is(txn, "r", "after"), "the write after reconnecting is lost");
+	CHECK(get_is(txn, "r", "after") && get_is(txn, "lost", NULL),
+	    "the write after reconnecting is lost, or one not committed is "
+	    "there");
 	kv_postgresql.txn_abort(txn);
 	kv_postgresql.close(ks);
 
@@ -612,6 +624,42 @@ test_reconnect(void)
 	CHECK(rc == AR_ESERVER && strncmp(kv_postgresql.strerror(rc),
 	    "PostgreSQL: ", 12) == 0, "no server: %d %s", rc,
 	    kv_postgresql.strerror(rc));
+}
+
+/*
+ * A put that fails on the server is told at the next call or at the
+ * commit, which fails: here the store is removed under its writer.
+ */
+static void
+test_put_fails(void)
+{
+	const char *where = WHERE(&kv_postgresql, "removed");
+	struct kv_val k = text("k");
+	struct kv_store *ks;
+	struct kv_txn *txn;
+	char sql[256];
+	PGconn *conn;
+	int rc;
+
+	OK(kv_postgresql.create(where, &init));
+	OK(kv_postgresql.open(where, 0, &ks));
+	OK(kv_postgresql.txn_begin(ks, NULL, 1, 1000, &txn));
+	conn = pq.PQconnectdb(pg_server);
+	snprintf(sql, sizeof(sql), "DELETE FROM ar_store WHERE name = "
+	    "'%sremoved'", pg_prefix);
+	pq.PQclear(pq.PQexec(conn, sql));
+	pq.PQfinish(conn);
+	OK(kv_put(txn, KV_RESV, &k, &k, 0));
+	rc = kv_postgresql.txn_commit(txn);
+	CHECK(rc == AR_ESERVER, "a commit after a failed put: %d", rc);
+	OK(kv_postgresql.txn_begin(ks, NULL, 1, 1000, &txn));
+	OK(kv_put(txn, KV_RESV, &k, &k, 0));
+	/* (A get of k itself is answered by what the put left.) */
+	k = text("other");
+	rc = kv_get(txn, KV_RESV, &k, &k);
+	CHECK(rc == AR_ESERVER, "a get after a failed put: %d", rc);
+	kv_postgresql.txn_abort(txn);
+	kv_postgresql.close(ks);
 }
 
 /* Remove this run's stores from the database. */
@@ -652,6 +700,7 @@ main(void)
 		test_create(&kv_postgresql);
 		test_two_stores();
 		test_reconnect();
+		test_put_fails();
 		pg_cleanup();
 	}
 	return suite_end();

@@ -11,7 +11,9 @@
  * the lock was granted; a reader reads one REPEATABLE READ snapshot.
  * Round trips are what a transaction costs: statements are prepared
  * once per connection and take and give bytes (binary format), gets are
- * remembered for the transaction, and cursors read rows in batches.
+ * remembered for the transaction, cursors read rows in batches, and
+ * puts that replace are sent ahead in pipeline mode, their results read
+ * with the next statement's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -38,6 +40,7 @@
 #define BATCH_FIRST 4           /* rows a cursor's positioning reads */
 #define BATCH_MAX 64            /* rows its steps read at most at once */
 #define BLOCK_SIZE 65536        /* a transaction's memory comes in these */
+#define QUEUED_MAX 256          /* puts sent ahead of their results */
 
 /* The parameters' types (PostgreSQL's catalog numbers, fixed). */
 #define OID_BYTEA 17
@@ -103,6 +106,8 @@ struct pg_store {
 	int id;                 /* in ar_store */
 	unsigned flags;         /* AR_RDONLY */
 	unsigned prepared;      /* bit s: statement s is prepared on conn */
+	int piped;              /* in pipeline mode: puts were sent ahead */
+	int queued;             /* how many */
 };
 
 /* Memory a top-level transaction hands out, freed when it ends. */
@@ -194,15 +199,56 @@ failed(PGconn *conn, const PGresult *res)
 	return AR_ESERVER;
 }
 
+/*
+ * Read the results of the puts sent ahead (send_put) and leave pipeline
+ * mode: 0, or the first one's failure.
+ */
+static int
+drain(struct pg_store *ps)
+{
+	ExecStatusType st;
+	PGresult *res;
+	int rc = 0;
+
+	if (!ps->piped)
+		return 0;
+	ps->piped = 0;
+	ps->queued = 0;
+	if (pq.PQpipelineSync(ps->conn) != 1)
+		return failed(ps->conn, NULL);
+	for (;;) {
+		/* NULL ends one statement's results, or all on a lost
+		 * connection. */
+		if ((res = pq.PQgetResult(ps->conn)) == NULL) {
+			if (pq.PQstatus(ps->conn) != CONNECTION_BAD)
+				continue;
+			return rc != 0 ? rc : failed(ps->conn, NULL);
+		}
+		if ((st = pq.PQresultStatus(res)) == PGRES_FATAL_ERROR &&
+		    rc == 0)
+			rc = failed(ps->conn, res);
+		pq.PQclear(res);
+		if (st == PGRES_PIPELINE_SYNC)
+			break;
+	}
+	if (pq.PQexitPipelineMode(ps->conn) != 1 && rc == 0)
+		rc = failed(ps->conn, NULL);
+	return rc;
+}
+
 /* Run the statements of sql; the last one's result in *res if res is
  * not NULL, else cleared. */
 static int
 exec_sql(struct pg_store *ps, const char *sql, PGresult **res)
 {
-	PGresult *r = pq.PQexec(ps->conn, sql);
-	ExecStatusType st = pq.PQresultStatus(r);
-	int rc = 0;
+	ExecStatusType st;
+	PGresult *r;
+	int rc;
 
+	if ((rc = drain(ps)) != 0)
+		return rc;
+	r = pq.PQexec(ps->conn, sql);
+	st = pq.PQresultStatus(r);
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
 		rc = failed(ps->conn, r);
 	if (rc == 0 && res != NULL)
@@ -216,6 +262,7 @@ exec_sql(struct pg_store *ps, const char *sql, PGresult **res)
 static void
 rollback(struct pg_store *ps)
 {
+	(void)drain(ps);        /* what failed no longer matters */
 	if (pq.PQtransactionStatus(ps->conn) != PQTRANS_IDLE)
 		pq.PQclear(pq.PQexec(ps->conn, "ROLLBACK"));
 }
@@ -586,39 +633,82 @@ bind_limit(struct params *p, int limit)
 	p->lengths[p->n++] = 4;
 }
 
+/* Prepare statement s on the connection if it is not yet; its name. */
+static int
+prepare(struct pg_store *ps, enum stmt s, char *name)
+{
+	char sql[256];
+	PGresult *r;
+	int rc;
+
+	snprintf(name, 8, "s%d", (int)s);
+	if (ps->prepared & 1U << s)
+		return 0;
+	if ((rc = drain(ps)) != 0)
+		return rc;
+	snprintf(sql, sizeof(sql), stmts[s].sql, ps->id);
+	r = pq.PQprepare(ps->conn, name, sql, stmts[s].nparams,
+	    stmts[s].types);
+	if (pq.PQresultStatus(r) != PGRES_COMMAND_OK)
+		rc = failed(ps->conn, r);
+	else
+		ps->prepared |= 1U << s;
+	pq.PQclear(r);
+	return rc;
+}
+
+static const int binary[4] = { 1, 1, 1, 1 };
+
 /* Run statement s with p's parameters; its result in *res. */
 static int
 run(struct pg_store *ps, enum stmt s, const struct params *p, PGresult **res)
 {
-	static const int binary[4] = { 1, 1, 1, 1 };
-	char name[8], sql[256];
 	ExecStatusType st;
 	PGresult *r;
+	char name[8];
+	int rc;
 
-	snprintf(name, sizeof(name), "s%d", (int)s);
-	if (!(ps->prepared & 1U << s)) {
-		snprintf(sql, sizeof(sql), stmts[s].sql, ps->id);
-		r = pq.PQprepare(ps->conn, name, sql, stmts[s].nparams,
-		    stmts[s].types);
-		if (pq.PQresultStatus(r) != PGRES_COMMAND_OK) {
-			int rc = failed(ps->conn, r);
-
-			pq.PQclear(r);
-			return rc;
-		}
-		pq.PQclear(r);
-		ps->prepared |= 1U << s;
-	}
+	if ((rc = prepare(ps, s, name)) != 0 || (rc = drain(ps)) != 0)
+		return rc;
 	r = pq.PQexecPrepared(ps->conn, name, p->n, p->values, p->lengths,
 	    binary, 1);
 	st = pq.PQresultStatus(r);
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-		int rc = failed(ps->conn, r);
-
+		rc = failed(ps->conn, r);
 		pq.PQclear(r);
 		return rc;
 	}
 	*res = r;
+	return 0;
+}
+
+/*
+ * Send a replacing put without waiting for its result: it changes one
+ * row whatever was there, so only a failure could be told, and that
+ * fails the transaction, which the next statement or the commit reports.
+ * A bounded number wait, so that their results never fill the socket.
+ */
+static int
+send_put(struct pg_txn *t, const struct params *p)
+{
+	struct pg_store *ps = t->ps;
+	char name[8];
+	int rc;
+
+	if (!t->write)
+		return EACCES;
+	if ((rc = prepare(ps, S_PUT, name)) != 0 ||
+	    (ps->queued == QUEUED_MAX && (rc = drain(ps)) != 0))
+		return rc;
+	if (!ps->piped) {
+		if (pq.PQenterPipelineMode(ps->conn) != 1)
+			return failed(ps->conn, NULL);
+		ps->piped = 1;
+	}
+	if (pq.PQsendQueryPrepared(ps->conn, name, p->n, p->values,
+	    p->lengths, binary, 1) != 1)
+		return failed(ps->conn, NULL);
+	ps->queued++;
 	return 0;
 }
 
@@ -669,6 +759,8 @@ reconnect(struct pg_store *ps)
 	if (pq.PQstatus(ps->conn) != CONNECTION_OK)
 		return failed(ps->conn, NULL);
 	ps->prepared = 0;
+	ps->piped = 0;
+	ps->queued = 0;
 	return exec_sql(ps, SESSION, NULL);
 }
 
@@ -793,6 +885,8 @@ pg_txn_commit(struct kv_txn *txn)
 		}
 		pq.PQclear(res);
 	}
+	if (rc != 0 && t->depth == 0)
+		rollback(t->ps);        /* a put sent ahead failed */
 	txn_free(t);
 	return rc;
 }
@@ -806,6 +900,7 @@ pg_txn_abort(struct kv_txn *txn)
 	if (t->depth > 0) {
 		snprintf(sql, sizeof(sql), "ROLLBACK TO SAVEPOINT s%d; "
 		    "RELEASE SAVEPOINT s%d", t->depth, t->depth);
+		(void)drain(t->ps);     /* a failed put is undone too */
 		(void)exec_sql(t->ps, sql, NULL);
 		/* What the child wrote is gone from the cache and batches. */
 		cache_clear(top);
@@ -896,11 +991,12 @@ pg_put(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
 		bind_bytes(&p, &empty);
 		bind_bytes(&p, val);
 	}
-	if ((rc = change(t, tb == KV_LABELS || (flags & KV_NOOVERWRITE) ?
-	    S_ADD : S_PUT, &p, &rows)) != 0)
-		return rc;
-	if (rows == 0)
+	if (tb != KV_LABELS && !(flags & KV_NOOVERWRITE))
+		rc = send_put(t, &p);
+	else if ((rc = change(t, S_ADD, &p, &rows)) == 0 && rows == 0)
 		return KV_KEYEXIST;
+	if (rc != 0)
+		return rc;
 	changed(t, tb, key, val);
 	return 0;
 }

@@ -16,7 +16,9 @@
 	X(PQexec) X(PQprepare) X(PQexecPrepared) \
 	X(PQresultStatus) X(PQresultErrorField) X(PQcmdStatus) \
 	X(PQcmdTuples) X(PQntuples) X(PQgetvalue) X(PQgetlength) \
-	X(PQgetisnull) X(PQclear) X(PQsetNoticeProcessor)
+	X(PQgetisnull) X(PQclear) X(PQsetNoticeProcessor) \
+	X(PQenterPipelineMode) X(PQexitPipelineMode) X(PQpipelineSync) \
+	X(PQsendQueryPrepared) X(PQgetResult)
 
 #define PQ_MEMBER(f) __typeof__(f) *f;
 struct pq {
