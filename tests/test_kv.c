@@ -565,6 +565,8 @@ test_two_stores(void)
 	OK(kv_count(txn, KV_RESV, &n));
 	CHECK(n == 1, "store two counts %llu entries", (unsigned long long)n);
 	kv_postgresql.txn_abort(txn);
+	/* No map to grow: ar_grow on such a store succeeds. */
+	CHECK(kv_postgresql.grow(a, 1 << 20) == 0, "growing fails");
 	kv_postgresql.close(a);
 	kv_postgresql.close(b);
 	CHECK(kv_postgresql.open(WHERE(&kv_postgresql, "bad/name"), 0, &a) ==
