@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kv.h"
+#include "pg/pg.h"
 
 const char *const kv_table_names[KV_TABLES] = {
 	"meta", "ring", "resv", "ends", "labels", "flex", "keys", "pricing",
@@ -14,6 +15,5 @@ const char *const kv_table_names[KV_TABLES] = {
 const struct kv_backend *
 kv_backend_of(const char *where)
 {
-	(void)where;            /* LMDB is the only backend yet */
-	return &kv_lmdb;
+	return pg_is_uri(where) ? &kv_postgresql : &kv_lmdb;
 }

@@ -90,7 +90,7 @@ usage_of() {
 	ar-add) tail='[-cmenp] [key=value ...]' ;;
 	ar-del) tail='[-pq] [--forget time] [key=value ...]' ;;
 	ar-suggest) tail='[-l limit] [-k count] [key=value ...]' ;;
-	ar-report) tail='[-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file]]' ;;
+	ar-report) tail='[-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --dump | --load]' ;;
 	ar-map) tail='[--first-fit] [-p | --slurm | --svg file] [--from time] [--to time] [key=value ...]' ;;
 	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [key=value ...]' ;;
 	*) tail='[key=value ...]' ;;
@@ -138,6 +138,17 @@ begin() {
 		! grep -Fqx -- "$1" "$TESTS/e2e/lmdb-only" || skipping=1
 	fi
 	export AR_STORE
+}
+
+# copy_store FROM: make $AR_STORE a copy of the store FROM (a directory):
+# on PostgreSQL, a load of its dump.
+copy_store() {
+	if [ -n "$AR_E2E_PG" ]; then
+		ar-report --store "$1" --dump | ar-report --load ||
+		    fail "copying $1 failed"
+	else
+		cp -R "$1" "$AR_STORE"
+	fi
 }
 
 # pg_store NAME: the URI of store NAME in the AR_E2E_PG database.

@@ -31,9 +31,9 @@ static inline const char *
 store_path_in(char *path, const char *name)
 {
 	if (pg_uri != NULL)
-		snprintf(path, 1024, "%s%cstore=%s_%s_%ld", pg_uri,
+		snprintf(path, 1024, "%s%cstore=%s_%s_%ld_%u", pg_uri,
 		    strchr(pg_uri, '?') != NULL ? '&' : '?', SUITE, name,
-		    (long)getpid());
+		    (long)getpid(), pg_round);
 	else
 		snprintf(path, 1024, "%s/%s", tmproot, name);
 	return path;

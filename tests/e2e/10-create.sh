@@ -80,7 +80,7 @@ ar-report: option '--nodes': must be between 1 and 1000000
 usage: ar-report [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]
                  [--create [--nodes n | --hosts list] [--slot duration]
                    [--horizon duration] [--max-size mib] [--group group]]
-                 [-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file]]
+                 [-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --dump | --load]
 EOF
 run test -e "$AR_STORE"
 expect_exit 1

@@ -133,7 +133,7 @@ while IFS='|' read -r name cmd input rc same err out <&3; do
 	'#'* | '') continue ;;
 	esac
 	begin "bad input: $name"
-	cp -R "$BADBASE" "$AR_STORE"
+	copy_store "$BADBASE"
 	bad_snap before
 	case $input in
 	'') cp /dev/null "$D/in" ;;
@@ -373,7 +373,7 @@ EOF
 # rounds up past 9999-12-31T23:59:59Z is refused, but it must still be
 # printed as a time the next command of a pipe can read.
 begin 'bad input: a start rounded past the year 9999 prints a readable time'
-cp -R "$BADBASE" "$AR_STORE"
+copy_store "$BADBASE"
 run ar-search start=9999-12-31T23:59:59Z duration=1h
 expect_exit 1
 keep answer
