@@ -104,7 +104,7 @@ deps:
 	fi
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
-	coalloc-test coalloc pg-test pg-suites \
+	coalloc-test coalloc pg-test pg-suites pg-faults \
 	fuzz-short fuzz bench flexbench rmbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
@@ -222,6 +222,16 @@ pg-test:
 
 pg-suites:
 	@echo "pg-suites: AR_TEST_PG=$(AR_TEST_PG)"
+
+# The PostgreSQL backend's fault campaign (tests/pg-faults.sh): clients
+# and the server SIGKILLed, a synchronous standby promoted, writers on
+# several network namespaces.  PG_FAULTS_PARTS picks some of them (and
+# lmdb, the clients part on LMDB); never part of check.
+PG_FAULTS_PARTS ?=
+
+pg-faults: deps
+	$(MAKE) all
+	AR_BIN=$(CURDIR)/$(B)/bin sh tests/pg-faults.sh $(PG_FAULTS_PARTS)
 
 san:
 	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=2000 \
