@@ -140,6 +140,17 @@ writing() {
 	return 1
 }
 
+# done_by N: wait until the writers have run N ar-add between them (or
+# have all ended), so that a fault strikes at the same point of the
+# load however fast the machine.
+done_by() {
+	while writing; do
+		set -- "$1" "$R"/w*.rc
+		[ $# -gt "$1" ] && return
+		ms 5
+	done
+}
+
 # kill_clients: while writers run, SIGKILL one of their ar-add at a
 # random moment, 0-60 ms apart; the kills are counted in $R/kills.
 kill_clients() {
@@ -400,10 +411,11 @@ part_server() {
 		s=$(store_of "$1" "s$r")
 		create "$s" || { t_check=$((t_check + 1)); continue; }
 		start_writers "$s"
-		# Twice a round: down for 0-300 ms, then up again.
-		for k in 1 2; do
-			rnd 800
-			ms $((100 + R_))
+		# Twice a round, once 10-40 % of the way and once 50-80 %:
+		# down for 0-300 ms, then up again.
+		for k in 10 50; do
+			rnd 30
+			done_by $(((k + R_) * WRITERS * CHUNKS / 100))
 			$PG kill "$2"
 			echo server >>"$R/kills"
 			rnd 300
@@ -428,8 +440,8 @@ part_standby() {
 		s="postgresql://ar@/postgres?host=$D/pga,$D/pgb&port=5432,5433&target_session_attrs=read-write&store=x"
 		create "$s" || { t_check=$((t_check + 1)); continue; }
 		start_writers "$s"
-		rnd 1500
-		ms $((200 + R_))
+		rnd 50
+		done_by $(((20 + R_) * WRITERS * CHUNKS / 100))
 		$PG kill "$D/pga"
 		echo primary >>"$R/kills"
 		$PG promote "$D/pgb" || t_check=$((t_check + 1))
