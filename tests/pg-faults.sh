@@ -49,6 +49,8 @@ T0=1795219200           # 2026-11-21T00:00:00Z, every command's --now
 PG="sh $here/pg.sh"
 
 D=$(mktemp -d "${TMPDIR:-/tmp}/ar-faults.XXXXXX") || exit 3
+# The servers' clusters are in it, run by another user when we are root.
+chmod 755 "$D"
 NETNS=
 cleanup() {
 	for c in "$D"/pg*; do
