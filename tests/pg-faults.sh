@@ -401,7 +401,8 @@ part_clients() {
 # The store named NAME at BASE: a URI gets store=NAME, a path a folder.
 store_of() {
 	case $1 in
-	postgresql:* | postgres:*) echo "$1&store=$2" ;;
+	postgresql:*\?* | postgres:*\?*) echo "$1&store=$2" ;;
+	postgresql:* | postgres:*) echo "$1?store=$2" ;;
 	*) echo "$1/$2" ;;
 	esac
 }
