@@ -203,6 +203,15 @@ reset_totals() {
 	t_start=$(date +%s)
 }
 
+# f(name): the value of the field name= of a record, for awk.
+FIELD='
+function f(name,   i) {
+	for (i = 1; i <= NF; i++)
+		if (index($i, name "=") == 1)
+			return substr($i, length(name) + 2)
+	return ""
+}'
+
 # verify STORE: the checks of a round on STORE, added to the totals.
 verify() {
 	t_rounds=$((t_rounds + 1))
@@ -242,26 +251,14 @@ verify() {
 		cat "$f"
 		echo '#end'
 	done >"$R/printed"
-	awk '
-	function f(name,   i) {
-		for (i = 1; i <= NF; i++)
-			if (index($i, name "=") == 1)
-				return substr($i, length(name) + 2)
-		return ""
-	}
+	awk "$FIELD"'
 	/#end/ { next }
 	/ status=granted/ { print "g", f("job"), f("id"), f("nodes"); next }
 	/ status=refused/ { print "r", f("job") }
 	' "$R/printed" >"$R/answers"
 
 	# Lost, duplicated, overbooked; the replay's input.
-	awk -v lostf="$R/lost" -v replay="$R/replay.in" -v jobs="$R/replay.jobs" '
-	function f(name,   i) {
-		for (i = 1; i <= NF; i++)
-			if (index($i, name "=") == 1)
-				return substr($i, length(name) + 2)
-		return ""
-	}
+	awk -v lostf="$R/lost" -v replay="$R/replay.in" -v jobs="$R/replay.jobs" "$FIELD"'
 	FILENAME ~ /requests$/ { req[f("job")] = $0; next }
 	FILENAME ~ /all$/ {
 		if ($0 !~ / status=granted/)
@@ -307,13 +304,7 @@ verify() {
 	t_dup=$((t_dup + dup))
 
 	# The most nodes granted at any moment: ends before starts.
-	over=$(awk -v cap="$NODES" '
-	function f(name,   i) {
-		for (i = 1; i <= NF; i++)
-			if (index($i, name "=") == 1)
-				return substr($i, length(name) + 2)
-		return ""
-	}
+	over=$(awk "$FIELD"'
 	/ status=granted/ {
 		print f("start"), 1, f("nodes")
 		print f("end"), 0, -f("nodes")
