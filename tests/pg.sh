@@ -105,7 +105,7 @@ children() {
 	for f in /proc/[0-9]*/stat; do
 		# Field 4 is the parent; the name in field 2 has no blanks
 		# for postgres processes.
-		read -r p _ _ pp _ <"$f" 2>/dev/null || continue
+		{ read -r p _ _ pp _ <"$f"; } 2>/dev/null || continue
 		[ "$pp" = "$1" ] && echo "$p"
 	done
 }
