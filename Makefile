@@ -93,6 +93,9 @@ deps:
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	command -v rsvg-convert >/dev/null 2>&1 || missing="$$missing librsvg2-bin"; \
 	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
+	pkg-config --exists libpq 2>/dev/null || missing="$$missing libpq-dev"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -101,7 +104,7 @@ deps:
 	fi
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
-	coalloc-test coalloc \
+	coalloc-test coalloc pg-test pg-suites pg-faults \
 	fuzz-short fuzz bench flexbench rmbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
@@ -203,6 +206,32 @@ install-test: all
 		tail -n 1 $(B)/packaging.log >>$(RESULTS); exit $$rc
 
 test: unit e2e crash-test coalloc-test install-test
+
+# A throwaway PostgreSQL cluster (tests/pg.sh) for as long as the targets
+# in PG_SUITES run, its URI in AR_TEST_PG; stopped and removed however
+# they end.  With AR_TEST_PG already set, that server is used instead.
+PG_SUITES ?= pg-suites
+
+pg-test:
+	@if [ -n "$$AR_TEST_PG" ]; then exec $(MAKE) $(PG_SUITES); fi; \
+	dir=$$(mktemp -d $${TMPDIR:-/tmp}/ar-pg.XXXXXX) || exit 3; \
+	trap 'sh tests/pg.sh stop '"$$dir" EXIT; trap 'exit 130' INT TERM; \
+	uri=$$(sh tests/pg.sh start "$$dir") || exit 3; \
+	echo "== PostgreSQL at $$uri"; \
+	$(MAKE) $(PG_SUITES) AR_TEST_PG="$$uri"
+
+pg-suites:
+	@echo "pg-suites: AR_TEST_PG=$(AR_TEST_PG)"
+
+# The PostgreSQL backend's fault campaign (tests/pg-faults.sh): clients
+# and the server SIGKILLed, a synchronous standby promoted, writers on
+# several network namespaces.  PG_FAULTS_PARTS picks some of them (and
+# lmdb, the clients part on LMDB); never part of check.
+PG_FAULTS_PARTS ?=
+
+pg-faults: deps
+	$(MAKE) all
+	AR_BIN=$(CURDIR)/$(B)/bin sh tests/pg-faults.sh $(PG_FAULTS_PARTS)
 
 san:
 	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=2000 \
