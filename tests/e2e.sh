@@ -39,7 +39,8 @@
 #
 # With AR_E2E_PG set to a libpq URI (no store= in it), each case's store
 # is a store of its own in that PostgreSQL database, and the cases named
-# in tests/e2e/lmdb-only, which work on LMDB's files, are skipped.
+# in tests/e2e/lmdb-only, which work on LMDB's files, are skipped (they
+# run on LMDB, their verdict unheeded).
 #
 # Feed expect_* from a file or a here-document, never from a pipe: the end
 # of a pipeline runs in a subshell and its verdict would be lost.
@@ -133,9 +134,12 @@ begin() {
 	mkdir "$D" || exit 2
 	: >"$D/.log"
 	AR_STORE=$D/store
-	if [ -n "$AR_E2E_PG" ]; then
+	# A case skipped on PostgreSQL runs on LMDB, unheeded.
+	if [ -n "$AR_E2E_PG" ] && ! grep -Fqx -- "$1" "$TESTS/e2e/lmdb-only"
+	then
 		AR_STORE=$(pg_store "e2e_${RUN}_$n")
-		! grep -Fqx -- "$1" "$TESTS/e2e/lmdb-only" || skipping=1
+	elif [ -n "$AR_E2E_PG" ]; then
+		skipping=1
 	fi
 	export AR_STORE
 }

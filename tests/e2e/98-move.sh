@@ -30,6 +30,7 @@ expect_exit 0
 keep dump
 run sh -c 'tail -n 1 "$1"' - "$D/dump"
 expect_out 'entries=37'
+orig=$AR_STORE
 AR_STORE=$D/copy
 run ar-report --load <"$D/dump"
 expect_exit 0
@@ -39,7 +40,7 @@ expect_check
 run ar-report --dump
 expect_exit 0
 expect_out <"$D/dump"
-AR_STORE=$D/store
+AR_STORE=$orig
 
 begin 'move: the copy answers every command as the original does'
 busy_store
@@ -50,8 +51,10 @@ start=+1h duration=1h nodes=3
 start=+1h end=+9h duration=2h nodes=8 user=late
 start=+2h duration=1h nodes=2 hosts=cn[11-12]
 EOS
+orig=$AR_STORE
 for s in store copy; do
-	AR_STORE=$D/$s
+	AR_STORE=$orig
+	[ "$s" = store ] || AR_STORE=$D/copy
 	{
 		ar-add <"$D/next"
 		ar-add --confirm id=4
@@ -63,15 +66,13 @@ for s in store copy; do
 		ar-map --plan
 		ar-report --all
 		ar-report --usage --from now --to +1d --window 1d
-	} >"$D/$s.out" 2>&1
+	} 2>&1 | sed "s|$AR_STORE|STORE|" >"$D/$s.out"
 done
-AR_STORE=$D/store
 run cat "$D/copy.out"
 expect_out <"$D/store.out"
 expect_check
-AR_STORE=$D/copy
+AR_STORE=$orig
 expect_check
-AR_STORE=$D/store
 
 begin 'move: --load onto a store that is there refuses, and changes nothing'
 busy_store
@@ -79,7 +80,7 @@ ar-report --dump >"$D/dump"
 run ar-report --load <"$D/dump"
 expect_exit 3
 expect_out
-expect_err "ar-report: $D/store: a store is there already: --load makes a new one"
+expect_err "ar-report: $AR_STORE: a store is there already: --load makes a new one"
 run ar-report --dump
 expect_out <"$D/dump"
 
@@ -88,6 +89,7 @@ busy_store
 ar-report --dump >"$D/dump"
 head -n 20 "$D/dump" >"$D/short"
 AR_STORE=$D/copy
+[ -z "$AR_E2E_PG" ] || AR_STORE=$(pg_store "e2e_${RUN}_${n}_copy")
 run ar-report --load <"$D/short"
 expect_exit 2
 expect_out
@@ -108,4 +110,26 @@ expect_exit 2
 expect_err 'ar-report: line 2: not a dump of a store of format 6 (ar-report --dump makes one)'
 run ar-report --info
 expect_exit 3
+
+# On PostgreSQL the cases above move a store from PostgreSQL to LMDB;
+# this one moves one the other way, and back.
+if [ -n "$AR_E2E_PG" ]; then
+begin 'move: an LMDB store loads into PostgreSQL and back, entry for entry'
 AR_STORE=$D/store
+busy_store
+ar-report --dump >"$D/dump"
+AR_STORE=$(pg_store "e2e_${RUN}_${n}_pg")
+run ar-report --load <"$D/dump"
+expect_exit 0
+expect_err
+expect_check
+run ar-report --dump
+expect_out <"$D/dump"
+keep pgdump
+AR_STORE=$D/back
+run ar-report --load <"$D/pgdump"
+expect_exit 0
+expect_check
+run ar-report --dump
+expect_out <"$D/dump"
+fi
