@@ -2,7 +2,8 @@
 #
 #   make          build the library and the commands into $(B)
 #   make demo     replay a real trace excerpt through the commands
-#   make check    every test, also under ASan+UBSan, and a short fuzz pass
+#   make check    every test, also under ASan+UBSan and on PostgreSQL, and
+#                 a short fuzz pass
 #   make bench    performance figures (never part of check)
 #   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
 #   make install  commands, libraries, headers, pkg-config file and man
@@ -220,8 +221,24 @@ pg-test:
 	echo "== PostgreSQL at $$uri"; \
 	$(MAKE) $(PG_SUITES) AR_TEST_PG="$$uri"
 
-pg-suites:
-	@echo "pg-suites: AR_TEST_PG=$(AR_TEST_PG)"
+# On PostgreSQL (make pg-test starts the server): the backend's
+# conformance test, the model test and the end-to-end suite.
+pg-suites: $(B)/tests/test_kv $(B)/tests/test_lib $(CMDS) $(B)/tests/txn_hold \
+		$(B)/tests/pngpixel
+	@mkdir -p .build
+	@for t in test_kv "test_lib --pg $$AR_TEST_PG"; do \
+		echo "== $(B)/tests/$${t%% *} on PostgreSQL"; \
+		$(B)/tests/$$t >$(B)/pg.log 2>&1; rc=$$?; \
+		grep -v '^ok ' $(B)/pg.log | tail -n 20; \
+		tail -n 1 $(B)/pg.log >>$(RESULTS); [ $$rc = 0 ] || exit 1; \
+	done
+	@echo "== tests/e2e.sh on PostgreSQL ($(B))"
+	@AR_E2E_PG="$$AR_TEST_PG" AR_BIN=$(CURDIR)/$(B)/bin \
+		AR_TESTS=$(CURDIR)/$(B)/tests AR_READERS=$(E2E_READERS) \
+		AR_SANITIZED=$(E2E_SANITIZED) \
+		sh tests/e2e.sh >$(B)/e2e-pg.log 2>&1; rc=$$?; \
+		grep -v '^ok \|^skip ' $(B)/e2e-pg.log; \
+		tail -n 1 $(B)/e2e-pg.log >>$(RESULTS); exit $$rc
 
 # The PostgreSQL backend's fault campaign (tests/pg-faults.sh): clients
 # and the server SIGKILLed, a synchronous standby promoted, writers on
@@ -294,6 +311,7 @@ check: deps
 	@mkdir -p .build && rm -f $(RESULTS)
 	$(MAKE) all
 	$(MAKE) test
+	$(MAKE) pg-test
 	$(MAKE) san
 	$(MAKE) fuzz-short
 	@awk '{ p += $$1; f += $$3 } END { print p " passed, " f " failed" }' $(RESULTS)

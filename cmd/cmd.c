@@ -62,7 +62,7 @@ struct reader {
 static void
 usage(const struct cmd *c, FILE *f)
 {
-	fprintf(f, "usage: %s [-jV] [-s dir] [--now time] [--wait duration] "
+	fprintf(f, "usage: %s [-jV] [-s store] [--now time] [--wait duration] "
 	    "[--upgrade]\n"
 	    "       %*s [--create [--nodes n | --hosts list] "
 	    "[--slot duration]\n"

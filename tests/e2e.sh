@@ -96,7 +96,7 @@ usage_of() {
 	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [key=value ...]' ;;
 	*) tail='[key=value ...]' ;;
 	esac
-	printf '%s\n' "usage: $1 [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]" \
+	printf '%s\n' "usage: $1 [-jV] [-s store] [--now time] [--wait duration] [--upgrade]" \
 	    "       $pad [--create [--nodes n | --hosts list] [--slot duration]" \
 	    "       $pad   [--horizon duration] [--max-size mib] [--group group]]" \
 	    "       $pad $tail"

@@ -77,7 +77,7 @@ expect_exit 2
 expect_out
 expect_err <<'EOF'
 ar-report: option '--nodes': must be between 1 and 1000000
-usage: ar-report [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]
+usage: ar-report [-jV] [-s store] [--now time] [--wait duration] [--upgrade]
                  [--create [--nodes n | --hosts list] [--slot duration]
                    [--horizon duration] [--max-size mib] [--group group]]
                  [-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --dump | --load]

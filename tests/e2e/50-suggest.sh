@@ -150,7 +150,7 @@ expect_exit 2
 expect_out
 expect_err <<'EOF'
 ar-suggest: option '--limit': duration needs a unit: '0'
-usage: ar-suggest [-jV] [-s dir] [--now time] [--wait duration] [--upgrade]
+usage: ar-suggest [-jV] [-s store] [--now time] [--wait duration] [--upgrade]
                   [--create [--nodes n | --hosts list] [--slot duration]
                     [--horizon duration] [--max-size mib] [--group group]]
                   [-l limit] [-k count] [key=value ...]
