@@ -155,6 +155,17 @@ copy_store() {
 	fi
 }
 
+# store_sum: a checksum of the store that any write changes: on LMDB
+# of data.mdb (a commit writes a new transaction id even when nothing
+# else changes), on PostgreSQL of its dump.
+store_sum() {
+	if [ -n "$AR_E2E_PG" ]; then
+		ar-report --dump | cksum
+	else
+		cksum <"$AR_STORE/data.mdb"
+	fi
+}
+
 # pg_store NAME: the URI of store NAME in the AR_E2E_PG database.
 pg_store() {
 	case $AR_E2E_PG in
