@@ -27,7 +27,11 @@ LMDB_LIBS = $(shell $(PKG_CONFIG) --libs lmdb 2>/dev/null || echo -llmdb)
 # The commands are linked statically (STATIC=0 to link dynamically): a
 # command is started once per request in scripts, and the dynamic loader
 # cost more than a whole ar-search (see the closing note of issue 5).
-# -static makes the linker take liblmdb.a for -llmdb.
+# -static makes the linker take liblmdb.a for -llmdb.  libpq has no
+# static build on Debian (GSSAPI and LDAP have none), so the PostgreSQL
+# backend loads libpq.so.5 with dlopen when a command first meets a URI;
+# the linker's warning about dlopen in a static program says what that
+# needs: the C library the command was built with, which it has here.
 STATIC ?= 1
 CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_LIBS) -lpthread -lm,$(LMDB_LIBS) -lm)
 # libpq's header only: the library is loaded when a PostgreSQL store is
