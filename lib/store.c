@@ -662,7 +662,8 @@ ar_strerror(int code)
 	case AR_UNCHANGED:
 		return "nothing changed";
 	}
-	if ((msg = kv_lmdb.strerror(code)) != NULL)
+	if ((msg = kv_lmdb.strerror(code)) != NULL ||
+	    (msg = kv_postgresql.strerror(code)) != NULL)
 		return msg;
 	return strerror(code);
 }
