@@ -64,16 +64,19 @@ violation(struct checker *c, const char *fmt, ...)
 	c->fn(msg, c->arg);
 }
 
-/* Is (key, value) in the dup-sorted database dbi? */
+/* Is (key, value) in the dup-sorted database dbi?  The cursor gives back
+ * the entry in k and d, which live only as long as it does. */
 static int
-has_entry(ar_txn *t, enum kv_table dbi, struct kv_val *key, struct kv_val *v, int *found)
+has_entry(ar_txn *t, enum kv_table dbi, const struct kv_val *key,
+    const struct kv_val *v, int *found)
 {
+	struct kv_val k = *key, d = *v;
 	struct kv_cursor *cur;
 	int rc;
 
 	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
-	rc = kv_cursor_get(cur, key, v, KV_GET_BOTH);
+	rc = kv_cursor_get(cur, &k, &d, KV_GET_BOTH);
 	kv_cursor_close(cur);
 	*found = rc == 0;
 	return rc == KV_NOTFOUND ? 0 : rc;

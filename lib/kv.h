@@ -18,10 +18,14 @@
  * at commit or none of it.  Transactions nest: a child's writes become
  * the parent's when it commits and vanish when it aborts.
  *
- * Values a backend returns are its memory, valid until the transaction
- * ends; but after the transaction has written a value, values it read
- * may move at its next write (LMDB moves a page it spills), so a caller
- * keeping one across writes checks that first (internal.h, txn_wrote).
+ * Keys and values a backend returns are its memory: those of get are
+ * valid until the transaction ends, those of a cursor until that cursor
+ * moves again (a move that fails too) or closes, so a caller keeping
+ * one longer copies it; a move may be given the key or value the cursor
+ * returned last.  And after the transaction has written a value, values
+ * it read may move at its next write (LMDB moves a page it spills), so
+ * a caller keeping one across writes checks that first (internal.h,
+ * txn_wrote).
  */
 #ifndef AR_KV_H
 #define AR_KV_H

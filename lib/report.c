@@ -127,8 +127,11 @@ asked_at(ar_txn *t, const struct kv_val *v, int64_t *time)
 	return 0;
 }
 
-/* The first and last keys of dbi (both 0 if it is empty), and the first
- * value. */
+/*
+ * The first and last keys of dbi (both 0 if it is empty), and if fv is
+ * not NULL the first value: its size in fv->size, and as much of it as
+ * fits in fv->size bytes copied to fv->data (the cursor moves on).
+ */
 static int
 key_bounds(ar_txn *t, enum kv_table dbi, uint64_t *first, uint64_t *last,
     struct kv_val *fv)
@@ -140,9 +143,14 @@ key_bounds(ar_txn *t, enum kv_table dbi, uint64_t *first, uint64_t *last,
 	*first = *last = 0;
 	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
 		return rc;
-	if ((rc = kv_cursor_get(cur, &k, fv, KV_FIRST)) == 0 &&
+	if ((rc = kv_cursor_get(cur, &k, &v, KV_FIRST)) == 0 &&
 	    k.size == 8) {
 		*first = u64_key(k.data);
+		if (fv != NULL) {
+			memcpy(fv->data, v.data, v.size < fv->size ? v.size :
+			    fv->size);
+			fv->size = v.size;
+		}
 		if ((rc = kv_cursor_get(cur, &k, &v, KV_LAST)) == 0 &&
 		    k.size == 8)
 			*last = u64_key(k.data);
@@ -169,7 +177,7 @@ history(struct usage *u)
 	ar_txn *t = u->t;
 	uint64_t first, last;
 	struct disk_demand d;
-	struct kv_val fv;
+	struct kv_val fv = { sizeof(d), &d };
 	int rc;
 
 	if ((rc = key_bounds(t, KV_DEMAND, &first, &last, &fv)) != 0)
@@ -178,7 +186,6 @@ history(struct usage *u)
 	if (first != 0) {
 		if (fv.size != sizeof(d))
 			return AR_ECORRUPT;
-		memcpy(&d, fv.data, sizeof(d));
 		u->demand_from = first == 1 && d.jobs == 0 ? INT64_MIN : d.at;
 	}
 	u->records_from = t->m.records == t->m.next_id - 1 ? INT64_MIN :
@@ -404,7 +411,6 @@ gather(struct usage *u)
 	struct disk_resv d;
 	struct disk_demand dd;
 	uint64_t first = 1, last, dfirst;
-	struct kv_val fv;
 	int rc;
 
 	/* A record overlaps the range or was asked for it only if it was
@@ -429,7 +435,7 @@ gather(struct usage *u)
 	kv_cursor_close(cur);
 	if (rc != 0 && rc != KV_NOTFOUND)
 		return rc;
-	if ((rc = key_bounds(t, KV_DEMAND, &dfirst, &last, &fv)) != 0 ||
+	if ((rc = key_bounds(t, KV_DEMAND, &dfirst, &last, NULL)) != 0 ||
 	    dfirst == 0)
 		return rc;
 	if ((rc = first_at(t, KV_DEMAND, u->from - reach, &dfirst,

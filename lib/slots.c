@@ -194,6 +194,8 @@ bucket_load(ar_txn *t, struct slot_list *l, const struct slot_entry *x,
 	} else if (rc == KV_NOTFOUND)
 		rc = kv_cursor_get(cur, &kv, &v, KV_LAST);
 	if (rc == 0 && (rc = bucket_at(l, &kv, &v, &b)) == 0) {
+		/* The cursor moves on: the bucket's key is kept in key. */
+		bound_key(&b->bound, key, &kv);
 		if ((rc = kv_cursor_get(cur, &nk, &nv, KV_NEXT)) == 0)
 			rc = key_bound(&nk, &hi);
 		else if (rc == KV_NOTFOUND)

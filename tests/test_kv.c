@@ -6,7 +6,9 @@
  * result, key and value is compared.  Then what each backend promises
  * of transactions between processes: a reader keeps its snapshot, a
  * second writer waits for the first and gives up after its wait, stores
- * sharing a database do not see each other, a store is made once.
+ * sharing a database do not see each other, a store is made once; and
+ * on PostgreSQL, that a transaction reading much with a cursor does not
+ * grow the process (what it read goes as the cursor moves on).
  *
  * The PostgreSQL server is AR_TEST_PG, a libpq URI without store=; when
  * it is not set the PostgreSQL part is skipped (and said so).
@@ -664,6 +666,93 @@ test_put_fails(void)
 	kv_postgresql.close(ks);
 }
 
+/* The process's resident memory, in bytes. */
+static long long
+resident(void)
+{
+	long long size = 0, pages = 0;
+	FILE *f;
+
+	if ((f = fopen("/proc/self/statm", "r")) == NULL)
+		return 0;
+	if (fscanf(f, "%lld %lld", &size, &pages) != 2)
+		pages = 0;
+	fclose(f);
+	return pages * sysconf(_SC_PAGESIZE);
+}
+
+#define SCAN_ENTRIES 50000
+#define SCAN_GROWTH_MAX (64LL << 20)
+
+/* Entry i of the long scan: an 8-byte key, a 100-byte value. */
+static void
+scan_entry(uint32_t i, unsigned char *key, unsigned char *val)
+{
+	for (int b = 0; b < 8; b++)
+		key[b] = (unsigned char)(b < 4 ? 0 : i >> (8 * (7 - b)));
+	memset(val, (int)(i % 251), 100);
+	memcpy(val, key, 8);
+}
+
+/*
+ * A transaction that reads much with cursors does not keep what it
+ * read: one exact lookup per entry, then a walk over all of them, in one
+ * read transaction, leave the process's memory about as it was.
+ */
+static void
+test_long_scan(void)
+{
+	unsigned char kb[8], vb[100], want[100];
+	struct kv_val k = { 8, kb }, v = { 100, vb };
+	struct kv_store *ks;
+	struct kv_txn *txn;
+	struct kv_cursor *cur;
+	long long before, after;
+	uint32_t i, bad = 0, seen = 0;
+	int rc;
+
+	OK(kv_postgresql.create(WHERE(&kv_postgresql, "scan"), &init));
+	OK(kv_postgresql.open(WHERE(&kv_postgresql, "scan"), 0, &ks));
+	OK(kv_postgresql.txn_begin(ks, NULL, 1, 1000, &txn));
+	for (i = 0; i < SCAN_ENTRIES; i++) {
+		scan_entry(i, kb, vb);
+		OK(kv_put(txn, KV_RESV, &k, &v, KV_APPEND));
+	}
+	OK(kv_postgresql.txn_commit(txn));
+
+	before = resident();
+	OK(kv_postgresql.txn_begin(ks, NULL, 0, 0, &txn));
+	OK(kv_cursor_open(txn, KV_RESV, &cur));
+	for (i = 0; i < SCAN_ENTRIES; i++) {
+		scan_entry(i, kb, want);
+		k.size = 8;
+		k.data = kb;
+		if ((rc = kv_cursor_get(cur, &k, &v, KV_SET_KEY)) != 0 ||
+		    v.size != 100 || memcmp(v.data, want, 100) != 0)
+			bad++;
+	}
+	CHECK(bad == 0, "%u of %u lookups failed", bad, SCAN_ENTRIES);
+	bad = 0;
+	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT), seen++) {
+		scan_entry(seen, kb, want);
+		if (k.size != 8 || memcmp(k.data, kb, 8) != 0 ||
+		    v.size != 100 || memcmp(v.data, want, 100) != 0)
+			bad++;
+	}
+	CHECK(rc == KV_NOTFOUND && seen == SCAN_ENTRIES && bad == 0,
+	    "the walk: %d after %u entries, %u wrong", rc, seen, bad);
+	after = resident();
+	kv_cursor_close(cur);
+	kv_postgresql.txn_abort(txn);
+	kv_postgresql.close(ks);
+	printf("long scan: %u lookups and a walk over %u entries grew the "
+	    "process by %lld KiB\n", SCAN_ENTRIES, seen,
+	    (after - before) / 1024);
+	CHECK(after - before < SCAN_GROWTH_MAX, "the process grew by %lld "
+	    "KiB", (after - before) / 1024);
+}
+
 /* Remove this run's stores from the database. */
 static void
 pg_cleanup(void)
@@ -703,6 +792,7 @@ main(void)
 		test_two_stores();
 		test_reconnect();
 		test_put_fails();
+		test_long_scan();
 		pg_cleanup();
 	}
 	return suite_end();

@@ -14,6 +14,11 @@
  * remembered for the transaction, cursors read rows in batches, and
  * puts that replace are sent ahead in pipeline mode, their results read
  * with the next statement's.
+ *
+ * Memory: a transaction keeps what it got and put (copies, in its
+ * cache), a cursor only its last batch, which goes when it reads the
+ * next one or closes; an exact lookup reads one row, and a cursor's
+ * batches grow only while it steps on.
  */
 #include <errno.h>
 #include <limits.h>
@@ -39,6 +44,7 @@
 #define LOCK_WRITER 0x6172
 #define BATCH_FIRST 4           /* rows a cursor's positioning reads */
 #define BATCH_MAX 64            /* rows its steps read at most at once */
+#define AT_MIN 64               /* a cursor's first room for its entry */
 #define BLOCK_SIZE 65536        /* a transaction's memory comes in these */
 #define QUEUED_MAX 256          /* puts sent ahead of their results */
 
@@ -135,8 +141,6 @@ struct pg_txn {
 	int depth;              /* a child's savepoint is s<depth> */
 
 	struct block *blocks;
-	PGresult **results;     /* kept: the values returned point in them */
-	size_t nresults, maxresults;
 	struct entry **buckets; /* the gets' cache */
 	size_t nbuckets, nentries;
 	unsigned gen[KV_TABLES];/* each table's writes: a cursor's batch
@@ -151,16 +155,22 @@ struct pg_cursor {
 	struct kv_cursor base;
 	struct pg_txn *t;
 	enum kv_table tb;
-	struct row *rows;       /* a batch of consecutive entries, in order */
+	PGresult *res;          /* the batch: rows point in it; NULL if none */
+	PGresult *old;          /* the one before, while the move that read
+				   res runs: what it was given may be there */
+	struct row rows[BATCH_MAX];     /* consecutive entries, in order */
 	int n;
 	int i;                  /* the cursor is at rows[i]; with gap, its
 				   entry was deleted and rows[i] follows it */
 	int gap;
 	int first, last;        /* the batch begins or ends the table */
-	int limit;              /* rows the next fetch reads */
+	int limit;              /* rows the next step's fetch reads */
 	unsigned gen;           /* the table's writes when it was read */
 	int placed;             /* at is the cursor's entry (or was) */
-	struct row at;
+	struct kv_val at, at_d; /* its key and d, copied to atbuf: they
+				   outlive the batch they came from */
+	unsigned char *atbuf;
+	size_t atroom;
 };
 
 static const struct kv_val empty = { 0, "" };
@@ -458,27 +468,6 @@ arena_alloc(struct pg_txn *top, size_t size)
 	return p;
 }
 
-/* Keep res until the transaction ends. */
-static int
-keep(struct pg_txn *top, PGresult *res)
-{
-	PGresult **more;
-	size_t max;
-
-	if (top->nresults == top->maxresults) {
-		max = top->maxresults ? top->maxresults * 2 : 16;
-		if ((more = realloc(top->results, max * sizeof(*more))) ==
-		    NULL) {
-			pq.PQclear(res);
-			return ENOMEM;
-		}
-		top->results = more;
-		top->maxresults = max;
-	}
-	top->results[top->nresults++] = res;
-	return 0;
-}
-
 static uint64_t
 hash_of(enum kv_table tb, const struct kv_val *key)
 {
@@ -557,22 +546,22 @@ cache_grow(struct pg_txn *top)
 }
 
 /*
- * Remember that key has val in tb (none if val is NULL); val's bytes are
- * copied if copy says so, else they live as long as the transaction.
- * Without memory for it, the cache forgets the key instead, which is
- * just as true.
+ * Remember that key has val in tb (none if val is NULL), with a copy of
+ * val's bytes that lives as long as the transaction: the entry, or NULL
+ * without memory for it, and the cache then forgets the key instead,
+ * which is just as true.
  */
-static void
+static struct entry *
 cache_set(struct pg_txn *top, enum kv_table tb, const struct kv_val *key,
-    const struct kv_val *val, int copy)
+    const struct kv_val *val)
 {
 	struct entry **slot, *e;
-	void *bytes = NULL;
+	void *bytes;
 
 	if ((e = cache_find(top, tb, key, &slot)) == NULL) {
 		if ((top->nentries >= top->nbuckets && cache_grow(top) != 0) ||
 		    (e = arena_alloc(top, sizeof(*e) + key->size)) == NULL)
-			return;
+			return NULL;
 		e->hash = hash_of(tb, key);
 		e->tb = tb;
 		e->key.size = key->size;
@@ -584,13 +573,14 @@ cache_set(struct pg_txn *top, enum kv_table tb, const struct kv_val *key,
 	}
 	e->present = val != NULL;
 	if (val == NULL)
-		return;
-	if (copy && (bytes = arena_alloc(top, val->size)) == NULL) {
+		return e;
+	if ((bytes = arena_alloc(top, val->size)) == NULL) {
 		cache_forget(top, tb, key);
-		return;
+		return NULL;
 	}
 	e->val.size = val->size;
-	e->val.data = copy ? memcpy(bytes, val->data, val->size) : val->data;
+	e->val.data = memcpy(bytes, val->data, val->size);
+	return e;
 }
 
 /* --- statements ----------------------------------------------------- */
@@ -712,17 +702,6 @@ send_put(struct pg_txn *t, const struct params *p)
 	return 0;
 }
 
-/* A query: its rows, kept for the transaction. */
-static int
-query(struct pg_txn *t, enum stmt s, const struct params *p, PGresult **res)
-{
-	int rc;
-
-	if ((rc = run(t->ps, s, p, res)) != 0)
-		return rc;
-	return keep(t->top, *res);
-}
-
 /* A change: *rows, the rows it changed. */
 static int
 change(struct pg_txn *t, enum stmt s, const struct params *p, int *rows)
@@ -828,9 +807,6 @@ txn_free(struct pg_txn *t)
 	struct block *b, *next;
 
 	if (t->top == t) {
-		for (size_t i = 0; i < t->nresults; i++)
-			pq.PQclear(t->results[i]);
-		free(t->results);
 		for (b = t->blocks; b != NULL; b = next) {
 			next = b->next;
 			free(b);
@@ -939,15 +915,20 @@ pg_get(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
 	}
 	bind_table(&p, tb);
 	bind_bytes(&p, key);
-	if ((rc = query(t, S_GET, &p, &res)) != 0)
+	if ((rc = run(t->ps, S_GET, &p, &res)) != 0)
 		return rc;
 	if (pq.PQntuples(res) == 0) {
-		cache_set(top, tb, key, NULL, 0);
+		pq.PQclear(res);
+		(void)cache_set(top, tb, key, NULL);
 		return KV_NOTFOUND;
 	}
+	/* The value is copied: it outlives the result. */
 	v = column(res, 0, tb == KV_LABELS ? 0 : 1);
-	cache_set(top, tb, key, &v, 0);
-	*val = v;
+	e = cache_set(top, tb, key, &v);
+	pq.PQclear(res);
+	if (e == NULL)
+		return ENOMEM;
+	*val = e->val;
 	return 0;
 }
 
@@ -960,7 +941,7 @@ changed(struct pg_txn *t, enum kv_table tb, const struct kv_val *key,
 	if (tb == KV_LABELS)
 		cache_forget(t->top, tb, key);
 	else
-		cache_set(t->top, tb, key, val, 1);
+		(void)cache_set(t->top, tb, key, val);
 }
 
 static int
@@ -1065,24 +1046,30 @@ pg_cursor_open(struct kv_txn *txn, enum kv_table tb, struct kv_cursor **cur)
 static void
 pg_cursor_close(struct kv_cursor *cur)
 {
-	free(cur);
+	struct pg_cursor *c = (struct pg_cursor *)cur;
+
+	pq.PQclear(c->res);
+	free(c->atbuf);
+	free(c);
 }
 
 /* Is the cursor's batch as the table is now? */
 static int
 batch_valid(const struct pg_cursor *c)
 {
-	return c->rows != NULL && c->gen == c->t->top->gen[c->tb];
+	return c->res != NULL && c->gen == c->t->top->gen[c->tb];
 }
 
 /*
- * Read a batch with statement s from (k, d), forwards or (S_LT, S_LAST)
- * backwards; the cursor is then just before its first row or after its
- * last one, in the direction it goes.  KV_NOTFOUND if there is none.
+ * Read a batch of at most limit rows with statement s from (k, d),
+ * forwards or (S_LT, S_LAST) backwards; the cursor is then just before
+ * its first row or after its last one, in the direction it goes, and
+ * its next step reads twice as many.  KV_NOTFOUND if there is none.  The
+ * batch before is kept in old until the move ends (pg_cursor_get).
  */
 static int
 fetch(struct pg_cursor *c, enum stmt s, const struct kv_val *k,
-    const struct kv_val *d)
+    const struct kv_val *d, int limit)
 {
 	int back = s == S_LT || s == S_LAST, n, rc;
 	struct params p;
@@ -1093,15 +1080,16 @@ fetch(struct pg_cursor *c, enum stmt s, const struct kv_val *k,
 		bind_bytes(&p, k);
 		bind_bytes(&p, d);
 	}
-	bind_limit(&p, c->limit);
-	c->rows = NULL;
-	if ((rc = query(c->t, s, &p, &res)) != 0)
+	bind_limit(&p, limit);
+	c->old = c->res;
+	c->res = NULL;
+	if ((rc = run(c->t->ps, s, &p, &res)) != 0)
 		return rc;
-	if ((n = pq.PQntuples(res)) == 0)
+	if ((n = pq.PQntuples(res)) == 0) {
+		pq.PQclear(res);
 		return KV_NOTFOUND;
-	if ((c->rows = arena_alloc(c->t->top, (size_t)n * sizeof(*c->rows)))
-	    == NULL)
-		return ENOMEM;
+	}
+	c->res = res;
 	for (int j = 0; j < n; j++) {
 		struct row *r = &c->rows[back ? n - 1 - j : j];
 
@@ -1111,12 +1099,11 @@ fetch(struct pg_cursor *c, enum stmt s, const struct kv_val *k,
 	}
 	c->n = n;
 	c->gen = c->t->top->gen[c->tb];
-	c->first = back && n < c->limit;
-	c->last = !back && n < c->limit;
+	c->first = back && n < limit;
+	c->last = !back && n < limit;
 	c->i = back ? n : 0;
 	c->gap = 1;
-	if (c->limit < BATCH_MAX)
-		c->limit *= 2;
+	c->limit = limit < BATCH_MAX / 2 ? 2 * limit : BATCH_MAX;
 	return 0;
 }
 
@@ -1124,12 +1111,27 @@ fetch(struct pg_cursor *c, enum stmt s, const struct kv_val *k,
 static int
 emit(struct pg_cursor *c, int j, struct kv_val *key, struct kv_val *val)
 {
+	const struct row *r = &c->rows[j];
+	size_t need = r->k.size + r->d.size, room;
+	unsigned char *more;
+
+	if (need > c->atroom) {
+		for (room = c->atroom ? c->atroom : AT_MIN; room < need;)
+			room *= 2;
+		if ((more = realloc(c->atbuf, room)) == NULL)
+			return ENOMEM;
+		c->atbuf = more;
+		c->atroom = room;
+	}
 	c->i = j;
 	c->gap = 0;
 	c->placed = 1;
-	c->at = c->rows[j];
-	*key = c->at.k;
-	*val = c->tb == KV_LABELS ? c->at.d : c->at.v;
+	c->at.size = r->k.size;
+	c->at.data = memcpy(c->atbuf, r->k.data, r->k.size);
+	c->at_d.size = r->d.size;
+	c->at_d.data = memcpy(c->atbuf + r->k.size, r->d.data, r->d.size);
+	*key = r->k;
+	*val = c->tb == KV_LABELS ? r->d : r->v;
 	return 0;
 }
 
@@ -1143,11 +1145,11 @@ step_next(struct pg_cursor *c, struct kv_val *key, struct kv_val *val,
 		;
 	else if (batch_valid(c) && c->last)
 		return KV_NOTFOUND;
-	else if ((rc = fetch(c, S_GT, &c->at.k, &c->at.d)) != 0)
+	else if ((rc = fetch(c, S_GT, &c->at, &c->at_d, c->limit)) != 0)
 		return rc;
 	else
 		j = 0;
-	if (op == KV_NEXT_DUP && !same(&c->rows[j].k, &c->at.k))
+	if (op == KV_NEXT_DUP && !same(&c->rows[j].k, &c->at))
 		return KV_NOTFOUND;
 	return emit(c, j, key, val);
 }
@@ -1161,9 +1163,41 @@ step_prev(struct pg_cursor *c, struct kv_val *key, struct kv_val *val)
 		return emit(c, c->i - 1, key, val);
 	if (batch_valid(c) && c->first)
 		return KV_NOTFOUND;
-	if ((rc = fetch(c, S_LT, &c->at.k, &c->at.d)) != 0)
+	if ((rc = fetch(c, S_LT, &c->at, &c->at_d, c->limit)) != 0)
 		return rc;
 	return emit(c, c->n - 1, key, val);
+}
+
+/* Go to a key (or the first or last entry), reading a new batch. */
+static int
+place(struct pg_cursor *c, struct kv_val *key, struct kv_val *val,
+    enum kv_op op)
+{
+	const struct kv_val *from = key, *d = &empty;
+	int exact = op == KV_SET_KEY || op == KV_GET_BOTH, rc;
+	struct row *r;
+
+	if (op == KV_LAST) {
+		if ((rc = fetch(c, S_LAST, NULL, NULL, BATCH_FIRST)) != 0)
+			return rc;
+		c->last = 1;
+		return emit(c, c->n - 1, key, val);
+	}
+	if (op == KV_FIRST)
+		from = &empty;
+	else if (op == KV_GET_BOTH && c->tb == KV_LABELS)
+		d = val;
+	/* An exact lookup wants one row: most never step on. */
+	if ((rc = fetch(c, S_GE, from, d, exact ? 1 : BATCH_FIRST)) != 0)
+		return rc;
+	c->first = op == KV_FIRST;
+	r = &c->rows[0];
+	if (exact && !same(&r->k, key))
+		return KV_NOTFOUND;
+	if (op == KV_GET_BOTH &&
+	    !same(c->tb == KV_LABELS ? &r->d : &r->v, val))
+		return KV_NOTFOUND;
+	return emit(c, 0, key, val);
 }
 
 static int
@@ -1171,47 +1205,22 @@ pg_cursor_get(struct kv_cursor *cur, struct kv_val *key, struct kv_val *val,
     enum kv_op op)
 {
 	struct pg_cursor *c = (struct pg_cursor *)cur;
-	const struct kv_val *from = key, *d = &empty;
-	struct row *r;
 	int rc;
 
 	if (!c->placed && op == KV_PREV)
 		op = KV_LAST;
 	else if (!c->placed && (op == KV_NEXT || op == KV_NEXT_DUP))
 		op = KV_FIRST;
-	switch (op) {
-	case KV_NEXT:
-	case KV_NEXT_DUP:
-		return step_next(c, key, val, op);
-	case KV_PREV:
-		return step_prev(c, key, val);
-	case KV_LAST:
-		c->limit = BATCH_FIRST;
-		if ((rc = fetch(c, S_LAST, NULL, NULL)) != 0)
-			return rc;
-		c->last = 1;
-		return emit(c, c->n - 1, key, val);
-	case KV_FIRST:
-	case KV_SET_KEY:
-	case KV_SET_RANGE:
-	case KV_GET_BOTH:
-		break;
-	}
-	if (op == KV_FIRST)
-		from = &empty;
-	else if (op == KV_GET_BOTH && c->tb == KV_LABELS)
-		d = val;
-	c->limit = BATCH_FIRST;
-	if ((rc = fetch(c, S_GE, from, d)) != 0)
-		return rc;
-	c->first = op == KV_FIRST;
-	r = &c->rows[0];
-	if ((op == KV_SET_KEY || op == KV_GET_BOTH) && !same(&r->k, key))
-		return KV_NOTFOUND;
-	if (op == KV_GET_BOTH &&
-	    !same(c->tb == KV_LABELS ? &r->d : &r->v, val))
-		return KV_NOTFOUND;
-	return emit(c, 0, key, val);
+	if (op == KV_NEXT || op == KV_NEXT_DUP)
+		rc = step_next(c, key, val, op);
+	else if (op == KV_PREV)
+		rc = step_prev(c, key, val);
+	else
+		rc = place(c, key, val, op);
+	/* The batch before is done with: the cursor has moved. */
+	pq.PQclear(c->old);
+	c->old = NULL;
+	return rc;
 }
 
 static int
@@ -1224,14 +1233,14 @@ pg_cursor_del(struct kv_cursor *cur)
 	if (!c->placed || c->gap)
 		return EINVAL;
 	bind_table(&p, c->tb);
-	bind_bytes(&p, &c->at.k);
+	bind_bytes(&p, &c->at);
 	if (c->tb == KV_LABELS)
-		bind_bytes(&p, &c->at.d);
+		bind_bytes(&p, &c->at_d);
 	if ((rc = change(c->t, p.n == 3 ? S_DELDUP : S_DEL, &p, &rows)) != 0)
 		return rc;
 	if (rows == 0)
 		return KV_NOTFOUND;
-	changed(c->t, c->tb, &c->at.k, NULL);
+	changed(c->t, c->tb, &c->at, NULL);
 	/* The batch is still this table's but for the entry gone. */
 	if (valid) {
 		memmove(&c->rows[c->i], &c->rows[c->i + 1],
