@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kv.h"
 #include "pg.h"
@@ -53,7 +54,10 @@
 #define OID_INT2 21
 #define OID_INT4 23
 
-#define SESSION "SET synchronous_commit = on"
+/* A session's settings: durable commits, and a name saying which
+ * process on which host it serves, for a writer that waits on it. */
+#define SESSION "SET synchronous_commit = on; SET application_name = "
+#define APP_PREFIX "ar "
 
 enum stmt {
 	S_GET, S_PUT, S_ADD, S_DEL, S_DELDUP, S_COUNT,
@@ -114,6 +118,7 @@ struct pg_store {
 	unsigned prepared;      /* bit s: statement s is prepared on conn */
 	int piped;              /* in pipeline mode: puts were sent ahead */
 	int queued;             /* how many */
+	char session[160];      /* SESSION, with "'ar HOST PID'" */
 };
 
 /* Memory a top-level transaction hands out, freed when it ends. */
@@ -337,6 +342,19 @@ quiet(void *arg, const char *msg)
 	(void)msg;
 }
 
+/* The session's settings, naming this host (as far as it is a word) and
+ * process. */
+static void
+session_name(struct pg_store *ps)
+{
+	char host[64] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	host[strspn(host, NAME_CHARS)] = '\0';
+	snprintf(ps->session, sizeof(ps->session), "%s'" APP_PREFIX "%s %ld'",
+	    SESSION, host, (long)getpid());
+}
+
 /* Connect to the database where names; its store's name in name. */
 static int
 store_connect(const char *where, unsigned flags, char *name,
@@ -364,9 +382,11 @@ store_connect(const char *where, unsigned flags, char *name,
 		rc = ENOMEM;
 	else if (pq.PQstatus(ps->conn) != CONNECTION_OK)
 		rc = failed(ps->conn, NULL);
-	else
+	else {
 		/* The library never prints: notices and warnings neither. */
 		pq.PQsetNoticeProcessor(ps->conn, quiet, NULL);
+		session_name(ps);
+	}
 	if (rc != 0) {
 		pq.PQfinish(ps->conn);
 		free(ps);
@@ -424,7 +444,7 @@ pg_open(const char *where, unsigned flags, struct kv_store **ks)
 
 	if ((rc = store_connect(where, flags, name, &ps)) != 0)
 		return rc;
-	if ((rc = store_find(ps, SESSION, name)) == 0 && ps->id == 0)
+	if ((rc = store_find(ps, ps->session, name)) == 0 && ps->id == 0)
 		rc = AR_ENOSTORE;
 	if (rc != 0) {
 		pg_close(&ps->base);
@@ -740,7 +760,7 @@ reconnect(struct pg_store *ps)
 	ps->prepared = 0;
 	ps->piped = 0;
 	ps->queued = 0;
-	return exec_sql(ps, SESSION, NULL);
+	return exec_sql(ps, ps->session, NULL);
 }
 
 /* Begin the connection's transaction: a writer's holds the store's lock. */
@@ -1298,7 +1318,7 @@ pg_create(const char *where, const struct kv_init *init)
 
 	if ((rc = store_connect(where, 0, name, &ps)) != 0)
 		return rc;
-	if ((rc = exec_sql(ps, SESSION, NULL)) == 0 &&
+	if ((rc = exec_sql(ps, ps->session, NULL)) == 0 &&
 	    (rc = store_make(ps, name)) == 0) {
 		if ((t = txn_new(ps, NULL, 1)) == NULL)
 			rc = ENOMEM;
@@ -1332,11 +1352,37 @@ pg_size(struct kv_store *ks, uint64_t *bytes)
 	return 0;
 }
 
+/*
+ * The writer holding the store's lock, by the name its session gave:
+ * its pid when it runs on this host, else 0 (a pid of another host would
+ * mislead).
+ */
 static long
 pg_lock_holder(struct kv_store *ks)
 {
-	(void)ks;
-	return 0;               /* it may be on another host */
+	struct pg_store *ps = (struct pg_store *)ks;
+	char sql[320], host[64], *app, *end;
+	PGresult *res;
+	long pid = 0;
+	size_t n;
+
+	snprintf(sql, sizeof(sql), "SELECT a.application_name FROM pg_locks l "
+	    "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = "
+	    "'advisory' AND l.granted AND l.classid = %d AND l.objid = %d "
+	    "AND l.objsubid = 2", LOCK_WRITER, ps->id);
+	if (exec_sql(ps, sql, &res) != 0)
+		return 0;
+	host[0] = '\0';
+	gethostname(host, sizeof(host) - 1);
+	host[strspn(host, NAME_CHARS)] = '\0';
+	n = strlen(host);
+	if (pq.PQntuples(res) == 1 &&
+	    strncmp(app = pq.PQgetvalue(res, 0, 0), APP_PREFIX,
+	    strlen(APP_PREFIX)) == 0 &&
+	    strncmp(app += strlen(APP_PREFIX), host, n) == 0 && app[n] == ' ')
+		pid = strtol(app + n + 1, &end, 10);
+	pq.PQclear(res);
+	return pid > 0 ? pid : 0;
 }
 
 static void
