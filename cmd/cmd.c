@@ -291,7 +291,8 @@ cmd_store_error(struct ctx *x, int rc)
 	else
 		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, x->dir,
 		    ar_strerror(rc));
-	return EXIT_STORE;
+	/* A store named wrong is bad usage, as a bad option is. */
+	return rc == AR_EWHERE ? EXIT_USAGE : EXIT_STORE;
 }
 
 struct batch {

@@ -43,6 +43,8 @@ extern "C" {
 #define AR_EUPGRADE  (-30609)   /* the store has an older format: ar_upgrade */
 #define AR_ESERVER   (-30610)   /* the store's server failed or is unreachable:
 				   ar_strerror tells what it said */
+#define AR_EWHERE    (-30611)   /* not a store's address: a URI's store= name
+				   is not 1 to 63 of [A-Za-z0-9._-], or twice */
 
 /* The status of an answer or of a reservation. */
 enum ar_status {

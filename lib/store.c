@@ -661,6 +661,9 @@ ar_strerror(int code)
 		    "run --create again)";
 	case AR_UNCHANGED:
 		return "nothing changed";
+	case AR_EWHERE:
+		return "not a store's address: its store= takes 1 to 63 "
+		    "letters, digits, '.', '_' or '-', once";
 	}
 	if ((msg = kv_lmdb.strerror(code)) != NULL ||
 	    (msg = kv_postgresql.strerror(code)) != NULL)

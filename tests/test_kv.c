@@ -572,7 +572,7 @@ test_two_stores(void)
 	kv_postgresql.close(a);
 	kv_postgresql.close(b);
 	CHECK(kv_postgresql.open(WHERE(&kv_postgresql, "bad/name"), 0, &a) ==
-	    EINVAL, "a store name with '/' is taken");
+	    AR_EWHERE, "a store name with '/' is taken");
 }
 
 /*

@@ -292,7 +292,7 @@ pg_is_uri(const char *where)
 /*
  * Split where into what libpq connects to, without the parameter store=
  * (*conninfo, to free), and the store's name (name, NAME_LEN_MAX + 1
- * bytes): EINVAL if it is not [A-Za-z0-9._-]{1,63} or given twice.
+ * bytes): AR_EWHERE if it is not [A-Za-z0-9._-]{1,63} or given twice.
  */
 static int
 where_parse(const char *where, char **conninfo, char *name)
@@ -319,7 +319,7 @@ where_parse(const char *where, char **conninfo, char *name)
 			if (named++ || n == 0 || n > NAME_LEN_MAX ||
 			    strspn(p + 6, NAME_CHARS) < n) {
 				free(out);
-				return EINVAL;
+				return AR_EWHERE;
 			}
 			memcpy(name, p + 6, n);
 			name[n] = '\0';

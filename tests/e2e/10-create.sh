@@ -107,3 +107,12 @@ expect_exit 3
 expect_err "ar-report: $D/elsewhere: no store there (create one with --create)"
 run test -e "$D/elsewhere"
 expect_exit 1
+
+begin 'create: a PostgreSQL URI with a bad store= name is bad usage'
+for where in 'postgresql:///ar?store=a/b' 'postgres://h/ar?store=' \
+    'postgresql:///ar?store=x&store=y'; do
+	run ar-report --store "$where" --create --info
+	expect_exit 2
+	expect_out
+	expect_err "ar-report: $where: not a store's address: its store= takes 1 to 63 letters, digits, '.', '_' or '-', once"
+done
