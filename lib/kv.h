@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ar.h"
 
@@ -189,6 +190,14 @@ struct kv_backend {
 
 extern const struct kv_backend kv_lmdb;         /* lmdb/ */
 extern const struct kv_backend kv_postgresql;   /* pg/ */
+
+/* Do a and b hold the same bytes? */
+static inline int
+kv_same(const struct kv_val *a, const struct kv_val *b)
+{
+	return a->size == b->size &&
+	    (a->size == 0 || memcmp(a->data, b->data, a->size) == 0);
+}
 
 /* The calls the algorithms make, to the backend of their transaction. */
 static inline int

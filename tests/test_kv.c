@@ -109,13 +109,6 @@ some_val(enum kv_table tb, unsigned char *buf)
 	return v;
 }
 
-static int
-same_val(const struct kv_val *a, const struct kv_val *b)
-{
-	return a->size == b->size &&
-	    (a->size == 0 || memcmp(a->data, b->data, a->size) == 0);
-}
-
 static const char *
 val_text(const struct kv_val *v, char *buf)
 {
@@ -140,9 +133,9 @@ agree(const char *what, int seed, int step, const int *rc,
 	int ok = rc[0] == rc[1];
 
 	if (ok && rc[0] == 0 && key != NULL)
-		ok = same_val(&key[0], &key[1]);
+		ok = kv_same(&key[0], &key[1]);
 	if (ok && rc[0] == 0 && val != NULL)
-		ok = same_val(&val[0], &val[1]);
+		ok = kv_same(&val[0], &val[1]);
 	CHECK(ok, "seed %d step %d %s: lmdb %d %s=%s, postgresql %d %s=%s",
 	    seed, step, what, rc[0], key ? TEXT(&key[0]) : "",
 	    val ? TEXT(&val[0]) : "", rc[1], key ? TEXT(&key[1]) : "",

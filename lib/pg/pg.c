@@ -499,13 +499,6 @@ hash_of(enum kv_table tb, const struct kv_val *key)
 	return h;
 }
 
-static int
-same(const struct kv_val *a, const struct kv_val *b)
-{
-	return a->size == b->size &&
-	    (a->size == 0 || memcmp(a->data, b->data, a->size) == 0);
-}
-
 /* The entry of key in tb's cache, or NULL; *slot is where it is linked
  * from (or would be). */
 static struct entry *
@@ -519,7 +512,7 @@ cache_find(struct pg_txn *top, enum kv_table tb, const struct kv_val *key,
 		return NULL;
 	for (e = &top->buckets[h & (top->nbuckets - 1)]; *e != NULL;
 	    e = &(*e)->next)
-		if ((*e)->hash == h && (*e)->tb == tb && same(&(*e)->key, key))
+		if ((*e)->hash == h && (*e)->tb == tb && kv_same(&(*e)->key, key))
 			break;
 	if (slot != NULL)
 		*slot = e;
@@ -1169,7 +1162,7 @@ step_next(struct pg_cursor *c, struct kv_val *key, struct kv_val *val,
 		return rc;
 	else
 		j = 0;
-	if (op == KV_NEXT_DUP && !same(&c->rows[j].k, &c->at))
+	if (op == KV_NEXT_DUP && !kv_same(&c->rows[j].k, &c->at))
 		return KV_NOTFOUND;
 	return emit(c, j, key, val);
 }
@@ -1212,10 +1205,10 @@ place(struct pg_cursor *c, struct kv_val *key, struct kv_val *val,
 		return rc;
 	c->first = op == KV_FIRST;
 	r = &c->rows[0];
-	if (exact && !same(&r->k, key))
+	if (exact && !kv_same(&r->k, key))
 		return KV_NOTFOUND;
 	if (op == KV_GET_BOTH &&
-	    !same(c->tb == KV_LABELS ? &r->d : &r->v, val))
+	    !kv_same(c->tb == KV_LABELS ? &r->d : &r->v, val))
 		return KV_NOTFOUND;
 	return emit(c, 0, key, val);
 }
