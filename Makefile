@@ -36,7 +36,10 @@ STATIC ?= 1
 CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_LIBS) -lpthread -lm,$(LMDB_LIBS) -lm)
 # libpq's header only: the library is loaded when a PostgreSQL store is
 # first used (lib/pg/pq.h says why).
-PQ_CFLAGS = $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null)
+# libpq's header, found as LMDB's is: pkg-config, else where pg_config or
+# Debian puts it.
+PQ_CFLAGS = $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null || \
+	echo -I$$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql))
 ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
 	$(LMDB_CFLAGS) $(PQ_CFLAGS) $(CFLAGS)
 
