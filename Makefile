@@ -106,7 +106,7 @@ deps:
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults \
-	fuzz-short fuzz bench flexbench rmbench install uninstall clean
+	fuzz-short fuzz bench bench-run flexbench rmbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
 
@@ -336,11 +336,15 @@ $(B)/bench/true: tests/bench/true.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-# BENCH_QUICK=1: the first 50k requests of one trace.
+# BENCH_QUICK=1: the first 50k requests of one trace.  On a throwaway
+# PostgreSQL cluster (make pg-test), or the server AR_TEST_PG names.
 bench: deps
 	$(MAKE) all $(B)/bench/bench $(B)/bench/true
-	BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/bench $(B)/bin $(B)/bench/true \
-		../shared/traces
+	$(MAKE) pg-test PG_SUITES=bench-run
+
+bench-run:
+	AR_BENCH_PG="$$AR_TEST_PG" BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/bench \
+		$(B)/bin $(B)/bench/true ../shared/traces
 
 # Umar's thesis, Tables 6.1 and 6.2: fixed, first fit, FCFS-EDS, FCFS-LRH
 # on the same generated workloads (tests/bench/argen.c prints them).
