@@ -4,7 +4,8 @@
  * SQLite, ar's library on PostgreSQL, and ar's commands; ar's admission
  * while maintenance names hosts; SDSC-BLUE's plan mapped onto hosts, best
  * fit against first fit; the cost of one call as the reservation and the
- * horizon grow; the cost of one invocation.
+ * horizon grow; where the time goes on PostgreSQL; the cost of one
+ * invocation.
  *
  *   bench BIN_DIR TRUE_BIN TRACE_DIR      (BENCH_QUICK=1: 50k requests)
  *
@@ -778,7 +779,7 @@ main(int argc, char **argv)
 	}
 	free(r);
 	if (cost_curve() != 0 || usage_cost() != 0 || modify_cost() != 0 ||
-	    hold_cost() != 0)
+	    hold_cost() != 0 || (pg_server != NULL && pg_cost() != 0))
 		return 1;
 	if (keep_store != NULL &&
 	    invocation_report(bin, argv[2], keep_store, keep_clock) != 0)

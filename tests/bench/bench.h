@@ -141,6 +141,9 @@ int pipeline_replay(const struct trace *tr, const char *bin,
 int invocation_report(const char *bin, const char *truebin,
     const char *store, int64_t clock);
 
+/* pgcost.c: where the time goes on PostgreSQL */
+int pg_cost(void);
+
 /* mapping.c: the plan on hosts, and admission with pins in it */
 int map_report(const struct trace *tr);
 void pins_backend(struct backend *b);
