@@ -62,6 +62,7 @@ const char *pg_server;
 #define RUNS 3
 
 static char root[] = "/tmp/ar-bench.XXXXXX";
+#define SCRATCH_MAX 80          /* directories under it */
 static int have_root;
 
 uint64_t
@@ -116,7 +117,7 @@ cleanup(void)
 char *
 scratch_dir(const char *name)
 {
-	static char path[64][sizeof(root) + 64];
+	static char path[SCRATCH_MAX][sizeof(root) + 64];
 	static int n;
 
 	if (!have_root) {
@@ -127,7 +128,7 @@ scratch_dir(const char *name)
 		have_root = 1;
 		atexit(cleanup);
 	}
-	if (n == 64) {
+	if (n == SCRATCH_MAX) {
 		fprintf(stderr, "bench: too many scratch directories\n");
 		return NULL;
 	}
