@@ -43,8 +43,8 @@
  */
 #define PG_GROUP_LIMIT ((size_t)(quick ? 20000 : 50000))
 #define PG_GROUP_SECONDS (quick ? 8 : 10)
-#define PG_SYNC_LIMIT ((size_t)(quick ? 1000 : 2000))
-#define PG_SYNC_SECONDS (quick ? 4 : 8)
+#define PG_SYNC_LIMIT ((size_t)(quick ? 2000 : 5000))
+#define PG_SYNC_SECONDS (quick ? 5 : 10)
 /* So does ar while reservations naming hosts are in the plan. */
 #define PINS_LIMIT ((size_t)(quick ? 2000 : 5000))
 #define PINS_SECONDS 3
