@@ -113,7 +113,7 @@ deps:
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults \
-	fuzz-short fuzz bench flexbench rmbench install uninstall clean
+	fuzz-short fuzz bench bench-run flexbench rmbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
 
@@ -332,7 +332,7 @@ demo: deps
 SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 BENCH_SRC = $(addprefix tests/bench/,bench.c trace.c floor.c arstore.c \
-	sqlite.c cmds.c curve.c usage.c mapping.c modify.c hold.c)
+	sqlite.c cmds.c curve.c usage.c mapping.c modify.c hold.c pgcost.c)
 
 $(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
 	@mkdir -p $(@D)
@@ -343,11 +343,15 @@ $(B)/bench/true: tests/bench/true.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-# BENCH_QUICK=1: the first 50k requests of one trace.
+# BENCH_QUICK=1: the first 50k requests of one trace.  On a throwaway
+# PostgreSQL cluster (make pg-test), or the server AR_TEST_PG names.
 bench: deps
 	$(MAKE) all $(B)/bench/bench $(B)/bench/true
-	BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/bench $(B)/bin $(B)/bench/true \
-		../shared/traces
+	$(MAKE) pg-test PG_SUITES=bench-run
+
+bench-run:
+	AR_BENCH_PG="$$AR_TEST_PG" BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/bench \
+		$(B)/bin $(B)/bench/true ../shared/traces
 
 # Umar's thesis, Tables 6.1 and 6.2: fixed, first fit, FCFS-EDS, FCFS-LRH
 # on the same generated workloads (tests/bench/argen.c prints them).

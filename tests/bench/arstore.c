@@ -1,7 +1,8 @@
 /*
  * arstore.c - ar's library in process, through its public API: one write
- * transaction per group of requests (or per request), committed durably;
- * and what the store costs on disk, read with LMDB directly.
+ * transaction per group of requests (or per request), committed durably,
+ * on LMDB or PostgreSQL; and what an LMDB store costs on disk, read with
+ * LMDB directly.
  */
 #include <sys/stat.h>
 
@@ -221,7 +222,12 @@ ar_backend(struct backend *b, const char *dir, int64_t clock, size_t group)
 		free(x);
 		return fail(dir, rc);
 	}
-	b->name = group > 1 ? "ar, group commit" : "ar, commit per request";
+	if (is_uri(dir))
+		b->name = group > 1 ? "ar on PostgreSQL, group" :
+		    "ar on PostgreSQL, 1/txn";
+	else
+		b->name = group > 1 ? "ar, group commit" :
+		    "ar, commit per request";
 	b->ctx = x;
 	b->purge = arb_purge;
 	b->run = arb_run;
@@ -323,7 +329,8 @@ lmdb_figures(const char *dir, struct disk *d)
 	return rc;
 }
 
-/* Close the store, and note what it costs on disk under label (if any). */
+/* Close the store, and note what it costs on disk under label (if any;
+ * an LMDB store's only). */
 int
 ar_backend_close(struct backend *b, const char *label)
 {
@@ -343,7 +350,7 @@ ar_backend_close(struct backend *b, const char *label)
 	rc = ar_info(t, &info);
 	ar_txn_abort(t);
 	ar_close(x->s);
-	if (rc != 0 || label == NULL) {
+	if (rc != 0 || label == NULL || is_uri(x->dir)) {
 		free(x);
 		return rc != 0 ? fail("info", rc) : 0;
 	}

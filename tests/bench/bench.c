@@ -1,12 +1,17 @@
 /*
  * bench.c - ar's benchmark: real traces replayed as in GarQ section 5.1
  * through ar's library, a floor (GarQ's ring as an array in memory),
- * SQLite, and ar's commands; ar's admission while maintenance names
- * hosts; SDSC-BLUE's plan mapped onto hosts, best fit against first fit;
- * the cost of one call as the reservation and the horizon grow; the cost
- * of one invocation.
+ * SQLite, ar's library on PostgreSQL, and ar's commands; ar's admission
+ * while maintenance names hosts; SDSC-BLUE's plan mapped onto hosts, best
+ * fit against first fit; the cost of one call as the reservation and the
+ * horizon grow; where the time goes on PostgreSQL; the cost of one
+ * invocation.
  *
  *   bench BIN_DIR TRUE_BIN TRACE_DIR      (BENCH_QUICK=1: 50k requests)
+ *
+ * AR_BENCH_PG, a libpq URI without store= (make bench starts a throwaway
+ * server), adds the PostgreSQL figures; its stores are left in that
+ * database, each under a name of its own.
  *
  * It prints tables.  It fails (exit 1) only when the backends disagree on
  * what they grant, or on an error; without TRACE_DIR it skips (exit 0).
@@ -31,11 +36,21 @@
 #define SQLITE_FULL_SECONDS (quick ? 30 : 45)
 #define AR_SYNC_LIMIT ((size_t)(quick ? 5000 : 20000))
 #define AR_SYNC_SECONDS (quick ? 15 : 30)
+/*
+ * So does ar on PostgreSQL, whose every commit also waits for the WAL's
+ * fsync, and even in groups of 1000 requests pays a round trip for each
+ * read its transaction's cache does not hold.
+ */
+#define PG_GROUP_LIMIT ((size_t)(quick ? 20000 : 50000))
+#define PG_GROUP_SECONDS (quick ? 8 : 10)
+#define PG_SYNC_LIMIT ((size_t)(quick ? 2000 : 5000))
+#define PG_SYNC_SECONDS (quick ? 5 : 10)
 /* So does ar while reservations naming hosts are in the plan. */
 #define PINS_LIMIT ((size_t)(quick ? 2000 : 5000))
 #define PINS_SECONDS 3
 
 int quick;                      /* BENCH_QUICK: 0 or 1 */
+const char *pg_server;
 
 /*
  * Replays that run in well under a minute are run RUNS times and the
@@ -47,6 +62,7 @@ int quick;                      /* BENCH_QUICK: 0 or 1 */
 #define RUNS 3
 
 static char root[] = "/tmp/ar-bench.XXXXXX";
+#define SCRATCH_MAX 80          /* directories under it */
 static int have_root;
 
 uint64_t
@@ -101,7 +117,7 @@ cleanup(void)
 char *
 scratch_dir(const char *name)
 {
-	static char path[64][sizeof(root) + 64];
+	static char path[SCRATCH_MAX][sizeof(root) + 64];
 	static int n;
 
 	if (!have_root) {
@@ -112,7 +128,7 @@ scratch_dir(const char *name)
 		have_root = 1;
 		atexit(cleanup);
 	}
-	if (n == 64) {
+	if (n == SCRATCH_MAX) {
 		fprintf(stderr, "bench: too many scratch directories\n");
 		return NULL;
 	}
@@ -122,6 +138,39 @@ scratch_dir(const char *name)
 		return NULL;
 	}
 	return path[n++];
+}
+
+/* Does where name a PostgreSQL store rather than a directory? */
+int
+is_uri(const char *where)
+{
+	return strncmp(where, "postgresql://", 13) == 0 ||
+	    strncmp(where, "postgres://", 11) == 0;
+}
+
+/*
+ * The URI of a new store on pg_server: its name has the process's id,
+ * so that benches sharing a server never meet.
+ */
+char *
+pg_store(const char *name)
+{
+	static char uri[16][4200];
+	static int n;
+	int len;
+
+	if (n == 16) {
+		fprintf(stderr, "bench: too many PostgreSQL stores\n");
+		return NULL;
+	}
+	len = snprintf(uri[n], sizeof(uri[n]), "%s%cstore=bench-%ld-%02d-%s",
+	    pg_server, strchr(pg_server, '?') != NULL ? '&' : '?',
+	    (long)getpid(), n, name);
+	if (len < 0 || (size_t)len >= sizeof(uri[n])) {
+		fprintf(stderr, "bench: AR_BENCH_PG is too long\n");
+		return NULL;
+	}
+	return uri[n++];
 }
 
 /*
@@ -342,12 +391,14 @@ ratio(double v, double floor)
 	}
 }
 
+#define ROWS_MAX 10
+
 static void
 print_table(const struct trace *tr, struct row *rows, size_t nrows)
 {
 	static const char *const opname[NOPS] = { "search", "suggest", "add",
 	    "delete", "commit" };
-	double fig[8][NOPS][2];
+	double fig[ROWS_MAX][NOPS][2];
 
 	printf("\n  %-24s %8s", "microseconds per call:", "");
 	for (int k = 0; k < NOPS; k++)
@@ -472,7 +523,7 @@ static int64_t keep_clock;
 static int
 run_trace(const struct trace *tr, const char *bin)
 {
-	struct row rows[8];
+	struct row rows[ROWS_MAX];
 	struct stats again;
 	struct backend b;
 	size_t n = 0;
@@ -573,6 +624,22 @@ run_trace(const struct trace *tr, const char *bin)
 		n++;
 		sqlite_backend_free(&b);
 	}
+	/* The same library calls as ar's rows above, on PostgreSQL. */
+	for (int per = 0; pg_server != NULL && per < 2; per++) {
+		if ((dir = pg_store("ar")) == NULL ||
+		    ar_backend(&b, dir, tr->pclock[0], per ? 1 : 1000) != 0)
+			return -1;
+		rows[n].name = b.name;
+		rows[n].ops = 1;
+		rows[n].limit = per ? PG_SYNC_LIMIT : PG_GROUP_LIMIT;
+		rows[n].budget = per ? PG_SYNC_SECONDS : PG_GROUP_SECONDS;
+		rows[n].why = per ? "every commit waits for the WAL's fsync" :
+		    "every read the cache misses is a round trip";
+		if (replay(&b, tr, rows[n].limit, rows[n].budget,
+		    &rows[n].st) != 0 || ar_backend_close(&b, NULL) != 0)
+			return -1;
+		n++;
+	}
 
 	for (int run = 0; run < RUNS; run++) {
 		if ((dir = scratch_dir("pipeline")) == NULL ||
@@ -647,6 +714,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	quick = e != NULL && *e != '\0' && strcmp(e, "0") != 0;
+	if ((pg_server = getenv("AR_BENCH_PG")) != NULL && *pg_server == '\0')
+		pg_server = NULL;
 	if (uname(&u) != 0)
 		memset(&u, 0, sizeof(u));
 	printf("ar bench%s: %s %s, %ld CPUs; timer (CLOCK_MONOTONIC) "
@@ -658,6 +727,11 @@ main(int argc, char **argv)
 	    "7 us, suggest 21 us, add 19 us (sync off) / 92 us (sync full),\n"
 	    "delete 19/89 us; in-memory array: search 42 ns, suggest 0.3 us, "
 	    "add 43 ns\n");
+	if (pg_server == NULL)
+		printf("PostgreSQL: AR_BENCH_PG is not set: its rows are "
+		    "skipped (make bench starts a server)\n");
+	else
+		printf("PostgreSQL: %s\n", pg_server);
 	/* Others may rebuild the commands meanwhile: run copies. */
 	if ((bin = scratch_dir("bin")) == NULL)
 		return 1;
@@ -706,7 +780,7 @@ main(int argc, char **argv)
 	}
 	free(r);
 	if (cost_curve() != 0 || usage_cost() != 0 || modify_cost() != 0 ||
-	    hold_cost() != 0)
+	    hold_cost() != 0 || (pg_server != NULL && pg_cost() != 0))
 		return 1;
 	if (keep_store != NULL &&
 	    invocation_report(bin, argv[2], keep_store, keep_clock) != 0)

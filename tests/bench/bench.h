@@ -79,6 +79,7 @@ struct backend {
 
 /* bench.c */
 extern int quick;
+extern const char *pg_server;   /* AR_BENCH_PG: a libpq URI, or NULL */
 uint64_t now_ns(void);
 int sample(struct samples *s, uint64_t ns);
 int admit(const struct backend *b, const struct trace *tr, size_t i,
@@ -88,6 +89,8 @@ int replay(const struct backend *b, const struct trace *tr, size_t limit,
 void stats_free(struct stats *st);
 double admission_p50(struct stats *st);
 char *scratch_dir(const char *name);
+char *pg_store(const char *name);
+int is_uri(const char *where);
 int64_t slots_up(int64_t t, int64_t slot);
 int64_t slots_down(int64_t t, int64_t slot);
 
@@ -137,6 +140,9 @@ int pipeline_replay(const struct trace *tr, const char *bin,
     const char *dir, struct stats *st);
 int invocation_report(const char *bin, const char *truebin,
     const char *store, int64_t clock);
+
+/* pgcost.c: where the time goes on PostgreSQL */
+int pg_cost(void);
 
 /* mapping.c: the plan on hosts, and admission with pins in it */
 int map_report(const struct trace *tr);

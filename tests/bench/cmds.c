@@ -266,8 +266,8 @@ time_runs(char *const argv[], int runs, char *start, int64_t at,
 
 /*
  * One invocation, started with posix_spawn and reaped with waitpid:
- * ar-search on the replayed store, ar-add on a scratch store, and a
- * program that does nothing.
+ * ar-search on the replayed store, ar-add on a scratch store (and on one
+ * on pg_server, if any), and a program that does nothing.
  */
 int
 invocation_report(const char *bin, const char *truebin, const char *store,
@@ -279,8 +279,10 @@ invocation_report(const char *bin, const char *truebin, const char *store,
 	char *aargv[] = { add, "--store", scratch, "--now", now, at,
 	    "duration=1h", "nodes=1", NULL };
 	char *targv[] = { (char *)truebin, NULL };
+	char *pargv[] = { add, "--store", NULL, "--now", now, at,
+	    "duration=1h", "nodes=1", NULL };
 	struct ar_config cfg;
-	double s50, s90, a50, a90, t50, t90;
+	double s50, s90, a50, a90, t50, t90, p50 = 0, p90 = 0;
 	int runs = quick ? 50 : 200, rc;
 	char *dir;
 
@@ -292,13 +294,18 @@ invocation_report(const char *bin, const char *truebin, const char *store,
 	snprintf(now, sizeof(now), "@%lld", (long long)clock);
 	snprintf(st, sizeof(st), "start=@%lld", (long long)clock + 86400);
 	ar_config_default(&cfg);
-	if ((rc = ar_create(scratch, &cfg, clock)) != 0) {
-		fprintf(stderr, "bench: %s: %s\n", scratch, ar_strerror(rc));
+	if (pg_server != NULL && (pargv[2] = pg_store("invocation")) == NULL)
+		return -1;
+	if ((rc = ar_create(scratch, &cfg, clock)) != 0 || (pargv[2] != NULL &&
+	    (rc = ar_create(pargv[2], &cfg, clock)) != 0)) {
+		fprintf(stderr, "bench: scratch store: %s\n", ar_strerror(rc));
 		return -1;
 	}
 	if (time_runs(targv, runs, NULL, 0, &t50, &t90) != 0 ||
 	    time_runs(sargv, runs, NULL, 0, &s50, &s90) != 0 ||
-	    time_runs(aargv, runs, at, clock + 3600, &a50, &a90) != 0)
+	    time_runs(aargv, runs, at, clock + 3600, &a50, &a90) != 0 ||
+	    (pargv[2] != NULL &&
+	    time_runs(pargv, runs, at, clock + 3600, &p50, &p90) != 0))
 		return -1;
 	printf("\n== One invocation: wall time from posix_spawn to waitpid, "
 	    "%d runs each\n\n", runs);
@@ -310,8 +317,13 @@ invocation_report(const char *bin, const char *truebin, const char *store,
 	    "ar-search start=... duration=1h nodes=1", s50, s90, s50 - t50);
 	printf("  %-46s %9.3f %9.3f %12.3f\n",
 	    "ar-add (scratch store, 1 commit)", a50, a90, a50 - t50);
+	if (pargv[2] != NULL)
+		printf("  %-46s %9.3f %9.3f %12.3f\n",
+		    "ar-add (PostgreSQL store: connect, 1 commit)", p50, p90,
+		    p50 - t50);
 	printf("  (ar-search reads the store replayed above; each ar-add grants "
 	    "one 1-hour, 1-node\n   reservation, an hour after the previous "
-	    "one, and commits it)\n");
+	    "one, and commits it%s)\n", pargv[2] != NULL ? ";\n   on "
+	    "PostgreSQL it connects first, to AR_BENCH_PG's server" : "");
 	return 0;
 }
