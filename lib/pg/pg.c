@@ -54,9 +54,10 @@
 #define OID_INT2 21
 #define OID_INT4 23
 
-/* A session's settings: durable commits, and a name saying which
- * process on which host it serves, for a writer that waits on it. */
-#define SESSION "SET synchronous_commit = on; SET application_name = "
+/* A session's settings: durable commits, and unless the URI gives one,
+ * a name saying which process on which host it serves, for a writer
+ * that waits on it. */
+#define SESSION "SET synchronous_commit = on"
 #define APP_PREFIX "ar "
 
 enum stmt {
@@ -343,16 +344,20 @@ quiet(void *arg, const char *msg)
 }
 
 /* The session's settings, naming this host (as far as it is a word) and
- * process. */
+ * process unless named says the URI names the session. */
 static void
-session_name(struct pg_store *ps)
+session_name(struct pg_store *ps, int named)
 {
 	char host[64] = "";
 
 	gethostname(host, sizeof(host) - 1);
 	host[strspn(host, NAME_CHARS)] = '\0';
-	snprintf(ps->session, sizeof(ps->session), "%s'" APP_PREFIX "%s %ld'",
-	    SESSION, host, (long)getpid());
+	if (named)
+		snprintf(ps->session, sizeof(ps->session), "%s", SESSION);
+	else
+		snprintf(ps->session, sizeof(ps->session), "%s; SET "
+		    "application_name = '" APP_PREFIX "%s %ld'", SESSION, host,
+		    (long)getpid());
 }
 
 /* Connect to the database where names; its store's name in name. */
@@ -385,7 +390,7 @@ store_connect(const char *where, unsigned flags, char *name,
 	else {
 		/* The library never prints: notices and warnings neither. */
 		pq.PQsetNoticeProcessor(ps->conn, quiet, NULL);
-		session_name(ps);
+		session_name(ps, strstr(where, "application_name=") != NULL);
 	}
 	if (rc != 0) {
 		pq.PQfinish(ps->conn);
