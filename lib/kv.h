@@ -175,9 +175,11 @@ struct kv_backend {
 	int (*cursor_del)(struct kv_cursor *cur);
 
 	/* KV_FULL was returned: make room up to limit bytes (AR_EFULL if it
-	 * is reached), for the next transaction. */
+	 * is reached), for the next transaction.  A backend that never
+	 * returns KV_FULL has nothing to grow: 0. */
 	int (*grow)(struct kv_store *ks, uint64_t limit);
-	/* The bytes the store may hold now without growing. */
+	/* The bytes the store may hold now without growing; 0 for a
+	 * backend with no such bound. */
 	int (*size)(struct kv_store *ks, uint64_t *bytes);
 	/* The process holding the writer lock, or 0 if none or not known. */
 	long (*lock_holder)(struct kv_store *ks);
