@@ -231,11 +231,14 @@ lmdb_create(const char *dir, const struct kv_init *init)
 		return errno;
 	else
 		rc = store_make(dir, init);
-	if (rc == EEXIST && init->group >= 0 &&
+	if (rc != EEXIST)
+		return rc;
+	/* There already: shared as asked, then the caller's to compare. */
+	if (init->group >= 0 &&
 	    ((rc = share_file(dir, "data.mdb", init->group)) != 0 ||
 	    (rc = share_locks(dir, init->group)) != 0))
 		return rc;
-	return rc == 0 ? 0 : rc;
+	return EEXIST;
 }
 
 /* Is there a store in dir?  LMDB would make one of nothing. */

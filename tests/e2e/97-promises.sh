@@ -214,6 +214,10 @@ run as_nobody ar-add start=+1h duration=1h
 expect_exit 0
 run as_nobody ar-search start=+1h duration=1h
 expect_exit 0
+# Shared again, it is still the store it was: other settings are refused.
+run ar-report --create --group nogroup --nodes 3 --info
+expect_exit 3
+expect_err "ar-report: $AR_STORE: a store with another configuration exists there: nodes 64 there, not 3"
 expect_check
 else
 skip 'promises: --group shares a store' 'needs root, setpriv and a nogroup group'
