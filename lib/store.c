@@ -181,7 +181,6 @@ store_fill(struct kv_txn *txn, const void *arg)
 	return demand_begin(txn, f->m->clock);
 }
 
-static int store_open(const char *where, unsigned flags, ar_store **sp);
 
 /*
  * Give the store an older ar's interrupted creation left (its databases
@@ -228,7 +227,7 @@ create_again(const char *where, const struct first *f,
 	const struct meta *m = f->m;
 	int rc;
 
-	if ((rc = store_open(where, AR_RDONLY, &s)) == AR_EHALF)
+	if ((rc = ar_open(where, AR_RDONLY, &s)) == AR_EHALF)
 		return store_finish(where, f, WAIT_DEFAULT_MS);
 	if (rc != 0)
 		return rc;
@@ -279,12 +278,10 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
 	return rc;
 }
 
-/*
- * Open a store and read its meta: AR_EUPGRADE if its format is older,
- * which only ar_upgrade opens.
- */
-static int
-store_open(const char *where, unsigned flags, ar_store **sp)
+/* Open a store and read its meta (AR_EUPGRADE if its format is older,
+ * which only ar_upgrade opens). */
+int
+ar_open(const char *where, unsigned flags, ar_store **sp)
 {
 	ar_store *s;
 	struct kv_txn *txn;
@@ -319,12 +316,6 @@ store_open(const char *where, unsigned flags, ar_store **sp)
 	}
 	*sp = s;
 	return 0;
-}
-
-int
-ar_open(const char *where, unsigned flags, ar_store **sp)
-{
-	return store_open(where, flags, sp);
 }
 
 static void txn_destroy(ar_txn *t);
