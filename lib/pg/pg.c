@@ -120,6 +120,7 @@ struct pg_store {
 	int piped;              /* in pipeline mode: puts were sent ahead */
 	int queued;             /* how many */
 	char session[160];      /* SESSION, with "'ar HOST PID'" */
+	char host_app[80];      /* "ar HOST ": how this host names sessions */
 };
 
 /* Memory a top-level transaction hands out, freed when it ends. */
@@ -352,11 +353,12 @@ session_name(struct pg_store *ps, int named)
 
 	gethostname(host, sizeof(host) - 1);
 	host[strspn(host, NAME_CHARS)] = '\0';
+	snprintf(ps->host_app, sizeof(ps->host_app), APP_PREFIX "%s ", host);
 	if (named)
 		snprintf(ps->session, sizeof(ps->session), "%s", SESSION);
 	else
 		snprintf(ps->session, sizeof(ps->session), "%s; SET "
-		    "application_name = '" APP_PREFIX "%s %ld'", SESSION, host,
+		    "application_name = '%s%ld'", SESSION, ps->host_app,
 		    (long)getpid());
 }
 
@@ -1359,10 +1361,10 @@ static long
 pg_lock_holder(struct kv_store *ks)
 {
 	struct pg_store *ps = (struct pg_store *)ks;
-	char sql[320], host[64], *app, *end;
+	char sql[320], *app;
 	PGresult *res;
 	long pid = 0;
-	size_t n;
+	size_t n = strlen(ps->host_app);
 
 	snprintf(sql, sizeof(sql), "SELECT a.application_name FROM pg_locks l "
 	    "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = "
@@ -1370,15 +1372,9 @@ pg_lock_holder(struct kv_store *ks)
 	    "AND l.objsubid = 2", LOCK_WRITER, ps->id);
 	if (exec_sql(ps, sql, &res) != 0)
 		return 0;
-	host[0] = '\0';
-	gethostname(host, sizeof(host) - 1);
-	host[strspn(host, NAME_CHARS)] = '\0';
-	n = strlen(host);
 	if (pq.PQntuples(res) == 1 &&
-	    strncmp(app = pq.PQgetvalue(res, 0, 0), APP_PREFIX,
-	    strlen(APP_PREFIX)) == 0 &&
-	    strncmp(app += strlen(APP_PREFIX), host, n) == 0 && app[n] == ' ')
-		pid = strtol(app + n + 1, &end, 10);
+	    strncmp(app = pq.PQgetvalue(res, 0, 0), ps->host_app, n) == 0)
+		pid = strtol(app + n, NULL, 10);
 	pq.PQclear(res);
 	return pid > 0 ? pid : 0;
 }
