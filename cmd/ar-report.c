@@ -1019,6 +1019,13 @@ struct loader {
 	int bad;                /* a line was not an entry: said so */
 };
 
+/* A lowercase hex digit's value. */
+static int
+nibble(char c)
+{
+	return c <= '9' ? c - '0' : c - 'a' + 10;
+}
+
 /* The bytes of the field "name=HEX " at *p, into l->bytes from off;
  * their count, or -1 after saying what is wrong. */
 static long
@@ -1049,10 +1056,8 @@ hex_field(struct loader *l, char **p, const char *name, size_t off)
 		l->bcap = off + len / 2 + 1;
 	}
 	for (size_t i = 0; i < len / 2; i++)
-		l->bytes[off + i] = (unsigned char)(
-		    (strchr("0123456789abcdef", s[2 * i]) - "0123456789abcdef")
-		    << 4 | (strchr("0123456789abcdef", s[2 * i + 1]) -
-		    "0123456789abcdef"));
+		l->bytes[off + i] = (unsigned char)(nibble(s[2 * i]) << 4 |
+		    nibble(s[2 * i + 1]));
 	*p = *end == ' ' ? end + 1 : end;
 	return (long)(len / 2);
 }
