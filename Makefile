@@ -52,7 +52,8 @@ MAN5 = format/ar-records.5
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h fuzz/run.h \
+HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h \
+	cmd/slurm.h fuzz/run.h \
 	fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)
@@ -85,7 +86,10 @@ $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
 		$(LMDB_LIBS) -lm
 
-$(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
+# What the commands share: the driver, and the name service and Slurm.
+CMD_COMMON = $(B)/cmd/cmd.o $(B)/cmd/slurm.o
+
+$(B)/bin/%: $(B)/cmd/%.o $(CMD_COMMON) $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
 
@@ -272,7 +276,8 @@ FZ = $(B)/fz
 # Everything a target may need, in one archive; each command's main is
 # renamed (ar-add's becomes ar_add_main) so fuzz_cmd can call them all.
 FUZZ_OBJ = $(LIB_SRC:%.c=$(FZ)/%.o) $(FORMAT_SRC:%.c=$(FZ)/%.o) \
-	$(FZ)/cmd/cmd.o $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o) $(FZ)/fuzz/run.o
+	$(FZ)/cmd/cmd.o $(FZ)/cmd/slurm.o $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o) \
+	$(FZ)/fuzz/run.o
 
 $(FZ)/main/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)

@@ -73,7 +73,7 @@ fill(ar_txn *t, void *arg)
 		struct ar_request rq = { NOW + 300 * (i % 13), NOW + 300 *
 		    (i % 13) + 600 * (i % 2), 300 * (1 + i % 5), 1 + i % 3,
 		    1 + i % 2, 0, i % 3 ? "u" : NULL, i % 3 ? "j" : NULL, 0,
-		    i % 4 ? NULL : key, NULL, 0, 0 };
+		    i % 4 ? NULL : key, NULL, 0, 0, 0, NULL };
 
 		snprintf(key, sizeof(key), "k%d", i);
 
@@ -84,7 +84,7 @@ fill(ar_txn *t, void *arg)
 	for (uint32_t i = 0; i < 3; i++) {
 		uint32_t hosts[2] = { 2 * i, 2 * i + 1 };
 		struct ar_request rq = { NOW + 3600 * (i + 1), NOW + 3600 *
-		    (i + 1), 1800, 2, 1, 0, "m", NULL, 0, NULL, hosts, 2, 0 };
+		    (i + 1), 1800, 2, 1, 0, "m", NULL, 0, NULL, hosts, 2, 0, 0, NULL };
 
 		if ((rc = ar_add(t, &rq, &a)) != 0)
 			return rc;
