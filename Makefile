@@ -108,6 +108,12 @@ deps:
 	pkg-config --exists libpq 2>/dev/null || missing="$$missing libpq-dev"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		missing="$$missing postgresql"; \
+	PATH=$$PATH:/usr/sbin; \
+	command -v slurmctld >/dev/null 2>&1 || missing="$$missing slurmctld"; \
+	command -v scontrol >/dev/null 2>&1 || missing="$$missing slurm-client"; \
+	command -v munged >/dev/null 2>&1 || missing="$$missing munge"; \
+	ls /usr/lib/*/libnss_wrapper.so >/dev/null 2>&1 || \
+		missing="$$missing libnss-wrapper"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -116,7 +122,7 @@ deps:
 	fi
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
-	coalloc-test coalloc pg-test pg-suites pg-faults \
+	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
 	fuzz-short fuzz bench bench-run flexbench rmbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
@@ -218,6 +224,21 @@ install-test: all
 		tail -n 1 $(B)/packaging.log >>$(RESULTS); exit $$rc
 
 test: unit e2e crash-test coalloc-test install-test
+
+# ar-map --slurm against a throwaway slurmctld (tests/slurm.sh):
+# SLURM_ROUNDS random rounds, the exporter SIGKILLed at random moments
+# and the controller stopped now and then; after every round Slurm holds
+# exactly the plan.  The e2e suite runs 3 rounds; make slurm-rounds 100.
+SLURM_ROUNDS ?= 100
+
+slurm-rounds: all
+	@why=$$(sh tests/slurm.sh can) || { echo "slurm-rounds: skipped: $$why"; exit 0; }; \
+	dir=$$(mktemp -d $${TMPDIR:-/tmp}/ar-slurm.XXXXXX) || exit 3; \
+	trap 'sh tests/slurm.sh stop '"$$dir/ctld"'; rm -rf '"$$dir" EXIT; \
+	trap 'exit 130' INT TERM; \
+	conf=$$(sh tests/slurm.sh start "$$dir/ctld") || exit 3; \
+	PATH=$(CURDIR)/$(B)/bin:$$PATH SLURM_CONF=$$conf AR_STORE=$$dir/store \
+		sh tests/slurm-rounds.sh $(SLURM_ROUNDS) 20261126
 
 # A throwaway PostgreSQL cluster (tests/pg.sh) for as long as the targets
 # in PG_SUITES run, its URI in AR_TEST_PG; stopped and removed however

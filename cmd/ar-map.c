@@ -76,7 +76,6 @@ option(struct ctx *x, int opt, const char *arg)
 		break;
 	case OPT_APPLY:
 	case OPT_DIFF:
-		o->mode = SLURM;
 		o->slurm.mode = opt == OPT_APPLY ? SLURM_APPLY : SLURM_DIFF;
 		break;
 	case OPT_PREFIX:

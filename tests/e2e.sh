@@ -68,7 +68,9 @@ export PATH AR_NOW LC_ALL
 unset AR_STORE AR_WAIT
 
 TOP=$(mktemp -d "${TMPDIR:-/tmp}/ar-e2e.XXXXXX") || exit 2
-trap 'rm -rf "$TOP"' EXIT
+# A Slurm controller a case file started (SLURM_DIR) goes with the rest.
+SLURM_DIR=
+trap '[ -z "$SLURM_DIR" ] || sh "$TESTS/slurm.sh" stop "$SLURM_DIR"; rm -rf "$TOP"' EXIT
 trap 'exit 130' HUP INT TERM
 exec </dev/null
 
