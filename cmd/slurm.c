@@ -862,16 +862,15 @@ run_op(struct op *o)
 	return o->done;
 }
 
-/* Run the changes from first on that are not done, again while some
- * succeed. */
+/* Run the changes that are not done, again while some succeed. */
 static void
-retry(struct sync *y, size_t first)
+retry(struct sync *y)
 {
 	int progress;
 
 	do {
 		progress = 0;
-		for (size_t i = first; i < y->nop; i++)
+		for (size_t i = 0; i < y->nop; i++)
 			if (!y->op[i].done && y->op[i].kind != OP_DELETE &&
 			    !y->op[i].replaced)
 				progress |= run_op(&y->op[i]);
@@ -889,7 +888,7 @@ apply_ops(struct sync *y)
 	for (size_t i = 0; i < n; i++)
 		if (y->op[i].kind == OP_DELETE)
 			run_op(&y->op[i]);
-	retry(y, 0);
+	retry(y);
 	for (size_t i = 0; i < n && !y->nomem; i++) {
 		struct want *w = y->op[i].w;
 
@@ -904,7 +903,8 @@ apply_ops(struct sync *y)
 		y->op[i].replaced = 1;
 		op_create(y, w);
 	}
-	retry(y, n);
+	/* The hosts those deletes freed may be what others waited for. */
+	retry(y);
 }
 
 /* The record of a change: what it was, and how Slurm took it. */

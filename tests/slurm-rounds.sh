@@ -20,45 +20,54 @@ unset AR_NOW
 ctld=$(dirname "$SLURM_CONF")
 tests=$(cd "$(dirname "$0")" && pwd)
 
-r=$seed
-rand() {        # rand N: a number in [0, N)
+# rand N: a number in [0, N) into R (not echoed: a command substitution
+# would draw it in a subshell, and the sequence would never advance).
+r=$seed R=0
+rand() {
 	r=$(( (r * 1103515245 + 12345) % 2147483648 ))
-	echo $(( r / 65536 % $1 ))
+	R=$(( r / 65536 % $1 ))
 }
 
 ar-report --create --hosts 'cn[01-16]' >/dev/null || exit 3
 passed=0 failed=0 kills=0 halts=0 lost=0 dup=0 stale=0 refused=0
 for round in $(seq "$rounds"); do
-	ops=$(( 3 + $(rand 4) ))
+	rand 4
+	ops=$(( 3 + R ))
 	for i in $(seq "$ops"); do
 		ids=$(ar-report --list | sed -n 's/^id=\([0-9]*\) .*/\1/p')
 		n=$(echo "$ids" | grep -c .)
-		pick=$(echo "$ids" | sed -n "$(( $(rand $(( n + 1 )) ) + 1 ))p")
-		case $(rand 7) in
-		0|1) ar-add start=+$(( 10 + $(rand 360) ))m \
-		    duration=$(( 30 + $(rand 150) ))m nodes=$(( 1 + $(rand 4) )) ;;
-		2) ar-add start=+$(( 10 + $(rand 360) ))m duration=30m \
-		    nodes=$(( 1 + $(rand 2) )) every=1h count=2 ;;
-		3) ar-add start=+$(( 10 + $(rand 360) ))m duration=1h \
-		    nodes=1 hold=$(( 5 + $(rand 20) ))m ;;
-		4) [ -n "$pick" ] && ar-add --modify id="$pick" \
-		    start=+$(( 10 + $(rand 360) ))m ;;
-		5) [ -n "$pick" ] && ar-add --modify id="$pick" \
-		    nodes=$(( 1 + $(rand 4) )) ;;
+		rand $(( n + 1 ))
+		pick=$(echo "$ids" | sed -n "$(( R + 1 ))p")
+		rand 360
+		start=+$(( 10 + R ))m
+		rand 150
+		dur=$(( 30 + R ))m
+		rand 4
+		nodes=$(( 1 + R ))
+		rand 7
+		case $R in
+		0|1) ar-add start=$start duration=$dur nodes=$nodes ;;
+		2) ar-add start=$start duration=30m nodes=$nodes every=1h count=2 ;;
+		3) ar-add start=$start duration=1h nodes=1 hold=$dur ;;
+		4) [ -n "$pick" ] && ar-add --modify id="$pick" start=$start ;;
+		5) [ -n "$pick" ] && ar-add --modify id="$pick" nodes=$nodes ;;
 		6) [ -n "$pick" ] && ar-del id="$pick" ;;
 		esac >/dev/null 2>&1
 	done
-	if [ "$(rand 10)" = 0 ]; then
+	rand 10
+	if [ "$R" = 0 ]; then
 		sh "$tests/slurm.sh" halt "$ctld"
 		ar-map --slurm --apply >/dev/null 2>&1
 		[ $? = 3 ] || echo "round $round: ar-map without a controller did not exit 3"
 		sh "$tests/slurm.sh" restart "$ctld" || exit 3
 		halts=$((halts + 1))
 	fi
-	if [ "$(rand 2)" = 0 ]; then
+	rand 2
+	if [ "$R" = 0 ]; then
+		rand 400
 		ar-map --slurm --apply >/dev/null 2>&1 &
 		pid=$!
-		sleep "0.$(printf %03d "$(rand 400)")"
+		sleep "0.$(printf %03d "$R")"
 		kill -KILL "$pid" 2>/dev/null && kills=$((kills + 1))
 		wait "$pid" 2>/dev/null
 	fi
