@@ -53,12 +53,18 @@ mapped(const struct ar_mapped *m, void *arg)
 	return 0;
 }
 
+/* The first reservation mapped goes into the export ledger. */
 static int
-exported(const struct ar_exported *e, void *arg)
+mapped_acked(const struct ar_mapped *m, void *arg)
 {
-	(void)e;
-	(void)arg;
-	return 0;
+	struct ar_acked a = { m->r.id, m->r.start, m->r.end, m->hosts,
+	    m->nhosts };
+	int *done = ((void **)arg)[1];
+
+	if (*done)
+		return 0;
+	*done = 1;
+	return ar_export_record(((void **)arg)[0], &a, 1);
 }
 
 static int
@@ -91,7 +97,13 @@ fill(ar_txn *t, void *arg)
 	}
 	if ((rc = ar_map(t, 0, NOW, NOW + 86400, NULL, 0, mapped, NULL)) != 0)
 		return rc;
-	return ar_export(t, exported, NULL);
+	{
+		int done = 0;
+		void *args[2] = { t, &done };
+
+		return ar_map(t, 0, NOW, NOW + 86400, NULL, 0, mapped_acked,
+		    args);
+	}
 }
 
 static void

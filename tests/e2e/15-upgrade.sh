@@ -134,3 +134,22 @@ if command -v flock >/dev/null 2>&1; then
 else
 	skip 'upgrade: --upgrade waits for the writer lock' 'no flock(1) (util-linux)'
 fi
+
+begin 'upgrade: a format 6 store becomes 7, keeps its reservations, takes flags and accounts; twice is once'
+mkstore --hosts 'cn[1-4]'
+run ar-add start=+1h duration=1h nodes=2 user=alice
+set_format 6
+run ar-add start=+2h duration=1h hosts=cn1 flags=maint
+expect_exit 3
+expect_err "ar-add: $AR_STORE: the store has an older format version; upgrade it with --upgrade"
+run ar-add --upgrade start=+2h duration=1h hosts=cn1 flags=maint account=ops
+expect_exit 0
+sum=$(sha256sum <"$AR_STORE/data.mdb")
+run ar-report --upgrade --list
+expect_exit 0
+filter 's/ created=.*//'
+expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted running=no duration=1h" \
+    "id=2 flags=maint account=ops start=2026-11-21T02:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$ME status=granted running=no duration=1h"
+run sha256sum <"$AR_STORE/data.mdb"
+expect_out "$sum"
+expect_check
