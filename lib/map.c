@@ -267,17 +267,24 @@ map_pinned(ar_txn *t, int *yes)
 	return 0;
 }
 
-int
-map_kept(ar_txn *t, uint64_t id, int *yes)
+/* Whether reservation id has an entry in dbi (`map` or `exported`). */
+static int
+entry_there(ar_txn *t, enum kv_table dbi, uint64_t id, int *yes)
 {
 	unsigned char key[8];
 	struct kv_val k = { 8, key }, v;
 	int rc;
 
 	key_u64(key, id);
-	rc = kv_get(t->txn, KV_MAP, &k, &v);
+	rc = kv_get(t->txn, dbi, &k, &v);
 	*yes = rc == 0;
 	return rc == KV_NOTFOUND ? 0 : rc;
+}
+
+int
+map_kept(ar_txn *t, uint64_t id, int *yes)
+{
+	return entry_there(t, KV_MAP, id, yes);
 }
 
 int
@@ -992,12 +999,5 @@ out:
 int
 ar_export_acked(ar_txn *t, uint64_t id, int *yes)
 {
-	unsigned char key[8];
-	struct kv_val k = { 8, key }, v;
-	int rc;
-
-	key_u64(key, id);
-	rc = kv_get(t->txn, KV_EXPORTED, &k, &v);
-	*yes = rc == 0;
-	return rc == KV_NOTFOUND ? 0 : rc;
+	return entry_there(t, KV_EXPORTED, id, yes);
 }
