@@ -52,7 +52,8 @@ MAN5 = format/ar-records.5
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h fuzz/run.h \
+HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h \
+	cmd/slurm.h fuzz/run.h \
 	fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)
@@ -85,7 +86,10 @@ $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
 		$(LMDB_LIBS) -lm
 
-$(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
+# What the commands share: the driver, and the name service and Slurm.
+CMD_COMMON = $(B)/cmd/cmd.o $(B)/cmd/slurm.o
+
+$(B)/bin/%: $(B)/cmd/%.o $(CMD_COMMON) $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
 
@@ -104,6 +108,12 @@ deps:
 	pkg-config --exists libpq 2>/dev/null || missing="$$missing libpq-dev"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		missing="$$missing postgresql"; \
+	PATH=$$PATH:/usr/sbin; \
+	command -v slurmctld >/dev/null 2>&1 || missing="$$missing slurmctld"; \
+	command -v scontrol >/dev/null 2>&1 || missing="$$missing slurm-client"; \
+	command -v munged >/dev/null 2>&1 || missing="$$missing munge"; \
+	ls /usr/lib/*/libnss_wrapper.so >/dev/null 2>&1 || \
+		missing="$$missing libnss-wrapper"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -112,7 +122,7 @@ deps:
 	fi
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
-	coalloc-test coalloc pg-test pg-suites pg-faults \
+	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
 	fuzz-short fuzz bench bench-run flexbench rmbench install uninstall clean
 
 # --- tests ---------------------------------------------------------------
@@ -215,6 +225,21 @@ install-test: all
 
 test: unit e2e crash-test coalloc-test install-test
 
+# ar-map --slurm against a throwaway slurmctld (tests/slurm.sh):
+# SLURM_ROUNDS random rounds, the exporter SIGKILLed at random moments
+# and the controller stopped now and then; after every round Slurm holds
+# exactly the plan.  The e2e suite runs 3 rounds; make slurm-rounds 100.
+SLURM_ROUNDS ?= 100
+
+slurm-rounds: all
+	@why=$$(sh tests/slurm.sh can) || { echo "slurm-rounds: skipped: $$why"; exit 0; }; \
+	dir=$$(mktemp -d $${TMPDIR:-/tmp}/ar-slurm.XXXXXX) || exit 3; \
+	trap 'sh tests/slurm.sh stop '"$$dir/ctld"'; rm -rf '"$$dir" EXIT; \
+	trap 'exit 130' INT TERM; \
+	conf=$$(sh tests/slurm.sh start "$$dir/ctld") || exit 3; \
+	PATH=$(CURDIR)/$(B)/bin:$$PATH SLURM_CONF=$$conf AR_STORE=$$dir/store \
+		sh tests/slurm-rounds.sh $(SLURM_ROUNDS) 20261126
+
 # A throwaway PostgreSQL cluster (tests/pg.sh) for as long as the targets
 # in PG_SUITES run, its URI in AR_TEST_PG; stopped and removed however
 # they end.  With AR_TEST_PG already set, that server is used instead.
@@ -272,7 +297,8 @@ FZ = $(B)/fz
 # Everything a target may need, in one archive; each command's main is
 # renamed (ar-add's becomes ar_add_main) so fuzz_cmd can call them all.
 FUZZ_OBJ = $(LIB_SRC:%.c=$(FZ)/%.o) $(FORMAT_SRC:%.c=$(FZ)/%.o) \
-	$(FZ)/cmd/cmd.o $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o) $(FZ)/fuzz/run.o
+	$(FZ)/cmd/cmd.o $(FZ)/cmd/slurm.o $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o) \
+	$(FZ)/fuzz/run.o
 
 $(FZ)/main/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)

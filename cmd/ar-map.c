@@ -10,9 +10,13 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "slurm.h"
 
 enum mode { IDS, PLAN, SLURM, SVG };
-enum { OPT_FROM = 300, OPT_TO, OPT_SLURM, OPT_SVG, OPT_FIRST_FIT };
+enum {
+	OPT_FROM = 300, OPT_TO, OPT_SLURM, OPT_SVG, OPT_FIRST_FIT, OPT_APPLY,
+	OPT_DIFF, OPT_PREFIX, OPT_SCONTROL, OPT_LEAD
+};
 
 struct opts {
 	enum mode mode;
@@ -26,6 +30,8 @@ struct opts {
 	size_t next;            /* the next of them to answer */
 	int refused;            /* an id was not found */
 	struct gantt *chart;
+	struct slurm_opts slurm;
+	const char *lead;       /* --lead, as given */
 };
 
 static const struct option longopts[] = {
@@ -35,6 +41,11 @@ static const struct option longopts[] = {
 	{ "slurm", no_argument, NULL, OPT_SLURM },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "first-fit", no_argument, NULL, OPT_FIRST_FIT },
+	{ "apply", no_argument, NULL, OPT_APPLY },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "prefix", required_argument, NULL, OPT_PREFIX },
+	{ "scontrol", required_argument, NULL, OPT_SCONTROL },
+	{ "lead", required_argument, NULL, OPT_LEAD },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -62,6 +73,19 @@ option(struct ctx *x, int opt, const char *arg)
 		break;
 	case OPT_FIRST_FIT:
 		o->flags |= AR_MAP_FIRST_FIT;
+		break;
+	case OPT_APPLY:
+	case OPT_DIFF:
+		o->slurm.mode = opt == OPT_APPLY ? SLURM_APPLY : SLURM_DIFF;
+		break;
+	case OPT_PREFIX:
+		o->slurm.prefix = arg;
+		break;
+	case OPT_SCONTROL:
+		o->slurm.scontrol = arg;
+		break;
+	case OPT_LEAD:
+		o->lead = arg;
 		break;
 	default:
 		return -1;
@@ -148,83 +172,6 @@ id_record(const struct ar_mapped *m, void *arg)
 		o->refused = 1;
 	}
 	return mapped_fields(x, &it->rec, m) != 0 ? ENOMEM : 0;
-}
-
-/* Slurm's times are the controller's local time. */
-static void
-slurm_time(int64_t t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%S", localtime_r(&tt, &tm));
-}
-
-/* days-hours:minutes:seconds */
-static void
-slurm_duration(int64_t d, char *buf, size_t size)
-{
-	snprintf(buf, size, "%lld-%02lld:%02lld:%02lld", (long long)(d / 86400),
-	    (long long)(d % 86400 / 3600), (long long)(d % 3600 / 60),
-	    (long long)(d % 60));
-}
-
-/* Names Slurm may take: letters, digits and a few marks. */
-static int
-slurm_word(const char *s)
-{
-	if (*s == '\0')
-		return 0;
-	for (; *s; s++)
-		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
-		    !(*s >= '0' && *s <= '9') && strchr("._-", *s) == NULL)
-			return 0;
-	return 1;
-}
-
-static int
-slurm_command(const struct ar_exported *e, void *arg)
-{
-	static const char *const verb[] = {
-		"", "create reservation", "update", "delete"
-	};
-	struct ctx *x = arg;
-	const struct ar_mapped *m = e->m;
-	const struct ar_hostlist *h = cmd_hosts(x);
-	char start[64], dur[64], line[1024], owner[256], *nodes = NULL;
-	size_t len = 0, cap = 0;
-	long uid = (long)m->r.owner;
-	const char *user = m->r.user;
-	int n, rc = 0;
-
-	if (h == NULL)
-		return ENOMEM;
-	if (e->op == AR_EXPORT_DELETE)
-		n = snprintf(line, sizeof(line), "scontrol delete "
-		    "ReservationName=ar-%llu\n", (unsigned long long)m->r.id);
-	else {
-		if (ar_hostlist_format_subset(h, m->hosts, m->nhosts, &nodes,
-		    &len, &cap) != 0)
-			return ENOMEM;
-		/* The label if Slurm can take it as a user, else the owner. */
-		if (!slurm_word(user))
-			user = cmd_account("/etc/passwd", NULL, &uid, owner,
-			    sizeof(owner)) == 0 && slurm_word(owner) ? owner :
-			    "root";
-		slurm_time(m->r.start, start, sizeof(start));
-		slurm_duration(m->r.end - m->r.start, dur, sizeof(dur));
-		n = snprintf(line, sizeof(line), "scontrol %s "
-		    "ReservationName=ar-%llu StartTime=%s Duration=%s "
-		    "Nodes=%s%s%s\n", verb[e->op],
-		    (unsigned long long)m->r.id, start, dur, nodes,
-		    e->op == AR_EXPORT_CREATE ? " Users=" : "",
-		    e->op == AR_EXPORT_CREATE ? user : "");
-	}
-	if (n < 0 || (size_t)n >= sizeof(line) ||
-	    cmd_write(x, line, (size_t)n) != 0)
-		rc = ENOMEM;
-	free(nodes);
-	return rc;
 }
 
 /*
@@ -375,8 +322,6 @@ map_txn(ar_txn *t, void *arg)
 	switch (o->mode) {
 	case IDS:
 		return ar_map(t, o->flags, 0, 0, o->ids, o->nids, id_record, x);
-	case SLURM:
-		return ar_export(t, slurm_command, x);
 	case SVG:
 		/* Drawn in memory, written to the file once committed. */
 		ar_buf_free(&o->chart->b);
@@ -452,6 +397,35 @@ map_ids(struct ctx *x, struct item *items, size_t n)
 	return o->refused ? EXIT_REFUSED : 0;
 }
 
+/* --slurm: its options checked, the work is slurm.c's. */
+static int
+slurm(struct ctx *x, ar_store *s, struct opts *o)
+{
+	const char *why;
+
+	if (o->lead != NULL && cmd_duration_opt(x, "option '--lead'", o->lead,
+	    &o->slurm.lead) != 0)
+		return EXIT_USAGE;
+	if (o->slurm.scontrol == NULL &&
+	    (o->slurm.scontrol = getenv("AR_SCONTROL")) == NULL)
+		o->slurm.scontrol = "scontrol";
+	if (*o->slurm.scontrol == '\0') {
+		fprintf(stderr, "%s: option '--scontrol': empty\n",
+		    x->cmd->name);
+		return EXIT_USAGE;
+	}
+	/* The names ar owns: a prefix Slurm reads as part of one name. */
+	if ((why = slurm_name_problem(o->slurm.prefix)) != NULL ||
+	    strlen(o->slurm.prefix) > 64) {
+		fprintf(stderr, "%s: option '--prefix': %s\n", x->cmd->name,
+		    why != NULL ? why : "longer than 64 bytes");
+		return EXIT_USAGE;
+	}
+	/* What was done is told even when Slurm could not be read after. */
+	x->keep_output = o->slurm.mode == SLURM_APPLY;
+	return slurm_sync(x, s, &o->slurm);
+}
+
 static int
 whole(struct ctx *x, ar_store *s)
 {
@@ -461,6 +435,12 @@ whole(struct ctx *x, ar_store *s)
 
 	if (o->mode == IDS && (o->from != NULL || o->to != NULL))
 		o->mode = PLAN;
+	if (o->mode != SLURM && (o->slurm.mode != SLURM_DRY || o->lead ||
+	    o->slurm.scontrol || strcmp(o->slurm.prefix, "ar-") != 0)) {
+		fprintf(stderr, "%s: --apply, --diff, --lead, --prefix and "
+		    "--scontrol go with --slurm\n", x->cmd->name);
+		return EXIT_USAGE;
+	}
 	if (o->mode == IDS) {
 		status = cmd_read_all(x, x->argc, x->argv, prepare_id, map_ids);
 		free(o->ids);
@@ -472,6 +452,8 @@ whole(struct ctx *x, ar_store *s)
 		    "--plan, --from, --to, --slurm or --svg\n", x->cmd->name);
 		return EXIT_USAGE;
 	}
+	if (o->mode == SLURM)
+		return slurm(x, s, o);
 	if ((status = range(x, s, o)) != 0)
 		return status;
 	if (o->mode != SVG)
@@ -494,8 +476,9 @@ whole(struct ctx *x, ar_store *s)
 
 static const struct cmd map = {
 	.name = "ar-map",
-	.usage = "[--first-fit] [-p | --slurm | --svg file] [--from time] "
-	    "[--to time] [key=value ...]",
+	.usage = "[--first-fit] [-p | --slurm [--apply | --diff] "
+	    "[--lead duration] [--prefix name] [--scontrol program] | "
+	    "--svg file] [--from time] [--to time] [key=value ...]",
 	.write = AR_WRITE,
 	.shortopts = "p",
 	.longopts = longopts,
@@ -507,7 +490,7 @@ static const struct cmd map = {
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .mode = IDS };
+	struct opts o = { .mode = IDS, .slurm.prefix = "ar-" };
 
 	return cmd_main(&map, argc, argv, &o);
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "slurm.h"
 
 #define BATCH_MAX 4096  /* about 20 ms of work: the fsync is the lesser part */
 #define DEFAULT_STORE "/var/lib/ar"
@@ -732,46 +733,6 @@ guard_std_fds(void)
 			_exit(EXIT_STORE);
 }
 
-/*
- * An account file, /etc/passwd or /etc/group (name:password:id:...),
- * read directly: the commands are linked statically, where the C
- * library's lookups may not work.  With name, its id into *id; without,
- * the name of *id into buf.  -1 if there is none.
- */
-int
-cmd_account(const char *path, const char *name, long *id, char *buf,
-    size_t size)
-{
-	char line[1024], *end, *p, *colon;
-	size_t len = name != NULL ? strlen(name) : 0;
-	FILE *f;
-	long n;
-	int found = 0;
-
-	if ((name != NULL && len == 0) || (f = fopen(path, "re")) == NULL)
-		return -1;
-	while (!found && fgets(line, sizeof(line), f) != NULL) {
-		if ((colon = strchr(line, ':')) == NULL ||
-		    (name != NULL && ((size_t)(colon - line) != len ||
-		    strncmp(line, name, len) != 0)) ||
-		    (p = strchr(colon + 1, ':')) == NULL)
-			continue;
-		n = strtol(p + 1, &end, 10);
-		if (end == p + 1 || *end != ':' || n < 0)
-			continue;
-		if (name != NULL) {
-			*id = n;
-			found = 1;
-		} else if (n == *id && (size_t)(colon - line) < size) {
-			memcpy(buf, line, (size_t)(colon - line));
-			buf[colon - line] = '\0';
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found ? 0 : -1;
-}
-
 /* --group: a group's name or number. */
 static int
 group_parse(const char *name, long *gid)
@@ -784,7 +745,8 @@ group_parse(const char *name, long *gid)
 		*gid = n;
 		return 0;
 	}
-	return cmd_account("/etc/group", name, gid, NULL, 0);
+	/* Through the name service: a group of LDAP or SSSD too. */
+	return nss_id("group", name, gid) == 0 ? 0 : -1;
 }
 
 static int
@@ -1161,6 +1123,32 @@ label_field(struct item *it, const char *key, int max, const char **dst,
 	return 0;
 }
 
+/* flags= (maint) and account=, which the scheduler is told: -1 with
+ * err if bad.  An account Slurm would misread is refused here, where
+ * the user can mend it, not found at export. */
+static int
+sched_fields(struct item *it, char *err)
+{
+	const char *f = ar_record_get(&it->rec, "flags"), *why;
+	struct ar_request *rq = &it->rq;
+
+	if (f != NULL) {
+		if (strcmp(f, "maint") != 0) {
+			snprintf(err, AR_ERRMAX, "field 'flags': unknown flag "
+			    "'%.40s' (maint is the one there is)", f);
+			return -1;
+		}
+		rq->resv_flags = AR_RESV_MAINT;
+	}
+	if (label_field(it, "account", AR_LABEL_MAX, &rq->account, err) != 0)
+		return -1;
+	if (*rq->account && (why = slurm_name_problem(rq->account)) != NULL) {
+		snprintf(err, AR_ERRMAX, "field 'account': %s", why);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The hosts a request names, as indexes in the store's list; they are
  * its nodes, for one job.  -1 with err if bad.
@@ -1300,7 +1288,8 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 	    label_field(it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
 	    label_field(it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
 	    label_field(it, "client_key", AR_CLIENT_KEY_MAX, &rq->client_key,
-	    err) != 0 || hosts_field(x, it, err) != 0)
+	    err) != 0 || hosts_field(x, it, err) != 0 ||
+	    sched_fields(it, err) != 0)
 		return -1;
 	rq->owner = x->uid;
 	return 0;
@@ -1370,6 +1359,9 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
 	    (*v->client_key &&
 	    ar_record_set(r, "client_key", v->client_key) != 0) ||
+	    ((v->resv_flags & AR_RESV_MAINT) &&
+	    ar_record_set(r, "flags", "maint") != 0) ||
+	    (*v->account && ar_record_set(r, "account", v->account) != 0) ||
 	    ar_record_set_time(r, "start", v->start) != 0 ||
 	    ar_record_set_time(r, "end", v->end) != 0 ||
 	    ar_record_set_int(r, "nodes", v->nodes) != 0 ||

@@ -164,8 +164,8 @@ int cmd_write(struct ctx *x, const char *text, size_t n);
  * and with was, n records in it->was; -1 if memory ran out. */
 int cmd_room(struct item *it, size_t n, int was);
 
-/* Fill a record from a reservation (id, series, labels, times, nodes,
- * status, and a hold's expiry). */
+/* Fill a record from a reservation (id, series, labels, flags and
+ * account, times, nodes, status, and a hold's expiry). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 
 /* Print the output and messages made so far; -1 on a write error. */
@@ -176,12 +176,6 @@ int cmd_store_error(struct ctx *x, int rc);
 
 /* Report a problem with an input line: "name: line N: msg". */
 void cmd_warn(struct ctx *x, long line, const char *fmt, ...);
-
-/* An account file, /etc/passwd or /etc/group, read without the C
- * library: with name, its id into *id; else the name of *id into buf of
- * size bytes.  -1 if there is none. */
-int cmd_account(const char *path, const char *name, long *id, char *buf,
-    size_t size);
 
 /* Parse a duration given by what ("option '--limit'"); -1 after
  * printing a message. */

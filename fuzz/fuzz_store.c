@@ -53,12 +53,18 @@ mapped(const struct ar_mapped *m, void *arg)
 	return 0;
 }
 
+/* The first reservation mapped goes into the export ledger. */
 static int
-exported(const struct ar_exported *e, void *arg)
+mapped_acked(const struct ar_mapped *m, void *arg)
 {
-	(void)e;
-	(void)arg;
-	return 0;
+	struct ar_acked a = { m->r.id, m->r.start, m->r.end, m->hosts,
+	    m->nhosts };
+	int *done = ((void **)arg)[1];
+
+	if (*done)
+		return 0;
+	*done = 1;
+	return ar_export_record(((void **)arg)[0], &a, 1);
 }
 
 static int
@@ -73,7 +79,7 @@ fill(ar_txn *t, void *arg)
 		struct ar_request rq = { NOW + 300 * (i % 13), NOW + 300 *
 		    (i % 13) + 600 * (i % 2), 300 * (1 + i % 5), 1 + i % 3,
 		    1 + i % 2, 0, i % 3 ? "u" : NULL, i % 3 ? "j" : NULL, 0,
-		    i % 4 ? NULL : key, NULL, 0, 0 };
+		    i % 4 ? NULL : key, NULL, 0, 0, 0, NULL };
 
 		snprintf(key, sizeof(key), "k%d", i);
 
@@ -84,14 +90,20 @@ fill(ar_txn *t, void *arg)
 	for (uint32_t i = 0; i < 3; i++) {
 		uint32_t hosts[2] = { 2 * i, 2 * i + 1 };
 		struct ar_request rq = { NOW + 3600 * (i + 1), NOW + 3600 *
-		    (i + 1), 1800, 2, 1, 0, "m", NULL, 0, NULL, hosts, 2, 0 };
+		    (i + 1), 1800, 2, 1, 0, "m", NULL, 0, NULL, hosts, 2, 0, 0, NULL };
 
 		if ((rc = ar_add(t, &rq, &a)) != 0)
 			return rc;
 	}
 	if ((rc = ar_map(t, 0, NOW, NOW + 86400, NULL, 0, mapped, NULL)) != 0)
 		return rc;
-	return ar_export(t, exported, NULL);
+	{
+		int done = 0;
+		void *args[2] = { t, &done };
+
+		return ar_map(t, 0, NOW, NOW + 86400, NULL, 0, mapped_acked,
+		    args);
+	}
 }
 
 static void

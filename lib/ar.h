@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.1.0"
-#define AR_FORMAT_VERSION 6     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 7     /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (LMDB's are -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -134,7 +134,16 @@ struct ar_request {
 				   that expires this many seconds after the
 				   clock unless confirmed (ar_confirm); 0
 				   for a plain grant */
+	unsigned resv_flags;    /* AR_RESV_MAINT, kept with each copy */
+	const char *account;    /* the account the scheduler charges, kept
+				   with each copy: NULL or "" for none, else
+				   at most AR_LABEL_MAX bytes */
 };
+
+/* What a reservation tells the scheduler beyond its shape (resv_flags). */
+#define AR_RESV_MAINT 0x1       /* maintenance: the scheduler reserves its
+				   hosts even where jobs run (Slurm's
+				   MAINT and IGNORE_JOBS) */
 
 /* How ar_add may place a request (struct ar_request's flags). */
 #define AR_NOMOVE  0x1  /* first fit in the window only: move nothing */
@@ -207,6 +216,8 @@ struct ar_resv {
 				   confirmed, at most its end; still set
 				   once expired; 0 if never held, or
 				   confirmed */
+	unsigned resv_flags;    /* AR_RESV_MAINT, as asked */
+	char account[AR_LABEL_MAX + 1]; /* "" if none */
 };
 
 /*
@@ -272,12 +283,13 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
  * came first).  A store of the current format is left alone and
- * succeeds.  Formats 3 to 5 are converted: the databases added since
+ * succeeds.  Formats 3 to 6 are converted: the databases added since
  * are created (the client key index, price classes and demand log of
  * format 4; the mapping of format 5; the hold index of format 6), a
  * store older than 5 gets the default node names, and records stay as
  * they are (format 6 adds the series of an occurrence and the expiry of
- * a hold, which older records have not).  Errors: AR_ENOSTORE,
+ * a hold, format 7 a reservation's flags and account, which older
+ * records have not).  Errors: AR_ENOSTORE,
  * AR_EVERSION (a format it cannot convert), AR_ETIMEDOUT, AR_ECORRUPT,
  * AR_EFULL, errno values from open, LMDB's
  * codes.
@@ -840,31 +852,29 @@ int ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
     const uint64_t *ids, size_t nids,
     int (*fn)(const struct ar_mapped *, void *), void *arg);
 
-/* What ar_export tells a cluster's scheduler to do. */
-enum ar_export_op {
-	AR_EXPORT_CREATE = 1,   /* a reservation it has not been told of */
-	AR_EXPORT_UPDATE,       /* one whose interval or hosts changed */
-	AR_EXPORT_DELETE        /* one cancelled since */
-};
-
-struct ar_exported {
-	enum ar_export_op op;
-	const struct ar_mapped *m;      /* the reservation, mapped */
+/* A reservation as the cluster's scheduler acknowledged it holds it. */
+struct ar_acked {
+	uint64_t id;
+	int64_t start, end;     /* its interval, slot aligned, as the plan
+				   has it */
+	const uint32_t *hosts;  /* its hosts, indexes increasing */
+	size_t nhosts;
 };
 
 /*
- * Bring a cluster's scheduler in line with the plan: map it as ar_map
- * does (in write transaction t), then call fn with what changed since
- * the last ar_export, in order of start and id: each reservation of the
- * plan it did not tell (create) or told with another interval or other
- * hosts (update), then each it told that was cancelled since (delete,
- * with the hosts it was told with).  What it tells is kept as told;
- * reservations that ended are forgotten.  fn's nonzero return stops it
- * and is returned.  Errors: EACCES (read transaction), and those of
- * ar_map.
+ * The export ledger (ar-map --slurm --apply): keep, in write
+ * transaction t, that the scheduler holds exactly the reservations
+ * a[0 .. n) as described, and no other: their entries are written where
+ * they differ, every other entry goes.  Errors: EACCES (read
+ * transaction), EINVAL (an interval not slot aligned or empty, no
+ * hosts, hosts not increasing or not the store's), AR_ENOTFOUND (an id
+ * without a record), ENOMEM, LMDB's codes.
  */
-int ar_export(ar_txn *t, int (*fn)(const struct ar_exported *, void *),
-    void *arg);
+int ar_export_record(ar_txn *t, const struct ar_acked *a, size_t n);
+
+/* Whether the ledger says the scheduler acknowledged reservation id.
+ * Errors: LMDB's codes. */
+int ar_export_acked(ar_txn *t, uint64_t id, int *yes);
 
 /*
  * Reports (ar-report --usage): what the cluster did and will do over a

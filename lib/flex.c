@@ -352,6 +352,9 @@ new_record(ar_txn *t, const struct ar_request *rq, int64_t s,
 	memcpy(r->user, ulen ? rq->user : "", ulen);
 	memcpy(r->job, jlen ? rq->job : "", jlen);
 	memcpy(r->client_key, klen ? rq->client_key : "", klen);
+	r->resv_flags = rq->resv_flags;
+	if (rq->account != NULL)
+		memcpy(r->account, rq->account, strlen(rq->account));
 }
 
 /*

@@ -117,7 +117,15 @@ struct disk_series {
 /* ... it was granted as a hold, and its expiry, an int64, ends the record,
  * after its charge if any (format 6). */
 #define STATE_HOLD 0x400
-#define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD)
+/* ... it carries what the scheduler is told beyond its shape (format 7):
+ * this follows its series, then the account's bytes. */
+#define STATE_SCHED 0x800
+struct disk_sched {
+	uint32_t flags;         /* AR_RESV_MAINT */
+	uint16_t account_len;   /* 0 to AR_LABEL_MAX */
+	uint16_t spare;
+};
+#define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD | STATE_SCHED)
 
 /*
  * An entry of the client key index (resv.c): the key is the owner (u32,

@@ -267,17 +267,24 @@ map_pinned(ar_txn *t, int *yes)
 	return 0;
 }
 
-int
-map_kept(ar_txn *t, uint64_t id, int *yes)
+/* Whether reservation id has an entry in dbi (`map` or `exported`). */
+static int
+entry_there(ar_txn *t, enum kv_table dbi, uint64_t id, int *yes)
 {
 	unsigned char key[8];
 	struct kv_val k = { 8, key }, v;
 	int rc;
 
 	key_u64(key, id);
-	rc = kv_get(t->txn, KV_MAP, &k, &v);
+	rc = kv_get(t->txn, dbi, &k, &v);
 	*yes = rc == 0;
 	return rc == KV_NOTFOUND ? 0 : rc;
+}
+
+int
+map_kept(ar_txn *t, uint64_t id, int *yes)
+{
+	return entry_there(t, KV_MAP, id, yes);
 }
 
 int
@@ -897,22 +904,6 @@ out:
 	return rc;
 }
 
-/* ar_export's caller, behind ar_map's kind of callback. */
-struct exporter {
-	struct ar_exported x;
-	int (*fn)(const struct ar_exported *, void *);
-	void *arg;
-};
-
-static int
-export_tell(const struct ar_mapped *m, void *arg)
-{
-	struct exporter *ex = arg;
-
-	ex->x.m = m;
-	return ex->fn(&ex->x, ex->arg);
-}
-
 static int
 by_u64(const void *a, const void *b)
 {
@@ -922,129 +913,91 @@ by_u64(const void *a, const void *b)
 }
 
 /*
- * Each exported reservation the plan no longer holds: told to go if it
- * was cancelled (with the hosts it was exported with), forgotten if it
- * ended.
+ * The export ledger: what the scheduler acknowledged it holds.  ar-map
+ * --slurm --apply reconciles with what Slurm itself says, not with this:
+ * the ledger only tells a reservation that Slurm lost (it had
+ * acknowledged it) from one never exported.  Written only after Slurm
+ * acknowledged, so a run killed at any moment leaves it true or behind.
  */
-static int
-export_gone(struct teller *tl, struct exporter *ex, const uint64_t *ids,
-    size_t n)
+int
+ar_export_record(ar_txn *t, const struct ar_acked *a, size_t n)
 {
-	ar_txn *t = tl->t;
-	struct item it;
+	struct item it, was;
 	struct kv_cursor *cur;
 	struct kv_val k, v;
-	uint64_t *gone = NULL, *more, id;
-	size_t ngone = 0, cap = 0;
-	int rc, found;
+	uint64_t *keep = NULL;
+	int64_t slot = t->m.slot;
+	int rc = 0, found;
 
+	if (!t->write)
+		return EACCES;
 	memset(&it, 0, sizeof(it));
+	memset(&was, 0, sizeof(was));
+	if ((keep = malloc((n + 1) * sizeof(*keep))) == NULL)
+		return ENOMEM;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct ar_resv r;
+
+		if (a[i].start < 0 || a[i].end <= a[i].start ||
+		    a[i].start % slot != 0 || a[i].end % slot != 0 ||
+		    a[i].end / slot - a[i].start / slot > UINT32_MAX ||
+		    a[i].nhosts == 0) {
+			rc = EINVAL;
+			break;
+		}
+		if ((rc = ar_get(t, a[i].id, &r)) != 0)
+			break;
+		it.id = a[i].id;
+		it.s = a[i].start / slot;
+		it.e = a[i].end / slot;
+		it.nodes = (uint32_t)a[i].nhosts;
+		it.got.n = 0;
+		for (size_t h = 0; h < a[i].nhosts && rc == 0; h++)
+			rc = a[i].hosts[h] >= t->m.nodes || (h > 0 &&
+			    a[i].hosts[h] <= a[i].hosts[h - 1]) ? EINVAL :
+			    hostset_append(&it.got, a[i].hosts[h], 1);
+		if (rc != 0 ||
+		    (rc = entry_get(t, KV_EXPORTED, it.id, &was, &found)) != 0)
+			break;
+		keep[i] = it.id;
+		if (!found || was.stored_s != it.s || was.stored_e != it.e ||
+		    !hostset_equal(&was.want, &it.got))
+			rc = entry_write(t, KV_EXPORTED, &it, &it.got, NULL);
+	}
+	if (rc != 0)
+		goto out;
+	/* Every other entry goes: Slurm does not hold that reservation as
+	 * the plan has it. */
+	qsort(keep, n, sizeof(*keep), by_u64);
 	if ((rc = kv_cursor_open(t->txn, KV_EXPORTED, &cur)) != 0)
-		return rc;
+		goto out;
 	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
 	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
+		uint64_t id;
+
 		if (k.size != 8) {
 			rc = AR_ECORRUPT;
 			break;
 		}
 		id = u64_key(k.data);
-		if (bsearch(&id, ids, n, sizeof(*ids), by_u64) != NULL)
+		if (bsearch(&id, keep, n, sizeof(*keep), by_u64) != NULL)
 			continue;
-		if (ngone == cap) {
-			cap = cap ? 2 * cap : 64;
-			if ((more = realloc(gone, cap * sizeof(*gone))) == NULL) {
-				rc = ENOMEM;
-				break;
-			}
-			gone = more;
-		}
-		gone[ngone++] = id;
+		txn_wrote(t);
+		if ((rc = kv_cursor_del(cur)) != 0)
+			break;
 	}
 	kv_cursor_close(cur);
 	rc = rc == KV_NOTFOUND ? 0 : rc;
-	ex->x.op = AR_EXPORT_DELETE;
-	for (size_t i = 0; i < ngone && rc == 0; i++) {
-		unsigned char key[8];
-		struct kv_val kv = { 8, key };
-
-		it.id = gone[i];
-		it.history = 1;
-		if ((rc = entry_get(t, KV_EXPORTED, it.id, &it,
-		    &found)) != 0 || (rc = hostset_copy(&it.got, &it.want)) != 0)
-			break;
-		it.s = it.stored_s;
-		it.e = it.stored_e;
-		if ((rc = ar_get(t, it.id, &tl->m.r)) == 0 &&
-		    (tl->m.r.state == AR_CANCELLED ||
-		    tl->m.r.state == AR_EXPIRED))
-			rc = tell(tl, &it);
-		else if (rc == AR_ENOTFOUND)
-			rc = 0;
-		key_u64(key, it.id);
-		txn_wrote(t);
-		if (rc == 0)
-			rc = kv_del(t->txn, KV_EXPORTED, &kv, NULL);
-	}
-	free(gone);
-	hostset_free(&it.want);
-	hostset_free(&it.told);
+out:
+	free(keep);
 	hostset_free(&it.got);
+	hostset_free(&was.want);
+	hostset_free(&was.told);
 	return rc;
 }
 
 int
-ar_export(ar_txn *t, int (*fn)(const struct ar_exported *, void *),
-    void *arg)
+ar_export_acked(ar_txn *t, uint64_t id, int *yes)
 {
-	struct exporter ex = { .fn = fn, .arg = arg };
-	struct teller tl = { .t = t, .fn = export_tell, .arg = &ex };
-	struct item *failed, was;
-	struct plan p;
-	uint64_t conflict, *ids = NULL;
-	int rc, found;
-
-	if (!t->write)
-		return EACCES;
-	memset(&was, 0, sizeof(was));
-	if ((rc = plan_load(t, &p)) != 0 ||
-	    (rc = sweep(&p, 0, &failed, &conflict)) != 0)
-		goto out;
-	if (failed != NULL) {
-		rc = AR_ECORRUPT;
-		goto out;
-	}
-	if ((rc = plan_store(&p, 1)) != 0)
-		goto out;
-	if ((ids = malloc((p.n + 1) * sizeof(*ids))) == NULL) {
-		rc = ENOMEM;
-		goto out;
-	}
-	plan_sort(&p, by_start_id);
-	for (size_t i = 0; i < p.n; i++) {
-		struct item *it = &p.it[i];
-
-		ids[i] = it->id;
-		if ((rc = entry_get(t, KV_EXPORTED, it->id, &was,
-		    &found)) != 0)
-			goto out;
-		if (found && was.stored_s == it->s && was.stored_e == it->e &&
-		    hostset_equal(&was.want, &it->got))
-			continue;
-		ex.x.op = found ? AR_EXPORT_UPDATE : AR_EXPORT_CREATE;
-		if ((rc = tell(&tl, it)) != 0 ||
-		    (rc = entry_write(t, KV_EXPORTED, it, &it->got,
-		    NULL)) != 0)
-			goto out;
-	}
-	qsort(ids, p.n, sizeof(*ids), by_u64);
-	rc = export_gone(&tl, &ex, ids, p.n);
-out:
-	free(ids);
-	free(tl.hosts);
-	free(tl.old);
-	hostset_free(&was.want);
-	hostset_free(&was.told);
-	hostset_free(&was.got);
-	plan_free(&p);
-	return rc;
+	return entry_there(t, KV_EXPORTED, id, yes);
 }

@@ -25,7 +25,9 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 	    rq->nodes == 0 || rq->jobs == 0 || rq->earliest < 0 ||
 	    rq->latest < rq->earliest || rq->latest > TIME_MAX ||
 	    (rq->user != NULL && strlen(rq->user) > AR_LABEL_MAX) ||
-	    (rq->job != NULL && strlen(rq->job) > AR_LABEL_MAX))
+	    (rq->job != NULL && strlen(rq->job) > AR_LABEL_MAX) ||
+	    (rq->account != NULL && strlen(rq->account) > AR_LABEL_MAX) ||
+	    (rq->resv_flags & ~(unsigned)AR_RESV_MAINT) != 0)
 		return EINVAL;
 	if (rq->nhosts > 0) {
 		if (rq->hosts == NULL || rq->nhosts != rq->nodes || rq->jobs != 1)

@@ -42,12 +42,16 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 {
 	unsigned char key[8], buf[sizeof(struct disk_resv) + 2 * AR_LABEL_MAX +
 	    AR_CLIENT_KEY_MAX + sizeof(struct disk_series) +
+	    sizeof(struct disk_sched) + AR_LABEL_MAX +
 	    sizeof(struct disk_charge) + 8];
 	struct disk_resv d;
 	struct disk_series ds;
+	struct disk_sched dc;
 	struct disk_charge ch;
 	size_t ulen = strlen(r->user), jlen = strlen(r->job);
 	size_t klen = strlen(r->client_key), text = ulen + jlen + klen;
+	size_t alen = strlen(r->account);
+	int sched = r->resv_flags != 0 || alen != 0;
 	struct kv_val kv = { 8, key }, v = { sizeof(d) + text, buf };
 
 	memset(&d, 0, sizeof(d));
@@ -64,7 +68,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	d.owner = r->owner;
 	d.state = (uint16_t)(r->state | (r->named ? STATE_NAMED : 0) |
 	    (r->series != 0 ? STATE_SERIES : 0) |
-	    (r->expires != 0 ? STATE_HOLD : 0));
+	    (r->expires != 0 ? STATE_HOLD : 0) | (sched ? STATE_SCHED : 0));
 	d.user_len = (uint16_t)ulen;
 	d.job_len = (uint16_t)jlen;
 	d.key_len = (uint16_t)klen;
@@ -80,6 +84,16 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 		memcpy(buf + sizeof(d) + text, &ds, sizeof(ds));
 		text += sizeof(ds);
 		v.size += sizeof(ds);
+	}
+	/* Then what the scheduler is told: flags, and the account. */
+	if (sched) {
+		memset(&dc, 0, sizeof(dc));
+		dc.flags = r->resv_flags;
+		dc.account_len = (uint16_t)alen;
+		memcpy(buf + sizeof(d) + text, &dc, sizeof(dc));
+		memcpy(buf + sizeof(d) + text + sizeof(dc), r->account, alen);
+		text += sizeof(dc) + alen;
+		v.size += sizeof(dc) + alen;
 	}
 	/* A priced reservation's class and price follow that. */
 	if (r->cls != 0) {
@@ -122,8 +136,9 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	int64_t slot = m->slot;
 	struct disk_resv d;
 	struct disk_series ds = { 0, 0, 0 };
+	struct disk_sched dc = { 0, 0, 0 };
 	struct disk_charge ch = { 0, 0, 0 };
-	const char *text;
+	const char *text, *account = "";
 	size_t size, body;
 	int64_t expires = 0;
 
@@ -141,10 +156,22 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	}
 	/* A damaged record must not take the arithmetic below out of range. */
 	if (d.user_len > AR_LABEL_MAX || d.job_len > AR_LABEL_MAX ||
-	    d.key_len > AR_CLIENT_KEY_MAX ||
-	    ((size = sizeof(d) + d.user_len + d.job_len + d.key_len +
-	    (d.state & STATE_SERIES ? sizeof(ds) : 0)) != body &&
-	    size + sizeof(ch) != body) ||
+	    d.key_len > AR_CLIENT_KEY_MAX)
+		return AR_ECORRUPT;
+	size = sizeof(d) + d.user_len + d.job_len + d.key_len +
+	    (d.state & STATE_SERIES ? sizeof(ds) : 0);
+	if (d.state & STATE_SCHED) {
+		if (body < size + sizeof(dc))
+			return AR_ECORRUPT;
+		memcpy(&dc, (const char *)v->data + size, sizeof(dc));
+		if (dc.account_len > AR_LABEL_MAX ||
+		    (dc.flags & ~(uint32_t)AR_RESV_MAINT) != 0 ||
+		    (dc.flags == 0 && dc.account_len == 0))
+			return AR_ECORRUPT;
+		account = (const char *)v->data + size + sizeof(dc);
+		size += sizeof(dc) + dc.account_len;
+	}
+	if ((size != body && size + sizeof(ch) != body) ||
 	    ((d.state & ~STATE_FLAGS) != AR_GRANTED &&
 	    (d.state & ~STATE_FLAGS) != AR_CANCELLED &&
 	    (d.state & ~STATE_FLAGS) != AR_EXPIRED) ||
@@ -185,6 +212,9 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	r->series = ds.series;
 	r->occurrence = ds.occurrence;
 	r->expires = expires;
+	r->resv_flags = dc.flags;
+	memcpy(r->account, account, dc.account_len);
+	r->account[dc.account_len] = '\0';
 	if (size != body) {
 		memcpy(&ch, text + size - sizeof(d), sizeof(ch));
 		if (ch.cls == 0 || ch.cls > AR_CLASSES_MAX || ch.price < 0)

@@ -537,13 +537,15 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
 }
 
 /*
- * Format 3, 4 or 5 to 6 in one transaction, so that a crash leaves the
+ * Format 3, 4, 5 or 6 to 7 in one transaction, so that a crash leaves the
  * store as it was or converted: the tables it lacks are created, the
- * nodes of a store older than 5 get the default names, and meta says 6.
+ * nodes of a store older than 5 get the default names, and meta says 7.
  * Records need no rewrite: a format 3 record's key length was a spare
- * field, 0, only format 5 sets the named bit of a record's state, and
- * only 6 its series and hold bits.  *from is the format found; one that
- * is current is left alone.
+ * field, 0, only format 5 sets the named bit of a record's state, only
+ * 6 its series and hold bits, and only 7 its scheduler bit (a record
+ * without it has no flags and no account).  *from is the format found;
+ * one that is current is left alone, so running it twice is running it
+ * once.
  */
 static int
 upgrade_txn(ar_store *s, int *from)

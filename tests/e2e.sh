@@ -68,7 +68,9 @@ export PATH AR_NOW LC_ALL
 unset AR_STORE AR_WAIT
 
 TOP=$(mktemp -d "${TMPDIR:-/tmp}/ar-e2e.XXXXXX") || exit 2
-trap 'rm -rf "$TOP"' EXIT
+# A Slurm controller a case file started (SLURM_DIR) goes with the rest.
+SLURM_DIR=
+trap '[ -z "$SLURM_DIR" ] || sh "$TESTS/slurm.sh" stop "$SLURM_DIR"; rm -rf "$TOP"' EXIT
 trap 'exit 130' HUP INT TERM
 exec </dev/null
 
@@ -92,7 +94,7 @@ usage_of() {
 	ar-del) tail='[-pq] [--forget time] [key=value ...]' ;;
 	ar-suggest) tail='[-l limit] [-k count] [key=value ...]' ;;
 	ar-report) tail='[-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --dump | --load]' ;;
-	ar-map) tail='[--first-fit] [-p | --slurm | --svg file] [--from time] [--to time] [key=value ...]' ;;
+	ar-map) tail='[--first-fit] [-p | --slurm [--apply | --diff] [--lead duration] [--prefix name] [--scontrol program] | --svg file] [--from time] [--to time] [key=value ...]' ;;
 	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [key=value ...]' ;;
 	*) tail='[key=value ...]' ;;
 	esac

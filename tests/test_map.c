@@ -2,7 +2,7 @@
  * test_map.c - the guarantee of the mapping onto hosts, checked by brute
  * force: random plans driven through the library (adds with windows
  * and moves, requests that name their hosts, cancels, purges as the
- * clock runs; ar_export and ar_map by id on the way), the thesis's
+ * clock runs; the export ledger and ar_map by id on the way), the thesis's
  * Table 3.4 plan with user 11, the host set operations against bit
  * masks, and ar_check catching a mapping that was tampered with.
  * Seeded; never the clock.
@@ -37,9 +37,6 @@ struct known {
 	uint64_t told;
 	int64_t told_at;        /* clock of that ar_map; -1: never told */
 	int64_t start, end;
-	int exported;           /* what ar_export told of it, if it did */
-	uint64_t xhosts;
-	int64_t xstart, xend;
 };
 
 struct guard {
@@ -53,7 +50,7 @@ struct guard {
 	uint64_t maps, kept;    /* ar_map calls; started ones checked */
 	uint64_t ids[MAXID];    /* the plan, as the last ar_map told it */
 	size_t nids;
-	uint64_t exports, deletes, asked;       /* ar_export's; ids asked */
+	uint64_t exports, deletes, asked;       /* the ledger's; ids asked */
 };
 
 /* Hosts as bits, checking they increase and are the store's. */
@@ -183,69 +180,47 @@ guard_map(struct guard *g, ar_txn *t, unsigned flags)
 	CHECK(bad == 0, "%" PRIu64 " violations", bad);
 }
 
-/* What ar_export tells, against what ar_map told and it told before. */
-static int
-guard_export(const struct ar_exported *x, void *arg)
-{
-	struct guard *g = arg;
-	const struct ar_resv *r = &x->m->r;
-	struct known *k;
-	uint64_t bits;
-	int ok;
-
-	if (r->id >= MAXID) {
-		CHECK(0, "ar_export told reservation %" PRIu64, r->id);
-		return 0;
-	}
-	k = &g->k[r->id];
-	bits = host_bits(g, x->m->hosts, x->m->nhosts, &ok);
-	if (x->op == AR_EXPORT_DELETE) {
-		CHECK(k->exported && r->state == AR_CANCELLED &&
-		    bits == k->xhosts, "ar_export deletes reservation %" PRIu64
-		    " (state %d)", r->id, r->state);
-		k->exported = 0;
-		g->deletes++;
-		return 0;
-	}
-	CHECK(r->state == AR_GRANTED && bits == k->told && (x->op ==
-	    AR_EXPORT_CREATE ? !k->exported : k->exported &&
-	    (bits != k->xhosts || r->start != k->xstart || r->end != k->xend)),
-	    "ar_export op %d for reservation %" PRIu64, x->op, r->id);
-	k->exported = 1;
-	k->xhosts = bits;
-	k->xstart = r->start;
-	k->xend = r->end;
-	g->exports++;
-	return 0;
-}
-
-static int
-count_export(const struct ar_exported *x, void *arg)
-{
-	(void)x;
-	++*(int *)arg;
-	return 0;
-}
-
-/* Right after guard_map: ar_export tells the changes since it last ran,
- * then every reservation of the plan is as told; again, it tells
- * nothing. */
+/*
+ * Right after guard_map: the export ledger takes the plan as told, then
+ * says each is acknowledged; taken again without the first, that one
+ * is not, and the others still are.
+ */
 static void
 guard_export_all(struct guard *g, ar_txn *t)
 {
-	int again = 0;
+	static struct ar_acked a[MAXID];
+	static uint32_t hosts[MAXID][64];
+	size_t n = 0;
+	int yes;
 
-	OK(ar_export(t, guard_export, g));
 	for (size_t i = 0; i < g->nids; i++) {
 		struct known *k = &g->k[g->ids[i]];
+		size_t h = 0;
 
-		CHECK(k->exported && k->xhosts == k->told &&
-		    k->xstart == k->start && k->xend == k->end,
-		    "reservation %" PRIu64 " not exported as mapped",
-		    g->ids[i]);
+		for (uint32_t b = 0; b < 64; b++)
+			if (k->told & (UINT64_C(1) << b))
+				hosts[n][h++] = b;
+		a[n] = (struct ar_acked){ g->ids[i], k->start, k->end,
+		    hosts[n], h };
+		n++;
 	}
-	OK(ar_export(t, count_export, &again));
-	CHECK(again == 0, "a second ar_export told %d", again);
+	OK(ar_export_record(t, a, n));
+	for (size_t i = 0; i < n; i++) {
+		OK(ar_export_acked(t, a[i].id, &yes));
+		CHECK(yes, "reservation %" PRIu64 " not in the ledger", a[i].id);
+	}
+	g->exports += n;
+	if (n == 0)
+		return;
+	OK(ar_export_record(t, a + 1, n - 1));
+	OK(ar_export_acked(t, a[0].id, &yes));
+	CHECK(!yes, "reservation %" PRIu64 " left in the ledger", a[0].id);
+	for (size_t i = 1; i < n; i++) {
+		OK(ar_export_acked(t, a[i].id, &yes));
+		CHECK(yes, "reservation %" PRIu64 " dropped from the ledger",
+		    a[i].id);
+	}
+	g->deletes++;
 }
 
 /* A reservation asked for by id, in a read transaction right after
@@ -449,7 +424,7 @@ random_run(uint32_t nodes, uint64_t seed, int steps)
 	printf("map (%" PRIu32 " hosts): %d steps, %" PRIu64 " copies granted "
 	    "(%" PRIu64 " naming hosts), %" PRIu64 " moves, %" PRIu64
 	    " refused for hosts, %" PRIu64 " started ones kept their hosts; "
-	    "%" PRIu64 " exported, %" PRIu64 " export deletes, %" PRIu64
+	    "%" PRIu64 " in the ledger, %" PRIu64 " taken out, %" PRIu64
 	    " asked by id\n", nodes, steps, granted, named, moved, refused,
 	    g->kept, g->exports, g->deletes, g->asked);
 	CHECK(named > 20 && moved > 20 && refused > 0 && g->kept > 100,
@@ -474,7 +449,7 @@ static struct ar_request
 thesis(int64_t es, int64_t ls, int64_t te, uint32_t jobs)
 {
 	struct ar_request rq = { T0 + 300 * es, T0 + 300 * ls, 300 * te, 1,
-	    jobs, 1000, NULL, NULL, AR_LATER, NULL, NULL, 0, 0 };
+	    jobs, 1000, NULL, NULL, AR_LATER, NULL, NULL, 0, 0, 0, NULL };
 
 	return rq;
 }
@@ -680,14 +655,6 @@ ignore(const struct ar_mapped *m, void *arg)
 	return 0;
 }
 
-static int
-ignore_export(const struct ar_exported *x, void *arg)
-{
-	(void)x;
-	(void)arg;
-	return 0;
-}
-
 /* Nothing to map: ar_map, ar_export and ar_check on an empty store,
  * every reservation ended, or only cancelled ones. */
 static void
@@ -695,7 +662,7 @@ test_empty(void)
 {
 	struct ar_config cfg = { 4, 60, 240 * 60, 1 << 26, -1, NULL };
 	struct ar_request rq = { T0 + 60, T0 + 60, 60, 1, 1, 1000, NULL,
-	    NULL, 0, NULL, NULL, 0, 0 };
+	    NULL, 0, NULL, NULL, 0, 0, 0, NULL };
 	uint64_t ids[] = { 1, 2 }, bad;
 	struct ar_answer a;
 	struct ar_resv r;
@@ -710,14 +677,14 @@ test_empty(void)
 		if (round == 0) {
 			OK(ar_map(t, 0, T0, T0 + 3600, NULL, 0, ignore, NULL));
 			OK(ar_map(t, 0, T0, T0 + 3600, ids, 2, ignore, NULL));
-			OK(ar_export(t, ignore_export, NULL));
+			OK(ar_export_record(t, NULL, 0));
 			OK(ar_add(t, &rq, &a));
 			OK(ar_add(t, &rq, &a));
 			OK(ar_cancel(t, 2, 0, &r));
 		} else {
 			OK(ar_map(t, 0, T0, T0 + 3600, NULL, 0, ignore, NULL));
 			OK(ar_map(t, 0, T0, T0 + 3600, ids, 2, ignore, NULL));
-			OK(ar_export(t, ignore_export, NULL));
+			OK(ar_export_record(t, NULL, 0));
 		}
 		OK(ar_check(t, say_violation, NULL, &bad));
 		CHECK(bad == 0, "%" PRIu64 " violations, round %d", bad, round);
@@ -725,6 +692,16 @@ test_empty(void)
 	}
 	ar_close(s);
 	rm_store(dir);
+}
+
+/* Reservation 1 as mapped goes into the export ledger. */
+static int
+acked_one(const struct ar_mapped *m, void *arg)
+{
+	struct ar_acked a = { m->r.id, m->r.start, m->r.end, m->hosts,
+	    m->nhosts };
+
+	return m->r.id == 1 ? ar_export_record(arg, &a, 1) : 0;
 }
 
 /* In a write transaction: put v under key in dbi. */
@@ -752,7 +729,7 @@ test_tampered(void)
 	struct kv_val k = { 8, key2 }, v;
 	struct disk_map d;
 	struct ar_request rq = { T0 + 600, T0 + 600, 600, 2, 1, 1000, NULL,
-	    NULL, 0, NULL, NULL, 0, 0 };
+	    NULL, 0, NULL, NULL, 0, 0, 0, NULL };
 	struct ar_answer a;
 	size_t len;
 	const char *dir = store_path("tampered");
@@ -772,8 +749,7 @@ test_tampered(void)
 	rq.hosts = h23;
 	OK(ar_add(t, &rq, &a));
 	CHECK(a.status == AR_GRANTED && a.id == 4, "named 4");
-	OK(ar_map(t, 0, T0, T0 + 3600, NULL, 0, ignore, NULL));
-	OK(ar_export(t, ignore_export, NULL));
+	OK(ar_map(t, 0, T0, T0 + 3600, NULL, 0, acked_one, t));
 	CHECK(check_says(t, "") == 0, "the untouched store has violations");
 	OK(ar_txn_commit(t));
 	key_u64(key1, 1);

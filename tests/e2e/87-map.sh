@@ -5,13 +5,13 @@ mkstore --hosts 'gpu[1-4],cn[01-60]'
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
 expect_exit 0
-expect_out 'nodes=64 hosts=cn[01-60],gpu[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=6'
+expect_out 'nodes=64 hosts=cn[01-60],gpu[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=7'
 
 begin 'map: without --hosts the nodes are node1..N, zero-padded'
 mkstore --nodes 128
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=128 hosts=node[001-128] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=6'
+expect_out 'nodes=128 hosts=node[001-128] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=7'
 
 begin 'map: a bad host list is bad usage, naming the byte'
 run ar-report --create --hosts 'cn[01-03' --info
@@ -174,30 +174,6 @@ run ar-map --plan id=1
 expect_exit 2
 expect_err 'ar-map: takes no records as arguments with --plan, --from, --to, --slurm or --svg'
 
-begin 'map: --slurm creates, updates and deletes, each once'
-mkstore --hosts 'cn[1-4]'
-run ar-add start=+2h duration=2h nodes=2 user=alice
-run ar-add start=+5h duration=30m nodes=1 user='not a name'
-run env TZ=UTC ar-map --slurm
-expect_exit 0
-expect_out <<X
-scontrol create reservation ReservationName=ar-1 StartTime=2026-11-21T02:00:00 Duration=0-02:00:00 Nodes=cn[1-2] Users=alice
-scontrol create reservation ReservationName=ar-2 StartTime=2026-11-21T05:00:00 Duration=0-00:30:00 Nodes=cn1 Users=$(id -un)
-X
-run env TZ=UTC ar-map --slurm
-expect_out
-run ar-add start=+3h duration=1h hosts=cn1
-run ar-del id=2
-run env TZ=UTC ar-map --slurm
-expect_out <<X
-scontrol update ReservationName=ar-1 StartTime=2026-11-21T02:00:00 Duration=0-02:00:00 Nodes=cn[2-3]
-scontrol create reservation ReservationName=ar-3 StartTime=2026-11-21T03:00:00 Duration=0-01:00:00 Nodes=cn1 Users=$(id -un)
-scontrol delete ReservationName=ar-2
-X
-run env TZ=UTC ar-map --slurm
-expect_out
-expect_check
-
 begin 'map: table 3.4 with user 11 maps: every job one host all along, none shared'
 mkstore --nodes 5 --slot 5m
 run ar-add <"$DATA/table-3.4.ar"
@@ -258,7 +234,6 @@ begin 'map: forgetting history forgets its mapping too; the check holds'
 mkstore --hosts 'cn[1-4]'
 run ar-add start=+1h duration=1h nodes=2
 run ar-map --plan
-run ar-map --slurm
 run ar-del -q --purge --now 2026-11-23T00:00:00Z
 run ar-del -q --forget 2026-11-22T00:00:00Z --now 2026-11-23T00:00:00Z
 expect_exit 0
@@ -266,6 +241,6 @@ expect_out 'forgot_before=2026-11-22T00:00:00Z records=1 demand=1'
 run ar-report --check --now 2026-11-23T00:00:00Z
 expect_exit 0
 expect_out
-run ar-map --slurm --now 2026-11-23T00:00:00Z
+run ar-map --plan --now 2026-11-23T00:00:00Z
 expect_exit 0
 expect_out
