@@ -4,7 +4,8 @@
 #   make demo     replay a real trace excerpt through the commands
 #   make check    every test, also under ASan+UBSan and on PostgreSQL, and
 #                 a short fuzz pass
-#   make bench    performance figures (never part of check)
+#   make bench    performance figures (never part of check; check runs
+#                 each bench program in a quick mode, without timing)
 #   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
 #   make install  commands, libraries, headers, pkg-config file and man
 #                 pages under $(prefix); make uninstall removes them
@@ -113,7 +114,8 @@ deps:
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults \
-	fuzz-short fuzz bench bench-run flexbench rmbench install uninstall clean
+	fuzz-short fuzz bench bench-run flexbench rmbench bench-quick install \
+	uninstall clean
 
 # --- tests ---------------------------------------------------------------
 
@@ -318,6 +320,7 @@ check: deps
 	@mkdir -p .build && rm -f $(RESULTS)
 	$(MAKE) all
 	$(MAKE) test
+	$(MAKE) bench-quick
 	$(MAKE) pg-test
 	$(MAKE) san
 	$(MAKE) fuzz-short
@@ -384,6 +387,20 @@ $(B)/bench/rmbench: tests/bench/rmbench.c $(FLEX_RUN) $(FLEX_DEPS)
 rmbench: deps
 	$(MAKE) all $(B)/bench/rmbench
 	$(B)/bench/rmbench
+
+# Every program under tests/bench (a file with a main) built, and each
+# run in a quick mode (tests/bench-quick.sh): a few seconds each, in
+# make check, so that no bench target rots unseen.
+BENCH_PROGS = $(patsubst tests/bench/%.c,$(B)/bench/%,\
+	$(shell grep -l '^main[^[:alnum:]_]' tests/bench/*.c))
+
+bench-quick: $(CMDS) $(BENCH_PROGS)
+	@mkdir -p .build
+	@echo "== tests/bench-quick.sh ($(B))"
+	@AR_BIN=$(CURDIR)/$(B)/bin AR_BENCH=$(CURDIR)/$(B)/bench \
+		sh tests/e2e.sh tests/bench-quick.sh >$(B)/bench-quick.log 2>&1; \
+		rc=$$?; grep -v '^ok ' $(B)/bench-quick.log; \
+		tail -n 1 $(B)/bench-quick.log >>$(RESULTS); exit $$rc
 
 # --- install -------------------------------------------------------------
 
