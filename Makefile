@@ -1,7 +1,8 @@
 # ar - advance reservations for compute clusters.  See README.
 #
 #   make          build the library and the commands into $(B)
-#   make demo     replay a real trace excerpt through the commands
+#   make demo     replay a real trace excerpt through the commands; its
+#                 store stays in $(B)/demo
 #   make check    every test, also under ASan+UBSan and on PostgreSQL, and
 #                 a short fuzz pass
 #   make bench    performance figures (never part of check; check runs
@@ -90,10 +91,28 @@ $(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
 
-# Build dependencies come from Debian; install what is missing.
-deps:
+# Dependencies come from Debian: what is missing is installed.
+# build-deps is what make, and so make demo, needs: a C compiler and the
+# headers and libraries of LMDB and libpq, looked for as the build looks
+# for them; deps adds what the tests and benchmarks need.
+APT_MISSING = if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build-deps:
 	@missing=""; \
-	pkg-config --exists lmdb 2>/dev/null || missing="$$missing liblmdb-dev"; \
+	command -v $(firstword $(CC)) >/dev/null 2>&1 || missing="$$missing gcc"; \
+	echo '#include <lmdb.h>' | $(CC) $(LMDB_CFLAGS) -E -x c - \
+		>/dev/null 2>&1 || missing="$$missing liblmdb-dev"; \
+	echo '#include <libpq-fe.h>' | $(CC) $(PQ_CFLAGS) -E -x c - \
+		>/dev/null 2>&1 || missing="$$missing libpq-dev"; \
+	$(APT_MISSING)
+
+deps: build-deps
+	@missing=""; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	command -v c++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
@@ -102,17 +121,11 @@ deps:
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	command -v rsvg-convert >/dev/null 2>&1 || missing="$$missing librsvg2-bin"; \
 	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
-	pkg-config --exists libpq 2>/dev/null || missing="$$missing libpq-dev"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		missing="$$missing postgresql"; \
-	if [ -n "$$missing" ]; then \
-		echo "installing:$$missing"; \
-		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	fi
+	$(APT_MISSING)
 
-.PHONY: all deps demo check test unit e2e crash-test install-test crash san \
+.PHONY: all build-deps deps demo check test unit e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults \
 	fuzz-short fuzz bench bench-run flexbench rmbench bench-quick install \
 	uninstall clean
@@ -328,9 +341,10 @@ check: deps
 
 # --- demo and bench ------------------------------------------------------
 
-demo: deps
+# The demo's store stays in $(B)/demo to be explored.
+demo: build-deps
 	$(MAKE) all
-	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/demo.sh
+	@AR_BIN=$(CURDIR)/$(B)/bin DEMO_DIR=$(CURDIR)/$(B)/demo sh tests/demo.sh
 
 SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)

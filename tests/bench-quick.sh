@@ -30,9 +30,14 @@ for f in "$SRC"/tests/bench/*.c; do
 	    "$AR_BENCH/$p was not built"
 done
 
+# A target is named in backquotes, `make bench`, or at the start of a
+# line of code, as in "    make demo" or "    $ make install".
 begin 'bench: every make target README names is one the Makefile has'
-sed -n 's/.*`make \([a-z][a-z-]*\).*/\1/p; s/^ *make \([a-z][a-z-]*\).*/\1/p' \
-    "$SRC/README" | sort -u >"$D/named"
+{
+	grep -o '`make [a-z][a-z-]*' "$SRC/README"
+	grep -E '^ +(\$ )?make [a-z]' "$SRC/README" | sed 's/^ *\$* *//' |
+	    grep -o '^make [a-z][a-z-]*'
+} | sed 's/^`*make //' | sort -u >"$D/named"
 [ -s "$D/named" ] || fail 'README names no make target'
 for t in $(cat "$D/named"); do
 	grep -q "^$t:" "$SRC/Makefile" ||
