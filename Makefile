@@ -54,8 +54,8 @@ MAN5 = format/ar-records.5
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h fuzz/run.h \
-	fuzz/message.h
+HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h \
+	cmd/chart.h fuzz/run.h fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)
 
@@ -87,7 +87,11 @@ $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
 		$(LMDB_LIBS) -lm
 
-$(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
+# What every command links beside its own main: the driver, and the
+# charts' shared parts.
+CMD_SHARED = cmd/cmd.c cmd/chart.c
+
+$(B)/bin/%: $(B)/cmd/%.o $(CMD_SHARED:%.c=$(B)/%.o) $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
 
@@ -287,7 +291,8 @@ FZ = $(B)/fz
 # Everything a target may need, in one archive; each command's main is
 # renamed (ar-add's becomes ar_add_main) so fuzz_cmd can call them all.
 FUZZ_OBJ = $(LIB_SRC:%.c=$(FZ)/%.o) $(FORMAT_SRC:%.c=$(FZ)/%.o) \
-	$(FZ)/cmd/cmd.o $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o) $(FZ)/fuzz/run.o
+	$(CMD_SHARED:%.c=$(FZ)/%.o) $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o) \
+	$(FZ)/fuzz/run.o
 
 $(FZ)/main/%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)

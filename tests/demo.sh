@@ -38,7 +38,12 @@ else
 	T=$(mktemp -d "${TMPDIR:-/tmp}/ar-demo.XXXXXX") || exit 1
 fi
 trap 'exit 130' HUP INT TERM
-AR_STORE=$T/store
+# Under the current directory (make demo's), the store is named from
+# there, in the messages and in the chart's title alike.
+case $T in
+"$PWD"/*) AR_STORE=${T#"$PWD"/}/store ;;
+*) AR_STORE=$T/store ;;
+esac
 export AR_STORE
 # Only a store's own files are removed: anything else there stays.
 if [ -e "$AR_STORE" ]; then
@@ -154,7 +159,7 @@ awk -v granted="$granted" -v n="$n" '$2 == "total" {
 	    $7, 100 * granted / n, granted, n }' "$T/usage"
 echo
 echo "the store stays in $AR_STORE (the next make demo replaces it);" \
-    "to explore it:"
+    "to explore it from here:"
 echo "    export PATH=\"$AR_BIN:\$PATH\" AR_STORE=\"$AR_STORE\" AR_NOW=@$later"
 echo "    ar-report --list | head -n 5"
 echo "    ar-report --usage --from @$first --to @$((first + 4 * 86400))" \

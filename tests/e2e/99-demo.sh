@@ -13,7 +13,7 @@ demo_run "$D/demo"
 expect_exit 0
 expect_err
 sed -n '/^the store stays in /,$p' "$D/.out" >"$D/tail"
-grep -Fqx "the store stays in $D/demo/store (the next make demo replaces it); to explore it:" \
+grep -Fqx "the store stays in $D/demo/store (the next make demo replaces it); to explore it from here:" \
     "$D/tail" || fail 'the demo does not say where its store stays'
 sed -n 's/^    //p' "$D/tail" >"$D/explore"
 [ "$(wc -l <"$D/explore")" -ge 2 ] || fail 'no commands to explore the store'
