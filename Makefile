@@ -51,6 +51,7 @@ CMD_SRC = $(wildcard cmd/ar-*.c)
 CMDS = $(CMD_SRC:cmd/%.c=$(B)/bin/%)
 MAN1 = $(wildcard cmd/*.1)
 MAN5 = format/ar-records.5
+MAN7 = cmd/ar-intro.7
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
@@ -87,9 +88,9 @@ $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
 		$(LMDB_LIBS) -lm
 
-# What every command links beside its own main: the driver, and the
-# charts' shared parts.
-CMD_SHARED = cmd/cmd.c cmd/chart.c
+# What every command links beside its own main: the driver, the table
+# of fields, the charts' shared parts.
+CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/fields.c
 
 $(B)/bin/%: $(B)/cmd/%.o $(CMD_SHARED:%.c=$(B)/%.o) $(B)/libar.a
 	@mkdir -p $(@D)
@@ -429,14 +430,15 @@ INST_LIB = $(addprefix $(DESTDIR)$(libdir)/,libar.a libar.so $(SONAME) \
 	libar.so.$(VERSION) pkgconfig/ar.pc)
 INST_INC = $(DESTDIR)$(includedir)/ar/ar.h $(DESTDIR)$(includedir)/ar/format.h
 INST_MAN = $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
-	$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5)))
+	$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5))) \
+	$(addprefix $(DESTDIR)$(mandir)/man7/,$(notdir $(MAN7)))
 
 # The pkg-config file names LMDB as a package where it has a .pc file,
 # and as a plain -llmdb where it has none.
 install: all
 	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(libdir)/pkgconfig \
 		$(DESTDIR)$(includedir)/ar $(DESTDIR)$(mandir)/man1 \
-		$(DESTDIR)$(mandir)/man5
+		$(DESTDIR)$(mandir)/man5 $(DESTDIR)$(mandir)/man7
 	cp $(CMDS) $(DESTDIR)$(bindir)/
 	cp $(B)/libar.a $(DESTDIR)$(libdir)/
 	rm -f $(DESTDIR)$(libdir)/libar.so.$(VERSION)
@@ -455,6 +457,7 @@ install: all
 	cp lib/ar.h format/format.h $(DESTDIR)$(includedir)/ar/
 	cp $(MAN1) $(DESTDIR)$(mandir)/man1/
 	cp $(MAN5) $(DESTDIR)$(mandir)/man5/
+	cp $(MAN7) $(DESTDIR)$(mandir)/man7/
 
 # include/ar is kept if it holds other files than ours.
 uninstall:

@@ -453,13 +453,12 @@ prepare_id(struct ctx *x, struct item *it, char *err)
 {
 	int rc;
 
-	(void)x;
 	/* Another command's refusal passes through untouched. */
-	if ((rc = cmd_id_field(it, "id", &it->id, err)) == 0 &&
-	    ar_record_get(&it->rec, "status") == NULL)
+	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) == 0 &&
+	    cmd_get(x, &it->rec, "status") == NULL)
 		snprintf(err, AR_ERRMAX, "missing field 'id'");
 	return rc == 1 || (rc == 0 &&
-	    ar_record_get(&it->rec, "status") != NULL) ? 0 : -1;
+	    cmd_get(x, &it->rec, "status") != NULL) ? 0 : -1;
 }
 
 static int
@@ -530,6 +529,7 @@ whole(struct ctx *x, ar_store *s)
 
 static const struct cmd map = {
 	.name = "ar-map",
+	.bit = CMD_MAP,
 	.usage = "[--first-fit] [-p | --slurm | --svg file] [--from time] "
 	    "[--to time] [key=value ...]",
 	.write = AR_WRITE,

@@ -1159,6 +1159,7 @@ load(struct ctx *x, int argc, char **argv)
 
 static const struct cmd report = {
 	.name = "ar-report",
+	.bit = CMD_REPORT,
 	.usage = "[-c | -i | [-a | -l] [--from time] [--to time] "
 	    "[key=value ...] | -f [--from time] [--to time] | "
 	    "-u [--from time] [--to time] [--window duration] [--by label] "
