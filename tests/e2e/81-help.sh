@@ -167,6 +167,13 @@ for c in $COMMANDS; do
 	expect_out
 done
 
+# The probes above find what a command reads among the fields some
+# --help lists; a field read past cmd_get would be listed nowhere.
+begin 'help: the commands read a record'"'"'s fields only through cmd_get'
+run grep -n 'ar_record_get(&\(it->rec\|items\)' "$SRC"/cmd/*.c
+expect_exit 1
+expect_out
+
 # Input fields are those of the record given; the others a command
 # printed must be in its --help (a class's number read as N).
 begin 'help: every field a command prints is one its --help lists'
