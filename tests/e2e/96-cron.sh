@@ -121,6 +121,17 @@ EOF
 	ar-add start=+2h duration=1h nodes=4 user=alice >/dev/null
 }
 
+# run_jobs: each command line of $D/jobs, exit 0 and nothing on stderr,
+# and the store still checks.
+run_jobs() {
+	while IFS= read -r job; do
+		run sh -c "$job" </dev/null
+		expect_exit 0
+		expect_err </dev/null
+	done <"$D/jobs"
+	expect_check
+}
+
 begin 'cron: README has a crontab, every line as cron reads it, PATH set to where ar is installed'
 readme_block "# ar's crontab: one cluster's store, the commands in /usr/local/bin" \
     >"$D/crontab"
@@ -145,12 +156,7 @@ readme_block "# ar's crontab: one cluster's store, the commands in /usr/local/bi
 	n = split($0, p, "|")
 	for (i = 1; i <= n; i++) if (p[i] ~ /^ *ar-/) print p[i] }' >"$D/jobs"
 [ "$(wc -l <"$D/jobs")" -ge 4 ] || fail "fewer than four ar jobs in the crontab"
-while IFS= read -r job; do
-	run sh -c "$job" </dev/null
-	expect_exit 0
-	expect_err </dev/null
-done <"$D/jobs"
-expect_check
+run_jobs
 
 begin 'cron: the parser of crontabs refuses what cron would not read'
 cat >"$D/bad" <<'EOF'
@@ -202,12 +208,7 @@ cron_store
 readme_block '# /etc/systemd/system/ar-nightly.service' |
     sed -n 's#^ExecStart=/usr/local/bin/##p' >"$D/jobs"
 [ "$(wc -l <"$D/jobs")" -ge 2 ] || fail 'the service runs fewer than two commands'
-while IFS= read -r job; do
-	run sh -c "$job" </dev/null
-	expect_exit 0
-	expect_err </dev/null
-done <"$D/jobs"
-expect_check
+run_jobs
 
 begin 'systemd: our parser of units refuses what systemd would not read'
 cat >"$D/bad.timer" <<'EOF'
