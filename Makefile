@@ -1,10 +1,12 @@
 # ar - advance reservations for compute clusters.  See README.
 #
 #   make          build the library and the commands into $(B)
-#   make demo     replay a real trace excerpt through the commands
+#   make demo     replay a real trace excerpt through the commands; its
+#                 store stays in $(B)/demo
 #   make check    every test, also under ASan+UBSan and on PostgreSQL, and
 #                 a short fuzz pass
-#   make bench    performance figures (never part of check)
+#   make bench    performance figures (never part of check; check runs
+#                 each bench program in a quick mode, without timing)
 #   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
 #   make install  commands, libraries, headers, pkg-config file and man
 #                 pages under $(prefix); make uninstall removes them
@@ -49,12 +51,12 @@ CMD_SRC = $(wildcard cmd/ar-*.c)
 CMDS = $(CMD_SRC:cmd/%.c=$(B)/bin/%)
 MAN1 = $(wildcard cmd/*.1)
 MAN5 = format/ar-records.5
+MAN7 = cmd/ar-intro.7
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h \
-	cmd/slurm.h fuzz/run.h \
-	fuzz/message.h
+	cmd/chart.h cmd/slurm.h fuzz/run.h fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)
 
@@ -86,17 +88,36 @@ $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
 		$(LMDB_LIBS) -lm
 
-# What the commands share: the driver, and the name service and Slurm.
-CMD_COMMON = $(B)/cmd/cmd.o $(B)/cmd/slurm.o
+# What every command links beside its own main: the driver, the table
+# of fields, the charts' shared parts, and the name service and Slurm.
+CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/fields.c cmd/slurm.c
 
-$(B)/bin/%: $(B)/cmd/%.o $(CMD_COMMON) $(B)/libar.a
+$(B)/bin/%: $(B)/cmd/%.o $(CMD_SHARED:%.c=$(B)/%.o) $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
 
-# Build dependencies come from Debian; install what is missing.
-deps:
+# Dependencies come from Debian: what is missing is installed.
+# build-deps is what make, and so make demo, needs: a C compiler and the
+# headers and libraries of LMDB and libpq, looked for as the build looks
+# for them; deps adds what the tests and benchmarks need.
+APT_MISSING = if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build-deps:
 	@missing=""; \
-	pkg-config --exists lmdb 2>/dev/null || missing="$$missing liblmdb-dev"; \
+	command -v $(firstword $(CC)) >/dev/null 2>&1 || missing="$$missing gcc"; \
+	echo '#include <lmdb.h>' | $(CC) $(LMDB_CFLAGS) -E -x c - \
+		>/dev/null 2>&1 || missing="$$missing liblmdb-dev"; \
+	echo '#include <libpq-fe.h>' | $(CC) $(PQ_CFLAGS) -E -x c - \
+		>/dev/null 2>&1 || missing="$$missing libpq-dev"; \
+	$(APT_MISSING)
+
+deps: build-deps
+	@missing=""; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	command -v c++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
@@ -105,7 +126,6 @@ deps:
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	command -v rsvg-convert >/dev/null 2>&1 || missing="$$missing librsvg2-bin"; \
 	pkg-config --exists libpng 2>/dev/null || missing="$$missing libpng-dev"; \
-	pkg-config --exists libpq 2>/dev/null || missing="$$missing libpq-dev"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		missing="$$missing postgresql"; \
 	PATH=$$PATH:/usr/sbin; \
@@ -114,16 +134,12 @@ deps:
 	command -v munged >/dev/null 2>&1 || missing="$$missing munge"; \
 	ls /usr/lib/*/libnss_wrapper.so >/dev/null 2>&1 || \
 		missing="$$missing libnss-wrapper"; \
-	if [ -n "$$missing" ]; then \
-		echo "installing:$$missing"; \
-		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	fi
+	$(APT_MISSING)
 
-.PHONY: all deps demo check test unit e2e crash-test install-test crash san \
+.PHONY: all build-deps deps demo check test unit e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
-	fuzz-short fuzz bench bench-run flexbench rmbench install uninstall clean
+	fuzz-short fuzz bench bench-run flexbench rmbench bench-quick install \
+	uninstall clean
 
 # --- tests ---------------------------------------------------------------
 
@@ -297,7 +313,7 @@ FZ = $(B)/fz
 # Everything a target may need, in one archive; each command's main is
 # renamed (ar-add's becomes ar_add_main) so fuzz_cmd can call them all.
 FUZZ_OBJ = $(LIB_SRC:%.c=$(FZ)/%.o) $(FORMAT_SRC:%.c=$(FZ)/%.o) \
-	$(FZ)/cmd/cmd.o $(FZ)/cmd/slurm.o $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o) \
+	$(CMD_SHARED:%.c=$(FZ)/%.o) $(CMD_SRC:cmd/%.c=$(FZ)/main/%.o) \
 	$(FZ)/fuzz/run.o
 
 $(FZ)/main/%.o: cmd/%.c $(HEADERS)
@@ -344,6 +360,7 @@ check: deps
 	@mkdir -p .build && rm -f $(RESULTS)
 	$(MAKE) all
 	$(MAKE) test
+	$(MAKE) bench-quick
 	$(MAKE) pg-test
 	$(MAKE) san
 	$(MAKE) fuzz-short
@@ -351,9 +368,10 @@ check: deps
 
 # --- demo and bench ------------------------------------------------------
 
-demo: deps
+# The demo's store stays in $(B)/demo to be explored.
+demo: build-deps
 	$(MAKE) all
-	@AR_BIN=$(CURDIR)/$(B)/bin sh tests/demo.sh
+	@AR_BIN=$(CURDIR)/$(B)/bin DEMO_DIR=$(CURDIR)/$(B)/demo sh tests/demo.sh
 
 SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
@@ -411,6 +429,20 @@ rmbench: deps
 	$(MAKE) all $(B)/bench/rmbench
 	$(B)/bench/rmbench
 
+# Every program under tests/bench (a file with a main) built, and each
+# run in a quick mode (tests/bench-quick.sh): a few seconds each, in
+# make check, so that no bench target rots unseen.
+BENCH_PROGS = $(patsubst tests/bench/%.c,$(B)/bench/%,\
+	$(shell grep -l '^main[^[:alnum:]_]' tests/bench/*.c))
+
+bench-quick: $(CMDS) $(BENCH_PROGS)
+	@mkdir -p .build
+	@echo "== tests/bench-quick.sh ($(B))"
+	@AR_BIN=$(CURDIR)/$(B)/bin AR_BENCH=$(CURDIR)/$(B)/bench \
+		sh tests/e2e.sh tests/bench-quick.sh >$(B)/bench-quick.log 2>&1; \
+		rc=$$?; grep -v '^ok ' $(B)/bench-quick.log; \
+		tail -n 1 $(B)/bench-quick.log >>$(RESULTS); exit $$rc
+
 # --- install -------------------------------------------------------------
 
 # What install puts where, so that uninstall removes exactly that.
@@ -419,14 +451,15 @@ INST_LIB = $(addprefix $(DESTDIR)$(libdir)/,libar.a libar.so $(SONAME) \
 	libar.so.$(VERSION) pkgconfig/ar.pc)
 INST_INC = $(DESTDIR)$(includedir)/ar/ar.h $(DESTDIR)$(includedir)/ar/format.h
 INST_MAN = $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
-	$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5)))
+	$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5))) \
+	$(addprefix $(DESTDIR)$(mandir)/man7/,$(notdir $(MAN7)))
 
 # The pkg-config file names LMDB as a package where it has a .pc file,
 # and as a plain -llmdb where it has none.
 install: all
 	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(libdir)/pkgconfig \
 		$(DESTDIR)$(includedir)/ar $(DESTDIR)$(mandir)/man1 \
-		$(DESTDIR)$(mandir)/man5
+		$(DESTDIR)$(mandir)/man5 $(DESTDIR)$(mandir)/man7
 	cp $(CMDS) $(DESTDIR)$(bindir)/
 	cp $(B)/libar.a $(DESTDIR)$(libdir)/
 	rm -f $(DESTDIR)$(libdir)/libar.so.$(VERSION)
@@ -445,6 +478,7 @@ install: all
 	cp lib/ar.h format/format.h $(DESTDIR)$(includedir)/ar/
 	cp $(MAN1) $(DESTDIR)$(mandir)/man1/
 	cp $(MAN5) $(DESTDIR)$(mandir)/man5/
+	cp $(MAN7) $(DESTDIR)$(mandir)/man7/
 
 # include/ar is kept if it holds other files than ours.
 uninstall:

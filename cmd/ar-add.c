@@ -65,11 +65,11 @@ option(struct ctx *x, int opt, const char *arg)
 
 /* The id of the reservation a line names, into it->id; -1 with err. */
 static int
-id_field(struct item *it, char *err)
+id_field(struct ctx *x, struct item *it, char *err)
 {
 	int rc;
 
-	if ((rc = cmd_id_field(it, "id", &it->id, err)) == 0)
+	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) == 0)
 		snprintf(err, AR_ERRMAX, "missing field 'id'");
 	return rc == 1 ? 0 : -1;
 }
@@ -91,8 +91,8 @@ shape_fields(struct ctx *x, struct item *it, struct shape *sh, char *err)
 	sh->duration = 0;
 	sh->nodes = 0;
 	it->series = 0;
-	if ((rc = cmd_id_field(it, "id", &it->id, err)) == 0 &&
-	    (rc = cmd_id_field(it, "series", &it->series, err)) == 0)
+	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) == 0 &&
+	    (rc = cmd_id_field(x, it, "series", &it->series, err)) == 0)
 		snprintf(err, AR_ERRMAX, "missing field 'id' (or 'series')");
 	if (rc != 1)
 		return -1;
@@ -101,12 +101,12 @@ shape_fields(struct ctx *x, struct item *it, struct shape *sh, char *err)
 	    cmd_time_field(x, it, "latest", &sh->latest, err) < 0 ||
 	    cmd_time_field(x, it, "end", &sh->end, err) < 0)
 		return -1;
-	if ((v = ar_record_get(&it->rec, "duration")) != NULL &&
+	if ((v = cmd_get(x, &it->rec, "duration")) != NULL &&
 	    ar_duration_parse(v, &sh->duration, msg) != 0) {
 		snprintf(err, AR_ERRMAX, "field 'duration': %.200s", msg);
 		return -1;
 	}
-	if ((v = ar_record_get(&it->rec, "nodes")) != NULL &&
+	if ((v = cmd_get(x, &it->rec, "nodes")) != NULL &&
 	    ar_uint_parse(v, 1, 1000000, &sh->nodes, msg) != 0) {
 		snprintf(err, AR_ERRMAX, "field 'nodes': %.200s", msg);
 		return -1;
@@ -180,8 +180,8 @@ static int
 repeat_fields(struct ctx *x, struct item *it, char *err)
 {
 	struct ar_repeat *rep = &it->rep;
-	const char *every = ar_record_get(&it->rec, "every");
-	const char *count = ar_record_get(&it->rec, "count");
+	const char *every = cmd_get(x, &it->rec, "every");
+	const char *count = cmd_get(x, &it->rec, "count");
 	char msg[AR_ERRMAX], digits[24];
 	size_t d;
 	uint64_t n;
@@ -233,7 +233,7 @@ repeat_fields(struct ctx *x, struct item *it, char *err)
 		rep->count = (uint32_t)n;
 	} else if (rep->until < it->rq.earliest) {
 		snprintf(err, AR_ERRMAX, "field 'until': before '%s'",
-		    ar_record_get(&it->rec, "start") ? "start" : "earliest");
+		    cmd_get(x, &it->rec, "start") ? "start" : "earliest");
 		return -1;
 	}
 	if (it->rq.jobs != 1) {
@@ -246,9 +246,9 @@ repeat_fields(struct ctx *x, struct item *it, char *err)
 
 /* A request's hold: how long it lasts unless confirmed, if given. */
 static int
-hold_field(struct item *it, char *err)
+hold_field(struct ctx *x, struct item *it, char *err)
 {
-	const char *v = ar_record_get(&it->rec, "hold");
+	const char *v = cmd_get(x, &it->rec, "hold");
 	char msg[AR_ERRMAX];
 
 	if (v == NULL)
@@ -271,11 +271,11 @@ prepare(struct ctx *x, struct item *it, char *err)
 	struct shape sh;
 
 	if (o->confirm)
-		return id_field(it, err);
+		return id_field(x, it, err);
 	if (o->modify)
 		return shape_fields(x, it, &sh, err);
 	if (cmd_request(x, it, err) != 0 || repeat_fields(x, it, err) != 0 ||
-	    hold_field(it, err) != 0)
+	    hold_field(x, it, err) != 0)
 		return -1;
 	if (it->rq.hold != 0 && it->rep.every != 0) {
 		snprintf(err, AR_ERRMAX, "field 'hold': not for a series");
@@ -857,6 +857,7 @@ emit(struct ctx *x, struct item *it)
 
 static const struct cmd add = {
 	.name = "ar-add",
+	.bit = CMD_ADD,
 	.usage = "[-cmenp] [key=value ...]",
 	.write = AR_WRITE,
 	.shortopts = "cmenp",

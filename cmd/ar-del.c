@@ -47,14 +47,13 @@ prepare(struct ctx *x, struct item *it, char *err)
 	const char *v;
 	int rc;
 
-	(void)x;
 	it->series = 0;
-	if ((rc = cmd_id_field(it, "id", &it->id, err)) != 0 ||
-	    (rc = cmd_id_field(it, "series", &it->series, err)) != 0)
+	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) != 0 ||
+	    (rc = cmd_id_field(x, it, "series", &it->series, err)) != 0)
 		return rc == 1 ? 0 : -1;
-	v = ar_record_get(&it->rec, "user");
+	v = cmd_get(x, &it->rec, "user");
 	if (v == NULL || strlen(v) > AR_LABEL_MAX ||
-	    (v = ar_record_get(&it->rec, "job")) == NULL ||
+	    (v = cmd_get(x, &it->rec, "job")) == NULL ||
 	    strlen(v) > AR_LABEL_MAX) {
 		snprintf(err, AR_ERRMAX, "missing field 'id' (or 'series', "
 		    "or 'user' and 'job' of at most %d bytes)", AR_LABEL_MAX);
@@ -67,8 +66,8 @@ prepare(struct ctx *x, struct item *it, char *err)
 static int
 apply(struct ctx *x, ar_txn *t, struct item *it)
 {
-	const char *user = ar_record_get(&it->rec, "user");
-	const char *job = ar_record_get(&it->rec, "job");
+	const char *user = cmd_get(x, &it->rec, "user");
+	const char *job = cmd_get(x, &it->rec, "job");
 	struct ar_resv r;
 	size_t found;
 	int rc;
@@ -224,6 +223,7 @@ whole(struct ctx *x, ar_store *s)
 
 static const struct cmd del = {
 	.name = "ar-del",
+	.bit = CMD_DEL,
 	.usage = "[-pq] [--forget time] [key=value ...]",
 	.write = AR_WRITE | AR_FREEING,
 	.shortopts = "pq",

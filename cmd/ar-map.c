@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "chart.h"
 #include "cmd.h"
 #include "slurm.h"
 
@@ -176,43 +177,55 @@ id_record(const struct ar_mapped *m, void *arg)
 
 /*
  * A Gantt chart: hosts down the side, time across, a labelled bar per
- * reservation and run of hosts (the thesis's Figure 3.13).
+ * reservation and run of hosts (the thesis's Figure 3.13), coloured by
+ * its user label, with a legend of them under the time axis.
  */
+#define GANTT_USERS 7           /* users with a colour of their own */
+
 struct gantt {
 	struct ctx *x;
 	struct ar_buf b;        /* the chart, drawn in memory */
-	int64_t lo, hi;         /* the time drawn */
+	struct chart_time a;    /* the time drawn, across */
+	int64_t now;            /* the clock's line */
 	size_t hosts;
-	double row, width;      /* pixels per host; of the time axis */
+	double row;             /* pixels per host */
+	char users[GANTT_USERS][AR_LABEL_MAX + 1];      /* in order of */
+	size_t nusers;          /* first appearance */
+	int others;             /* users beyond them were drawn */
 };
 
 #define GANTT_LEFT 90.0         /* room for host names */
-#define GANTT_TOP 30.0
+#define GANTT_TOP 50.0          /* room for the title and "now" */
 #define GANTT_WIDTH 900.0
 
+/* The users' colours; the last for those beyond GANTT_USERS. */
+static const char *const user_fill[GANTT_USERS + 1] = {
+	"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377",
+	"#997700", "#bbbbbb"
+};
+
 static double
-gantt_x(const struct gantt *g, int64_t t)
+gantt_bottom(const struct gantt *g)
 {
-	if (t < g->lo)
-		t = g->lo;
-	if (t > g->hi)
-		t = g->hi;
-	return GANTT_LEFT + g->width * (double)(t - g->lo) /
-	    (double)(g->hi - g->lo);
+	return GANTT_TOP + g->row * (double)g->hosts;
 }
 
 static void
 gantt_begin(struct gantt *g)
 {
 	const struct ar_hostlist *h = cmd_hosts(g->x);
-	char name[AR_HOSTNAME_MAX + 1], when[32];
-	double height;
+	char name[AR_HOSTNAME_MAX + 1];
 	size_t step;
 
 	g->row = g->hosts > 200 ? 2.0 : g->hosts > 50 ? 6.0 : 16.0;
-	g->width = GANTT_WIDTH;
-	height = GANTT_TOP + g->row * (double)g->hosts + 40.0;
-	ar_svg_begin(&g->b, (int)(GANTT_LEFT + g->width + 20.0), (int)height);
+	g->a.x = GANTT_LEFT;
+	g->a.w = GANTT_WIDTH;
+	g->nusers = 0;
+	g->others = 0;
+	ar_svg_begin(&g->b, (int)(GANTT_LEFT + GANTT_WIDTH + 20.0),
+	    (int)(gantt_bottom(g) + 56.0));
+	chart_title(&g->b, GANTT_LEFT, 16, "The plan on hosts (time in UTC "
+	    "across, hosts down)", g->x->dir, &g->a);
 	/* Host names, as many as fit. */
 	step = g->row >= 12.0 ? 1 : (size_t)(12.0 / g->row) + 1;
 	for (size_t i = 0; h != NULL && i < g->hosts; i += step) {
@@ -222,31 +235,36 @@ gantt_begin(struct gantt *g)
 		ar_buf_xml(&g->b, ar_hostlist_name(h, (uint32_t)i, name));
 		ar_buf_printf(&g->b, "</text>\n");
 	}
+	chart_time_axis(&g->b, &g->a, GANTT_TOP, gantt_bottom(g));
 	ar_buf_printf(&g->b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
 	    "height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", GANTT_LEFT,
-	    GANTT_TOP, g->width, g->row * (double)g->hosts);
-	/* The time axis: its ends and middle. */
-	for (int k = 0; k <= 2; k++) {
-		int64_t t = g->lo + (g->hi - g->lo) * k / 2;
+	    GANTT_TOP, GANTT_WIDTH, g->row * (double)g->hosts);
+}
 
-		ar_buf_printf(&g->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\""
-		    "%s\">%s</text>\n", gantt_x(g, t), GANTT_TOP +
-		    g->row * (double)g->hosts + 16.0, k == 0 ? "start" : k == 1 ?
-		    "middle" : "end", ar_time_format(t, when));
+/* The colour of user's bars: the next free one when first met. */
+static const char *
+gantt_fill(struct gantt *g, const char *user)
+{
+	size_t i;
+
+	for (i = 0; i < g->nusers; i++)
+		if (strcmp(g->users[i], user) == 0)
+			return user_fill[i];
+	if (g->nusers == GANTT_USERS) {
+		g->others = 1;
+		return user_fill[GANTT_USERS];
 	}
-	ar_buf_printf(&g->b, "<text x=\"%.0f\" y=\"18\">time (UTC) &#8594;, "
-	    "hosts &#8595;</text>\n", GANTT_LEFT);
+	snprintf(g->users[g->nusers], sizeof(g->users[0]), "%s", user);
+	return user_fill[g->nusers++];
 }
 
 static int
 gantt_bar(const struct ar_mapped *m, void *arg)
 {
-	static const char *const fill[] = {
-		"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
-		"#edc948", "#b07aa1", "#9c755f"
-	};
 	struct gantt *g = arg;
-	double x0 = gantt_x(g, m->r.start), x1 = gantt_x(g, m->r.end), y, h;
+	double x0 = chart_x(&g->a, m->r.start), x1 = chart_x(&g->a, m->r.end);
+	const char *fill = gantt_fill(g, m->r.user);
+	double y, h;
 	char label[64];
 
 	snprintf(label, sizeof(label), "%llu", (unsigned long long)m->r.id);
@@ -265,7 +283,7 @@ gantt_bar(const struct ar_mapped *m, void *arg)
 		ar_buf_printf(&g->b, "</title><rect class=\"resv\" data-id=\"%s\" "
 		    "x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
 		    "fill=\"%s\" stroke=\"white\" stroke-width=\"0.5\"/>", label,
-		    x0, y, x1 - x0, h, fill[m->r.id % 8]);
+		    x0, y, x1 - x0, h, fill);
 		if (h >= 10.0 && x1 - x0 >= 7.0 * (double)strlen(label))
 			ar_buf_printf(&g->b, "<text x=\"%.2f\" y=\"%.2f\" "
 			    "text-anchor=\"middle\" fill=\"white\">%s</text>",
@@ -273,6 +291,23 @@ gantt_bar(const struct ar_mapped *m, void *arg)
 		ar_buf_printf(&g->b, "</g>\n");
 	}
 	return g->b.nomem ? ENOMEM : 0;
+}
+
+/* The clock's line over the bars, and the users' legend. */
+static void
+gantt_end(struct gantt *g)
+{
+	double y = gantt_bottom(g) + 30.0;
+	size_t i;
+
+	chart_now(&g->b, &g->a, g->now, GANTT_TOP, gantt_bottom(g));
+	for (i = 0; i < g->nusers; i++)
+		chart_legend(&g->b, GANTT_LEFT + 110.0 * (double)i, y,
+		    user_fill[i], g->users[i][0] ? g->users[i] : "(no user)");
+	if (g->others)
+		chart_legend(&g->b, GANTT_LEFT + 110.0 * (double)i, y,
+		    user_fill[GANTT_USERS], "other users");
+	ar_buf_printf(&g->b, "</svg>\n");
 }
 
 /* The range: from the clock to the horizon unless given. */
@@ -325,6 +360,7 @@ map_txn(ar_txn *t, void *arg)
 	case SVG:
 		/* Drawn in memory, written to the file once committed. */
 		ar_buf_free(&o->chart->b);
+		o->chart->now = ar_txn_now(t);
 		gantt_begin(o->chart);
 		return ar_map(t, o->flags, o->lo, o->hi, NULL, 0, gantt_bar,
 		    o->chart);
@@ -362,13 +398,12 @@ prepare_id(struct ctx *x, struct item *it, char *err)
 {
 	int rc;
 
-	(void)x;
 	/* Another command's refusal passes through untouched. */
-	if ((rc = cmd_id_field(it, "id", &it->id, err)) == 0 &&
-	    ar_record_get(&it->rec, "status") == NULL)
+	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) == 0 &&
+	    cmd_get(x, &it->rec, "status") == NULL)
 		snprintf(err, AR_ERRMAX, "missing field 'id'");
 	return rc == 1 || (rc == 0 &&
-	    ar_record_get(&it->rec, "status") != NULL) ? 0 : -1;
+	    cmd_get(x, &it->rec, "status") != NULL) ? 0 : -1;
 }
 
 static int
@@ -458,12 +493,12 @@ whole(struct ctx *x, ar_store *s)
 		return status;
 	if (o->mode != SVG)
 		return map_store(x, s);
-	g.lo = o->lo;
-	g.hi = o->hi;
+	g.a.lo = o->lo;
+	g.a.hi = o->hi;
 	g.hosts = cmd_hosts(x) != NULL ? cmd_hosts(x)->count : 0;
 	o->chart = &g;
 	if ((status = map_store(x, s)) == 0) {
-		ar_buf_printf(&g.b, "</svg>\n");
+		gantt_end(&g);
 		if (ar_buf_save(&g.b, o->svg) != 0) {
 			fprintf(stderr, "%s: %s: %s\n", x->cmd->name, o->svg,
 			    strerror(errno));
@@ -476,6 +511,7 @@ whole(struct ctx *x, ar_store *s)
 
 static const struct cmd map = {
 	.name = "ar-map",
+	.bit = CMD_MAP,
 	.usage = "[--first-fit] [-p | --slurm [--apply | --diff] "
 	    "[--lead duration] [--prefix name] [--scontrol program] | "
 	    "--svg file] [--from time] [--to time] [key=value ...]",

@@ -108,9 +108,10 @@ option(struct ctx *x, int opt, const char *arg)
 
 /* A number field, 0 to AR_FARE_MAX: 1 found, 0 absent, -1 bad. */
 static int
-number_field(struct item *it, const char *key, double *v, char *err)
+number_field(struct ctx *x, struct item *it, const char *key, double *v,
+    char *err)
 {
-	const char *s = ar_record_get(&it->rec, key);
+	const char *s = cmd_get(x, &it->rec, key);
 	char msg[AR_ERRMAX];
 
 	if (s == NULL)
@@ -136,7 +137,7 @@ prepare_fare(struct ctx *x, struct item *it, char *err)
 		return -1;
 	}
 	c = &o->classes[o->n];
-	if ((rc = number_field(it, "price", &c->price, err)) < 0)
+	if ((rc = number_field(x, it, "price", &c->price, err)) < 0)
 		return -1;
 	if (rc == 0) {
 		snprintf(err, AR_ERRMAX, "missing field 'price'");
@@ -151,8 +152,8 @@ prepare_fare(struct ctx *x, struct item *it, char *err)
 		    "before");
 		return -1;
 	}
-	if (number_field(it, "mean", &c->mean, err) < 0 ||
-	    number_field(it, "sd", &c->sd, err) < 0)
+	if (number_field(x, it, "mean", &c->mean, err) < 0 ||
+	    number_field(x, it, "sd", &c->sd, err) < 0)
 		return -1;
 	o->n++;
 	return 0;
@@ -175,7 +176,7 @@ fares(struct ctx *x, struct item *items, size_t n)
 	 * forecast is never used. */
 	for (size_t i = 0; i + 1 < n; i++)
 		for (size_t f = 0; f < 2; f++)
-			if (ar_record_get(&items[i].rec, forecast[f]) == NULL) {
+			if (cmd_get(x, &items[i].rec, forecast[f]) == NULL) {
 				cmd_warn(x, items[i].line, "missing field '%s' "
 				    "(only the last class may go without)",
 				    forecast[f]);
@@ -213,9 +214,10 @@ standalone(struct ctx *x, int argc, char **argv)
 
 /* A book-ahead bound: a duration, or 0 (as --show prints it, 0s). */
 static int
-ahead_field(struct item *it, const char *key, int64_t *v, char *err)
+ahead_field(struct ctx *x, struct item *it, const char *key, int64_t *v,
+    char *err)
 {
-	const char *s = ar_record_get(&it->rec, key);
+	const char *s = cmd_get(x, &it->rec, key);
 	char msg[AR_ERRMAX];
 
 	if (s == NULL)
@@ -251,21 +253,21 @@ prepare_class(struct ctx *x, struct item *it, char *err)
 	memset(c, 0, sizeof(*c));
 	/* Counted whether good or bad: a bad line shifts no other. */
 	o->n++;
-	if ((v = ar_record_get(&it->rec, "class")) != NULL &&
+	if ((v = cmd_get(x, &it->rec, "class")) != NULL &&
 	    (ar_uint_parse(v, 1, AR_CLASSES_MAX, &u, msg) != 0 ||
 	    u != o->n)) {
 		snprintf(err, AR_ERRMAX, "field 'class': not %zu, its place "
 		    "in price order", o->n);
 		return -1;
 	}
-	v = ar_record_get(&it->rec, "name");
+	v = cmd_get(x, &it->rec, "name");
 	if (v != NULL && strlen(v) > AR_CLASS_NAME_MAX) {
 		snprintf(err, AR_ERRMAX, "field 'name': longer than %d bytes",
 		    AR_CLASS_NAME_MAX);
 		return -1;
 	}
 	snprintf(c->name, sizeof(c->name), "%s", v ? v : "");
-	if ((v = ar_record_get(&it->rec, "price")) == NULL ||
+	if ((v = cmd_get(x, &it->rec, "price")) == NULL ||
 	    ar_uint_parse(v, 1, (uint64_t)AR_FARE_MAX, &u, msg) != 0) {
 		snprintf(err, AR_ERRMAX, "field 'price': %.200s", v == NULL ?
 		    "missing (an integer per node and slot)" : msg);
@@ -273,10 +275,10 @@ prepare_class(struct ctx *x, struct item *it, char *err)
 	}
 	c->price = (int64_t)u;
 	c->ahead_max = -1;
-	if (ahead_field(it, "ahead_min", &c->ahead_min, err) < 0 ||
-	    ahead_field(it, "ahead_max", &c->ahead_max, err) < 0)
+	if (ahead_field(x, it, "ahead_min", &c->ahead_min, err) < 0 ||
+	    ahead_field(x, it, "ahead_max", &c->ahead_max, err) < 0)
 		return -1;
-	if ((v = ar_record_get(&it->rec, "limit")) != NULL) {
+	if ((v = cmd_get(x, &it->rec, "limit")) != NULL) {
 		if (ar_uint_parse(v, 0, 1000000, &u, msg) != 0) {
 			snprintf(err, AR_ERRMAX, "field 'limit': %.200s", msg);
 			return -1;
@@ -443,6 +445,7 @@ whole(struct ctx *x, ar_store *s)
 
 static const struct cmd price = {
 	.name = "ar-price",
+	.bit = CMD_PRICE,
 	.usage = "[--show | --set | --update | --capacity n] [--method m] "
 	    "[--history duration] [--retention duration] [key=value ...]",
 	.shortopts = "",

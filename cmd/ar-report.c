@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chart.h"
 #include "cmd.h"
 
 enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE, DUMP };
@@ -250,6 +251,8 @@ struct usage {
 	struct ar_usage *u;
 	char **labels;
 	size_t n, cap;
+	int64_t window;         /* --window, for the chart's title */
+	int64_t now;            /* the clock, for the chart's line */
 };
 
 static const char *const by_names[] = { "window", "user", "job", "class" };
@@ -593,81 +596,74 @@ usage_table(struct usage *us)
  * --svg: charts of the windows, as SVG.  The layout is fixed so that a
  * test can find a value where it is drawn: each chart's plot is PLOT_W
  * by PLOT_H pixels, its top left corner PLOT_X across and PLOT_Y below
- * the chart's top; window i of n is the column from PLOT_X + i PLOT_W / n
- * to PLOT_X + (i + 1) PLOT_W / n; a value v of the axis's maximum m is
- * drawn up to PLOT_Y + PLOT_H (1 - v / m).
+ * the chart's top; time runs across it from the first window's start to
+ * the last one's end, so that a window is as wide as it is long; a value
+ * v of the axis's top m is drawn up to PLOT_Y + PLOT_H (1 - v / m).
  */
 #define SVG_W 800
-#define CHART_H 300
+#define CHART_H 320
 #define PLOT_X 70
-#define PLOT_Y 40
+#define PLOT_Y 52
 #define PLOT_W 600
 #define PLOT_H 200
+#define LEGEND_Y (PLOT_Y + PLOT_H + 30)
 
+/* The classes' colours, first class first; the windows' utilisation in
+ * one colour before the clock (what was used) and another after it
+ * (what is booked). */
 static const char *const palette[] = { "#4477aa", "#ee6677", "#228833",
     "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#000000" };
-#define COLOUR_UTIL "#4477aa"
+#define COLOUR_USED "#777777"
+#define COLOUR_BOOKED "#4477aa"
 #define COLOUR_ACCEPT "#ee6677"
 
-/* Axes, ticks and labels of a chart at top: the y axis from 0 to max,
- * with unit, and the first, middle and last window's start. */
-static void
-axes(struct ar_buf *b, const struct usage *us, size_t n, int top,
-    const char *title, double max, const char *unit)
+/* A chart's frame at top: title, store and range, value and time axes. */
+static struct chart_time
+frame(struct ar_buf *b, const struct usage *us, size_t n, int top,
+    const char *what, double *max, const char *unit)
 {
-	char t[AR_TIMEBUF];
-	size_t at[3] = { 0, n / 2, n - 1 };
+	struct chart_time a = { us->u[0].from, us->u[n - 1].to, PLOT_X,
+	    PLOT_W };
+	char title[128], w[AR_TIMEBUF];
 
-	ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"16\" "
-	    "font-family=\"sans-serif\">%s</text>\n", PLOT_X, top + 24, title);
-	ar_buf_printf(b, "<path d=\"M%d %dV%dH%d\" stroke=\"#000\" fill=\"none\"/>\n",
-	    PLOT_X, top + PLOT_Y, top + PLOT_Y + PLOT_H, PLOT_X + PLOT_W);
-	for (int k = 0; k <= 4; k++) {
-		int y = top + PLOT_Y + PLOT_H - k * PLOT_H / 4;
-
-		ar_buf_printf(b, "<path d=\"M%d %dH%d\" stroke=\"#000\"/>\n",
-		    PLOT_X - 5, y, PLOT_X);
-		ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
-		    "font-family=\"sans-serif\" text-anchor=\"end\">%.6g</text>\n",
-		    PLOT_X - 8, y + 4, max * k / 4);
-	}
-	ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" font-family=\"sans-serif\" "
-	    "transform=\"rotate(-90 %d %d)\" text-anchor=\"middle\">%s</text>\n",
-	    18, top + PLOT_Y + PLOT_H / 2, 18, top + PLOT_Y + PLOT_H / 2, unit);
-	for (int k = 0; k < 3; k++) {
-		int x = PLOT_X + (int)(at[k] * PLOT_W / n);
-
-		ar_buf_printf(b, "<path d=\"M%d %dV%d\" stroke=\"#000\"/>\n", x,
-		    top + PLOT_Y + PLOT_H, top + PLOT_Y + PLOT_H + 5);
-		ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
-		    "font-family=\"sans-serif\">%s</text>\n", x,
-		    top + PLOT_Y + PLOT_H + 18,
-		    ar_time_format(us->u[at[k]].from, t));
-	}
+	snprintf(title, sizeof(title), "%s per %s window", what,
+	    ar_duration_format(us->window, w));
+	chart_title(b, PLOT_X, top + 18, title, us->o->x->dir, &a);
+	chart_time_axis(b, &a, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+	*max = chart_value_axis(b, *max, PLOT_X, top + PLOT_Y + PLOT_H,
+	    PLOT_H, unit);
+	return a;
 }
 
-/* A legend entry: a swatch of colour and its name, the k-th in a row. */
-static void
-legend(struct ar_buf *b, int top, int k, const char *colour, const char *name)
-{
-	int x = PLOT_X + 150 * k, y = top + PLOT_Y + PLOT_H + 32;
-
-	ar_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
-	    "fill=\"%s\"/>\n", x, y, colour);
-	ar_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
-	    "font-family=\"sans-serif\">%s</text>\n", x + 16, y + 11, name);
-}
-
-/* The column of window i of n: its left edge and width, a tenth in from
+/* Window i's column on axis a: its left edge and width, a tenth in from
  * each side. */
 static void
-column_of(size_t i, size_t n, double *x, double *w)
+column_of(const struct chart_time *a, const struct ar_usage *u, double *x,
+    double *w)
 {
-	double left = PLOT_X + (double)i * PLOT_W / (double)n;
-	double right = PLOT_X + (double)(i + 1) * PLOT_W / (double)n;
+	double left = chart_x(a, u->from), right = chart_x(a, u->to);
 
 	*x = left + (right - left) / 10;
 	*w = (right - left) * 8 / 10;
+}
+
+/* Window u's bar from x, w wide, h high on a chart at top: the part
+ * before the clock in the colour of use, the rest in that of bookings. */
+static void
+bar(struct ar_buf *b, const struct chart_time *a, int64_t now, double x,
+    double w, double h, int top)
+{
+	double split = chart_x(a, now), y = top + PLOT_Y + PLOT_H - h;
+
+	if (split > x)
+		ar_buf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		    "height=\"%.2f\" fill=\"" COLOUR_USED "\"/>\n", x, y,
+		    (split < x + w ? split : x + w) - x, h);
+	if (split < x + w)
+		ar_buf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		    "height=\"%.2f\" fill=\"" COLOUR_BOOKED "\"/>\n",
+		    split > x ? split : x, y, x + w - (split > x ? split : x),
+		    h);
 }
 
 static int
@@ -677,7 +673,8 @@ usage_svg(struct usage *us)
 	struct ar_buf b = { NULL, 0, 0, 0 };
 	size_t n = us->n - 1;   /* the windows, without the total */
 	int charts = us->u[0].classes ? 2 : 1, top, rc = 0;
-	double x, w, max = 0;
+	double x, w, max = 100, mid;
+	struct chart_time a;
 
 	if (us->by != AR_BY_WINDOW || n == 0) {
 		fprintf(stderr, "%s: option '--svg': charts are drawn per "
@@ -688,8 +685,8 @@ usage_svg(struct usage *us)
 	/* Utilisation as bars, acceptance as a line with a dot per window,
 	 * both as percentages; a window not known is left empty. */
 	top = 0;
-	axes(&b, us, n, top, "Utilisation and acceptance per window", 100,
-	    "%");
+	a = frame(&b, us, n, top, "Utilisation and acceptance", &max,
+	    "utilisation, acceptance (%)");
 	for (size_t i = 0; i < n; i++) {
 		const struct ar_usage *u = &us->u[i];
 		double h = u->capacity ? (double)PLOT_H * (double)u->reserved /
@@ -697,53 +694,55 @@ usage_svg(struct usage *us)
 
 		if (!u->known)
 			continue;
-		column_of(i, n, &x, &w);
-		ar_buf_printf(&b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-		    "height=\"%.2f\" fill=\"" COLOUR_UTIL "\"/>\n", x,
-		    top + PLOT_Y + PLOT_H - h, w, h);
+		column_of(&a, u, &x, &w);
+		bar(&b, &a, us->now, x, w, h, top);
 	}
 	ar_buf_printf(&b, "<polyline fill=\"none\" stroke=\"" COLOUR_ACCEPT "\" "
 	    "stroke-width=\"2\" points=\"");
 	for (size_t i = 0; i < n; i++) {
 		const struct ar_usage *u = &us->u[i];
 
+		mid = (chart_x(&a, u->from) + chart_x(&a, u->to)) / 2;
 		if (u->known && u->demand_known && u->granted + u->refused > 0)
-			ar_buf_printf(&b, "%.2f,%.2f ", PLOT_X + ((double)i + 0.5) *
-			    PLOT_W / (double)n, top + PLOT_Y + PLOT_H -
-			    (double)PLOT_H * (double)u->granted /
+			ar_buf_printf(&b, "%.2f,%.2f ", mid, top + PLOT_Y +
+			    PLOT_H - (double)PLOT_H * (double)u->granted /
 			    (double)(u->granted + u->refused));
 	}
 	ar_buf_printf(&b, "\"/>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct ar_usage *u = &us->u[i];
 
+		mid = (chart_x(&a, u->from) + chart_x(&a, u->to)) / 2;
 		if (u->known && u->demand_known && u->granted + u->refused > 0)
 			ar_buf_printf(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
-			    "fill=\"" COLOUR_ACCEPT "\"/>\n", PLOT_X +
-			    ((double)i + 0.5) * PLOT_W / (double)n, top +
+			    "fill=\"" COLOUR_ACCEPT "\"/>\n", mid, top +
 			    PLOT_Y + PLOT_H - (double)PLOT_H *
 			    (double)u->granted / (double)(u->granted +
 			    u->refused));
 	}
-	legend(&b, top, 0, COLOUR_UTIL, "utilisation");
-	legend(&b, top, 1, COLOUR_ACCEPT, "acceptance");
+	chart_now(&b, &a, us->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+	chart_legend(&b, PLOT_X, top + LEGEND_Y, COLOUR_USED,
+	    "used (before now)");
+	chart_legend(&b, PLOT_X + 150, top + LEGEND_Y, COLOUR_BOOKED,
+	    "booked (after now)");
+	chart_legend(&b, PLOT_X + 300, top + LEGEND_Y, COLOUR_ACCEPT,
+	    "acceptance");
 	/* Revenue per class, stacked, the first class at the bottom. */
 	if (charts == 2) {
 		top = CHART_H;
+		max = 0;
 		for (size_t i = 0; i < n; i++)
 			if ((double)us->u[i].revenue > max)
 				max = (double)us->u[i].revenue;
-		if (max == 0)
-			max = 1;
-		axes(&b, us, n, top, "Revenue per class per window", max,
-		    "revenue");
+		a = frame(&b, us, n, top, "Revenue per class", &max,
+		    "revenue (minor units)");
 		for (size_t i = 0; i < n; i++) {
 			const struct ar_usage *u = &us->u[i];
 			double y = top + PLOT_Y + PLOT_H, h;
 
 			if (!u->known)
 				continue;
-			column_of(i, n, &x, &w);
+			column_of(&a, u, &x, &w);
 			for (size_t c = 0; c < u->classes; c++) {
 				h = (double)PLOT_H *
 				    (double)u->class_revenue[c] / max;
@@ -753,14 +752,17 @@ usage_svg(struct usage *us)
 				    "fill=\"%s\"/>\n", x, y, w, h, palette[c]);
 			}
 		}
+		chart_now(&b, &a, us->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
 		for (size_t c = 0; c < us->u[0].classes; c++) {
 			char name[AR_CLASS_NAME_MAX + 16];
 
-			snprintf(name, sizeof(name), "%s",
-			    us->pr.c[c].name[0] ? us->pr.c[c].name : "class");
-			if (!us->pr.c[c].name[0])
+			if (us->pr.c[c].name[0])
+				snprintf(name, sizeof(name), "%s",
+				    us->pr.c[c].name);
+			else
 				snprintf(name, sizeof(name), "class %zu", c + 1);
-			legend(&b, top, (int)c, palette[c], name);
+			chart_legend(&b, PLOT_X + 150 * (double)c, top +
+			    LEGEND_Y, palette[c], name);
 		}
 	}
 	ar_buf_printf(&b, "</svg>\n");
@@ -792,6 +794,8 @@ usage(struct out *o, ar_txn *t)
 	if ((rc = usage_args(o->x, t, &from, &to, &window, &us.by)) != 0 ||
 	    (rc = ar_pricing(t, &us.pr)) != 0)
 		return rc;
+	us.window = window;
+	us.now = ar_txn_now(t);
 	rc = ar_usage(t, from, to, window, us.by, usage_one, &us);
 	if (rc == 0 && op->table)
 		rc = usage_table(&us);
@@ -1155,6 +1159,7 @@ load(struct ctx *x, int argc, char **argv)
 
 static const struct cmd report = {
 	.name = "ar-report",
+	.bit = CMD_REPORT,
 	.usage = "[-c | -i | [-a | -l] [--from time] [--to time] "
 	    "[key=value ...] | -f [--from time] [--to time] | "
 	    "-u [--from time] [--to time] [--window duration] [--by label] "

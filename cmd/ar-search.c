@@ -5,6 +5,7 @@
 
 static const struct cmd search = {
 	.name = "ar-search",
+	.bit = CMD_SEARCH,
 	.usage = "[key=value ...]",
 	.shortopts = "",
 	.prepare = cmd_request,

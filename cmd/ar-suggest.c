@@ -70,6 +70,7 @@ emit(struct ctx *x, struct item *it)
 
 static const struct cmd suggest = {
 	.name = "ar-suggest",
+	.bit = CMD_SUGGEST,
 	.usage = "[-l limit] [-k count] [key=value ...]",
 	.shortopts = "l:k:",
 	.longopts = longopts,

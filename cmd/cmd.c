@@ -959,6 +959,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 			break;
 		case 'h':
 			usage(c, stdout);
+			cmd_fields_help(stdout, c);
 			free(lo);
 			free(so);
 			return fflush(stdout) == 0 ? 0 : EXIT_STORE;
@@ -1073,7 +1074,7 @@ int
 cmd_time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
     char *err)
 {
-	const char *v = ar_record_get(&it->rec, key);
+	const char *v = cmd_get(x, &it->rec, key);
 	char msg[AR_ERRMAX];
 
 	if (v == NULL)
@@ -1088,10 +1089,10 @@ cmd_time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
 /* Read a count field, 1 to max, into *n (1 if absent); -1 with err if
  * bad.  (take_line made it a number for JSON.) */
 static int
-count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
-    char *err)
+count_field(struct ctx *x, struct item *it, const char *key, uint64_t max,
+    uint32_t *n, char *err)
 {
-	const char *v = ar_record_get(&it->rec, key);
+	const char *v = cmd_get(x, &it->rec, key);
 	char msg[AR_ERRMAX];
 	uint64_t u;
 
@@ -1109,10 +1110,10 @@ count_field(struct item *it, const char *key, uint64_t max, uint32_t *n,
 /* A label or key of at most max bytes: the record's text (which stays
  * put until the next line). */
 static int
-label_field(struct item *it, const char *key, int max, const char **dst,
-    char *err)
+label_field(struct ctx *x, struct item *it, const char *key, int max,
+    const char **dst, char *err)
 {
-	const char *v = ar_record_get(&it->rec, key);
+	const char *v = cmd_get(x, &it->rec, key);
 
 	if (v != NULL && strlen(v) > (size_t)max) {
 		snprintf(err, AR_ERRMAX, "field '%s': longer than %d bytes",
@@ -1127,9 +1128,9 @@ label_field(struct item *it, const char *key, int max, const char **dst,
  * err if bad.  An account Slurm would misread is refused here, where
  * the user can mend it, not found at export. */
 static int
-sched_fields(struct item *it, char *err)
+sched_fields(struct ctx *x, struct item *it, char *err)
 {
-	const char *f = ar_record_get(&it->rec, "flags"), *why;
+	const char *f = cmd_get(x, &it->rec, "flags"), *why;
 	struct ar_request *rq = &it->rq;
 
 	if (f != NULL) {
@@ -1140,7 +1141,7 @@ sched_fields(struct item *it, char *err)
 		}
 		rq->resv_flags = AR_RESV_MAINT;
 	}
-	if (label_field(it, "account", AR_LABEL_MAX, &rq->account, err) != 0)
+	if (label_field(x, it, "account", AR_LABEL_MAX, &rq->account, err) != 0)
 		return -1;
 	if (*rq->account && (why = slurm_name_problem(rq->account)) != NULL) {
 		snprintf(err, AR_ERRMAX, "field 'account': %s", why);
@@ -1156,7 +1157,7 @@ sched_fields(struct item *it, char *err)
 static int
 hosts_field(struct ctx *x, struct item *it, char *err)
 {
-	const char *v = ar_record_get(&it->rec, "hosts");
+	const char *v = cmd_get(x, &it->rec, "hosts");
 	const struct ar_hostlist *all;
 	struct ar_hostlist h;
 	struct ar_request *rq = &it->rq;
@@ -1189,7 +1190,7 @@ hosts_field(struct ctx *x, struct item *it, char *err)
 	}
 	if (ar_hostlist_find_all(all, &h, it->hosts, msg) != 0)
 		snprintf(err, AR_ERRMAX, "field 'hosts': %.200s", msg);
-	else if (ar_record_get(&it->rec, "nodes") != NULL &&
+	else if (cmd_get(x, &it->rec, "nodes") != NULL &&
 	    rq->nodes != h.count)
 		snprintf(err, AR_ERRMAX, "field 'nodes': %lu, but 'hosts' names "
 		    "%lu", (unsigned long)rq->nodes, (unsigned long)h.count);
@@ -1210,9 +1211,10 @@ out:
 }
 
 int
-cmd_id_field(struct item *it, const char *key, uint64_t *id, char *err)
+cmd_id_field(struct ctx *x, struct item *it, const char *key, uint64_t *id,
+    char *err)
 {
-	const char *v = ar_record_get(&it->rec, key);
+	const char *v = cmd_get(x, &it->rec, key);
 	char msg[AR_ERRMAX];
 
 	*id = 0;
@@ -1241,7 +1243,7 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 	    (hl = cmd_time_field(x, it, "latest", &latest, err)) < 0 ||
 	    (hend = cmd_time_field(x, it, "end", &end, err)) < 0)
 		return -1;
-	hd = (v = ar_record_get(&it->rec, "duration")) != NULL;
+	hd = (v = cmd_get(x, &it->rec, "duration")) != NULL;
 	if (hd && ar_duration_parse(v, &dur, msg) != 0) {
 		snprintf(err, AR_ERRMAX, "field 'duration': %.200s", msg);
 		return -1;
@@ -1283,13 +1285,13 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 		    "after 'start'" : "after 'earliest'");
 		return -1;
 	}
-	if (count_field(it, "nodes", 1000000, &rq->nodes, err) != 0 ||
-	    count_field(it, "jobs", AR_JOBS_MAX, &rq->jobs, err) != 0 ||
-	    label_field(it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
-	    label_field(it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
-	    label_field(it, "client_key", AR_CLIENT_KEY_MAX, &rq->client_key,
-	    err) != 0 || hosts_field(x, it, err) != 0 ||
-	    sched_fields(it, err) != 0)
+	if (count_field(x, it, "nodes", 1000000, &rq->nodes, err) != 0 ||
+	    count_field(x, it, "jobs", AR_JOBS_MAX, &rq->jobs, err) != 0 ||
+	    label_field(x, it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
+	    label_field(x, it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
+	    label_field(x, it, "client_key", AR_CLIENT_KEY_MAX,
+	    &rq->client_key, err) != 0 || hosts_field(x, it, err) != 0 ||
+	    sched_fields(x, it, err) != 0)
 		return -1;
 	rq->owner = x->uid;
 	return 0;

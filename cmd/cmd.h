@@ -7,6 +7,7 @@
 #define AR_CMD_H
 
 #include <getopt.h>
+#include <stdio.h>
 
 #include "ar.h"
 #include "format.h"
@@ -55,9 +56,28 @@ struct item {
 
 struct ctx;
 
+/* Each command's bit in the table of fields. */
+enum {
+	CMD_ADD = 1 << 0, CMD_DEL = 1 << 1, CMD_MAP = 1 << 2,
+	CMD_PRICE = 1 << 3, CMD_REPORT = 1 << 4, CMD_SEARCH = 1 << 5,
+	CMD_SUGGEST = 1 << 6
+};
+
+/* A field of the records, and the commands (CMD_ bits) that read it
+ * from their input and that print it (fields.c has them all). */
+struct cmd_field {
+	const char *name;
+	unsigned read_by;
+	unsigned printed_by;
+};
+
+/* Every field, ending with a NULL name. */
+extern const struct cmd_field cmd_fields[];
+
 /* A command: its name, usage, options and what it does with an item. */
 struct cmd {
 	const char *name;
+	unsigned bit;                   /* its CMD_ bit */
 	const char *usage;              /* the synopsis after the name */
 	unsigned write;                 /* 0, or AR_WRITE for a write
 					   transaction, | AR_FREEING if it
@@ -114,6 +134,18 @@ struct ctx {
 	char **argv;
 };
 
+/* Does command c read field key? */
+int cmd_reads(const struct cmd *c, const char *key);
+
+/* Field key of record r, or NULL if it is not there.  Every field a
+ * command reads is read through this: one that cmd_fields does not say
+ * the command reads stops it (abort), a bug that --help would hide. */
+const char *cmd_get(const struct ctx *x, const struct ar_record *r,
+    const char *key);
+
+/* For --help: the fields c reads and prints, on f. */
+void cmd_fields_help(FILE *f, const struct cmd *c);
+
 /* The store's hosts, parsed on first use; NULL (after a message) if
  * that failed. */
 const struct ar_hostlist *cmd_hosts(struct ctx *x);
@@ -140,7 +172,8 @@ int cmd_time_field(struct ctx *x, struct item *it, const char *key,
 
 /* Read field key as a reservation id into *id: 1 if it is there, 0 if
  * not (*id is then 0), -1 with a message in err if it is bad. */
-int cmd_id_field(struct item *it, const char *key, uint64_t *id, char *err);
+int cmd_id_field(struct ctx *x, struct item *it, const char *key,
+    uint64_t *id, char *err);
 
 /* Read the request fields of it->rec into it->rq; -1 with err on bad. */
 int cmd_request(struct ctx *x, struct item *it, char *err);

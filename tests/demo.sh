@@ -12,7 +12,13 @@
 # time it really started (GarQ section 5.1); the store is the GarQ setup,
 # 64 nodes, 5-minute slots, 30 days, its clock the excerpt's first start.
 #
-#   AR_BIN=/abs/path/.build/bin [DEMO_SVG=chart.svg] sh tests/demo.sh
+#   AR_BIN=/abs/path/.build/bin [DEMO_DIR=dir] [DEMO_SVG=chart.svg] \
+#       sh tests/demo.sh
+#
+# The store, and the files made on the way (the requests, ar-add's
+# answers), stay in DEMO_DIR (make demo: .build/demo; else a new
+# directory under TMPDIR) for the user to explore; a store an earlier
+# run left there is replaced.
 
 : "${AR_BIN:?set AR_BIN to the directory holding the ar binaries}"
 TESTS=$(cd "$(dirname "$0")" && pwd) || exit 1
@@ -21,16 +27,31 @@ LC_ALL=C
 export PATH LC_ALL
 unset AR_WAIT
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/ar-demo.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-trap 'exit 130' HUP INT TERM
-AR_STORE=$T/store
-export AR_STORE
-
 die() {
 	echo "demo: $*" >&2
 	exit 1
 }
+
+if [ -n "${DEMO_DIR:-}" ]; then
+	mkdir -p "$DEMO_DIR" && T=$(cd "$DEMO_DIR" && pwd) || exit 1
+else
+	T=$(mktemp -d "${TMPDIR:-/tmp}/ar-demo.XXXXXX") || exit 1
+fi
+trap 'exit 130' HUP INT TERM
+# Under the current directory (make demo's), the store is named from
+# there, in the messages and in the chart's title alike.
+case $T in
+"$PWD"/*) AR_STORE=${T#"$PWD"/}/store ;;
+*) AR_STORE=$T/store ;;
+esac
+export AR_STORE
+# Only a store's own files are removed: anything else there stays.
+if [ -e "$AR_STORE" ]; then
+	rm -f "$AR_STORE/data.mdb" "$AR_STORE/lock.mdb" \
+	    "$AR_STORE/writer.lock"
+	rmdir "$AR_STORE" 2>/dev/null ||
+	    die "$AR_STORE holds more than an ar store: move it away"
+fi
 
 # count FILE WORD...: how many lines of FILE hold every WORD.
 count() {
@@ -101,7 +122,8 @@ echo
 # DEMO_SVG=FILE also draws it (the README's chart is made so).
 echo "== ar-report --usage: the four days from the first start, per 6 hours"
 ar-report --usage --from @$first --to @$((first + 4 * 86400)) --window 6h \
-    --table
+    --table >"$T/usage"
+cat "$T/usage"
 if [ -n "${DEMO_SVG:-}" ]; then
 	ar-report --usage --from @$first --to @$((first + 4 * 86400)) \
 	    --window 6h --svg "$DEMO_SVG" && echo "chart: $DEMO_SVG"
@@ -112,4 +134,34 @@ echo "summary: $n requests, $granted granted" \
     "($(count "$T/added" status=granted) as asked," \
     "$(count "$T/moved" status=granted) moved by ar-suggest)," \
     "$((n - granted)) refused; store check exit $check"
+echo
+# The demand of the jobs asked to start in the four days, in node-hours,
+# against what 64 nodes (and Blue Horizon's 1152 processors) have then.
+awk -v from="$first" -v to=$((first + 4 * 86400)) '
+    { split($1, s, "@"); split($2, d, "[=s]"); split($3, k, "=")
+      if (s[2] < to) { jobs++; nh += k[2] * d[2] / 3600 } }
+    END { have = 64 * (to - from) / 3600; real = 1152 * (to - from) / 3600
+	printf "why so many are refused: Blue Horizon had 144 nodes of 8 " \
+	    "processors (1152);\nthe trace counts processors, and here, as " \
+	    "in GarQ\047s experiments, each one is\na node of a 64-node " \
+	    "store (a job of more than 64 asks all 64).  The %d jobs\nasked " \
+	    "to start in these four days want %.0f node-hours, %.1f times " \
+	    "the %.0f\nthe store has (on the real machine, %.0f%% of its " \
+	    "%.0f).\n", jobs, nh, nh / have, have, 100 * nh / real, real }' \
+    "$T/requests"
+echo
+awk -v granted="$granted" -v n="$n" '$2 == "total" {
+	printf "why the table\047s acceptance, %s%%, is below the %.1f%% " \
+	    "here (%d of %d): the\ntable counts every attempt the store\047s " \
+	    "demand log keeps, by the start it\nasked for: a job refused " \
+	    "by ar-add and granted after ar-suggest counts once\nrefused " \
+	    "and once granted, one refused both times counts twice.\n",
+	    $7, 100 * granted / n, granted, n }' "$T/usage"
+echo
+echo "the store stays in $AR_STORE (the next make demo replaces it);" \
+    "to explore it from here:"
+echo "    export PATH=\"$AR_BIN:\$PATH\" AR_STORE=\"$AR_STORE\" AR_NOW=@$later"
+echo "    ar-report --list | head -n 5"
+echo "    ar-report --usage --from @$first --to @$((first + 4 * 86400))" \
+    "--window 1d --table"
 [ "$check" = 0 ]

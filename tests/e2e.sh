@@ -136,6 +136,7 @@ begin() {
 	mkdir "$D" || exit 2
 	: >"$D/.log"
 	AR_STORE=$D/store
+	unset AR_SCONTROL       # a case's own Slurm ends with it
 	# A case skipped on PostgreSQL runs on LMDB, unheeded.
 	if [ -n "$AR_E2E_PG" ] && ! grep -Fqx -- "$1" "$TESTS/e2e/lmdb-only"
 	then

@@ -66,7 +66,7 @@ printf '%s\n' ./usr/local/include/ar/ar.h ./usr/local/include/ar/format.h \
     ./usr/local/lib/libar.a ./usr/local/lib/libar.so \
     ./usr/local/lib/libar.so.0 "./usr/local/lib/libar.so.$VERSION" \
     ./usr/local/lib/pkgconfig/ar.pc ./usr/local/share/man/man5/ar-records.5 \
-    >>"$D/expected"
+    ./usr/local/share/man/man7/ar-intro.7 >>"$D/expected"
 sort -o "$D/expected" "$D/expected"
 expect_out <"$D/expected"
 

@@ -492,11 +492,14 @@ keep_faster(struct stats *best, struct stats *again, int run)
 }
 
 static const struct ar_pricing three_classes = {
-	3, {
-		{ "premium", 100, 0, 3600, 64 },
-		{ "business", 60, 3600, 7200, 56 },
-		{ "budget", 40, 7200, -1, 48 },
-	}, 86400
+	.n = 3, .c = {
+		{ .name = "premium", .price = 100, .ahead_min = 0,
+		    .ahead_max = 3600, .limit = 64 },
+		{ .name = "business", .price = 60, .ahead_min = 3600,
+		    .ahead_max = 7200, .limit = 56 },
+		{ .name = "budget", .price = 40, .ahead_min = 7200,
+		    .ahead_max = -1, .limit = 48 },
+	}, .retention = 86400
 };
 
 /*

@@ -58,9 +58,10 @@ void flex_init(struct flex_gen *g, const struct flex_shape *shape,
 /* The next request, in order of arrival: 1, or 0 when there are no more. */
 int flex_next(struct flex_gen *g, struct flex_req *r);
 
-/* flexrun.c.  Make a scratch directory, removed at exit and on SIGINT,
- * SIGTERM, SIGPIPE and SIGHUP with the store in it, and return the
- * store's path there; prog names the program in messages. */
+/* flexrun.c.  Make a scratch directory under TMPDIR (else /tmp),
+ * removed at exit and on SIGINT, SIGTERM, SIGPIPE and SIGHUP with the
+ * store in it, and return the store's path there; prog names the
+ * program in messages. */
 const char *flex_scratch(const char *prog);
 
 /* Remove the scratch store, so that the next run creates it afresh. */

@@ -114,9 +114,11 @@ admit(ar_txn *t, void *arg)
 
 		snprintf(user, sizeof(user), "u%" PRIu64, f->k);
 		snprintf(job, sizeof(job), "%" PRIu64, f->k);
-		rq = (struct ar_request){ f->earliest, sl->m->rigid ?
-		    f->earliest : f->latest, f->duration, f->nodes, f->jobs,
-		    1000, user, job, sl->m->flags, NULL };
+		rq = (struct ar_request){ .earliest = f->earliest,
+		    .latest = sl->m->rigid ? f->earliest : f->latest,
+		    .duration = f->duration, .nodes = f->nodes,
+		    .jobs = f->jobs, .owner = 1000, .user = user, .job = job,
+		    .flags = sl->m->flags };
 		if (clock_gettime(CLOCK_MONOTONIC, &a) != 0)
 			return errno;
 		rc = ar_add(t, &rq, &ans);
@@ -349,11 +351,6 @@ table(const char *title, const struct flex_shape *sh, int64_t slots,
 	size_t moved[2] = { 0 }, granted[2] = { 0 }, acc[NMETHODS] = { 0 };
 	uint64_t work[NMETHODS] = { 0 };
 
-	if (slots < warm + WINDOW) {
-		fprintf(stderr, "flexbench: --slots must be at least %" PRId64
-		    " for %s requests\n", warm + WINDOW, sh->name);
-		exit(2);
-	}
 	printf("%s: %s requests: %s\n", title, sh->name,
 	    flex_describe((char[FLEX_DESCRIBE_MAX]){ 0 }, sh));
 	printf("utilization over the windows in slots %" PRId64 "-%" PRId64
@@ -445,9 +442,18 @@ table(const char *title, const struct flex_shape *sh, int64_t slots,
 int
 main(int argc, char **argv)
 {
-	uint64_t slots = 2016, seed = 1;
+	uint64_t slots = 2016, seed = 1, least = 0;
 
-	if (flex_options(argc, argv, "flexbench", 1, 1000000, &slots,
+	/* Each table's warm-up and one window after it, checked before
+	 * anything is printed. */
+	for (size_t i = 0; i < 2; i++) {
+		const struct flex_shape *sh = i ? &flex_mpi : &flex_parametric;
+		uint64_t need = (uint64_t)(sh->ahead_max + sh->relax_max +
+		    sh->exec_max + WINDOW);
+
+		least = need > least ? need : least;
+	}
+	if (flex_options(argc, argv, "flexbench", least, 1000000, &slots,
 	    &seed) != 0)
 		return 2;
 	store = flex_scratch("flexbench");

@@ -23,8 +23,8 @@ static const char *const files[] = { "data.mdb", "lock.mdb", "writer.lock" };
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
 static const char *prog = "flexrun";
-static char root[] = "/tmp/flexrun-XXXXXX";
-static char store[sizeof(root) + 8], path[NFILES][sizeof(root) + 24];
+#define ROOT_MAX 4096
+static char root[ROOT_MAX], store[ROOT_MAX + 8], path[NFILES][ROOT_MAX + 24];
 
 void
 flex_scratch_remove(void)
@@ -52,7 +52,17 @@ on_signal(int sig)
 const char *
 flex_scratch(const char *name)
 {
+	const char *tmp = getenv("TMPDIR");
+
 	prog = name;
+	/* Under TMPDIR, as mktemp(1) does: make check puts it in memory. */
+	if (tmp == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	if (snprintf(root, sizeof(root), "%s/flexrun-XXXXXX", tmp) >=
+	    (int)sizeof(root)) {
+		fprintf(stderr, "%s: TMPDIR is too long\n", prog);
+		exit(1);
+	}
 	if (mkdtemp(root) == NULL) {
 		fprintf(stderr, "%s: mkdtemp: %s\n", prog, strerror(errno));
 		exit(1);

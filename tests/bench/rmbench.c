@@ -272,8 +272,10 @@ admit(ar_txn *t, void *arg)
 
 		snprintf(user, sizeof(user), "u%" PRIu64, f->k);
 		snprintf(job, sizeof(job), "%" PRIu64, f->k);
-		rq = (struct ar_request){ f->earliest, f->latest, f->duration,
-		    f->nodes, f->jobs, 1000, user, job, AR_LATER, NULL };
+		rq = (struct ar_request){ .earliest = f->earliest,
+		    .latest = f->latest, .duration = f->duration,
+		    .nodes = f->nodes, .jobs = f->jobs, .owner = 1000,
+		    .user = user, .job = job, .flags = AR_LATER };
 		if ((rc = ar_add(t, &rq, &ans)) != 0)
 			return rc;
 		ar_added(t, &g, &ng, &mv, &nm);

@@ -123,9 +123,9 @@ if ! command -v rsvg-convert >/dev/null 2>&1 || [ ! -x "$PNGPIXEL" ]; then
 	skip 'usage: --svg draws each window where its figures say' \
 	    'no rsvg-convert (librsvg2-bin) or tests/pngpixel'
 else
-	# The plot is 600 x 200 pixels from (70, 40): window i of 4 spans
+	# The plot is 600 x 200 pixels from (70, 52): window i of 4 spans
 	# x 70 + 150 i to 220 + 150 i, its bar 15 in from each side; a
-	# value v is drawn up to y = 240 - 200 v.
+	# value v is drawn up to y = 252 - 200 v.
 	begin 'usage: --svg draws each window where its figures say'
 	table34
 	run ar-report --usage $range34 --window 10m --svg "$D/u.svg"
@@ -136,18 +136,20 @@ else
 	# Utilisation 0.9 0.4 0.6 0.2: the bar just under its top and the
 	# white just above it, in the middle of the bar's left half.
 	# (pngpixel prints the image's size first, then R G B per point.)
-	run "$PNGPIXEL" "$D/u.png" 110 64 110 56 260 164 260 156 410 124 \
-	    410 116 560 204 560 196
+	run "$PNGPIXEL" "$D/u.png" 110 76 110 68 260 176 260 168 410 136 \
+	    410 128 560 216 560 208
 	filter 1d
 	bar='68 119 170' white='255 255 255'
 	expect_out "$bar" "$white" "$bar" "$white" "$bar" "$white" "$bar" \
 	    "$white"
 	# Acceptance 2/3, 1, 1: the dots at the windows' middles.
-	run "$PNGPIXEL" "$D/u.png" 145 107 295 40 445 40
+	run "$PNGPIXEL" "$D/u.png" 145 119 295 52 445 52
 	filter 1d
 	expect_out '238 102 119' '238 102 119' '238 102 119'
+	# Title and store, 6 values and the unit, 9 times (every 5
+	# minutes from 00:55 to 01:35), 3 legend entries.
 	run grep -c '<text' "$D/u.svg"
-	expect_out 12
+	expect_out 21
 fi
 
 begin 'usage: --svg draws revenue per class when there are classes'

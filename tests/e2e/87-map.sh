@@ -212,12 +212,13 @@ if command -v rsvg-convert >/dev/null 2>&1; then
 	expect_out
 	run rsvg-convert -f png -o "$D/plan.png" "$D/plan.svg"
 	expect_exit 0
-	# 90 px of names, 900 px for 4 hours, rows of 16 px from y=30:
-	# reservation 1 on cn1-2 over 01:00-03:00 is x 315-540, y 30-62,
-	# in #f28e2b; reservation 2 on cn3-4 over 02:00-04:00, x 540-990,
-	# y 62-94, in #59a14f; cn1 at 00:30 and cn3 at 01:30 are free.
-	run "$AR_TESTS/pngpixel" "$D/plan.png" 350 35 350 58 600 66 950 90 150 38 400 70
-	expect_out '1010 134' '242 142 43' '242 142 43' '89 161 79' '89 161 79' '255 255 255' '255 255 255'
+	# 90 px of names, 900 px for 4 hours, rows of 16 px from y=50:
+	# reservation 1 on cn1-2 over 01:00-03:00 is x 315-540, y 50-82,
+	# in the first user's colour, alice's #4477aa; reservation 2 on
+	# cn3-4 over 02:00-04:00, x 540-990, y 82-114, in the second's,
+	# no user's #ee6677; cn1 at 00:30 and cn3 at 01:30 are free.
+	run "$AR_TESTS/pngpixel" "$D/plan.png" 350 55 350 78 600 86 950 110 150 58 400 90
+	expect_out '1010 170' '68 119 170' '68 119 170' '238 102 119' '238 102 119' '255 255 255' '255 255 255'
 	# The chart kept nothing: the first ar-map still tells them new.
 	run ar-map --plan
 	filter 's/.* status=\([a-z]*\) .*/\1/'

@@ -1,0 +1,59 @@
+/*
+ * chart.h - what the commands' SVG charts share (ar-report --usage
+ * --svg, ar-map --svg): a title naming the store and the time drawn, a
+ * time axis whose ticks fall on round hours or days, a line at the
+ * clock, a value axis with round ticks and its unit, legend entries.
+ * Everything is drawn into an ar_buf, in pixels.
+ */
+#ifndef AR_CHART_H
+#define AR_CHART_H
+
+#include <stdint.h>
+
+#include "format.h"
+
+/* Time across: lo is drawn at pixel x, hi at x + w. */
+struct chart_time {
+	int64_t lo, hi;         /* seconds, lo < hi */
+	double x, w;
+};
+
+/* The colour of the clock's line and of the axes. */
+#define CHART_INK "#000000"
+
+/* Where time t is drawn, clamped to the axis. */
+double chart_x(const struct chart_time *a, int64_t t);
+
+/* A title at (x, y), and under it "store WHERE, FROM to TO UTC" for the
+ * time on axis a.  A PostgreSQL store is named by its store= name only,
+ * so that no credential of its URI is drawn. */
+void chart_title(struct ar_buf *b, double x, double y, const char *title,
+    const char *where, const struct chart_time *a);
+
+/* Under the plot, whose top is at top and whose time axis is at y: a
+ * faint line across the plot and a tick below y at every round time
+ * (hours, or days, at most one per 60 pixels), labelled "HH:MM", or
+ * "MM-DD" at midnight, and the axis line itself.  Drawn before the data,
+ * which covers the faint lines. */
+void chart_time_axis(struct ar_buf *b, const struct chart_time *a,
+    double top, double y);
+
+/* A line from top to y at now, labelled "now" above it, if now is on
+ * the axis.  Drawn after the data, over it. */
+void chart_now(struct ar_buf *b, const struct chart_time *a, int64_t now,
+    double top, double y);
+
+/* A value axis at pixel x, from 0 at y up h pixels: ticks at round
+ * values (1, 2, 2.5 or 5 times a power of ten apart) from 0 to the
+ * first at or above max (1 if max is not above 0), labelled, with
+ * unit written along it.  Returns the top value: a value v is drawn at
+ * y - h v / top. */
+double chart_value_axis(struct ar_buf *b, double max, double x, double y,
+    double h, const char *unit);
+
+/* A legend entry: a 12-pixel swatch of colour at (x, y), name beside it
+ * (at most 24 characters of it). */
+void chart_legend(struct ar_buf *b, double x, double y, const char *colour,
+    const char *name);
+
+#endif
