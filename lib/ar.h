@@ -373,7 +373,9 @@ int ar_grow(ar_store *s, unsigned flags);
  * commit, AR_UNCHANGED to end the transaction without writing anything
  * of its own (ar_write then returns 0, and commits only the holds the
  * transaction released, if any), or an error code to abort; that code is
- * returned.  Errors: those of fn, ar_txn_begin, ar_txn_commit and ar_grow.
+ * returned.  A transaction in which fn changed nothing but the clock is
+ * ended as after AR_UNCHANGED: a write that changes nothing writes
+ * nothing.  Errors: those of fn, ar_txn_begin, ar_txn_commit and ar_grow.
  */
 int ar_write(ar_store *s, unsigned flags, int64_t now,
     int (*fn)(ar_txn *, void *), void *arg);
@@ -616,7 +618,8 @@ int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
  * leaves the indexes, which keep it until then, in order of end, then id;
  * fn, if not NULL, is called with each one (AR_FINISHED, changed at its
  * end).  Without fn an unlabelled reservation leaves them without its
- * record being read.  Ring slots before the clock are reused lazily.
+ * record being read.  Ring slots before the clock are reused lazily.  A
+ * purge that finds nothing to take out changes nothing.
  * Errors: EACCES, MDB_MAP_FULL, LMDB's codes, and fn's nonzero return.
  */
 int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),

@@ -286,12 +286,11 @@ demand_drop(ar_txn *t, int64_t before, uint64_t *dropped)
 }
 
 int
-demand_prune(ar_txn *t)
+demand_prune(ar_txn *t, uint64_t *dropped)
 {
 	int64_t retention = t->pr.n ? t->pr.retention : RETENTION_DEFAULT;
-	uint64_t dropped;
 
-	return demand_drop(t, t->now - retention, &dropped);
+	return demand_drop(t, t->now - retention, dropped);
 }
 
 int
@@ -401,6 +400,9 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 	pr.n = (uint32_t)p->n;
 	pr.retention = p->retention;
 	memcpy(pr.c, p->c, p->n * sizeof(pr.c[0]));
+	/* The same classes again change nothing: no write. */
+	if (memcmp(&pr, &t->pr, sizeof(pr)) == 0)
+		return 0;
 	txn_wrote(t);
 	if (p->n == 0)
 		rc = kv_del(t->txn, KV_PRICING, (struct kv_val *)&classes_key,

@@ -230,6 +230,7 @@ struct ar_txn {
 	int locked;             /* holds the writer flock */
 	int meta_dirty;
 	struct meta m;
+	struct meta begun;      /* the meta as it was read: txn_changed() */
 	int64_t now;            /* store clock for this transaction */
 	int64_t released;       /* holds expiring by this clock are released:
 				   a write transaction's now, or the clock
@@ -349,6 +350,8 @@ int ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to,
     uint32_t *out);
 int ring_flush_chunks(ar_txn *t, struct ring *r);
 int ring_flush(ar_txn *t, struct ring *r);
+/* Has r changes in memory that ring_flush would write? */
+int ring_pending(const struct ring *r);
 int ring_save(ar_txn *t, struct ring *r, struct ring_save *rs);
 void ring_restore(struct ring *r, struct ring_save *rs);
 void ring_release(struct ring_save *rs);
@@ -369,6 +372,8 @@ int slots_scan(ar_txn *t, struct slot_list *l, uint64_t from, uint64_t to,
     int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg);
 /* Write both lists' changed buckets to the store. */
 int slots_flush(ar_txn *t);
+/* Have the lists changed buckets that slots_flush would write? */
+int slots_pending(const ar_txn *t);
 /* Forget the buckets in memory: their transaction ended or was undone. */
 void slots_discard(ar_txn *t);
 /* Free the buckets' memory. */
@@ -406,8 +411,8 @@ int demand_begin(struct kv_txn *txn, int64_t now);
 /* Log an admission outcome: every one with classes, else refusals. */
 int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
     uint32_t granted, enum ar_reason reason);
-/* Drop demand entries older than the retention. */
-int demand_prune(ar_txn *t);
+/* Drop demand entries older than the retention; *dropped counts them. */
+int demand_prune(ar_txn *t, uint64_t *dropped);
 /* Forget where the demand log ends: a nested transaction was undone. */
 void demand_forget(ar_txn *t);
 /* Drop demand entries asked before a time; *dropped counts them. */

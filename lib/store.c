@@ -390,6 +390,7 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	if ((rc = meta_read(t->txn, &t->m)) != 0)
 		goto fail;
 	t->gen++;               /* nothing cached before is valid now */
+	t->begun = t->m;
 	t->released = t->m.clock;
 	t->expired = 0;
 	if (now > t->m.clock) {
@@ -490,6 +491,26 @@ ar_grow(ar_store *s, unsigned flags)
 	    ((flags & AR_FREEING) ? reserve(m.map_max) : 0));
 }
 
+/*
+ * Has write transaction t changed the store, beyond moving its clock:
+ * written to a table, or does it hold in memory what its commit would
+ * write (ring chunks, slot list buckets, a meta that differs in more than
+ * the clock)?
+ */
+static int
+txn_changed(const ar_txn *t)
+{
+	struct meta m = t->m;
+
+	if (t->txn->writes > 0 || ring_pending(&t->ring) || slots_pending(t))
+		return 1;
+	for (size_t i = 2; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
+		if (ring_pending(&t->limit[i]))
+			return 1;
+	m.clock = t->begun.clock;
+	return memcmp(&m, &t->begun, sizeof(m)) != 0;
+}
+
 int
 ar_write(ar_store *s, unsigned flags, int64_t now,
     int (*fn)(ar_txn *, void *), void *arg)
@@ -500,6 +521,10 @@ ar_write(ar_store *s, unsigned flags, int64_t now,
 	for (;;) {
 		if ((rc = ar_txn_begin(s, AR_WRITE, now, &t)) == 0) {
 			rc = fn(t, arg);
+			/* A write that changes nothing writes nothing, not
+			 * even the clock. */
+			if (rc == 0 && !txn_changed(t))
+				rc = AR_UNCHANGED;
 			/* The holds it released stay released. */
 			if (rc == AR_UNCHANGED && t->expired > 0)
 				rc = 0;

@@ -511,6 +511,7 @@ lmdb_txn_begin(struct kv_store *ks, struct kv_txn *parent, int write,
 	} else if ((lt = malloc(sizeof(*lt))) == NULL)
 		return ENOMEM;
 	lt->base.be = self;
+	lt->base.writes = 0;
 	lt->ls = ls;
 	lt->txn = NULL;
 	lt->write = write;

@@ -125,6 +125,63 @@ run ar-report --info
 filter 's/.*\(clock=[^ ]*\).*/\1/'
 expect_out 'clock=2026-11-21T00:00:00Z'
 
+# same_store CMD ...: run CMD; it must write nothing, not even the
+# clock.  Its output and status stay the last run's.
+same_store() {
+	store_sum >"$D/before"
+	run "$@"
+	said=$LAST rc=$RC
+	cp "$D/.out" "$D/said"
+	run store_sum
+	expect_out <"$D/before"
+	cp "$D/said" "$D/.out"
+	LAST=$said RC=$rc
+}
+
+begin 'promises: a write that changes nothing writes nothing, not even the clock'
+mkstore --nodes 8
+run ar-add start=+2d duration=1h nodes=2 hold=10m
+run ar-add --confirm id=1
+run ar-map id=1
+run ar-price --set <<'EOF'
+class=1 name=premium price=100 ahead_min=0 ahead_max=1h limit=8
+class=2 name=budget price=40 ahead_min=1h limit=6
+EOF
+run ar-price --update
+run ar-del --purge
+# Nothing has ended, nothing is to forget, each hold is confirmed, the
+# mapping was told, the classes and limits are as they are; each runs an
+# hour later than the one before, which would move the clock.
+same_store ar-del --now 2026-11-21T01:00Z --purge
+expect_exit 0
+expect_out
+same_store ar-del --now 2026-11-21T02:00Z -q --forget 2026-11-20T00:00Z
+expect_exit 0
+expect_out 'forgot_before=2026-11-20T00:00:00Z records=0 demand=0'
+same_store ar-add --now 2026-11-21T03:00Z --confirm id=1
+expect_exit 0
+expect_out 'id=1 status=granted'
+same_store ar-map --now 2026-11-21T04:00Z id=1
+expect_exit 0
+expect_out 'id=1 hosts=node[1-2] status=kept'
+same_store ar-map --now 2026-11-21T05:00Z --plan
+expect_exit 0
+same_store ar-map --now 2026-11-21T06:00Z </dev/null
+expect_exit 0
+same_store ar-price --now 2026-11-21T07:00Z --set <<'EOF'
+class=1 name=premium price=100 ahead_min=0 ahead_max=1h limit=8
+class=2 name=budget price=40 ahead_min=1h limit=8
+EOF
+expect_exit 0
+same_store ar-price --update
+expect_exit 0
+same_store ar-report --now 2026-11-21T08:00Z --create --nodes 8
+expect_exit 0
+run ar-report --info
+filter 's/.*\(clock=[^ ]*\).*/\1/'
+expect_out 'clock=2026-11-21T00:00:00Z'
+expect_check
+
 begin 'promises: a refusal books nothing; only the demand log tells it'
 mkstore --nodes 8
 run ar-add start=+1h duration=1h
