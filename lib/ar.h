@@ -834,8 +834,10 @@ struct ar_mapped {
  * that ended before the clock with the hosts they had), or, if ids is
  * not NULL, with each of ids[0 .. nids) in that order, whatever its
  * state (AR_MAP_NOTFOUND for one that does not exist).  What fn sees
- * lasts until it returns.  A status compares with what ar_map told in
- * an earlier write transaction; this one's tells count as told.
+ * lasts until it returns.  A status compares with what ar_map told
+ * last, in a write transaction: only the reservations it calls fn with
+ * count as told (ar_export's tells do not), so one never told is
+ * AR_MAP_NEW however often it was mapped.
  * Errors: EINVAL (a bad range), ENOMEM, AR_ECORRUPT (the plan cannot
  * be mapped: admission never allows it), LMDB's codes.
  */
