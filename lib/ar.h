@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.1.0"
-#define AR_FORMAT_VERSION 6     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 7     /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (LMDB's are -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -45,6 +45,7 @@ extern "C" {
 				   ar_strerror tells what it said */
 #define AR_EWHERE    (-30611)   /* not a store's address: a URI's store= name
 				   is not 1 to 63 of [A-Za-z0-9._-], or twice */
+#define AR_ENOTHOLD  (-30612)   /* ar_confirm: the reservation was never a hold */
 
 /* The status of an answer or of a reservation. */
 enum ar_status {
@@ -207,6 +208,8 @@ struct ar_resv {
 				   confirmed, at most its end; still set
 				   once expired; 0 if never held, or
 				   confirmed */
+	int confirmed;          /* granted as a hold and confirmed since
+				   (a store of format 7 or later) */
 };
 
 /*
@@ -272,12 +275,13 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
  * came first).  A store of the current format is left alone and
- * succeeds.  Formats 3 to 5 are converted: the databases added since
+ * succeeds.  Formats 3 to 6 are converted: the databases added since
  * are created (the client key index, price classes and demand log of
  * format 4; the mapping of format 5; the hold index of format 6), a
  * store older than 5 gets the default node names, and records stay as
  * they are (format 6 adds the series of an occurrence and the expiry of
- * a hold, which older records have not).  Errors: AR_ENOSTORE,
+ * a hold, format 7 a hold's being confirmed, which older records have
+ * not).  Errors: AR_ENOSTORE,
  * AR_EVERSION (a format it cannot convert), AR_ETIMEDOUT, AR_ECORRUPT,
  * AR_EFULL, errno values from open, LMDB's
  * codes.
@@ -535,13 +539,15 @@ int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 /*
  * Confirm the hold on reservation id, on behalf of uid who (0 is root),
  * in write transaction t: it stays where it is and no longer expires
- * (r->expires becomes 0, changed the clock).  Confirming a reservation
- * that is granted and not held (confirmed before, or never a hold)
- * changes nothing and succeeds, so that a confirmation may be retried.
- * The record as it is afterwards goes to r, also on AR_EDONE (its state
- * then says whether it expired, was cancelled or finished).  Errors:
- * AR_ENOTFOUND, AR_EPERM, AR_EDONE, EACCES (read transaction),
- * AR_ECORRUPT, MDB_MAP_FULL, LMDB's codes.
+ * (r->expires becomes 0, r->confirmed 1, changed the clock).  Confirming
+ * a hold confirmed before changes nothing and succeeds, so that a
+ * confirmation may be retried; a reservation that was never a hold is
+ * refused, AR_ENOTHOLD (so is a hold confirmed in a store of format 6
+ * or older, whose records did not keep that).  The record as it is
+ * afterwards goes to r, also on AR_EDONE (its state then says whether
+ * it expired, was cancelled or finished) and AR_ENOTHOLD.  Errors:
+ * AR_ENOTFOUND, AR_EPERM, AR_EDONE, AR_ENOTHOLD, EACCES (read
+ * transaction), AR_ECORRUPT, MDB_MAP_FULL, LMDB's codes.
  */
 int ar_confirm(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 

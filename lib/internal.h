@@ -117,7 +117,10 @@ struct disk_series {
 /* ... it was granted as a hold, and its expiry, an int64, ends the record,
  * after its charge if any (format 6). */
 #define STATE_HOLD 0x400
-#define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD)
+/* ... it was granted as a hold and confirmed (format 7): confirming it
+ * again is no error, and no change. */
+#define STATE_CONFIRMED 0x800
+#define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD | STATE_CONFIRMED)
 
 /*
  * An entry of the client key index (resv.c): the key is the owner (u32,

@@ -64,7 +64,8 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	d.owner = r->owner;
 	d.state = (uint16_t)(r->state | (r->named ? STATE_NAMED : 0) |
 	    (r->series != 0 ? STATE_SERIES : 0) |
-	    (r->expires != 0 ? STATE_HOLD : 0));
+	    (r->expires != 0 ? STATE_HOLD : 0) |
+	    (r->confirmed ? STATE_CONFIRMED : 0));
 	d.user_len = (uint16_t)ulen;
 	d.job_len = (uint16_t)jlen;
 	d.key_len = (uint16_t)klen;
@@ -150,6 +151,7 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	    (d.state & ~STATE_FLAGS) != AR_EXPIRED) ||
 	    ((d.state & STATE_HOLD) && (expires <= 0 || expires > TIME_MAX)) ||
 	    ((d.state & ~STATE_FLAGS) == AR_EXPIRED && expires == 0) ||
+	    ((d.state & STATE_HOLD) && (d.state & STATE_CONFIRMED)) ||
 	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
 	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
 	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
@@ -160,6 +162,7 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	r->owner = d.owner;
 	r->state = d.state & ~STATE_FLAGS;
 	r->named = (d.state & STATE_NAMED) != 0;
+	r->confirmed = (d.state & STATE_CONFIRMED) != 0;
 	r->earliest = d.earliest;
 	r->latest = d.latest;
 	r->duration = d.duration;

@@ -562,13 +562,14 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
 }
 
 /*
- * Format 3, 4 or 5 to 6 in one transaction, so that a crash leaves the
- * store as it was or converted: the tables it lacks are created, the
- * nodes of a store older than 5 get the default names, and meta says 6.
+ * Format 3, 4, 5 or 6 to 7 in one transaction, so that a crash leaves
+ * the store as it was or converted: the tables it lacks are created, the
+ * nodes of a store older than 5 get the default names, and meta says 7.
  * Records need no rewrite: a format 3 record's key length was a spare
- * field, 0, only format 5 sets the named bit of a record's state, and
- * only 6 its series and hold bits.  *from is the format found; one that
- * is current is left alone.
+ * field, 0, only format 5 sets the named bit of a record's state, only 6
+ * its series and hold bits, and only 7 its confirmed bit (a hold
+ * confirmed before kept no sign of it).  *from is the format found; one
+ * that is current is left alone.
  */
 static int
 upgrade_txn(ar_store *s, int *from)
@@ -677,6 +678,8 @@ ar_strerror(int code)
 		    "run --create again)";
 	case AR_UNCHANGED:
 		return "nothing changed";
+	case AR_ENOTHOLD:
+		return "the reservation was never a hold";
 	case AR_EWHERE:
 		return "not a store's address: its store= takes 1 to 63 "
 		    "letters, digits, '.', '_' or '-', once";

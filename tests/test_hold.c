@@ -174,14 +174,14 @@ test_confirm(void)
 	CHECK(ar_confirm(t, 1, 1001, &r) == AR_EPERM, "confirmed by another");
 	CHECK(ar_confirm(t, 99, 1000, &r) == AR_ENOTFOUND, "confirmed none");
 	OK(ar_confirm(t, 1, 1000, &r));
-	CHECK(r.state == AR_GRANTED && r.expires == 0 && r.changed ==
-	    T0 + MIN && ar_resv_status(&r) == AR_GRANTED,
+	CHECK(r.state == AR_GRANTED && r.expires == 0 && r.confirmed &&
+	    r.changed == T0 + MIN && ar_resv_status(&r) == AR_GRANTED,
 	    "confirmed: expires %" PRId64, r.expires);
 	OK(ar_confirm(t, 1, 1000, &r));
-	CHECK(r.changed == T0 + MIN, "confirmed twice");
+	CHECK(r.changed == T0 + MIN && r.confirmed, "confirmed twice");
 	OK(ar_confirm(t, 2, 0, &r));                    /* root */
-	OK(ar_confirm(t, 4, 1000, &r));
-	CHECK(r.expires == 0, "a reservation never held, confirmed");
+	CHECK(ar_confirm(t, 4, 1000, &r) == AR_ENOTHOLD && r.expires == 0 &&
+	    !r.confirmed, "a reservation never held, confirmed");
 	OK(ar_cancel(t, 3, 1000, &r));
 	CHECK(r.state == AR_CANCELLED && r.expires == 0, "a hold released");
 	CHECK(ar_confirm(t, 3, 1000, &r) == AR_EDONE &&

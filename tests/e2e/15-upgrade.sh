@@ -32,7 +32,7 @@ expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z 
 expect_err
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=8 hosts=node[1-8] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=1 records=1 next_id=2 map_max=17179869184 format=6'
+expect_out 'nodes=8 hosts=node[1-8] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=1 records=1 next_id=2 map_max=17179869184 format=7'
 expect_check
 run ar-add start=+1h duration=1h client_key=after
 expect_exit 0
@@ -52,7 +52,7 @@ expect_out 'start=2026-11-21T01:00:00Z duration=1h hold=10m id=2 end=2026-11-21T
 expect_err
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=2 records=2 next_id=3 map_max=17179869184 format=6'
+expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=2 records=2 next_id=3 map_max=17179869184 format=7'
 expect_check
 
 begin 'upgrade: any command takes --upgrade, a writer too'
@@ -80,7 +80,7 @@ begin 'upgrade: --upgrade with --create makes a missing store'
 run ar-report --upgrade --create --nodes 5 --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=6'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=7'
 expect_check
 
 begin 'upgrade: --upgrade with --create converts a format 3 store, then compares'
@@ -89,7 +89,7 @@ set_format 3
 run ar-report --upgrade --create --nodes 5 --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=6'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=7'
 expect_check
 
 begin 'upgrade: --upgrade on a missing store is a store error and creates nothing'
@@ -108,7 +108,7 @@ run ar-report --upgrade --info
 expect_exit 3
 expect_out
 expect_err "ar-report: $AR_STORE: the store has another format version"
-set_format 7
+set_format 8
 run ar-add --upgrade start=+1h duration=1h
 expect_exit 3
 expect_out

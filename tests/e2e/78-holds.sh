@@ -55,6 +55,32 @@ run ar-report --now 2026-11-21T00:30Z --list
 expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=6 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:05:00Z"
 expect_check
 
+begin 'hold: --confirm of a reservation that was never a hold is refused, not-a-hold; of a confirmed hold it is granted again'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h nodes=2
+run ar-add start=+1h duration=1h nodes=2 every=daily count=2
+run ar-add start=+1h duration=1h nodes=2 hold=10m
+run ar-add --confirm id=4
+store_sum >"$D/before"
+run ar-add --confirm <<'EOT'
+id=1
+id=2
+id=4
+EOT
+expect_exit 1
+expect_out <<'EOT'
+id=1 status=refused reason=not-a-hold
+id=2 status=refused reason=not-a-hold
+id=4 status=granted
+EOT
+expect_err <<'EOT'
+ar-add: line 1: reservation 1: the reservation was never a hold
+ar-add: line 2: reservation 2: the reservation was never a hold
+EOT
+run store_sum
+expect_out <"$D/before"
+expect_check
+
 begin 'hold: a record ar-add printed confirms as it is, and loses its expiry'
 mkstore --nodes 8
 run ar-add start=+1h duration=1h nodes=2 hold=10m
