@@ -231,7 +231,8 @@ ahead_field(struct item *it, const char *key, int64_t *v, char *err)
 }
 
 /* --set: one class record, class=N name= price= ahead_min= ahead_max=
- * limit=; limit 0 means "as the class before" until the store says. */
+ * limit= min=; no limit means "as the class before" until the store
+ * says. */
 static int
 prepare_class(struct ctx *x, struct item *it, char *err)
 {
@@ -284,6 +285,13 @@ prepare_class(struct ctx *x, struct item *it, char *err)
 		c->limit = (uint32_t)u;
 	} else
 		c->limit = UINT32_MAX;  /* as the class before */
+	if ((v = ar_record_get(&it->rec, "min")) != NULL) {
+		if (ar_uint_parse(v, 0, 1000000, &u, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'min': %.200s", msg);
+			return -1;
+		}
+		c->min = (uint32_t)u;
+	}
 	o->line[o->n - 1] = it->line;
 	p->n = o->n;
 	return 0;
@@ -298,6 +306,8 @@ why(const char *field)
 	if (strcmp(field, "limit") == 0)
 		return "a booking limit is at most the one before, and the "
 		    "first is the capacity";
+	if (strcmp(field, "min") == 0)
+		return "a floor is at most the class's limit";
 	if (strcmp(field, "ahead_min") == 0 || strcmp(field, "ahead_max") == 0)
 		return "the book-ahead ranges must cover 0 to forever, without "
 		    "gap or overlap, the last open";
@@ -359,6 +369,7 @@ class_record(struct ar_record *r, const struct ar_class *c, size_t i,
 	    (c->ahead_max != -1 &&
 	    ar_record_set_duration(r, "ahead_max", c->ahead_max) != 0) ||
 	    ar_record_set_uint(r, "limit", c->limit) != 0 ||
+	    (c->min != 0 && ar_record_set_uint(r, "min", c->min) != 0) ||
 	    ar_record_set_duration(r, "retention", retention) != 0 ? -1 : 0;
 }
 
@@ -384,15 +395,39 @@ update_txn(ar_txn *t, void *arg)
 	    u->fc, &u->n);
 }
 
+/*
+ * After --update: a warning for each class it leaves closed to advance
+ * booking (limit 0) or nearly (at most a tenth of the nodes), unless the
+ * class has a floor, which says how far it may close.  The first class
+ * always has every node.
+ */
+static void
+closing(struct ctx *x, const struct ar_pricing *p, uint32_t nodes)
+{
+	for (size_t i = 1; i < p->n; i++) {
+		const struct ar_class *c = &p->c[i];
+
+		if (c->min != 0 || c->limit > nodes / 10)
+			continue;
+		fprintf(stderr, "%s: warning: class %zu%s%s%s: limit %lu of %lu "
+		    "nodes: the update %scloses it to advance booking (set a "
+		    "floor with min=)\n", x->cmd->name, i + 1,
+		    *c->name ? " (" : "", c->name, *c->name ? ")" : "",
+		    (unsigned long)c->limit, (unsigned long)nodes,
+		    c->limit > 0 ? "nearly " : "");
+	}
+}
+
 /* --show, --set, --update: the store's classes, before and after. */
 static int
 whole(struct ctx *x, ar_store *s)
 {
 	struct opts *o = x->data;
-	struct update u = { x, { 0, { { "", 0, 0, 0, 0 } }, 0 },
+	struct update u = { x, { 0, { { "", 0, 0, 0, 0, 0 } }, 0 },
 	    { { 0, 0, 0, 0, 0 } }, 0 };
 	struct ar_pricing p;
 	struct ar_record r;
+	struct ar_info info;
 	ar_txn *t;
 	int rc, st = 0;
 
@@ -416,10 +451,13 @@ whole(struct ctx *x, ar_store *s)
 	}
 	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
 		return cmd_store_error(x, rc);
-	rc = ar_pricing(t, &p);
+	if ((rc = ar_pricing(t, &p)) == 0)
+		rc = ar_info(t, &info);
 	ar_txn_abort(t);
 	if (rc != 0)
 		return cmd_store_error(x, rc);
+	if (o->mode == UPDATE)
+		closing(x, &p, info.config.nodes);
 	ar_record_init(&r);
 	for (size_t i = 0; i < p.n && st == 0; i++) {
 		st = class_record(&r, &p.c[i], i, p.retention);

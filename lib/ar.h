@@ -227,6 +227,8 @@ struct ar_class {
 	int64_t ahead_min;      /* book-ahead range, seconds ... */
 	int64_t ahead_max;      /* ... to this, exclusive; -1: no end */
 	uint32_t limit;         /* nested booking limit b_j, nodes */
+	uint32_t min;           /* its floor: ar_update_limits never sets
+				   limit below it; 0: none (format 7) */
 };
 
 /* Fill cfg with the defaults: 64 nodes, 5-minute slots, 30 days, the
@@ -680,12 +682,12 @@ int ar_pricing(ar_txn *t, struct ar_pricing *p);
 /*
  * Replace the price classes in write transaction t, as a whole.  The
  * classes come highest price first: prices positive and falling; limits
- * nested, b_1 the capacity and each no larger than the one before; the
- * book-ahead ranges, taken in order, cover [0, forever) with neither gap
- * nor overlap.  Reservations granted under older limits stay.  On EINVAL
- * *bad is the index of the class and *field names the field at fault
- * ("price", "limit", "ahead_min", "ahead_max", "name", "retention",
- * "class").  Errors: EINVAL, EACCES (read transaction), EBUSY (the
+ * nested, b_1 the capacity and each no larger than the one before; each
+ * floor no larger than its limit; the book-ahead ranges, taken in order,
+ * cover [0, forever) with neither gap nor overlap.  Reservations granted
+ * under older limits stay.  On EINVAL *bad is the index of the class and
+ * *field names the field at fault ("price", "limit", "min", "ahead_min",
+ * "ahead_max", "name", "retention", "class").  Errors: EINVAL, EACCES (read transaction), EBUSY (the
  * number of classes would change while a live reservation has a class),
  * LMDB's codes.
  */
@@ -787,8 +789,10 @@ int ar_booking_limits(uint32_t capacity, enum ar_rm_method method,
  * ar-price --update: forecast the demand of each class from the demand
  * log since then (ar_forecast), compute booking limits for the store's
  * capacity and the classes' prices (ar_booking_limits), and make them the
- * classes' limits, all in write transaction t.  fc[0 .. *n) tells the
- * forecasts, protection levels and limits.  Reservations granted under
+ * classes' limits, all in write transaction t, each raised to its class's
+ * floor and to the limit of every cheaper class (so that they stay
+ * nested).  fc[0 .. *n) tells the forecasts, and the limits and
+ * protection levels as set (y_j = C - b_(j+1)).  Reservations granted under
  * the old limits stay.  Errors: EACCES (read transaction), AR_ENOTFOUND
  * (the store has no classes), EINVAL (method), ENOMEM, LMDB's codes.
  */

@@ -391,6 +391,9 @@ int slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
 /* classes.c: price classes and the booking limits on admission */
 /* Load the pricing of transaction t and ready its limit rings. */
 int classes_begin(ar_txn *t);
+/* Format 6 to 7, in write transaction txn: each class's floor, where
+ * older formats left the bytes unused (and not always zero), is 0. */
+int classes_upgrade(struct kv_txn *txn);
 /* The class of a request asked at earliest, by its book-ahead. */
 uint32_t class_of(const ar_txn *t, int64_t earliest);
 /* The first start in [lo, hi] where need nodes of class cls fit for len

@@ -568,8 +568,9 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
  * Records need no rewrite: a format 3 record's key length was a spare
  * field, 0, only format 5 sets the named bit of a record's state, only 6
  * its series and hold bits, and only 7 its confirmed bit (a hold
- * confirmed before kept no sign of it).  *from is the format found; one
- * that is current is left alone.
+ * confirmed before kept no sign of it).  The classes' floors are set 0:
+ * older formats left those bytes unused, copied from their callers.
+ * *from is the format found; one that is current is left alone.
  */
 static int
 upgrade_txn(ar_store *s, int *from)
@@ -590,6 +591,7 @@ upgrade_txn(ar_store *s, int *from)
 		    (*from >= 5 ||
 		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
 		    (rc = hosts_put(txn, names)) == 0)) &&
+		    (rc = classes_upgrade(txn)) == 0 &&
 		    (rc = kv_put(txn, KV_META, &meta_key, &v, 0)) == 0) {
 			free(names);
 			return s->be->txn_commit(txn);

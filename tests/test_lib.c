@@ -739,9 +739,9 @@ static void
 table_63(struct ar_pricing *p)
 {
 	static const struct ar_class c[3] = {
-		{ "premium", 100, 0, 3600, 40 },
-		{ "business", 60, 3600, 7200, 35 },
-		{ "budget", 40, 7200, -1, 30 },
+		{ "premium", 100, 0, 3600, 40, 0 },
+		{ "business", 60, 3600, 7200, 35, 0 },
+		{ "budget", 40, 7200, -1, 30, 0 },
 	};
 
 	memset(p, 0, sizeof(*p));
@@ -959,8 +959,8 @@ static void
 test_forecast(void)
 {
 	static const struct ar_class c[2] = {
-		{ "soon", 100, 0, 3600, 40 },
-		{ "ahead", 50, 3600, -1, 40 },
+		{ "soon", 100, 0, 3600, 40, 0 },
+		{ "ahead", 50, 3600, -1, 40, 0 },
 	};
 	const char *dir = store_path("forecast");
 	struct ar_config cfg;

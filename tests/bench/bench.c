@@ -493,9 +493,9 @@ keep_faster(struct stats *best, struct stats *again, int run)
 
 static const struct ar_pricing three_classes = {
 	3, {
-		{ "premium", 100, 0, 3600, 64 },
-		{ "business", 60, 3600, 7200, 56 },
-		{ "budget", 40, 7200, -1, 48 },
+		{ "premium", 100, 0, 3600, 64, 0 },
+		{ "business", 60, 3600, 7200, 56, 0 },
+		{ "budget", 40, 7200, -1, 48, 0 },
 	}, 86400
 };
 
