@@ -344,10 +344,10 @@ void ar_idle(ar_store *s);
  * Begin a transaction at time now; the store's clock becomes the later of
  * now and the clock it had.  A write transaction waits for the writer lock
  * as set by ar_set_wait(), then releases every hold that expired by the
- * clock (see ar_confirm): it reads as AR_EXPIRED from then on, and its
- * slots are free; when there are none this costs one cursor lookup.  A
- * read transaction sees holds as the last writer left them: one past its
- * expiry still holds its slots until a writer comes.  One transaction at
+ * clock (see ar_confirm): its slots are free; when there are none this
+ * costs one cursor lookup.  A read transaction reads a hold past its
+ * expiry as AR_EXPIRED too (ar_get), but its slots stay taken until a
+ * writer comes.  One transaction at
  * a time per store handle.  Errors: AR_ETIMEDOUT, EACCES (writing a
  * read-only store), AR_ECORRUPT, MDB_MAP_FULL (releasing holds: ar_grow,
  * then begin again; ar_write does), LMDB's codes.
@@ -522,10 +522,11 @@ struct ar_placed {
 void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
     const struct ar_placed **moved, size_t *nm);
 
-/* Read reservation id into r: a granted one that ended by the store clock
- * reads as AR_FINISHED, changed at its end, whether or not it was purged
- * (a hold then reads as held until a writer releases it: see
- * ar_txn_begin).  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
+/* Read reservation id into r: a hold whose expiry came by the store clock
+ * reads as AR_EXPIRED, changed at its expiry, whether or not a writer has
+ * released it (see ar_txn_begin); any other granted one that ended by the
+ * clock reads as AR_FINISHED, changed at its end, whether or not it was
+ * purged.  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
 int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 
 /*

@@ -429,7 +429,9 @@ int resv_put(ar_txn *t, const struct ar_resv *r);
 void resv_cursor_close(ar_txn *t);
 int resv_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 int resv_decode(const ar_txn *t, const struct kv_val *v, struct ar_resv *r);
-void resv_finished(struct ar_resv *r, int64_t clock);
+/* Read r as of clock: a hold past its expiry expired, an ended one
+ * finished. */
+void resv_as_of(struct ar_resv *r, int64_t clock);
 size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
 int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);

@@ -164,7 +164,8 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 /*
  * A record as the library's callers see it: finished once it ended by
  * the store clock, whether or not a purge has taken it out of the
- * indexes yet.
+ * indexes yet; a hold expired once its expiry came by that clock,
+ * whether or not a writer has released it.
  */
 int
 ar_get(ar_txn *t, uint64_t id, struct ar_resv *r)
@@ -172,7 +173,7 @@ ar_get(ar_txn *t, uint64_t id, struct ar_resv *r)
 	int rc;
 
 	if ((rc = resv_get(t, id, r)) == 0)
-		resv_finished(r, t->now);
+		resv_as_of(r, t->now);
 	return rc;
 }
 
@@ -356,7 +357,7 @@ ar_list(ar_txn *t, unsigned flags,
 	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		if ((rc = resv_decode(t, &v, &r)) != 0)
 			break;
-		resv_finished(&r, t->now);
+		resv_as_of(&r, t->now);
 		if ((flags & AR_LIVE) && r.state != AR_GRANTED)
 			continue;
 		if ((rc = fn(&r, arg)) != 0)

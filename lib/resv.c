@@ -100,12 +100,22 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	return kv_put(t->txn, KV_RESV, &kv, &v, 0);
 }
 
-/* A granted reservation that ended by clock is finished, as of its end;
- * a hold waits for a writer to release it (holds_expire). */
+/*
+ * A granted reservation as of clock: a hold whose expiry came by then is
+ * expired, as of its expiry, whether or not a writer has released it
+ * yet (holds_expire: until then its slots stay counted); any other that
+ * ended by then is finished, as of its end.  A hold expires no later
+ * than its end, so it never reads finished.
+ */
 void
-resv_finished(struct ar_resv *r, int64_t clock)
+resv_as_of(struct ar_resv *r, int64_t clock)
 {
-	if (r->state == AR_GRANTED && r->expires == 0 && r->end <= clock) {
+	if (r->state != AR_GRANTED)
+		return;
+	if (r->expires != 0 && r->expires <= clock) {
+		r->state = AR_EXPIRED;
+		r->changed = r->expires;
+	} else if (r->expires == 0 && r->end <= clock) {
 		r->state = AR_FINISHED;
 		r->changed = r->end;
 	}
@@ -195,7 +205,7 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	}
 	r->cls = ch.cls;
 	r->price = ch.price;
-	resv_finished(r, m->purged);
+	resv_as_of(r, m->purged);
 	return 0;
 }
 

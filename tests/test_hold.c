@@ -76,10 +76,12 @@ test_expire(void)
 	CHECK(violations(t) == 0, "after a hold");
 	OK(ar_txn_commit(t));
 
-	/* A reader past the expiry: still held, its slots taken. */
+	/* A reader past the expiry: reads it expired, as of its expiry,
+	 * but its slots stay taken until a writer releases them. */
 	OK(ar_txn_begin(s, 0, T0 + 20 * MIN, &t));
 	OK(ar_get(t, 1, &r));
-	CHECK(ar_resv_status(&r) == AR_HELD, "read past expiry: %d",
+	CHECK(r.state == AR_EXPIRED && r.changed == T0 + 10 * MIN &&
+	    ar_resv_status(&r) == AR_EXPIRED, "read past expiry: %d",
 	    ar_resv_status(&r));
 	CHECK(free_at(t, T0 + HOUR, T0 + 2 * HOUR) == 4, "read: slots held");
 	CHECK(violations(t) == 0, "a reader past the expiry");

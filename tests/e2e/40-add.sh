@@ -267,7 +267,7 @@ run_examples() {
 begin 'add: the EXAMPLES of ar-add(1) run as shown; the hold confirmed is the hold'
 run_examples "$TESTS/../cmd/ar-add.1"
 run sh -c 'ls "$1"/got.* | wc -l' sh "$D"
-expect_out 9
+expect_out 10
 run ar-report --store "$D/ar" --now 2026-12-01T09:00Z --all
 filter 's/ created=.*//'
 expect_out <<EOF
@@ -276,5 +276,5 @@ id=2 start=2026-12-01T11:30:00Z end=2026-12-01T12:00:00Z nodes=4 earliest=2026-1
 id=3 series=3 occurrence=1 start=2026-12-07T09:00:00Z end=2026-12-07T12:00:00Z nodes=4 owner=$ME status=granted running=no duration=3h
 id=4 series=3 occurrence=2 start=2026-12-14T09:00:00Z end=2026-12-14T12:00:00Z nodes=4 owner=$ME status=granted running=no duration=3h
 id=5 series=3 occurrence=3 start=2026-12-21T09:00:00Z end=2026-12-21T12:00:00Z nodes=4 owner=$ME status=granted running=no duration=3h
-id=6 start=2026-12-01T14:00:00Z end=2026-12-01T15:00:00Z nodes=4 owner=$ME status=granted running=no duration=1h
+id=6 start=2026-12-01T14:00:00Z end=2026-12-01T15:00:00Z nodes=3 owner=$ME status=granted running=no duration=1h
 EOF
