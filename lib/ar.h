@@ -432,7 +432,9 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * AR_LATER); reservations with a fixed start never move.  All copies are
  * granted or none (unless AR_PARTIAL: then the first copies are granted
  * and those after the first that finds no room are refused, AR_R_FULL);
- * a refusal leaves the store as it was, moves included.  ans tells the
+ * a refusal books and moves nothing, and is kept only as an entry of
+ * the demand log (see ar_demand), the outcome of every request being
+ * demand.  ans tells the
  * first copy granted (AR_GRANTED, its id, interval and free count, as in
  * struct ar_placed) or the refusal, its reason and the free count at the
  * window's first start; ar_added() lists every copy granted and every

@@ -201,6 +201,33 @@ filter 's/.*\( granted=[^ ]*\) \(refused=[^ ]*\).*/\1 \2/'
 expect_out ' granted=1 refused=1' ' granted=1 refused=1'
 expect_check
 
+begin 'promises: a refused request writes one demand entry and the clock, nothing else; other refusals write nothing'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h nodes=8 user=a job=x
+run ar-report --dump
+keep before
+run ar-add --now 2026-11-21T00:30:00Z start=+1h duration=1h nodes=8
+expect_exit 1
+run ar-report --dump
+keep after
+# The meta (its clock) and one entry more in the demand log.
+run sh -c 'diff "$1" "$2" | grep "^[<>]" | sed "s/ key=.*//"' sh "$D/before" "$D/after"
+expect_out '< table=meta' '> table=meta' '< entries=8' '> table=demand' '> entries=9'
+store_sum >"$D/sum"
+run ar-add --now 2026-11-21T00:40:00Z --modify id=1 nodes=9
+expect_exit 1
+run ar-add --now 2026-11-21T00:41:00Z --confirm id=1
+expect_exit 1
+run ar-del --now 2026-11-21T00:42:00Z user=b job=y
+expect_exit 1
+run ar-del --now 2026-11-21T00:43:00Z id=7
+expect_exit 1
+run ar-search --now 2026-11-21T00:44:00Z start=+1h duration=1h nodes=8
+expect_exit 1
+run store_sum
+expect_out <"$D/sum"
+expect_check
+
 begin 'promises: an end 100 years on is bad input; the other lines are granted'
 mkstore --nodes 8
 printf '%s\n' 'start=+1h end=9999-12-31T00:00Z' 'start=+2h duration=1h' \
