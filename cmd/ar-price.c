@@ -350,7 +350,7 @@ set_all(struct ctx *x, struct item *items, size_t n)
 	if (rc == EBUSY) {
 		fprintf(stderr, "%s: %s: the number of classes cannot change "
 		    "while reservations with a class are live\n", x->cmd->name,
-		    x->dir);
+		    x->shown);
 		return EXIT_REFUSED;
 	}
 	return rc != 0 ? cmd_store_error(x, rc) : 0;
@@ -437,7 +437,7 @@ whole(struct ctx *x, ar_store *s)
 		rc = ar_write(s, 0, x->now, update_txn, &u);
 		if (rc == AR_ENOTFOUND) {
 			fprintf(stderr, "%s: %s: the store has no price classes "
-			    "(set them with --set)\n", x->cmd->name, x->dir);
+			    "(set them with --set)\n", x->cmd->name, x->shown);
 			return EXIT_REFUSED;
 		}
 		if (rc == EDOM) {

@@ -283,13 +283,13 @@ cmd_store_error(struct ctx *x, int rc)
 
 	if (rc == AR_ETIMEDOUT && x->store != NULL &&
 	    (pid = ar_lock_holder(x->store)) > 0)
-		fprintf(stderr, "%s: %s: %s (pid %ld)\n", x->cmd->name, x->dir,
-		    ar_strerror(rc), pid);
+		fprintf(stderr, "%s: %s: %s (pid %ld)\n", x->cmd->name,
+		    x->shown, ar_strerror(rc), pid);
 	else if ((rc == EIO || rc == ENOSPC) && disk_full(x->dir))
 		fprintf(stderr, "%s: %s: no space left on the disk\n",
-		    x->cmd->name, x->dir);
+		    x->cmd->name, x->shown);
 	else
-		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, x->dir,
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, x->shown,
 		    ar_strerror(rc));
 	/* A store named wrong is bad usage, as a bad option is. */
 	return rc == AR_EWHERE ? EXIT_USAGE : EXIT_STORE;
@@ -488,7 +488,7 @@ cmd_hosts(struct ctx *x)
 		return &x->hosts;
 	if ((rc = ar_hostlist_parse(x->host_names, &x->hosts, err)) != 0) {
 		fprintf(stderr, "%s: %s: the store's host list: %s\n",
-		    x->cmd->name, x->dir, rc == -2 ? "out of memory" : err);
+		    x->cmd->name, x->shown, rc == -2 ? "out of memory" : err);
 		return NULL;
 	}
 	x->hosts_parsed = 1;
@@ -815,7 +815,7 @@ config_differs(struct ctx *x, const struct ar_config *cfg)
 		return;
 	}
 	ar_info(t, &i);
-	fprintf(stderr, "%s: %s: %s:", x->cmd->name, x->dir,
+	fprintf(stderr, "%s: %s: %s:", x->cmd->name, x->shown,
 	    ar_strerror(AR_EEXIST));
 	if (cfg->hosts != NULL && ar_hosts(t, &names) == 0 &&
 	    i.config.nodes == cfg->nodes)
@@ -1047,6 +1047,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	if (c->prepare == NULL && c->whole == NULL)
 		x.standalone = 1;
 	x.dir = dir;
+	ar_where_masked(dir, x.shown, sizeof(x.shown));
 	if (x.standalone) {
 		if (create || upgrade) {
 			fprintf(stderr, "%s: %s: this mode uses no store\n",

@@ -87,7 +87,8 @@ struct cmd {
 
 struct ctx {
 	const struct cmd *cmd;
-	const char *dir;        /* the store's directory */
+	const char *dir;        /* the store's directory, or its URI */
+	char shown[1024];       /* ... as messages name it: no password */
 	ar_store *store;
 	int json;               /* AR_REC_JSON or 0 */
 	int64_t now;            /* the clock for this batch */

@@ -961,6 +961,17 @@ int ar_usage(ar_txn *t, int64_t from, int64_t to, int64_t window,
 int ar_forget(ar_txn *t, int64_t before, uint64_t *records,
     uint64_t *entries);
 
+/*
+ * A store's address as a message may show it (where, as ar_open takes
+ * it), into buf of size bytes, NUL-terminated, cut short if it does not
+ * fit: every password it holds is "***" (a URI's user:PASSWORD@, a
+ * password= parameter of its query, or a password= keyword of a
+ * key=value connection string, bare or quoted).  Returns the length of
+ * the whole, as snprintf does.  (ar_strerror's message for a server's
+ * failure is masked the same way.)
+ */
+size_t ar_where_masked(const char *where, char *buf, size_t size);
+
 /* A message for any code the library returns: its own, LMDB's, errno's. */
 const char *ar_strerror(int code);
 

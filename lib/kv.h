@@ -269,4 +269,9 @@ kv_cursor_del(struct kv_cursor *cur)
  * or postgres:// URI, else LMDB for a directory. */
 const struct kv_backend *kv_backend_of(const char *where);
 
+/* Mask every copy of each password of address where (see
+ * ar_where_masked) in text, a string in size bytes, which it may cut
+ * short: for what a backend's server said about the address. */
+void where_mask_text(const char *where, char *text, size_t size);
+
 #endif

@@ -274,6 +274,37 @@ expect_exit 2
 expect_err "ar-report: option '--max-size': below the store's size now"
 expect_check
 
+# A server that is not there (port 1 of this host) fails the connection
+# at once; libpq's words vary, the address's may not.  A key=value string
+# names no PostgreSQL store (only a URI does): it is a directory, not
+# there, and is not created here.
+begin 'promises: a password in a store'"'"'s address never reaches a message, URI or key=value'
+for w in 'postgresql://ar:s3cret@127.0.0.1:1/db|postgresql://ar:***@127.0.0.1:1/db' \
+    'postgres://ar@127.0.0.1:1/db?store=c1&password=s3cret|postgres://ar@127.0.0.1:1/db?store=c1&password=***' \
+    'postgresql:///db?host=127.0.0.1&port=1&pass%77ord=s3cret|postgresql:///db?host=127.0.0.1&port=1&pass%77ord=***' \
+    'postgresql://ar:s3%zzcret@127.0.0.1:1/db|postgresql://ar:***@127.0.0.1:1/db' \
+    "host=127.0.0.1 port=1 password='s3cret' dbname=ar|host=127.0.0.1 port=1 password=*** dbname=ar" \
+    'host=127.0.0.1 password = s3cret|host=127.0.0.1 password = ***'
+do
+	cmds='ar-report --info|ar-add start=+1h duration=1h|ar-del --purge'
+	case $w in
+	postgres*) cmds="$cmds|ar-report --create --nodes 4|ar-price --update" ;;
+	esac
+	IFS='|'
+	set -- $cmds
+	unset IFS
+	for cmd
+	do
+		# shellcheck disable=SC2086
+		run $cmd --store "${w%%|*}"
+		expect_exit 3
+		expect_out
+		grep -q s3cret "$D/.err" && fail "$cmd: the password is in: $(cat "$D/.err")"
+		grep -qF "${cmd%% *}: ${w#*|}: " "$D/.err" ||
+		    fail "$cmd: not named as ${w#*|}: $(cat "$D/.err")"
+	done
+done
+
 begin 'promises: --store with an empty name is bad usage'
 run ar-search --store '' start=+1h duration=1h
 expect_exit 2
