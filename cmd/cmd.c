@@ -279,9 +279,16 @@ disk_full(const char *dir)
 int
 cmd_store_error(struct ctx *x, int rc)
 {
+	char path[4096], shown[sizeof(x->shown)];
 	long pid;
 
-	if (rc == AR_ETIMEDOUT && x->store != NULL &&
+	/* Which file it was, for the one who must change its mode. */
+	if ((rc == EACCES || rc == EPERM) && ar_denied(x->dir, x->write ? 0 :
+	    AR_RDONLY, path, sizeof(path)) == 0) {
+		ar_where_masked(path, shown, sizeof(shown));
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, shown,
+		    ar_strerror(rc));
+	} else if (rc == AR_ETIMEDOUT && x->store != NULL &&
 	    (pid = ar_lock_holder(x->store)) > 0)
 		fprintf(stderr, "%s: %s: %s (pid %ld)\n", x->cmd->name,
 		    x->shown, ar_strerror(rc), pid);
@@ -908,6 +915,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");
 	char err[AR_ERRMAX], *so;
 	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
+	int group = 0;
 	int upgrade = 0, from;
 	int64_t d;
 	uint64_t nodes, host_count = 0;
@@ -943,7 +951,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 				    "'%.64s'\n", c->name, optarg);
 				goto usage;
 			}
-			config = 1;
+			group = 1;
 			break;
 		case 'j':
 			x.json = AR_REC_JSON;
@@ -1031,8 +1039,8 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		x.wait_ms = (long)(d * 1000);
 	}
 	if (config && !create) {
-		fprintf(stderr, "%s: --nodes, --hosts, --slot, --horizon, "
-		    "--max-size and --group go with --create\n", c->name);
+		fprintf(stderr, "%s: --nodes, --hosts, --slot, --horizon and "
+		    "--max-size go with --create\n", c->name);
 		return EXIT_USAGE;
 	}
 	if (cfg.hosts != NULL) {
@@ -1049,9 +1057,10 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	x.dir = dir;
 	ar_where_masked(dir, x.shown, sizeof(x.shown));
 	if (x.standalone) {
-		if (create || upgrade) {
+		if (create || upgrade || group) {
 			fprintf(stderr, "%s: %s: this mode uses no store\n",
-			    c->name, create ? "--create" : "--upgrade");
+			    c->name, create ? "--create" : upgrade ?
+			    "--upgrade" : "--group");
 			return EXIT_USAGE;
 		}
 		status = c->standalone(&x, argc, argv);
@@ -1072,6 +1081,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		return cmd_store_error(&x, rc);
 	if (create && (status = create_store(&x, &cfg)) != 0)
 		return status;
+	/* --group alone shares the store that is there (a PostgreSQL
+	 * store's users are its database's roles: nothing to do). */
+	if (group && !create && (rc = ar_share(dir, cfg.group)) != 0 &&
+	    rc != EOPNOTSUPP)
+		return cmd_store_error(&x, rc);
 	rc = ar_open(dir, x.write ? 0 : AR_RDONLY, &x.store);
 	if (rc != 0)
 		return cmd_store_error(&x, rc);

@@ -325,6 +325,26 @@ int ar_dump(ar_txn *t, int (*fn)(const struct ar_entry *, void *),
 int ar_load(const char *where, int (*next)(struct ar_entry *, void *),
     void *arg);
 
+/*
+ * Share the store at where, which is there, with group as ar_create does
+ * with cfg->group: the directory becomes the group's, setgid and mode
+ * 2770, and the store's files mode 0660 in that group.  Errors:
+ * AR_ENOSTORE (no store there), EOPNOTSUPP (a PostgreSQL store: its
+ * database's roles say who may use it), errno values from stat, chown,
+ * chmod and open.
+ */
+int ar_share(const char *where, long group);
+
+/*
+ * After ar_open (or ar_create) failed with EACCES or EPERM: the path of
+ * the store's directory or first file that this process may not use as
+ * flags (AR_RDONLY or 0) asks, with its effective ids, into path (size
+ * bytes, cut short if need be), so that a message can name it.  Returns
+ * 0, or ENOENT if it finds none (and for a PostgreSQL store, which has no
+ * files).
+ */
+int ar_denied(const char *where, unsigned flags, char *path, size_t size);
+
 /* Close a store; every transaction on it must be ended first. */
 void ar_close(ar_store *s);
 

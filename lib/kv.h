@@ -197,6 +197,13 @@ struct kv_backend {
 extern const struct kv_backend kv_lmdb;         /* lmdb/ */
 extern const struct kv_backend kv_postgresql;   /* pg/ */
 
+/* What only the LMDB backend has, a store's files (ar_share, ar_denied):
+ * share the store in dir with group, as create does with a group; and
+ * after a permission error, which of its files this process may not use
+ * as flags asks. */
+int lmdb_share(const char *dir, long group);
+int lmdb_denied(const char *dir, unsigned flags, char *path, size_t size);
+
 /* Do a and b hold the same bytes? */
 static inline int
 kv_same(const struct kv_val *a, const struct kv_val *b)

@@ -320,6 +320,21 @@ ar_open(const char *where, unsigned flags, ar_store **sp)
 
 static void txn_destroy(ar_txn *t);
 
+/* Files, groups and modes are LMDB's: a PostgreSQL store has none. */
+int
+ar_share(const char *where, long group)
+{
+	return kv_backend_of(where) == &kv_lmdb ? lmdb_share(where, group) :
+	    EOPNOTSUPP;
+}
+
+int
+ar_denied(const char *where, unsigned flags, char *path, size_t size)
+{
+	return kv_backend_of(where) == &kv_lmdb ?
+	    lmdb_denied(where, flags, path, size) : ENOENT;
+}
+
 void
 ar_close(ar_store *s)
 {

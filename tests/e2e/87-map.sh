@@ -24,7 +24,7 @@ expect_exit 2
 expect_err "ar-report: option '--nodes': 4, but '--hosts' names 3"
 run ar-report --hosts 'cn[1-3]' --info
 expect_exit 2
-expect_err 'ar-report: --nodes, --hosts, --slot, --horizon, --max-size and --group go with --create'
+expect_err 'ar-report: --nodes, --hosts, --slot, --horizon and --max-size go with --create'
 
 begin 'map: creating again with other names is a store error'
 mkstore --hosts 'cn[1-3]'

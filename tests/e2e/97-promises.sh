@@ -334,6 +334,50 @@ run ar-report --create --group nogroup --nodes 3 --info
 expect_exit 3
 expect_err "ar-report: $AR_STORE: a store with another configuration exists there: nodes 64 there, not 3"
 expect_check
+
+begin 'promises: --group shares a store that is there, without --create'
+chmod a+x "$TOP" "$D"
+AR_STORE=$D/store
+mkstore --nodes 16
+run as_nobody ar-search start=+1h duration=1h
+expect_exit 3
+run ar-report --group nogroup --info
+expect_exit 0
+filter 's/.*\( format=\)/\1/'
+expect_out ' format=7'
+run sh -c 'stat -c "%A %G %n" "$AR_STORE" "$AR_STORE"/*.mdb "$AR_STORE"/writer.lock | sed "s|$AR_STORE|S|"'
+expect_out 'drwxrws--- nogroup S' '-rw-rw---- nogroup S/data.mdb' \
+    '-rw-rw---- nogroup S/lock.mdb' '-rw-rw---- nogroup S/writer.lock'
+run as_nobody ar-add start=+1h duration=1h
+expect_exit 0
+run ar-report --group nogroup --nodes 16 --info
+expect_exit 2
+expect_err 'ar-report: --nodes, --hosts, --slot, --horizon and --max-size go with --create'
+expect_check
+
+begin 'promises: a store shared the old way (umask 002, chgrp) stays shared when a writer makes writer.lock; a permission error names the file'
+chmod a+x "$TOP" "$D"
+AR_STORE=$D/store
+run sh -c 'umask 002 && ar-report --create --info'
+# As a store made before writer.lock was, or whose lock was removed.
+chgrp -R nogroup "$AR_STORE"
+rm "$AR_STORE/writer.lock"
+run sh -c 'umask 022 && ar-add start=+1h duration=1h'
+expect_exit 0
+run sh -c 'stat -c "%A %G %n" "$AR_STORE" "$AR_STORE"/writer.lock | sed "s|$AR_STORE|S|"'
+expect_out 'drwxrwx--- nogroup S' '-rw-rw---- nogroup S/writer.lock'
+run as_nobody ar-add start=+2h duration=1h
+expect_exit 0
+chmod g-w "$AR_STORE/writer.lock"
+run as_nobody ar-add start=+3h duration=1h
+expect_exit 3
+expect_err "ar-add: $AR_STORE/writer.lock: Permission denied"
+chmod g-w "$AR_STORE/lock.mdb"
+run as_nobody ar-search start=+3h duration=1h
+expect_exit 3
+expect_err "ar-search: $AR_STORE/lock.mdb: Permission denied"
+chmod g+w "$AR_STORE/lock.mdb" "$AR_STORE/writer.lock"
+expect_check
 else
 skip 'promises: --group shares a store' 'needs root, setpriv and a nogroup group'
 fi
