@@ -237,7 +237,7 @@ void ar_config_default(struct ar_config *cfg);
 
 /*
  * Create a store in directory dir (made if missing, mode 0770 before the
- * umask) with configuration cfg, its clock set to now.  The store is made
+ * umask, with the parents it lacks, as mkdir -p) with configuration cfg, its clock set to now.  The store is made
  * whole under a temporary name and then linked in, so a creation killed
  * at any moment leaves no store or a complete one.  Creating a store that
  * exists with the same nodes, slot and horizon does nothing and succeeds
