@@ -448,6 +448,13 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 		cmd_warn(x, lineno, "%s", rc == -2 ? "out of memory" : err);
 		return EXIT_USAGE;
 	}
+	/* A typo of a field would pass as a label, and book the wrong
+	 * thing: node=32 one node. */
+	for (size_t i = 0; i < it->rec.nfields; i++)
+		if (ar_field_check(it->rec.fields[i].key, err) != 0) {
+			cmd_warn(x, lineno, "%s", err);
+			return EXIT_USAGE;
+		}
 	ar_record_numbers(&it->rec, numeric_fields);
 	if (prepare(x, it, err) != 0) {
 		cmd_warn(x, lineno, "%s", err);

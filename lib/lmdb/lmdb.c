@@ -226,7 +226,7 @@ store_make(const char *dir, const struct kv_init *init)
 {
 	char tmp[4096], path[4096];
 	struct lmdb_store ls = { .base = { self } };
-	struct lmdb_txn lt = { .base = { self }, .ls = &ls, .write = 1 };
+	struct lmdb_txn lt = { .base = { .be = self }, .ls = &ls, .write = 1 };
 	mdb_filehandle_t fd;
 	int rc, dfd;
 
