@@ -215,6 +215,8 @@ remove_unfinished(const char *dir)
 
 static const struct kv_backend *const self = &kv_lmdb;
 
+static int store_exists(const char *dir);
+
 /*
  * Make a store's data file whole, under a name of its own, and only then
  * link it in as data.mdb: a creation killed at any moment leaves either
@@ -310,15 +312,10 @@ lmdb_create(const char *dir, const struct kv_init *init)
 int
 lmdb_share(const char *dir, long group)
 {
-	char path[4096];
-	struct stat st;
 	int rc;
 
-	if (snprintf(path, sizeof(path), "%s/data.mdb", dir) >=
-	    (int)sizeof(path))
-		return ENAMETOOLONG;
-	if (stat(path, &st) == -1)
-		return errno == ENOENT ? AR_ENOSTORE : errno;
+	if ((rc = store_exists(dir)) != 0)
+		return rc;
 	if (chown(dir, (uid_t)-1, (gid_t)group) == -1 ||
 	    chmod(dir, 02770) == -1)
 		return errno;

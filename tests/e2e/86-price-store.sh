@@ -174,16 +174,14 @@ expect_check
 begin 'price: a floor above the limit or the nodes is refused, naming its line'
 price_store
 ar-price --show >"$D/before"
-sed 's/^class=3 .*/& min=31/' "$D/classes" >"$D/bad"
-run ar-price --set <"$D/bad"
-expect_exit 2
-expect_err "ar-price: line 3: field 'min': a floor is at most the class's limit"
-sed 's/^class=1 .*/& min=41/' "$D/classes" >"$D/bad"
-run ar-price --set <"$D/bad"
-expect_exit 2
-expect_err "ar-price: line 1: field 'min': a floor is at most the class's limit"
-run ar-price --show
-expect_out <"$D/before"
+for floor in 3:31 1:41; do
+	sed "s/^class=${floor%:*} .*/& min=${floor#*:}/" "$D/classes" >"$D/bad"
+	run ar-price --set <"$D/bad"
+	expect_exit 2
+	expect_err "ar-price: line ${floor%:*}: field 'min': a floor is at most the class's limit"
+	run ar-price --show
+	expect_out <"$D/before"
+done
 expect_check
 
 begin 'price: --update on a store without classes is refused'
