@@ -39,9 +39,11 @@ is_password(const char *s, size_t n)
 
 	while (i < n && k < sizeof(word) - 1) {
 		c = (unsigned char)s[i];
-		if (c == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 &&
-		    hexval(s[i + 2]) >= 0) {
-			c = hexval(s[i + 1]) * 16 + hexval(s[i + 2]);
+		if (c == '%' && i + 2 < n &&
+		    hexval((unsigned char)s[i + 1]) >= 0 &&
+		    hexval((unsigned char)s[i + 2]) >= 0) {
+			c = hexval((unsigned char)s[i + 1]) * 16 +
+			    hexval((unsigned char)s[i + 2]);
 			i += 3;
 		} else
 			i++;
