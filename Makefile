@@ -149,8 +149,11 @@ TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h tests/suite.h $(B)/libar.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $(filter %.c,$^) $(filter %.a,$^) \
-		$(LMDB_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $(filter %.c,$^) $(filter %.o,$^) \
+		$(filter %.a,$^) $(LMDB_LIBS) -lm
+
+# The typo rule is tested on the fields the commands know.
+$(B)/tests/test_format: $(B)/cmd/fields.o
 
 # Reads the pixels of a rendered chart (librsvg's rsvg-convert draws it).
 $(B)/tests/pngpixel: tests/pngpixel.c

@@ -328,7 +328,8 @@ static const char *
 refusal(int rc, enum ar_status state)
 {
 	return rc == AR_ENOTFOUND ? "not-found" : rc == AR_EPERM ?
-	    "not-owner" : state == AR_EXPIRED ? "expired" : "done";
+	    "not-owner" : rc == AR_ENOTHOLD ? "not-a-hold" :
+	    state == AR_EXPIRED ? "expired" : "done";
 }
 
 /*
@@ -346,7 +347,8 @@ confirm(struct ctx *x, ar_txn *t, struct item *it)
 	rc = ar_confirm(t, it->id, x->uid, &r);
 	if (rc == 0 || rc == AR_EDONE)
 		it->alts[0].status = r.state;
-	if (rc == AR_ENOTFOUND || rc == AR_EPERM || rc == AR_EDONE) {
+	if (rc == AR_ENOTFOUND || rc == AR_EPERM || rc == AR_EDONE ||
+	    rc == AR_ENOTHOLD) {
 		cmd_warn(x, it->line, "reservation %llu: %s",
 		    (unsigned long long)it->id, rc == AR_EDONE &&
 		    r.state == AR_EXPIRED ? "the hold expired" :

@@ -233,7 +233,29 @@ ahead_field(struct ctx *x, struct item *it, const char *key, int64_t *v,
 }
 
 /* --set: one class record, class=N name= price= ahead_min= ahead_max=
- * limit=; limit 0 means "as the class before" until the store says. */
+ * limit= min=; no limit means "as the class before" until the store
+ * says. */
+
+/* A count of nodes in field key, if it is there, into *dst; -1 with err
+ * if it is bad. */
+static int
+nodes_field(struct ctx *x, struct item *it, const char *key, uint32_t *dst,
+    char *err)
+{
+	const char *v = cmd_get(x, &it->rec, key);
+	char msg[AR_ERRMAX];
+	uint64_t u;
+
+	if (v == NULL)
+		return 0;
+	if (ar_uint_parse(v, 0, 1000000, &u, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
+		return -1;
+	}
+	*dst = (uint32_t)u;
+	return 0;
+}
+
 static int
 prepare_class(struct ctx *x, struct item *it, char *err)
 {
@@ -278,14 +300,10 @@ prepare_class(struct ctx *x, struct item *it, char *err)
 	if (ahead_field(x, it, "ahead_min", &c->ahead_min, err) < 0 ||
 	    ahead_field(x, it, "ahead_max", &c->ahead_max, err) < 0)
 		return -1;
-	if ((v = cmd_get(x, &it->rec, "limit")) != NULL) {
-		if (ar_uint_parse(v, 0, 1000000, &u, msg) != 0) {
-			snprintf(err, AR_ERRMAX, "field 'limit': %.200s", msg);
-			return -1;
-		}
-		c->limit = (uint32_t)u;
-	} else
-		c->limit = UINT32_MAX;  /* as the class before */
+	c->limit = UINT32_MAX;          /* absent: as the class before */
+	if (nodes_field(x, it, "limit", &c->limit, err) != 0 ||
+	    nodes_field(x, it, "min", &c->min, err) != 0)
+		return -1;
 	o->line[o->n - 1] = it->line;
 	p->n = o->n;
 	return 0;
@@ -300,6 +318,8 @@ why(const char *field)
 	if (strcmp(field, "limit") == 0)
 		return "a booking limit is at most the one before, and the "
 		    "first is the capacity";
+	if (strcmp(field, "min") == 0)
+		return "a floor is at most the class's limit";
 	if (strcmp(field, "ahead_min") == 0 || strcmp(field, "ahead_max") == 0)
 		return "the book-ahead ranges must cover 0 to forever, without "
 		    "gap or overlap, the last open";
@@ -342,7 +362,7 @@ set_all(struct ctx *x, struct item *items, size_t n)
 	if (rc == EBUSY) {
 		fprintf(stderr, "%s: %s: the number of classes cannot change "
 		    "while reservations with a class are live\n", x->cmd->name,
-		    x->dir);
+		    x->shown);
 		return EXIT_REFUSED;
 	}
 	return rc != 0 ? cmd_store_error(x, rc) : 0;
@@ -361,6 +381,7 @@ class_record(struct ar_record *r, const struct ar_class *c, size_t i,
 	    (c->ahead_max != -1 &&
 	    ar_record_set_duration(r, "ahead_max", c->ahead_max) != 0) ||
 	    ar_record_set_uint(r, "limit", c->limit) != 0 ||
+	    (c->min != 0 && ar_record_set_uint(r, "min", c->min) != 0) ||
 	    ar_record_set_duration(r, "retention", retention) != 0 ? -1 : 0;
 }
 
@@ -386,15 +407,39 @@ update_txn(ar_txn *t, void *arg)
 	    u->fc, &u->n);
 }
 
+/*
+ * After --update: a warning for each class it leaves closed to advance
+ * booking (limit 0) or nearly (at most a tenth of the nodes), unless the
+ * class has a floor, which says how far it may close.  The first class
+ * always has every node.
+ */
+static void
+closing(struct ctx *x, const struct ar_pricing *p, uint32_t nodes)
+{
+	for (size_t i = 1; i < p->n; i++) {
+		const struct ar_class *c = &p->c[i];
+
+		if (c->min != 0 || c->limit > nodes / 10)
+			continue;
+		fprintf(stderr, "%s: warning: class %zu%s%s%s: limit %lu of %lu "
+		    "nodes: the update %scloses it to advance booking (set a "
+		    "floor with min=)\n", x->cmd->name, i + 1,
+		    *c->name ? " (" : "", c->name, *c->name ? ")" : "",
+		    (unsigned long)c->limit, (unsigned long)nodes,
+		    c->limit > 0 ? "nearly " : "");
+	}
+}
+
 /* --show, --set, --update: the store's classes, before and after. */
 static int
 whole(struct ctx *x, ar_store *s)
 {
 	struct opts *o = x->data;
-	struct update u = { x, { 0, { { "", 0, 0, 0, 0 } }, 0 },
+	struct update u = { x, { 0, { { "", 0, 0, 0, 0, 0 } }, 0 },
 	    { { 0, 0, 0, 0, 0 } }, 0 };
 	struct ar_pricing p;
 	struct ar_record r;
+	struct ar_info info;
 	ar_txn *t;
 	int rc, st = 0;
 
@@ -404,7 +449,7 @@ whole(struct ctx *x, ar_store *s)
 		rc = ar_write(s, 0, x->now, update_txn, &u);
 		if (rc == AR_ENOTFOUND) {
 			fprintf(stderr, "%s: %s: the store has no price classes "
-			    "(set them with --set)\n", x->cmd->name, x->dir);
+			    "(set them with --set)\n", x->cmd->name, x->shown);
 			return EXIT_REFUSED;
 		}
 		if (rc == EDOM) {
@@ -418,10 +463,13 @@ whole(struct ctx *x, ar_store *s)
 	}
 	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
 		return cmd_store_error(x, rc);
-	rc = ar_pricing(t, &p);
+	if ((rc = ar_pricing(t, &p)) == 0)
+		rc = ar_info(t, &info);
 	ar_txn_abort(t);
 	if (rc != 0)
 		return cmd_store_error(x, rc);
+	if (o->mode == UPDATE)
+		closing(x, &p, info.config.nodes);
 	ar_record_init(&r);
 	for (size_t i = 0; i < p.n && st == 0; i++) {
 		st = class_record(&r, &p.c[i], i, p.retention);

@@ -1145,7 +1145,7 @@ load(struct ctx *x, int argc, char **argv)
 		return EXIT_USAGE;
 	if (rc == EEXIST) {
 		fprintf(stderr, "%s: %s: a store is there already: --load "
-		    "makes a new one\n", x->cmd->name, x->dir);
+		    "makes a new one\n", x->cmd->name, x->shown);
 		return EXIT_STORE;
 	}
 	if (rc == AR_ECORRUPT) {

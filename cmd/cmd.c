@@ -280,17 +280,24 @@ disk_full(const char *dir)
 int
 cmd_store_error(struct ctx *x, int rc)
 {
+	char path[4096], shown[sizeof(x->shown)];
 	long pid;
 
-	if (rc == AR_ETIMEDOUT && x->store != NULL &&
+	/* Which file it was, for the one who must change its mode. */
+	if ((rc == EACCES || rc == EPERM) && ar_denied(x->dir, x->write ? 0 :
+	    AR_RDONLY, path, sizeof(path)) == 0) {
+		ar_where_masked(path, shown, sizeof(shown));
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, shown,
+		    ar_strerror(rc));
+	} else if (rc == AR_ETIMEDOUT && x->store != NULL &&
 	    (pid = ar_lock_holder(x->store)) > 0)
-		fprintf(stderr, "%s: %s: %s (pid %ld)\n", x->cmd->name, x->dir,
-		    ar_strerror(rc), pid);
+		fprintf(stderr, "%s: %s: %s (pid %ld)\n", x->cmd->name,
+		    x->shown, ar_strerror(rc), pid);
 	else if ((rc == EIO || rc == ENOSPC) && disk_full(x->dir))
 		fprintf(stderr, "%s: %s: no space left on the disk\n",
-		    x->cmd->name, x->dir);
+		    x->cmd->name, x->shown);
 	else
-		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, x->dir,
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, x->shown,
 		    ar_strerror(rc));
 	/* A store named wrong is bad usage, as a bad option is. */
 	return rc == AR_EWHERE ? EXIT_USAGE : EXIT_STORE;
@@ -417,7 +424,9 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
     long lineno, int flags,
     int (*prepare)(struct ctx *, struct item *, char *))
 {
+	const char *const *names;
 	char err[AR_ERRMAX];
+	size_t nnames;
 	int rc;
 
 	it->line = lineno;
@@ -442,6 +451,15 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 		cmd_warn(x, lineno, "%s", rc == -2 ? "out of memory" : err);
 		return EXIT_USAGE;
 	}
+	/* A typo of a field would pass as a label, and book the wrong
+	 * thing: node=32 one node. */
+	names = cmd_field_names(&nnames);
+	for (size_t i = 0; i < it->rec.nfields; i++)
+		if (ar_field_check(it->rec.fields[i].key, names, nnames,
+		    err) != 0) {
+			cmd_warn(x, lineno, "%s", err);
+			return EXIT_USAGE;
+		}
 	ar_record_numbers(&it->rec, numeric_fields);
 	if (prepare(x, it, err) != 0) {
 		cmd_warn(x, lineno, "%s", err);
@@ -489,7 +507,7 @@ cmd_hosts(struct ctx *x)
 		return &x->hosts;
 	if ((rc = ar_hostlist_parse(x->host_names, &x->hosts, err)) != 0) {
 		fprintf(stderr, "%s: %s: the store's host list: %s\n",
-		    x->cmd->name, x->dir, rc == -2 ? "out of memory" : err);
+		    x->cmd->name, x->shown, rc == -2 ? "out of memory" : err);
 		return NULL;
 	}
 	x->hosts_parsed = 1;
@@ -777,7 +795,7 @@ config_differs(struct ctx *x, const struct ar_config *cfg)
 		return;
 	}
 	ar_info(t, &i);
-	fprintf(stderr, "%s: %s: %s:", x->cmd->name, x->dir,
+	fprintf(stderr, "%s: %s: %s:", x->cmd->name, x->shown,
 	    ar_strerror(AR_EEXIST));
 	if (cfg->hosts != NULL && ar_hosts(t, &names) == 0 &&
 	    i.config.nodes == cfg->nodes)
@@ -870,6 +888,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");
 	char err[AR_ERRMAX], *so;
 	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
+	int group = 0;
 	int upgrade = 0, from;
 	int64_t d;
 	uint64_t nodes, host_count = 0;
@@ -905,7 +924,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 				    "'%.64s'\n", c->name, optarg);
 				goto usage;
 			}
-			config = 1;
+			group = 1;
 			break;
 		case 'j':
 			x.json = AR_REC_JSON;
@@ -994,8 +1013,8 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		x.wait_ms = (long)(d * 1000);
 	}
 	if (config && !create) {
-		fprintf(stderr, "%s: --nodes, --hosts, --slot, --horizon, "
-		    "--max-size and --group go with --create\n", c->name);
+		fprintf(stderr, "%s: --nodes, --hosts, --slot, --horizon and "
+		    "--max-size go with --create\n", c->name);
 		return EXIT_USAGE;
 	}
 	if (cfg.hosts != NULL) {
@@ -1010,10 +1029,12 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	if (c->prepare == NULL && c->whole == NULL)
 		x.standalone = 1;
 	x.dir = dir;
+	ar_where_masked(dir, x.shown, sizeof(x.shown));
 	if (x.standalone) {
-		if (create || upgrade) {
+		if (create || upgrade || group) {
 			fprintf(stderr, "%s: %s: this mode uses no store\n",
-			    c->name, create ? "--create" : "--upgrade");
+			    c->name, create ? "--create" : upgrade ?
+			    "--upgrade" : "--group");
 			return EXIT_USAGE;
 		}
 		status = c->standalone(&x, argc, argv);
@@ -1034,6 +1055,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		return cmd_store_error(&x, rc);
 	if (create && (status = create_store(&x, &cfg)) != 0)
 		return status;
+	/* --group alone shares the store that is there (a PostgreSQL
+	 * store's users are its database's roles: nothing to do). */
+	if (group && !create && (rc = ar_share(dir, cfg.group)) != 0 &&
+	    rc != EOPNOTSUPP)
+		return cmd_store_error(&x, rc);
 	rc = ar_open(dir, x.write ? 0 : AR_RDONLY, &x.store);
 	if (rc != 0)
 		return cmd_store_error(&x, rc);

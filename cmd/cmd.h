@@ -74,6 +74,11 @@ struct cmd_field {
 /* Every field, ending with a NULL name. */
 extern const struct cmd_field cmd_fields[];
 
+/* The names of every field, in strcmp order, for ar_field_check: a
+ * class's (granted_cN) once for each class, granted_c1 to granted_c8;
+ * *n is how many. */
+const char *const *cmd_field_names(size_t *n);
+
 /* A command: its name, usage, options and what it does with an item. */
 struct cmd {
 	const char *name;
@@ -107,7 +112,8 @@ struct cmd {
 
 struct ctx {
 	const struct cmd *cmd;
-	const char *dir;        /* the store's directory */
+	const char *dir;        /* the store's directory, or its URI */
+	char shown[1024];       /* ... as messages name it: no password */
 	ar_store *store;
 	int json;               /* AR_REC_JSON or 0 */
 	int64_t now;            /* the clock for this batch */

@@ -51,11 +51,12 @@ const struct cmd_field cmd_fields[] = {
 	{ "status",     MAP | REPORT,           ASK | RESV },
 	{ "running",    REPORT,                 REPORT },
 	{ "class",      PRICE,                  ASK | RESV },
-	{ "name",       PRICE,                  PRICE | REPORT },
+	{ "name",       PRICE,                  PRICE | REPORT | MAP },
 	{ "price",      PRICE,                  ASK | RESV },
 	{ "ahead_min",  PRICE,                  PRICE },
 	{ "ahead_max",  PRICE,                  PRICE },
 	{ "limit",      PRICE,                  PRICE },
+	{ "min",        PRICE,                  PRICE },
 	{ "mean",       PRICE,                  PRICE },
 	{ "sd",         PRICE,                  PRICE },
 	/* --load reads a dump, which --dump prints. */
@@ -73,6 +74,12 @@ const struct cmd_field cmd_fields[] = {
 	{ "old_end",    0,                      ADD },
 	{ "old_nodes",  0,                      ADD },
 	{ "old_hosts",  0,                      MAP },
+	/* ar-map --slurm --apply and --diff */
+	{ "op",         0,                      MAP },
+	{ "differs",    0,                      MAP },
+	{ "slurm_start", 0,                     MAP },
+	{ "slurm_end",  0,                      MAP },
+	{ "slurm_hosts", 0,                     MAP },
 	{ "created",    0,                      REPORT },
 	{ "changed",    0,                      REPORT },
 	{ "protection", 0,                      PRICE },
@@ -119,6 +126,45 @@ const struct cmd_field cmd_fields[] = {
 	{ "violation",  0,                      REPORT },
 	{ NULL, 0, 0 }
 };
+
+#define NFIELDS (sizeof(cmd_fields) / sizeof(cmd_fields[0]) - 1)
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char *const *
+cmd_field_names(size_t *n)
+{
+	/* A class's field (granted_cN) is there for every class a store
+	 * may have, granted_c1 to granted_c8. */
+	static const char *names[NFIELDS * AR_CLASSES_MAX];
+	static char classed[NFIELDS][AR_CLASSES_MAX][AR_KEY_MAX + 1];
+	static size_t count;
+	size_t len;
+
+	if (count == 0) {
+		for (size_t i = 0; i < NFIELDS; i++) {
+			const char *f = cmd_fields[i].name;
+
+			len = strlen(f);
+			if (len < 3 || strcmp(f + len - 3, "_cN") != 0) {
+				names[count++] = f;
+				continue;
+			}
+			for (int c = 0; c < AR_CLASSES_MAX; c++) {
+				snprintf(classed[i][c], sizeof(classed[i][c]),
+				    "%.*s%d", (int)len - 1, f, c + 1);
+				names[count++] = classed[i][c];
+			}
+		}
+		qsort(names, count, sizeof(names[0]), by_name);
+	}
+	*n = count;
+	return names;
+}
 
 int
 cmd_reads(const struct cmd *c, const char *key)

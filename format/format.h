@@ -196,6 +196,18 @@ int ar_record_set_null(struct ar_record *r, const char *key);
  */
 void ar_record_numbers(struct ar_record *r, const char *const *keys);
 
+/*
+ * May a field called name pass a command untouched, when fields[0 ..
+ * nfields), in strcmp order, are the fields the commands know?  It may
+ * if it is one of them, begins with "x-", or is far from all of them; a
+ * near miss is taken for a typo of one (format/RECORDS.md says how near:
+ * the same name but for case, another scheduler's name for it such as
+ * NodeCnt, or a slip of a letter or two, the first kept).  Returns 0, or
+ * -1 with "unknown field 'node' (did you mean 'nodes'?)" in err.
+ */
+int ar_field_check(const char *name, const char *const *fields,
+    size_t nfields, char *err);
+
 /* Remove field key if present. */
 void ar_record_del(struct ar_record *r, const char *key);
 

@@ -7,11 +7,21 @@
  * line that parses back to the same fields and prints the same again, in
  * both formats; setting and deleting fields must keep it so, and so must
  * making a value set to the input a number if it is one.
+ *
+ * Every field name parsed is checked for a typo of the commands' fields:
+ * a near miss names one of them, and no field nor a name marked x- is
+ * one.  And both ways of the rule, from the first bytes: one of the
+ * fields with one slip (a letter inserted, dropped, changed or swapped
+ * with the next, the first letter kept, in a field of 4 or more) or its
+ * case changed is refused; marked x-, it passes.
  */
+#include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "format.h"
 #include "message.h"
 
@@ -69,6 +79,100 @@ roundtrip(const struct ar_record *r, int from, int flags,
 	free(b);
 }
 
+static const char *const *fields;       /* the commands' */
+static size_t nfields;
+
+static int
+is_field(const char *name)
+{
+	for (size_t i = 0; i < nfields; i++)
+		if (strcmp(fields[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is name taken for a typo of one of the fields? */
+static int
+typo(const char *name, char *err)
+{
+	return ar_field_check(name, fields, nfields, err) != 0;
+}
+
+/* A name the parser took: passed, or refused for a field it names. */
+static void
+name_checked(const char *name)
+{
+	char err[AR_ERRMAX], want[AR_ERRMAX];
+	const char *near;
+
+	if (!typo(name, err))
+		return;
+	checkerr(err);
+	snprintf(want, sizeof(want), "unknown field '%s' (did you mean '",
+	    name);
+	near = err + strlen(want);
+	if (strncmp(err, want, strlen(want)) != 0 || is_field(name) ||
+	    (tolower((unsigned char)name[0]) == 'x' && name[1] == '-'))
+		abort();
+	strcpy(want, near);
+	if (strlen(want) < 3 || strcmp(want + strlen(want) - 3, "'?)") != 0)
+		abort();
+	want[strlen(want) - 3] = '\0';
+	if (!is_field(want))
+		abort();
+}
+
+/* A field with one slip, chosen by d[0 .. 4): refused, unless it is a
+ * field itself or no name; marked x-, it passes. */
+static void
+slipped(const uint8_t *d)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz_-.0123456789";
+	char name[AR_KEY_MAX + 8], err[AR_ERRMAX];
+	const char *f;
+	size_t len, at;
+	int op = d[1] % 5, must;
+
+	f = fields[d[0] % nfields];
+	len = strlen(f);
+	at = 1 + d[2] % len;            /* the first letter stays */
+	memcpy(name, f, len + 1);
+	switch (op) {
+	case 0:                         /* a letter inserted */
+		memmove(name + at + 1, name + at, len - at + 1);
+		name[at] = chars[d[3] % (sizeof(chars) - 1)];
+		break;
+	case 1:                         /* dropped */
+		if (at == len)
+			return;
+		memmove(name + at, name + at + 1, len - at);
+		break;
+	case 2:                         /* changed */
+		if (at == len)
+			return;
+		name[at] = chars[d[3] % (sizeof(chars) - 1)];
+		break;
+	case 3:                         /* swapped with the next */
+		if (at + 1 >= len)
+			return;
+		name[at] = f[at + 1];
+		name[at + 1] = f[at];
+		break;
+	default:                        /* its case, from at on */
+		for (size_t i = at - 1; i < len; i++)
+			name[i] = (char)toupper((unsigned char)name[i]);
+	}
+	if (is_field(name) || name[0] == '\0')
+		return;
+	must = op == 4 || len >= 4;
+	if (must && !typo(name, err))
+		abort();
+	memmove(name + 2, name, strlen(name) + 1);
+	memcpy(name, "x-", 2);
+	if (typo(name, err))
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -78,6 +182,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n;
 	int flags, rc;
 
+	if (fields == NULL)
+		fields = cmd_field_names(&nfields);
+	if (size >= 4)
+		slipped(data);
 	ar_record_init(&r);
 	ar_record_init(&tmp);
 	ar_record_init(&tmp2);
@@ -101,6 +209,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		roundtrip(&r, flags, KV, &tmp, &tmp2);
 		roundtrip(&r, flags, JS, &tmp, &tmp2);
+		for (n = 0; n < r.nfields; n++)
+			name_checked(r.fields[n].key);
 
 		/* Replace the first field and delete it; add some. */
 		if ((n = r.nfields) > 0) {

@@ -45,6 +45,7 @@ extern "C" {
 				   ar_strerror tells what it said */
 #define AR_EWHERE    (-30611)   /* not a store's address: a URI's store= name
 				   is not 1 to 63 of [A-Za-z0-9._-], or twice */
+#define AR_ENOTHOLD  (-30612)   /* ar_confirm: the reservation was never a hold */
 
 /* The status of an answer or of a reservation. */
 enum ar_status {
@@ -218,6 +219,8 @@ struct ar_resv {
 				   confirmed */
 	unsigned resv_flags;    /* AR_RESV_MAINT, as asked */
 	char account[AR_LABEL_MAX + 1]; /* "" if none */
+	int confirmed;          /* granted as a hold and confirmed since
+				   (a store of format 7 or later) */
 };
 
 /*
@@ -235,6 +238,8 @@ struct ar_class {
 	int64_t ahead_min;      /* book-ahead range, seconds ... */
 	int64_t ahead_max;      /* ... to this, exclusive; -1: no end */
 	uint32_t limit;         /* nested booking limit b_j, nodes */
+	uint32_t min;           /* its floor: ar_update_limits never sets
+				   limit below it; 0: none (format 7) */
 };
 
 /* Fill cfg with the defaults: 64 nodes, 5-minute slots, 30 days, the
@@ -243,7 +248,7 @@ void ar_config_default(struct ar_config *cfg);
 
 /*
  * Create a store in directory dir (made if missing, mode 0770 before the
- * umask) with configuration cfg, its clock set to now.  The store is made
+ * umask, with the parents it lacks, as mkdir -p) with configuration cfg, its clock set to now.  The store is made
  * whole under a temporary name and then linked in, so a creation killed
  * at any moment leaves no store or a complete one.  Creating a store that
  * exists with the same nodes, slot and horizon does nothing and succeeds
@@ -288,8 +293,8 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  * format 4; the mapping of format 5; the hold index of format 6), a
  * store older than 5 gets the default node names, and records stay as
  * they are (format 6 adds the series of an occurrence and the expiry of
- * a hold, format 7 a reservation's flags and account, which older
- * records have not).  Errors: AR_ENOSTORE,
+ * a hold, format 7 a reservation's flags and account and a hold's
+ * being confirmed, which older records have not).  Errors: AR_ENOSTORE,
  * AR_EVERSION (a format it cannot convert), AR_ETIMEDOUT, AR_ECORRUPT,
  * AR_EFULL, errno values from open, LMDB's
  * codes.
@@ -331,6 +336,26 @@ int ar_dump(ar_txn *t, int (*fn)(const struct ar_entry *, void *),
 int ar_load(const char *where, int (*next)(struct ar_entry *, void *),
     void *arg);
 
+/*
+ * Share the store at where, which is there, with group as ar_create does
+ * with cfg->group: the directory becomes the group's, setgid and mode
+ * 2770, and the store's files mode 0660 in that group.  Errors:
+ * AR_ENOSTORE (no store there), EOPNOTSUPP (a PostgreSQL store: its
+ * database's roles say who may use it), errno values from stat, chown,
+ * chmod and open.
+ */
+int ar_share(const char *where, long group);
+
+/*
+ * After ar_open (or ar_create) failed with EACCES or EPERM: the path of
+ * the store's directory or first file that this process may not use as
+ * flags (AR_RDONLY or 0) asks, with its effective ids, into path (size
+ * bytes, cut short if need be), so that a message can name it.  Returns
+ * 0, or ENOENT if it finds none (and for a PostgreSQL store, which has no
+ * files).
+ */
+int ar_denied(const char *where, unsigned flags, char *path, size_t size);
+
 /* Close a store; every transaction on it must be ended first. */
 void ar_close(ar_store *s);
 
@@ -350,10 +375,10 @@ void ar_idle(ar_store *s);
  * Begin a transaction at time now; the store's clock becomes the later of
  * now and the clock it had.  A write transaction waits for the writer lock
  * as set by ar_set_wait(), then releases every hold that expired by the
- * clock (see ar_confirm): it reads as AR_EXPIRED from then on, and its
- * slots are free; when there are none this costs one cursor lookup.  A
- * read transaction sees holds as the last writer left them: one past its
- * expiry still holds its slots until a writer comes.  One transaction at
+ * clock (see ar_confirm): its slots are free; when there are none this
+ * costs one cursor lookup.  A read transaction reads a hold past its
+ * expiry as AR_EXPIRED too (ar_get), but its slots stay taken until a
+ * writer comes.  One transaction at
  * a time per store handle.  Errors: AR_ETIMEDOUT, EACCES (writing a
  * read-only store), AR_ECORRUPT, MDB_MAP_FULL (releasing holds: ar_grow,
  * then begin again; ar_write does), LMDB's codes.
@@ -385,7 +410,9 @@ int ar_grow(ar_store *s, unsigned flags);
  * commit, AR_UNCHANGED to end the transaction without writing anything
  * of its own (ar_write then returns 0, and commits only the holds the
  * transaction released, if any), or an error code to abort; that code is
- * returned.  Errors: those of fn, ar_txn_begin, ar_txn_commit and ar_grow.
+ * returned.  A transaction in which fn changed nothing but the clock is
+ * ended as after AR_UNCHANGED: a write that changes nothing writes
+ * nothing.  Errors: those of fn, ar_txn_begin, ar_txn_commit and ar_grow.
  */
 int ar_write(ar_store *s, unsigned flags, int64_t now,
     int (*fn)(ar_txn *, void *), void *arg);
@@ -436,7 +463,9 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * AR_LATER); reservations with a fixed start never move.  All copies are
  * granted or none (unless AR_PARTIAL: then the first copies are granted
  * and those after the first that finds no room are refused, AR_R_FULL);
- * a refusal leaves the store as it was, moves included.  ans tells the
+ * a refusal books and moves nothing, and is kept only as an entry of
+ * the demand log (see ar_demand), the outcome of every request being
+ * demand.  ans tells the
  * first copy granted (AR_GRANTED, its id, interval and free count, as in
  * struct ar_placed) or the refusal, its reason and the free count at the
  * window's first start; ar_added() lists every copy granted and every
@@ -526,10 +555,11 @@ struct ar_placed {
 void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
     const struct ar_placed **moved, size_t *nm);
 
-/* Read reservation id into r: a granted one that ended by the store clock
- * reads as AR_FINISHED, changed at its end, whether or not it was purged
- * (a hold then reads as held until a writer releases it: see
- * ar_txn_begin).  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
+/* Read reservation id into r: a hold whose expiry came by the store clock
+ * reads as AR_EXPIRED, changed at its expiry, whether or not a writer has
+ * released it (see ar_txn_begin); any other granted one that ended by the
+ * clock reads as AR_FINISHED, changed at its end, whether or not it was
+ * purged.  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
 int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 
 /*
@@ -545,13 +575,15 @@ int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 /*
  * Confirm the hold on reservation id, on behalf of uid who (0 is root),
  * in write transaction t: it stays where it is and no longer expires
- * (r->expires becomes 0, changed the clock).  Confirming a reservation
- * that is granted and not held (confirmed before, or never a hold)
- * changes nothing and succeeds, so that a confirmation may be retried.
- * The record as it is afterwards goes to r, also on AR_EDONE (its state
- * then says whether it expired, was cancelled or finished).  Errors:
- * AR_ENOTFOUND, AR_EPERM, AR_EDONE, EACCES (read transaction),
- * AR_ECORRUPT, MDB_MAP_FULL, LMDB's codes.
+ * (r->expires becomes 0, r->confirmed 1, changed the clock).  Confirming
+ * a hold confirmed before changes nothing and succeeds, so that a
+ * confirmation may be retried; a reservation that was never a hold is
+ * refused, AR_ENOTHOLD (so is a hold confirmed in a store of format 6
+ * or older, whose records did not keep that).  The record as it is
+ * afterwards goes to r, also on AR_EDONE (its state then says whether
+ * it expired, was cancelled or finished) and AR_ENOTHOLD.  Errors:
+ * AR_ENOTFOUND, AR_EPERM, AR_EDONE, AR_ENOTHOLD, EACCES (read
+ * transaction), AR_ECORRUPT, MDB_MAP_FULL, LMDB's codes.
  */
 int ar_confirm(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 
@@ -628,7 +660,8 @@ int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
  * leaves the indexes, which keep it until then, in order of end, then id;
  * fn, if not NULL, is called with each one (AR_FINISHED, changed at its
  * end).  Without fn an unlabelled reservation leaves them without its
- * record being read.  Ring slots before the clock are reused lazily.
+ * record being read.  Ring slots before the clock are reused lazily.  A
+ * purge that finds nothing to take out changes nothing.
  * Errors: EACCES, MDB_MAP_FULL, LMDB's codes, and fn's nonzero return.
  */
 int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),
@@ -683,12 +716,12 @@ int ar_pricing(ar_txn *t, struct ar_pricing *p);
 /*
  * Replace the price classes in write transaction t, as a whole.  The
  * classes come highest price first: prices positive and falling; limits
- * nested, b_1 the capacity and each no larger than the one before; the
- * book-ahead ranges, taken in order, cover [0, forever) with neither gap
- * nor overlap.  Reservations granted under older limits stay.  On EINVAL
- * *bad is the index of the class and *field names the field at fault
- * ("price", "limit", "ahead_min", "ahead_max", "name", "retention",
- * "class").  Errors: EINVAL, EACCES (read transaction), EBUSY (the
+ * nested, b_1 the capacity and each no larger than the one before; each
+ * floor no larger than its limit; the book-ahead ranges, taken in order,
+ * cover [0, forever) with neither gap nor overlap.  Reservations granted
+ * under older limits stay.  On EINVAL *bad is the index of the class and
+ * *field names the field at fault ("price", "limit", "min", "ahead_min",
+ * "ahead_max", "name", "retention", "class").  Errors: EINVAL, EACCES (read transaction), EBUSY (the
  * number of classes would change while a live reservation has a class),
  * LMDB's codes.
  */
@@ -790,8 +823,10 @@ int ar_booking_limits(uint32_t capacity, enum ar_rm_method method,
  * ar-price --update: forecast the demand of each class from the demand
  * log since then (ar_forecast), compute booking limits for the store's
  * capacity and the classes' prices (ar_booking_limits), and make them the
- * classes' limits, all in write transaction t.  fc[0 .. *n) tells the
- * forecasts, protection levels and limits.  Reservations granted under
+ * classes' limits, all in write transaction t, each raised to its class's
+ * floor and to the limit of every cheaper class (so that they stay
+ * nested).  fc[0 .. *n) tells the forecasts, and the limits and
+ * protection levels as set (y_j = C - b_(j+1)).  Reservations granted under
  * the old limits stay.  Errors: EACCES (read transaction), AR_ENOTFOUND
  * (the store has no classes), EINVAL (method), ENOMEM, LMDB's codes.
  */
@@ -843,8 +878,10 @@ struct ar_mapped {
  * that ended before the clock with the hosts they had), or, if ids is
  * not NULL, with each of ids[0 .. nids) in that order, whatever its
  * state (AR_MAP_NOTFOUND for one that does not exist).  What fn sees
- * lasts until it returns.  A status compares with what ar_map told in
- * an earlier write transaction; this one's tells count as told.
+ * lasts until it returns.  A status compares with what ar_map told
+ * last, in a write transaction: only the reservations it calls fn with
+ * count as told (ar_export's tells do not), so one never told is
+ * AR_MAP_NEW however often it was mapped.
  * Errors: EINVAL (a bad range), ENOMEM, AR_ECORRUPT (the plan cannot
  * be mapped: admission never allows it), LMDB's codes.
  */
@@ -952,6 +989,17 @@ int ar_usage(ar_txn *t, int64_t from, int64_t to, int64_t window,
  */
 int ar_forget(ar_txn *t, int64_t before, uint64_t *records,
     uint64_t *entries);
+
+/*
+ * A store's address as a message may show it (where, as ar_open takes
+ * it), into buf of size bytes, NUL-terminated, cut short if it does not
+ * fit: every password it holds is "***" (a URI's user:PASSWORD@, a
+ * password= parameter of its query, or a password= keyword of a
+ * key=value connection string, bare or quoted).  Returns the length of
+ * the whole, as snprintf does.  (ar_strerror's message for a server's
+ * failure is masked the same way.)
+ */
+size_t ar_where_masked(const char *where, char *buf, size_t size);
 
 /* A message for any code the library returns: its own, LMDB's, errno's. */
 const char *ar_strerror(int code);

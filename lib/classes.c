@@ -64,6 +64,27 @@ classes_begin(ar_txn *t)
 	return limits_begin(t);
 }
 
+int
+classes_upgrade(struct kv_txn *txn)
+{
+	struct pricing pr;
+	struct kv_val v;
+	int rc;
+
+	rc = kv_get(txn, KV_PRICING, (struct kv_val *)&classes_key, &v);
+	if (rc == KV_NOTFOUND)
+		return 0;
+	if (rc != 0)
+		return rc;
+	if (v.size != sizeof(pr))
+		return AR_ECORRUPT;
+	memcpy(&pr, v.data, sizeof(pr));
+	for (size_t i = 0; i < AR_CLASSES_MAX; i++)
+		pr.c[i].min = 0;
+	v.data = &pr;
+	return kv_put(txn, KV_PRICING, (struct kv_val *)&classes_key, &v, 0);
+}
+
 uint32_t
 class_of(const ar_txn *t, int64_t earliest)
 {
@@ -286,12 +307,11 @@ demand_drop(ar_txn *t, int64_t before, uint64_t *dropped)
 }
 
 int
-demand_prune(ar_txn *t)
+demand_prune(ar_txn *t, uint64_t *dropped)
 {
 	int64_t retention = t->pr.n ? t->pr.retention : RETENTION_DEFAULT;
-	uint64_t dropped;
 
-	return demand_drop(t, t->now - retention, &dropped);
+	return demand_drop(t, t->now - retention, dropped);
 }
 
 int
@@ -367,6 +387,8 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 		if (c->limit > t->m.nodes || (i == 0 && c->limit !=
 		    t->m.nodes) || (i > 0 && c->limit > p->c[i - 1].limit))
 			return bad_class(i, "limit", bad, field);
+		if (c->min > c->limit)
+			return bad_class(i, "min", bad, field);
 	}
 	/* The book-ahead ranges, in their order, cover [0, forever) once. */
 	for (i = 0; i < p->n; i++)
@@ -401,6 +423,9 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 	pr.n = (uint32_t)p->n;
 	pr.retention = p->retention;
 	memcpy(pr.c, p->c, p->n * sizeof(pr.c[0]));
+	/* The same classes again change nothing: no write. */
+	if (memcmp(&pr, &t->pr, sizeof(pr)) == 0)
+		return 0;
 	txn_wrote(t);
 	if (p->n == 0)
 		rc = kv_del(t->txn, KV_PRICING, (struct kv_val *)&classes_key,
@@ -614,6 +639,15 @@ ar_update_limits(ar_txn *t, enum ar_rm_method method, int64_t since,
 	}
 	if ((rc = ar_booking_limits(t->m.nodes, method, fc, p.n)) != 0)
 		return rc;
+	/* Floors, from the cheapest class up: no limit below its class's
+	 * floor, nor below a cheaper class's limit (they nest). */
+	for (size_t i = p.n - 1; i > 0; i--) {
+		if (fc[i].limit < p.c[i].min)
+			fc[i].limit = p.c[i].min;
+		if (i + 1 < p.n && fc[i].limit < fc[i + 1].limit)
+			fc[i].limit = fc[i + 1].limit;
+		fc[i - 1].protection = t->m.nodes - fc[i].limit;
+	}
 	for (size_t i = 0; i < p.n; i++)
 		p.c[i].limit = fc[i].limit;
 	*n = p.n;

@@ -99,11 +99,14 @@ ar_confirm(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 
 	if ((rc = resv_owned(t, id, who, r)) != 0)
 		return rc;
+	/* Confirmed before: nothing to do, as asked.  Never a hold (or
+	 * confirmed before format 7, which did not say so): refused. */
 	if (r->expires == 0)
-		return 0;
+		return r->confirmed ? 0 : AR_ENOTHOLD;
 	if ((rc = hold_index(t, r, 0)) != 0)
 		return rc;
 	r->expires = 0;
+	r->confirmed = 1;
 	r->changed = t->now;
 	return resv_put(t, r);
 }

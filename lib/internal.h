@@ -125,7 +125,11 @@ struct disk_sched {
 	uint16_t account_len;   /* 0 to AR_LABEL_MAX */
 	uint16_t spare;
 };
-#define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD | STATE_SCHED)
+/* ... it was granted as a hold and confirmed (format 7): confirming it
+ * again is no error, and no change. */
+#define STATE_CONFIRMED 0x1000
+#define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD | STATE_SCHED | \
+    STATE_CONFIRMED)
 
 /*
  * An entry of the client key index (resv.c): the key is the owner (u32,
@@ -238,6 +242,7 @@ struct ar_txn {
 	int locked;             /* holds the writer flock */
 	int meta_dirty;
 	struct meta m;
+	struct meta begun;      /* the meta as it was read: txn_changed() */
 	int64_t now;            /* store clock for this transaction */
 	int64_t released;       /* holds expiring by this clock are released:
 				   a write transaction's now, or the clock
@@ -357,6 +362,8 @@ int ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to,
     uint32_t *out);
 int ring_flush_chunks(ar_txn *t, struct ring *r);
 int ring_flush(ar_txn *t, struct ring *r);
+/* Has r changes in memory that ring_flush would write? */
+int ring_pending(const struct ring *r);
 int ring_save(ar_txn *t, struct ring *r, struct ring_save *rs);
 void ring_restore(struct ring *r, struct ring_save *rs);
 void ring_release(struct ring_save *rs);
@@ -377,6 +384,8 @@ int slots_scan(ar_txn *t, struct slot_list *l, uint64_t from, uint64_t to,
     int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg);
 /* Write both lists' changed buckets to the store. */
 int slots_flush(ar_txn *t);
+/* Have the lists changed buckets that slots_flush would write? */
+int slots_pending(const ar_txn *t);
 /* Forget the buckets in memory: their transaction ended or was undone. */
 void slots_discard(ar_txn *t);
 /* Free the buckets' memory. */
@@ -391,6 +400,9 @@ int slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
 /* classes.c: price classes and the booking limits on admission */
 /* Load the pricing of transaction t and ready its limit rings. */
 int classes_begin(ar_txn *t);
+/* Format 6 to 7, in write transaction txn: each class's floor, where
+ * older formats left the bytes unused (and not always zero), is 0. */
+int classes_upgrade(struct kv_txn *txn);
 /* The class of a request asked at earliest, by its book-ahead. */
 uint32_t class_of(const ar_txn *t, int64_t earliest);
 /* The first start in [lo, hi] where need nodes of class cls fit for len
@@ -414,8 +426,8 @@ int demand_begin(struct kv_txn *txn, int64_t now);
 /* Log an admission outcome: every one with classes, else refusals. */
 int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
     uint32_t granted, enum ar_reason reason);
-/* Drop demand entries older than the retention. */
-int demand_prune(ar_txn *t);
+/* Drop demand entries older than the retention; *dropped counts them. */
+int demand_prune(ar_txn *t, uint64_t *dropped);
 /* Forget where the demand log ends: a nested transaction was undone. */
 void demand_forget(ar_txn *t);
 /* Drop demand entries asked before a time; *dropped counts them. */
@@ -426,7 +438,9 @@ int resv_put(ar_txn *t, const struct ar_resv *r);
 void resv_cursor_close(ar_txn *t);
 int resv_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 int resv_decode(const ar_txn *t, const struct kv_val *v, struct ar_resv *r);
-void resv_finished(struct ar_resv *r, int64_t clock);
+/* Read r as of clock: a hold past its expiry expired, an ended one
+ * finished. */
+void resv_as_of(struct ar_resv *r, int64_t clock);
 size_t label_key(const char *user, const char *job, unsigned char *buf);
 int resv_index(ar_txn *t, const struct ar_resv *r, int add);
 int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);

@@ -91,10 +91,13 @@ struct kv_store {
 
 struct kv_txn {
 	const struct kv_backend *be;
+	uint64_t writes;        /* puts and deletes made through the calls
+				   below: the backend's txn_begin sets 0 */
 };
 
 struct kv_cursor {
 	const struct kv_backend *be;
+	struct kv_txn *txn;     /* its transaction: kv_cursor_open sets it */
 };
 
 /* A new store's first content: the backend makes the store, calls fill
@@ -134,7 +137,8 @@ struct kv_backend {
 	 * Begin a transaction: a child of parent if that is not NULL (a
 	 * write transaction, and write is then 1), else a read one or,
 	 * with write, the store's only writer, waiting at most wait_ms
-	 * milliseconds for the one before it to end (AR_ETIMEDOUT).
+	 * milliseconds for the one before it to end (AR_ETIMEDOUT); its
+	 * writes count from 0.
 	 */
 	int (*txn_begin)(struct kv_store *ks, struct kv_txn *parent, int write,
 	    long wait_ms, struct kv_txn **txn);
@@ -193,6 +197,13 @@ struct kv_backend {
 extern const struct kv_backend kv_lmdb;         /* lmdb/ */
 extern const struct kv_backend kv_postgresql;   /* pg/ */
 
+/* What only the LMDB backend has, a store's files (ar_share, ar_denied):
+ * share the store in dir with group, as create does with a group; and
+ * after a permission error, which of its files this process may not use
+ * as flags asks. */
+int lmdb_share(const char *dir, long group);
+int lmdb_denied(const char *dir, unsigned flags, char *path, size_t size);
+
 /* Do a and b hold the same bytes? */
 static inline int
 kv_same(const struct kv_val *a, const struct kv_val *b)
@@ -213,6 +224,7 @@ static inline int
 kv_put(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
     const struct kv_val *val, unsigned flags)
 {
+	txn->writes++;
 	return txn->be->put(txn, tb, key, val, flags);
 }
 
@@ -220,6 +232,7 @@ static inline int
 kv_del(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
     const struct kv_val *val)
 {
+	txn->writes++;
 	return txn->be->del(txn, tb, key, val);
 }
 
@@ -232,7 +245,11 @@ kv_count(struct kv_txn *txn, enum kv_table tb, uint64_t *n)
 static inline int
 kv_cursor_open(struct kv_txn *txn, enum kv_table tb, struct kv_cursor **cur)
 {
-	return txn->be->cursor_open(txn, tb, cur);
+	int rc = txn->be->cursor_open(txn, tb, cur);
+
+	if (rc == 0)
+		(*cur)->txn = txn;
+	return rc;
 }
 
 static inline void
@@ -251,11 +268,17 @@ kv_cursor_get(struct kv_cursor *cur, struct kv_val *key, struct kv_val *val,
 static inline int
 kv_cursor_del(struct kv_cursor *cur)
 {
+	cur->txn->writes++;
 	return cur->be->cursor_del(cur);
 }
 
 /* The backend of the store where names: PostgreSQL for a postgresql://
  * or postgres:// URI, else LMDB for a directory. */
 const struct kv_backend *kv_backend_of(const char *where);
+
+/* Mask every copy of each password of address where (see
+ * ar_where_masked) in text, a string in size bytes, which it may cut
+ * short: for what a backend's server said about the address. */
+void where_mask_text(const char *where, char *text, size_t size);
 
 #endif

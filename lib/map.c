@@ -48,6 +48,8 @@ struct item {
 	struct hostset want;    /* fixed: its hosts; else the ones it had */
 	struct hostset told;    /* what ar_map told last */
 	int untold;             /* ... nothing yet */
+	int telling;            /* ar_map tells it now: what it is told
+				   becomes what it was told last */
 	struct hostset got;     /* what the sweep gave it */
 };
 
@@ -194,17 +196,18 @@ entry_write(ar_txn *t, enum kv_table dbi, const struct item *it,
 	return rc;
 }
 
-/* Keep what the sweep gave item it; told: as what ar_map tells now. */
+/* Keep what the sweep gave item it, and if ar_map tells it now, that
+ * as what it was told. */
 static int
-entry_put(ar_txn *t, const struct item *it, int told)
+entry_put(ar_txn *t, const struct item *it)
 {
-	const struct hostset *tl = told ? &it->got :
+	const struct hostset *tl = it->telling ? &it->got :
 	    it->untold ? NULL : &it->told;
 
 	/* Unchanged: no write. */
 	if (it->stored && it->stored_s == it->s && it->stored_e == it->e &&
-	    hostset_equal(&it->want, &it->got) &&
-	    (told ? !it->untold && hostset_equal(&it->told, &it->got) : 1))
+	    hostset_equal(&it->want, &it->got) && (!it->telling ||
+	    (!it->untold && hostset_equal(&it->told, &it->got))))
 		return 0;
 	return entry_write(t, KV_MAP, it, &it->got, tl);
 }
@@ -614,15 +617,15 @@ out:
 	return rc;
 }
 
-/* Keep the sweep's result; told: as what ar_map tells now. */
+/* Keep the sweep's result, and what ar_map tells now as told. */
 static int
-plan_store(struct plan *p, int told)
+plan_store(struct plan *p)
 {
 	int rc;
 
 	for (size_t i = 0; i < p->n; i++)
 		if (!p->it[i].history &&
-		    (rc = entry_put(p->t, &p->it[i], told)) != 0)
+		    (rc = entry_put(p->t, &p->it[i])) != 0)
 			return rc;
 	return 0;
 }
@@ -707,7 +710,7 @@ map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 		if (failed != NULL && !just_granted(t, failed->id))
 			*conflict = failed->id;
 		if (failed == NULL)
-			rc = plan_store(&p, 0);
+			rc = plan_store(&p);
 	}
 	plan_free(&p);
 	return rc;
@@ -870,8 +873,6 @@ ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
 		rc = AR_ECORRUPT;
 		goto out;
 	}
-	if (t->write && (rc = plan_store(&p, 1)) != 0)
-		goto out;
 	nplan = p.n;
 	if (ids != NULL) {
 		plan_sort(&p, by_id);
@@ -881,22 +882,33 @@ ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
 			key.id = ids[i];
 			it = nplan == 0 ? NULL : bsearch(&key, p.it, nplan,
 			    sizeof(*p.it), by_id);
-			rc = it != NULL ? tell(&tl, it) :
-			    tell_other(&tl, &p, ids[i]);
+			if (it != NULL) {
+				rc = tell(&tl, it);
+				it->telling = 1;
+			} else
+				rc = tell_other(&tl, &p, ids[i]);
 		}
-		goto out;
+	} else {
+		ps.p = &p;
+		ps.from = from / t->m.slot;
+		ps.to = slot_up(t, to);
+		/* Ended ones end by the clock's slot: only a range from
+		 * before it holds any, and finding them reads every
+		 * record. */
+		if (ps.from < p.now && (rc = ar_list(t, 0, past_visit,
+		    &ps)) != 0)
+			goto out;
+		plan_sort(&p, by_start_id);
+		for (size_t i = 0; i < p.n && rc == 0; i++)
+			if (p.it[i].e > ps.from && p.it[i].s < ps.to) {
+				rc = tell(&tl, &p.it[i]);
+				p.it[i].telling = 1;
+			}
 	}
-	ps.p = &p;
-	ps.from = from / t->m.slot;
-	ps.to = slot_up(t, to);
-	/* Ended ones end by the clock's slot: only a range from before it
-	 * holds any, and finding them reads every record. */
-	if (ps.from < p.now && (rc = ar_list(t, 0, past_visit, &ps)) != 0)
-		goto out;
-	plan_sort(&p, by_start_id);
-	for (size_t i = 0; i < p.n && rc == 0; i++)
-		if (p.it[i].e > ps.from && p.it[i].s < ps.to)
-			rc = tell(&tl, &p.it[i]);
+	/* Only what was told counts as told: new, kept and remapped are
+	 * against what ar_map told last, not what it mapped. */
+	if (rc == 0 && t->write)
+		rc = plan_store(&p);
 out:
 	free(tl.hosts);
 	free(tl.old);

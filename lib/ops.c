@@ -166,7 +166,8 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 /*
  * A record as the library's callers see it: finished once it ended by
  * the store clock, whether or not a purge has taken it out of the
- * indexes yet.
+ * indexes yet; a hold expired once its expiry came by that clock,
+ * whether or not a writer has released it.
  */
 int
 ar_get(ar_txn *t, uint64_t id, struct ar_resv *r)
@@ -174,7 +175,7 @@ ar_get(ar_txn *t, uint64_t id, struct ar_resv *r)
 	int rc;
 
 	if ((rc = resv_get(t, id, r)) == 0)
-		resv_finished(r, t->now);
+		resv_as_of(r, t->now);
 	return rc;
 }
 
@@ -305,14 +306,19 @@ purge_one(ar_txn *t, const struct slot_entry *e, void *arg)
  * Everything that ended by now leaves the indexes, earliest end first;
  * the records stay, and read as finished from now on.  Only a labelled
  * reservation, or a caller who wants to see them, needs its record read:
- * the rest go a bucket of end entries at a time.
+ * the rest go a bucket of end entries at a time.  A purge that finds
+ * nothing to take out leaves the purge clock where it was, so that it
+ * changes nothing (ar_write then writes nothing): the indexes agree with
+ * the old purge clock as well as with the new one.
  */
 int
 ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 {
 	struct purge p = { fn, arg };
-	uint64_t last = (uint64_t)(t->now / t->m.slot), n, started;
-	int rc;
+	uint64_t last = (uint64_t)(t->now / t->m.slot), n, started, dropped;
+	uint64_t pins = t->m.pins;
+	int64_t purged = t->m.purged;
+	int rc, dirty = t->meta_dirty;
 
 	if (!t->write)
 		return EACCES;
@@ -328,9 +334,14 @@ ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 	t->m.live -= n;
 	/* What started by now never moves again (see resv_movable). */
 	if ((rc = slots_purge(t, &t->flex, last, 0, NULL, NULL,
-	    &started)) != 0 || (rc = map_prune(t)) != 0)
+	    &started)) != 0 || (rc = map_prune(t)) != 0 ||
+	    (rc = demand_prune(t, &dropped)) != 0)
 		return rc;
-	return demand_prune(t);
+	if (n == 0 && started == 0 && t->m.pins == pins && dropped == 0) {
+		t->m.purged = purged;
+		t->meta_dirty = dirty;
+	}
+	return 0;
 }
 
 int
@@ -348,7 +359,7 @@ ar_list(ar_txn *t, unsigned flags,
 	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
 		if ((rc = resv_decode(t, &v, &r)) != 0)
 			break;
-		resv_finished(&r, t->now);
+		resv_as_of(&r, t->now);
 		if ((flags & AR_LIVE) && r.state != AR_GRANTED)
 			continue;
 		if ((rc = fn(&r, arg)) != 0)

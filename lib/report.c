@@ -322,7 +322,7 @@ count_record(struct usage *u, const struct kv_val *v)
 
 	if ((rc = resv_decode(t, v, &r)) != 0)
 		return rc;
-	resv_finished(&r, t->now);
+	resv_as_of(&r, t->now);
 	memcpy(&d, v->data, sizeof(d));
 	/* A cancelled one held its slots until the slot it was cancelled
 	 * in, an expired hold until it expired; a later move would have

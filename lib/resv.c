@@ -68,7 +68,8 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	d.owner = r->owner;
 	d.state = (uint16_t)(r->state | (r->named ? STATE_NAMED : 0) |
 	    (r->series != 0 ? STATE_SERIES : 0) |
-	    (r->expires != 0 ? STATE_HOLD : 0) | (sched ? STATE_SCHED : 0));
+	    (r->expires != 0 ? STATE_HOLD : 0) | (sched ? STATE_SCHED : 0) |
+	    (r->confirmed ? STATE_CONFIRMED : 0));
 	d.user_len = (uint16_t)ulen;
 	d.job_len = (uint16_t)jlen;
 	d.key_len = (uint16_t)klen;
@@ -113,12 +114,22 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	return kv_put(t->txn, KV_RESV, &kv, &v, 0);
 }
 
-/* A granted reservation that ended by clock is finished, as of its end;
- * a hold waits for a writer to release it (holds_expire). */
+/*
+ * A granted reservation as of clock: a hold whose expiry came by then is
+ * expired, as of its expiry, whether or not a writer has released it
+ * yet (holds_expire: until then its slots stay counted); any other that
+ * ended by then is finished, as of its end.  A hold expires no later
+ * than its end, so it never reads finished.
+ */
 void
-resv_finished(struct ar_resv *r, int64_t clock)
+resv_as_of(struct ar_resv *r, int64_t clock)
 {
-	if (r->state == AR_GRANTED && r->expires == 0 && r->end <= clock) {
+	if (r->state != AR_GRANTED)
+		return;
+	if (r->expires != 0 && r->expires <= clock) {
+		r->state = AR_EXPIRED;
+		r->changed = r->expires;
+	} else if (r->expires == 0 && r->end <= clock) {
 		r->state = AR_FINISHED;
 		r->changed = r->end;
 	}
@@ -177,6 +188,7 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	    (d.state & ~STATE_FLAGS) != AR_EXPIRED) ||
 	    ((d.state & STATE_HOLD) && (expires <= 0 || expires > TIME_MAX)) ||
 	    ((d.state & ~STATE_FLAGS) == AR_EXPIRED && expires == 0) ||
+	    ((d.state & STATE_HOLD) && (d.state & STATE_CONFIRMED)) ||
 	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
 	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
 	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
@@ -187,6 +199,7 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	r->owner = d.owner;
 	r->state = d.state & ~STATE_FLAGS;
 	r->named = (d.state & STATE_NAMED) != 0;
+	r->confirmed = (d.state & STATE_CONFIRMED) != 0;
 	r->earliest = d.earliest;
 	r->latest = d.latest;
 	r->duration = d.duration;
@@ -222,7 +235,7 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	}
 	r->cls = ch.cls;
 	r->price = ch.price;
-	resv_finished(r, m->purged);
+	resv_as_of(r, m->purged);
 	return 0;
 }
 

@@ -187,6 +187,13 @@ ring_flush_chunks(ar_txn *t, struct ring *r)
 	return 0;
 }
 
+/* Has ring r changes that ring_flush would write? */
+int
+ring_pending(const struct ring *r)
+{
+	return r->ndirty > 0 || r->summary_dirty;
+}
+
 /* Write the changed chunks and the summary, before commit. */
 int
 ring_flush(ar_txn *t, struct ring *r)

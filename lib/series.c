@@ -300,7 +300,7 @@ ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
 		}
 		if (r.series != series)
 			break;
-		resv_finished(&r, t->now);
+		resv_as_of(&r, t->now);
 		if (r.state != AR_GRANTED)
 			continue;
 		if (*n < max)

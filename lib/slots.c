@@ -478,6 +478,22 @@ list_flush(ar_txn *t, struct slot_list *l)
 	return 0;
 }
 
+/* Has list l buckets that list_flush would write? */
+static int
+list_pending(const struct slot_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->b[i]->dirty)
+			return 1;
+	return 0;
+}
+
+int
+slots_pending(const ar_txn *t)
+{
+	return list_pending(&t->ends) || list_pending(&t->flex);
+}
+
 int
 slots_flush(ar_txn *t)
 {

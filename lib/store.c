@@ -320,6 +320,21 @@ ar_open(const char *where, unsigned flags, ar_store **sp)
 
 static void txn_destroy(ar_txn *t);
 
+/* Files, groups and modes are LMDB's: a PostgreSQL store has none. */
+int
+ar_share(const char *where, long group)
+{
+	return kv_backend_of(where) == &kv_lmdb ? lmdb_share(where, group) :
+	    EOPNOTSUPP;
+}
+
+int
+ar_denied(const char *where, unsigned flags, char *path, size_t size)
+{
+	return kv_backend_of(where) == &kv_lmdb ?
+	    lmdb_denied(where, flags, path, size) : ENOENT;
+}
+
 void
 ar_close(ar_store *s)
 {
@@ -390,6 +405,7 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	if ((rc = meta_read(t->txn, &t->m)) != 0)
 		goto fail;
 	t->gen++;               /* nothing cached before is valid now */
+	t->begun = t->m;
 	t->released = t->m.clock;
 	t->expired = 0;
 	if (now > t->m.clock) {
@@ -490,6 +506,26 @@ ar_grow(ar_store *s, unsigned flags)
 	    ((flags & AR_FREEING) ? reserve(m.map_max) : 0));
 }
 
+/*
+ * Has write transaction t changed the store, beyond moving its clock:
+ * written to a table, or does it hold in memory what its commit would
+ * write (ring chunks, slot list buckets, a meta that differs in more than
+ * the clock)?
+ */
+static int
+txn_changed(const ar_txn *t)
+{
+	struct meta m = t->m;
+
+	if (t->txn->writes > 0 || ring_pending(&t->ring) || slots_pending(t))
+		return 1;
+	for (size_t i = 2; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
+		if (ring_pending(&t->limit[i]))
+			return 1;
+	m.clock = t->begun.clock;
+	return memcmp(&m, &t->begun, sizeof(m)) != 0;
+}
+
 int
 ar_write(ar_store *s, unsigned flags, int64_t now,
     int (*fn)(ar_txn *, void *), void *arg)
@@ -500,6 +536,10 @@ ar_write(ar_store *s, unsigned flags, int64_t now,
 	for (;;) {
 		if ((rc = ar_txn_begin(s, AR_WRITE, now, &t)) == 0) {
 			rc = fn(t, arg);
+			/* A write that changes nothing writes nothing, not
+			 * even the clock. */
+			if (rc == 0 && !txn_changed(t))
+				rc = AR_UNCHANGED;
 			/* The holds it released stay released. */
 			if (rc == AR_UNCHANGED && t->expired > 0)
 				rc = 0;
@@ -537,15 +577,16 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
 }
 
 /*
- * Format 3, 4, 5 or 6 to 7 in one transaction, so that a crash leaves the
- * store as it was or converted: the tables it lacks are created, the
+ * Format 3, 4, 5 or 6 to 7 in one transaction, so that a crash leaves
+ * the store as it was or converted: the tables it lacks are created, the
  * nodes of a store older than 5 get the default names, and meta says 7.
  * Records need no rewrite: a format 3 record's key length was a spare
- * field, 0, only format 5 sets the named bit of a record's state, only
- * 6 its series and hold bits, and only 7 its scheduler bit (a record
- * without it has no flags and no account).  *from is the format found;
- * one that is current is left alone, so running it twice is running it
- * once.
+ * field, 0, only format 5 sets the named bit of a record's state, only 6
+ * its series and hold bits, and only 7 its scheduler bit (a record
+ * without it has no flags and no account) and its confirmed bit (a hold
+ * confirmed before kept no sign of it).  The classes' floors are set 0:
+ * older formats left those bytes unused, copied from their callers.
+ * *from is the format found; one that is current is left alone.
  */
 static int
 upgrade_txn(ar_store *s, int *from)
@@ -566,6 +607,7 @@ upgrade_txn(ar_store *s, int *from)
 		    (*from >= 5 ||
 		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
 		    (rc = hosts_put(txn, names)) == 0)) &&
+		    (rc = classes_upgrade(txn)) == 0 &&
 		    (rc = kv_put(txn, KV_META, &meta_key, &v, 0)) == 0) {
 			free(names);
 			return s->be->txn_commit(txn);
@@ -654,6 +696,8 @@ ar_strerror(int code)
 		    "run --create again)";
 	case AR_UNCHANGED:
 		return "nothing changed";
+	case AR_ENOTHOLD:
+		return "the reservation was never a hold";
 	case AR_EWHERE:
 		return "not a store's address: its store= takes 1 to 63 "
 		    "letters, digits, '.', '_' or '-', once";

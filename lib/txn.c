@@ -91,6 +91,7 @@ txn_undo(ar_txn *t, struct savepoint *sp)
 int
 txn_keep(ar_txn *t, struct savepoint *sp)
 {
+	uint64_t writes;
 	int rc = 0;
 
 	for (uint32_t i = 2; i <= sp->nlimits && rc == 0; i++)
@@ -101,11 +102,13 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 		return rc;
 	}
 	resv_cursor_close(t);
+	writes = t->txn->writes;
 	if ((rc = t->s->be->txn_commit(t->txn)) != 0) {
 		txn_restore(t, sp);     /* the backend ended the child */
 		return rc;
 	}
 	t->txn = sp->parent;
+	t->txn->writes += writes;       /* the child's are the parent's now */
 	t->flushed = 1;
 	t->gen++;
 	ring_release(&sp->ring);

@@ -312,6 +312,7 @@ m_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
 	m->resv[k].live = 1;
 	m->resv[k].expires = expires;
 	m->resv[k].expired = 0;
+	m->resv[k].confirmed = 0;
 	m->holds += expires != 0;
 	m_hold(m, cls, m->resv[k].start, len, need);
 	m->nresv++;
@@ -785,7 +786,7 @@ model_begin(struct model *m, ar_txn *t, int64_t now)
 }
 
 /* ar_confirm of reservation k by who: refused as the store must refuse
- * it, else its hold, if any, is gone. */
+ * it (one never a hold too), else its hold, if any, is gone. */
 static void
 m_confirm(struct model *m, ar_txn *t, int k, uint32_t who, int64_t now)
 {
@@ -800,12 +801,16 @@ m_confirm(struct model *m, ar_txn *t, int k, uint32_t who, int64_t now)
 		    m->resv[k].expired ? AR_EXPIRED : !m->resv[k].live ?
 		    AR_CANCELLED : AR_FINISHED), "confirm done: %s, state %d",
 		    ar_strerror(rc), r.state);
+	else if (m->resv[k].expires == 0 && !m->resv[k].confirmed)
+		CHECK(m, rc == AR_ENOTHOLD, "confirm %" PRIu64 ", never a "
+		    "hold: %s", m->resv[k].id, ar_strerror(rc));
 	else {
 		CHECK(m, rc == 0 && r.state == AR_GRANTED && r.expires == 0 &&
 		    r.changed == (m->resv[k].expires ? now : r.changed),
 		    "confirm %" PRIu64 ": %s", m->resv[k].id, ar_strerror(rc));
 		m->confirms += m->resv[k].expires != 0;
 		m->resv[k].expires = 0;
+		m->resv[k].confirmed = 1;
 	}
 }
 

@@ -34,6 +34,7 @@ struct model {
 		int live;
 		int64_t expires;        /* a hold: when it expires; else 0 */
 		int expired;            /* not live: it expired, not cancelled */
+		int confirmed;          /* a hold confirmed */
 	} resv[M_RESV];         /* in the order granted: ids ascending */
 	int nresv;
 	struct {                /* a client key and the request that took it */

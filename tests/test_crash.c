@@ -402,9 +402,9 @@ static int
 set_classes(void)
 {
 	static const struct ar_class c[3] = {
-		{ "premium", 100, 0, 3600, 64 },
-		{ "business", 60, 3600, 7200, 56 },
-		{ "budget", 40, 7200, -1, 48 },
+		{ "premium", 100, 0, 3600, 64, 0 },
+		{ "business", 60, 3600, 7200, 56, 0 },
+		{ "budget", 40, 7200, -1, 48, 0 },
 	};
 	struct ar_pricing p;
 	const char *field;

@@ -1,6 +1,6 @@
 /*
  * test_format.c - table-driven tests of format/: times, durations,
- * numbers, records and host lists.  Each table pairs an input with the
+ * numbers, records, field names and host lists.  Each table pairs an input with the
  * canonical output it must give, or with the exact message it must fail
  * with.
  * Nothing here reads the clock: `now` is the fixed NOW below.
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "format.h"
 
 #define NOW INT64_C(1763719200)		/* 2025-11-21T10:00:00Z */
@@ -1075,6 +1076,79 @@ test_durations(void)
 		    ar_duration_format(durfmts[i].v, buf), durfmts[i].want);
 }
 
+/* Field names: "" passes, else the near miss taken for a typo.  Near
+ * misses of every kind are refused, labels far from every field pass. */
+static const struct {
+	const char *in, *want;
+} field_names[] = {
+	/* The commands' fields, and names marked as one's own. */
+	{ "nodes", "" }, { "start", "" }, { "id", "" }, { "sd", "" },
+	{ "refused_booking_limit", "" }, { "revenue_c8", "" },
+	{ "x-node", "" }, { "X-Nodes", "" }, { "x-client_key", "" },
+	/* Case. */
+	{ "Nodes", "nodes" }, { "NODES", "nodes" }, { "Duration", "duration" },
+	{ "ID", "id" }, { "Sd", "sd" }, { "End", "end" }, { "Job", "job" },
+	/* Other schedulers' names. */
+	{ "NodeCnt", "nodes" }, { "nodecnt", "nodes" }, { "NumNodes", "nodes" },
+	{ "StartTime", "start" }, { "EndTime", "end" }, { "Users", "user" },
+	{ "walltime", "duration" }, { "TimeLimit", "duration" },
+	{ "JobName", "job" }, { "begin", "start" },
+	/* One slip from a field of 4 to 9 characters. */
+	{ "node", "nodes" }, { "nodess", "nodes" }, { "ndoes", "nodes" },
+	{ "nodez", "nodes" }, { "strat", "start" }, { "star", "start" },
+	{ "Strat", "start" }, { "duraton", "duration" },
+	{ "durations", "duration" }, { "usr", "user" }, { "jbos", "jobs" },
+	{ "host", "hosts" }, { "Hosts", "hosts" }, { "erliest", "earliest" },
+	{ "lates", "latest" }, { "nodse", "nodes" }, { "odes", "" },
+	{ "onde", "" }, { "hols", "hold" }, { "evrey", "every" },
+	{ "count_", "count" }, { "until_", "until" }, { "old-start", "old_start" },
+	/* The first two letters swapped. */
+	{ "ndoes", "nodes" }, { "tsart", "start" }, { "uesr", "user" },
+	/* Two slips from a field of 10 or more. */
+	{ "occurence", "occurrence" }, { "clientkey", "client_key" },
+	{ "client-key", "client_key" }, { "Client_Keys", "client_key" },
+	{ "ocurence", "occurrence" }, { "protectoin", "protection" },
+	{ "granted_c9", "granted_c1" },
+	/* Labels: far from every field, or sharing no first letter. */
+	{ "ticket", "" }, { "note", "" }, { "project", "" },
+	{ "account", "" }, { "partition", "" }, { "queue", "" },
+	{ "comment", "" }, { "tag", "" }, { "team", "" }, { "block", "" },
+	{ "mount", "" }, { "season", "" }, { "stable", "" }, { "ghosts", "" },
+	{ "user_id", "" }, { "job_id", "" }, { "userid", "" },
+	{ "hostname", "" }, { "nodelist", "" }, { "client_id", "" },
+	{ "ids", "" }, { "sdx", "" }, { "ends", "" }, { "tos", "" },
+	{ "a", "" }, { "z", "" }, { "_", "" }, { "x", "" }, { "x-", "" },
+	{ A64, "" },
+};
+
+static void
+test_names(void)
+{
+	char err[AR_ERRMAX], want[AR_ERRMAX];
+	const char *const *fields;
+	size_t i, n, nfields;
+
+	fields = cmd_field_names(&nfields);
+	for (i = 0; i < NELEM(field_names); i++, nrows++) {
+		if (ar_field_check(field_names[i].in, fields, nfields,
+		    err) == 0)
+			err[0] = '\0';
+		want[0] = '\0';
+		if (*field_names[i].want)
+			snprintf(want, sizeof(want), "unknown field '%s' (did "
+			    "you mean '%s'?)", field_names[i].in, field_names[i].want);
+		checkstr("name", field_names[i].in, err, want);
+	}
+	/* Sorted, so that lookups find them; and every one passes. */
+	for (n = 0; n < nfields; n++) {
+		check(n == 0 || strcmp(fields[n - 1], fields[n]) < 0,
+		    "field order", fields[n], fields[n - (n > 0)],
+		    "after it");
+		check(ar_field_check(fields[n], fields, nfields, err) == 0,
+		    "field", fields[n], err, "");
+	}
+}
+
 static void
 test_uints(void)
 {
@@ -1618,6 +1692,7 @@ main(void)
 	test_numbers(&r);
 	test_append(&r);
 	ar_record_free(&r);
+	test_names();
 	test_hostlists();
 	test_host_subsets();
 	test_host_lookups();

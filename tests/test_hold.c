@@ -76,10 +76,12 @@ test_expire(void)
 	CHECK(violations(t) == 0, "after a hold");
 	OK(ar_txn_commit(t));
 
-	/* A reader past the expiry: still held, its slots taken. */
+	/* A reader past the expiry: reads it expired, as of its expiry,
+	 * but its slots stay taken until a writer releases them. */
 	OK(ar_txn_begin(s, 0, T0 + 20 * MIN, &t));
 	OK(ar_get(t, 1, &r));
-	CHECK(ar_resv_status(&r) == AR_HELD, "read past expiry: %d",
+	CHECK(r.state == AR_EXPIRED && r.changed == T0 + 10 * MIN &&
+	    ar_resv_status(&r) == AR_EXPIRED, "read past expiry: %d",
 	    ar_resv_status(&r));
 	CHECK(free_at(t, T0 + HOUR, T0 + 2 * HOUR) == 4, "read: slots held");
 	CHECK(violations(t) == 0, "a reader past the expiry");
@@ -174,14 +176,14 @@ test_confirm(void)
 	CHECK(ar_confirm(t, 1, 1001, &r) == AR_EPERM, "confirmed by another");
 	CHECK(ar_confirm(t, 99, 1000, &r) == AR_ENOTFOUND, "confirmed none");
 	OK(ar_confirm(t, 1, 1000, &r));
-	CHECK(r.state == AR_GRANTED && r.expires == 0 && r.changed ==
-	    T0 + MIN && ar_resv_status(&r) == AR_GRANTED,
+	CHECK(r.state == AR_GRANTED && r.expires == 0 && r.confirmed &&
+	    r.changed == T0 + MIN && ar_resv_status(&r) == AR_GRANTED,
 	    "confirmed: expires %" PRId64, r.expires);
 	OK(ar_confirm(t, 1, 1000, &r));
-	CHECK(r.changed == T0 + MIN, "confirmed twice");
+	CHECK(r.changed == T0 + MIN && r.confirmed, "confirmed twice");
 	OK(ar_confirm(t, 2, 0, &r));                    /* root */
-	OK(ar_confirm(t, 4, 1000, &r));
-	CHECK(r.expires == 0, "a reservation never held, confirmed");
+	CHECK(ar_confirm(t, 4, 1000, &r) == AR_ENOTHOLD && r.expires == 0 &&
+	    !r.confirmed, "a reservation never held, confirmed");
 	OK(ar_cancel(t, 3, 1000, &r));
 	CHECK(r.state == AR_CANCELLED && r.expires == 0, "a hold released");
 	CHECK(ar_confirm(t, 3, 1000, &r) == AR_EDONE &&

@@ -739,9 +739,9 @@ static void
 table_63(struct ar_pricing *p)
 {
 	static const struct ar_class c[3] = {
-		{ "premium", 100, 0, 3600, 40 },
-		{ "business", 60, 3600, 7200, 35 },
-		{ "budget", 40, 7200, -1, 30 },
+		{ "premium", 100, 0, 3600, 40, 0 },
+		{ "business", 60, 3600, 7200, 35, 0 },
+		{ "budget", 40, 7200, -1, 30, 0 },
 	};
 
 	memset(p, 0, sizeof(*p));
@@ -959,8 +959,8 @@ static void
 test_forecast(void)
 {
 	static const struct ar_class c[2] = {
-		{ "soon", 100, 0, 3600, 40 },
-		{ "ahead", 50, 3600, -1, 40 },
+		{ "soon", 100, 0, 3600, 40, 0 },
+		{ "ahead", 50, 3600, -1, 40, 0 },
 	};
 	const char *dir = store_path("forecast");
 	struct ar_config cfg;
@@ -1548,6 +1548,47 @@ test_stale_reader(void)
 	rm_store(dir);
 }
 
+/* A store's address as a message shows it: every password masked, the
+ * rest as it was; cut short to fit. */
+static void
+test_where_masked(void)
+{
+	static const struct {
+		const char *where, *shown;
+	} cases[] = {
+		{ "/var/lib/ar", "/var/lib/ar" },
+		{ "postgresql://ar@db1/ar?store=c1",
+		    "postgresql://ar@db1/ar?store=c1" },
+		{ "postgresql://ar:s3cret@db1/ar", "postgresql://ar:***@db1/ar" },
+		{ "postgres://ar:s3cret@db1:5432,db2:5432/ar?store=c1",
+		    "postgres://ar:***@db1:5432,db2:5432/ar?store=c1" },
+		{ "postgresql://ar:a@b@db1/ar", "postgresql://ar:***@db1/ar" },
+		{ "postgresql://ar@db1/ar?store=c1&password=s3cret&sslmode=require",
+		    "postgresql://ar@db1/ar?store=c1&password=***&sslmode=require" },
+		{ "postgresql://db1/ar?Password=x&pass%77ord=y#password=z",
+		    "postgresql://db1/ar?Password=x&pass%77ord=***#password=z" },
+		{ "postgresql://u:p@h?password=q", "postgresql://u:***@h?password=***" },
+		{ "postgresql://u:@h?password=", "postgresql://u:@h?password=" },
+		{ "host=db1 password=s3cret dbname=ar",
+		    "host=db1 password=*** dbname=ar" },
+		{ "host=db1 password = 'a b\\' c' dbname=ar",
+		    "host=db1 password = *** dbname=ar" },
+		{ "mypassword=x", "mypassword=x" },
+	};
+	char buf[128];
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		n = ar_where_masked(cases[i].where, buf, sizeof(buf));
+		CHECK(strcmp(buf, cases[i].shown) == 0 &&
+		    n == strlen(cases[i].shown), "%s: %s (%zu)",
+		    cases[i].where, buf, n);
+	}
+	n = ar_where_masked("postgresql://ar:s3cret@db1/ar", buf, 20);
+	CHECK(n == 26 && strcmp(buf, "postgresql://ar:***") == 0,
+	    "cut short: %s (%zu)", buf, n);
+}
+
 /*
  * test_lib runs every test on LMDB stores in a scratch directory;
  * test_lib --pg URI runs those of the algorithms (the model, moves,
@@ -1583,6 +1624,7 @@ main(int argc, char **argv)
 	test_end_buckets();
 	test_rings();
 	test_stale_reader();
+	test_where_masked();
 	rmdir(store_path("bad"));
 	return suite_end();
 }

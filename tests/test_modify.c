@@ -244,8 +244,8 @@ static void
 test_classes(void)
 {
 	static const struct ar_class c[2] = {
-		{ "near", 100, 0, 2 * HOUR, 10 },
-		{ "far", 50, 2 * HOUR, -1, 4 },
+		{ "near", 100, 0, 2 * HOUR, 10, 0 },
+		{ "far", 50, 2 * HOUR, -1, 4, 0 },
 	};
 	struct ar_pricing p;
 	struct ar_answer a;

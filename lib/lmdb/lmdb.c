@@ -104,6 +104,38 @@ share_file(const char *dir, const char *name, long group)
 	return rc;
 }
 
+/*
+ * Open a file of the store for reading and writing into *fd, making it
+ * if it is not there.  One made in a directory that its group may write,
+ * a store shared with --group or by hand (chgrp, umask 002), is given
+ * the directory's group and read and write bits, so that the store stays
+ * its group's whoever makes the file first (a writer.lock that a store
+ * made before it lacks, say); one not in that group cannot give it away,
+ * and leaves it its own.
+ */
+static int
+store_file(const char *dir, const char *name, int *fd)
+{
+	char path[4096];
+	struct stat st;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		return ENAMETOOLONG;
+	if ((*fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0660)) == -1)
+		return errno != EEXIST ? errno :
+		    (*fd = open(path, O_RDWR | O_CLOEXEC)) == -1 ? errno : 0;
+	if (stat(dir, &st) == 0 && (st.st_mode & S_IWGRP) &&
+	    ((fchown(*fd, (uid_t)-1, st.st_gid) == -1 && errno != EPERM) ||
+	    fchmod(*fd, st.st_mode & 0666) == -1)) {
+		close(*fd);
+		*fd = -1;
+		return errno;
+	}
+	return 0;
+}
+
 /* The files a shared store's readers and writers must write: made
  * before the first of them opens the store, and shared. */
 static int
@@ -114,6 +146,42 @@ share_locks(const char *dir, long group)
 	if ((rc = share_file(dir, "lock.mdb", group)) != 0)
 		return rc;
 	return share_file(dir, "writer.lock", group);
+}
+
+/*
+ * Make directory dir with mode, and the parents it lacks, as mkdir -p
+ * does (they get 0777 before the umask).  0, also if it is there.
+ */
+static int
+make_dirs(const char *dir, mode_t mode)
+{
+	char path[4096];
+	char *slash;
+	size_t n;
+	int rc;
+
+	if ((n = strlen(dir)) >= sizeof(path))
+		return ENAMETOOLONG;
+	memcpy(path, dir, n + 1);
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
+	if (mkdir(path, mode) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return errno;
+	/* Its parent: less its last name and the slashes before it; a
+	 * relative name's is the working directory, there already. */
+	if ((slash = strrchr(path, '/')) == NULL)
+		return ENOENT;
+	while (slash > path && slash[-1] == '/')
+		slash--;
+	if (slash == path)
+		return ENOENT;
+	*slash = '\0';
+	if ((rc = make_dirs(path, 0777)) != 0)
+		return rc;
+	*slash = '/';
+	return mkdir(path, mode) == 0 || errno == EEXIST ? 0 : errno;
 }
 
 /*
@@ -147,6 +215,8 @@ remove_unfinished(const char *dir)
 
 static const struct kv_backend *const self = &kv_lmdb;
 
+static int store_exists(const char *dir);
+
 /*
  * Make a store's data file whole, under a name of its own, and only then
  * link it in as data.mdb: a creation killed at any moment leaves either
@@ -158,7 +228,7 @@ store_make(const char *dir, const struct kv_init *init)
 {
 	char tmp[4096], path[4096];
 	struct lmdb_store ls = { .base = { self } };
-	struct lmdb_txn lt = { .base = { self }, .ls = &ls, .write = 1 };
+	struct lmdb_txn lt = { .base = { .be = self }, .ls = &ls, .write = 1 };
 	mdb_filehandle_t fd;
 	int rc, dfd;
 
@@ -214,8 +284,8 @@ lmdb_create(const char *dir, const struct kv_init *init)
 	if (snprintf(path, sizeof(path), "%s/data.mdb", dir) >=
 	    (int)sizeof(path))
 		return ENAMETOOLONG;
-	if (mkdir(dir, 0770) == -1 && errno != EEXIST)
-		return errno;
+	if ((rc = make_dirs(dir, 0770)) != 0)
+		return rc;
 	if (stat(dir, &st) == -1)
 		return errno;
 	if (!S_ISDIR(st.st_mode))
@@ -234,11 +304,57 @@ lmdb_create(const char *dir, const struct kv_init *init)
 	if (rc != EEXIST)
 		return rc;
 	/* There already: shared as asked, then the caller's to compare. */
-	if (init->group >= 0 &&
-	    ((rc = share_file(dir, "data.mdb", init->group)) != 0 ||
-	    (rc = share_locks(dir, init->group)) != 0))
+	if (init->group >= 0 && (rc = lmdb_share(dir, init->group)) != 0)
 		return rc;
 	return EEXIST;
+}
+
+int
+lmdb_share(const char *dir, long group)
+{
+	int rc;
+
+	if ((rc = store_exists(dir)) != 0)
+		return rc;
+	if (chown(dir, (uid_t)-1, (gid_t)group) == -1 ||
+	    chmod(dir, 02770) == -1)
+		return errno;
+	if ((rc = share_file(dir, "data.mdb", group)) != 0)
+		return rc;
+	return share_locks(dir, group);
+}
+
+/* May this process use path as mode (R_OK, W_OK, X_OK) asks, with its
+ * effective ids, as open does?  A file that is not there needs its
+ * directory writable, to be made. */
+static int
+usable(const char *dir, const char *name, int mode, char *path,
+    size_t size)
+{
+	snprintf(path, size, "%s/%s", dir, name);
+	if (faccessat(AT_FDCWD, path, mode, AT_EACCESS) == 0)
+		return 1;
+	if (errno != ENOENT)
+		return 0;
+	snprintf(path, size, "%s", dir);
+	return faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0;
+}
+
+int
+lmdb_denied(const char *dir, unsigned flags, char *path, size_t size)
+{
+	int data = R_OK | ((flags & AR_RDONLY) ? 0 : W_OK);
+
+	if (faccessat(AT_FDCWD, dir, X_OK, AT_EACCESS) != 0) {
+		snprintf(path, size, "%s", dir);
+		return 0;
+	}
+	if (!usable(dir, "lock.mdb", R_OK | W_OK, path, size) ||
+	    !usable(dir, "data.mdb", data, path, size) ||
+	    (!(flags & AR_RDONLY) &&
+	    !usable(dir, "writer.lock", R_OK | W_OK, path, size)))
+		return 0;
+	return ENOENT;
 }
 
 /* Is there a store in dir?  LMDB would make one of nothing. */
@@ -300,14 +416,18 @@ static void lmdb_close(struct kv_store *ks);
 static int
 lmdb_open(const char *dir, unsigned flags, struct kv_store **ks)
 {
-	char path[4096];
 	struct lmdb_store *ls;
 	unsigned envflags = (flags & AR_RDONLY) ? MDB_RDONLY : 0;
 	MDB_txn *txn;
-	int rc, dead;
+	int rc, dead, fd;
 
 	if ((rc = store_exists(dir)) != 0)
 		return rc;
+	/* LMDB makes a missing lock.mdb its maker's own: made here, it is
+	 * the store's group's too. */
+	if ((rc = store_file(dir, "lock.mdb", &fd)) != 0)
+		return rc;
+	close(fd);
 	if ((ls = calloc(1, sizeof(*ls))) == NULL)
 		return ENOMEM;
 	ls->base.be = self;
@@ -322,18 +442,9 @@ lmdb_open(const char *dir, unsigned flags, struct kv_store **ks)
 	/* Reader slots of killed processes pin old pages and grow the file. */
 	if ((rc = mdb_reader_check(ls->env, &dead)) != 0)
 		goto fail;
-	if (!(flags & AR_RDONLY)) {
-		if (snprintf(path, sizeof(path), "%s/writer.lock", dir) >=
-		    (int)sizeof(path)) {
-			rc = ENAMETOOLONG;
-			goto fail;
-		}
-		ls->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0660);
-		if (ls->lockfd == -1) {
-			rc = errno;
-			goto fail;
-		}
-	}
+	if (!(flags & AR_RDONLY) &&
+	    (rc = store_file(dir, "writer.lock", &ls->lockfd)) != 0)
+		goto fail;
 	if ((rc = mdb_txn_begin(ls->env, NULL, MDB_RDONLY, &txn)) != 0)
 		goto fail;
 	if ((rc = dbs_open(txn, 0, ls->dbi)) != 0) {
@@ -511,6 +622,7 @@ lmdb_txn_begin(struct kv_store *ks, struct kv_txn *parent, int write,
 	} else if ((lt = malloc(sizeof(*lt))) == NULL)
 		return ENOMEM;
 	lt->base.be = self;
+	lt->base.writes = 0;
 	lt->ls = ls;
 	lt->txn = NULL;
 	lt->write = write;

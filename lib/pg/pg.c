@@ -387,8 +387,11 @@ store_connect(const char *where, unsigned flags, char *name,
 	free(conninfo);
 	if (ps->conn == NULL)
 		rc = ENOMEM;
-	else if (pq.PQstatus(ps->conn) != CONNECTION_OK)
+	else if (pq.PQstatus(ps->conn) != CONNECTION_OK) {
 		rc = failed(ps->conn, NULL);
+		/* libpq may quote the address, its password too. */
+		where_mask_text(where, message, sizeof(message));
+	}
 	else {
 		/* The library never prints: notices and warnings neither. */
 		pq.PQsetNoticeProcessor(ps->conn, quiet, NULL);

@@ -53,7 +53,7 @@ mkstore
 run ar-report --nodes 5 --info
 expect_exit 2
 expect_out
-expect_err 'ar-report: --nodes, --hosts, --slot, --horizon, --max-size and --group go with --create'
+expect_err 'ar-report: --nodes, --hosts, --slot, --horizon and --max-size go with --create'
 expect_check
 
 begin 'create: a horizon that is not a whole number of slots is refused'
@@ -116,3 +116,19 @@ for where in 'postgresql:///ar?store=a/b' 'postgres://h/ar?store=' \
 	expect_out
 	expect_err "ar-report: $where: not a store's address: its store= takes 1 to 63 letters, digits, '.', '_' or '-', once"
 done
+
+begin 'create: --create makes the directories a store'"'"'s path lacks, as mkdir -p'
+run ar-report --create --store "$D/var/lib/ar/cluster1" --nodes 4 --info
+expect_exit 0
+expect_err
+run sh -c 'umask 022 && ar-report --create --store "$1/a//b/" --info >/dev/null && stat -c "%a %n" "$1/a" "$1/a/b" | sed "s|$1/||"' sh "$D"
+expect_exit 0
+expect_out '755 a' '750 a/b'
+run ar-report --store "$D/var/lib/ar/cluster1" --check
+expect_exit 0
+: >"$D/file"
+run ar-report --create --store "$D/file/store" --info
+expect_exit 3
+expect_err "ar-report: $D/file/store: Not a directory"
+run test -e "$D/file/store"
+expect_exit 1

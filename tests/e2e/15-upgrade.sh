@@ -55,6 +55,28 @@ filter 's/ map_size=[0-9]*//'
 expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=2 records=2 next_id=3 map_max=17179869184 format=7'
 expect_check
 
+# Format 6 left a class's floor unused: a caller's bytes may be there,
+# and the upgrade makes it 0, no floor.  (The floor is set as format 7
+# sets it, and the meta then says 6.)
+begin 'upgrade: a format 6 store keeps its classes, each with no floor, and its confirmed hold'
+mkstore --nodes 8
+printf '%s\n' 'class=1 price=100 ahead_min=0 ahead_max=1h limit=8 min=2' \
+    'class=2 price=50 ahead_min=1h limit=6 min=3' | ar-price --set
+run ar-add start=+2h duration=1h nodes=2 hold=10m
+run ar-add --confirm id=1
+set_format 6
+run ar-price --show
+expect_exit 3
+expect_err "ar-price: $AR_STORE: the store has an older format version; upgrade it with --upgrade"
+run ar-price --upgrade --show
+expect_exit 0
+expect_out 'class=1 price=100 ahead_min=0s ahead_max=1h limit=8 retention=90d' \
+    'class=2 price=50 ahead_min=1h limit=6 retention=90d'
+run ar-add --confirm id=1
+expect_exit 0
+expect_out 'id=1 status=granted'
+expect_check
+
 begin 'upgrade: any command takes --upgrade, a writer too'
 mkstore --nodes 8
 set_format 3

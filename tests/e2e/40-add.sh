@@ -235,3 +235,46 @@ EOF
 run ar-report --all
 expect_out
 expect_check
+
+# The EXAMPLES of a man page, in order, in one shell, with HOME=$D and the
+# clock at 2026-12-01T09:00Z: each "$ " line (with its \e continuations)
+# is run, and where the page shows lines after it, they are what it must
+# print (owner= is the uid of whoever runs them).  Commands that read a
+# file of requests the page does not give are left out.
+run_examples() {
+	awk '/^\.Sh EXAMPLES/ { on = 1; next } /^\.Sh / { on = 0 }
+	    on && /^\.Bd -literal/ { block = 1; next }
+	    on && /^\.Ed/ { block = 0; next }
+	    on && block { gsub(/\\e/, "\\"); print }' "$1" >"$D/page"
+	awk -v dir="$D" '
+	    function flush() { if (cmd != "" && cmd !~ /requests/) {
+		n++; printf "{ %s\n} >\"%s/got.%d\" 2>&1\n", cmd, dir, n
+		printf "%s", want >(dir "/want." n) } cmd = ""; want = "" }
+	    cont { cmd = cmd "\n" $0; cont = /\\$/; next }
+	    /^\$ / { flush(); cmd = substr($0, 3); cont = /\\$/; next }
+	    { want = want $0 "\n" }
+	    END { flush() }' "$D/page" >"$D/examples.sh"
+	(cd "$D" && HOME=$D AR_NOW=2026-12-01T09:00:00Z sh "$D/examples.sh")
+	for w in "$D"/want.*; do
+		[ -s "$w" ] || continue
+		sed "s/owner=[0-9]*/owner=$ME/" "$w" >"$w.me"
+		cmp -s "$w.me" "${w%/want.*}/got.${w##*.}" ||
+		    fail "example ${w##*.} prints, not as the page shows:" \
+		    "$(diff "$w.me" "${w%/want.*}/got.${w##*.}")"
+	done
+}
+
+begin 'add: the EXAMPLES of ar-add(1) run as shown; the hold confirmed is the hold'
+run_examples "$TESTS/../cmd/ar-add.1"
+run sh -c 'ls "$1"/got.* | wc -l' sh "$D"
+expect_out 10
+run ar-report --store "$D/ar" --now 2026-12-01T09:00Z --all
+filter 's/ created=.*//'
+expect_out <<EOF
+id=1 user=alice job=sim start=2026-12-01T10:00:00Z end=2026-12-01T11:30:00Z nodes=2 owner=$ME status=granted running=no duration=1h30m
+id=2 start=2026-12-01T11:30:00Z end=2026-12-01T12:00:00Z nodes=4 earliest=2026-12-01T10:00:00Z latest=2026-12-01T12:00:00Z owner=$ME status=granted running=no duration=30m
+id=3 series=3 occurrence=1 start=2026-12-07T09:00:00Z end=2026-12-07T12:00:00Z nodes=4 owner=$ME status=granted running=no duration=3h
+id=4 series=3 occurrence=2 start=2026-12-14T09:00:00Z end=2026-12-14T12:00:00Z nodes=4 owner=$ME status=granted running=no duration=3h
+id=5 series=3 occurrence=3 start=2026-12-21T09:00:00Z end=2026-12-21T12:00:00Z nodes=4 owner=$ME status=granted running=no duration=3h
+id=6 start=2026-12-01T14:00:00Z end=2026-12-01T15:00:00Z nodes=3 owner=$ME status=granted running=no duration=1h
+EOF

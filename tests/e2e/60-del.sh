@@ -229,13 +229,14 @@ expect_check
 
 begin 'del: the clock never runs back: after a later --now the past is past'
 mkstore --nodes 5
-run ar-del --purge --now 2026-11-21T03:00:00Z
+run ar-add --now 2026-11-21T03:00:00Z start=+1h duration=1h
+run ar-del --purge --now 2026-11-21T02:00:00Z
 run ar-search start=2026-11-21T02:00:00Z duration=1h nodes=1
 expect_exit 1
 expect_out 'start=2026-11-21T02:00:00Z duration=1h nodes=1 end=2026-11-21T03:00:00Z status=unavailable reason=past'
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T03:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=7'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T03:00:00Z live=1 records=1 next_id=2 map_max=17179869184 format=7'
 expect_check
 
 begin 'del: --purge takes no records'

@@ -15,12 +15,24 @@ run ar-report --list
 expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=6 owner=$ME status=held expires=2026-11-21T00:10:00Z running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_check
 
-begin 'hold: the first writer after the expiry releases it, status expired; readers before it see it held'
+begin 'hold: readers past the expiry read it expired; the first writer after it releases its slots'
 mkstore --nodes 8
 run ar-add start=+1h duration=1h nodes=6 hold=10m
-run ar-report --now 2026-11-21T00:20Z --list status=held
+run ar-report --now 2026-11-21T00:09Z --list status=held
 expect_exit 0
 expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=6 owner=$ME status=held expires=2026-11-21T00:10:00Z running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
+# By a reader's clock past the expiry it reads expired, listed or not,
+# though its slots stay taken until a writer releases them.
+run ar-report --now 2026-11-21T00:20Z --list
+expect_exit 0
+expect_out
+run ar-report --now 2026-11-21T00:20Z --list status=held
+expect_exit 1
+expect_out
+run ar-report --now 2026-11-21T00:20Z --all
+expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=6 owner=$ME status=expired expires=2026-11-21T00:10:00Z running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:10:00Z"
+run ar-map --now 2026-11-21T00:20Z --svg "$D/plan.svg"
+expect_exit 0
 run ar-search --now 2026-11-21T00:20Z start=2026-11-21T01:00Z duration=1h nodes=6
 expect_exit 1
 expect_check
@@ -39,6 +51,43 @@ expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=8 end=2026-11-21T02:00:00Z free=8 status=available'
 expect_check
 
+begin 'hold: a command refused as a whole, or given only bad lines, writes nothing and releases nothing'
+mkstore --nodes 8
+printf '%s\n' 'class=1 price=100 ahead_min=0 limit=8' | ar-price --set
+run ar-add start=+1h duration=1h nodes=6 hold=10m
+run ar-add start=+2h duration=1h nodes=1
+store_sum >"$D/before"
+printf '%s\n' 'class=1 price=100 ahead_min=0 ahead_max=1h limit=8' \
+    'class=2 price=50 ahead_min=1h limit=8' >"$D/two"
+run ar-price --now 2026-11-21T00:20Z --set <"$D/two"
+expect_exit 1
+run ar-add --now 2026-11-21T00:20Z <<'EOT'
+start=bad duration=1h
+EOT
+expect_exit 2
+run store_sum
+expect_out <"$D/before"
+expect_check
+# The next command that writes releases it, whatever else it does.
+run ar-del --now 2026-11-21T00:20Z id=99
+expect_exit 1
+run store_sum
+cmp -s "$D/.out" "$D/before" && fail 'a writer after the expiry left the hold'
+run ar-search --now 2026-11-21T00:20Z start=2026-11-21T01:00Z duration=1h nodes=8
+expect_exit 0
+expect_check
+
+begin 'hold: --modify keeps a hold a hold: status held, its expiry brought to its new end if sooner'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h nodes=2 hold=3h
+run ar-add --modify id=1 nodes=3
+expect_exit 0
+expect_out 'id=1 nodes=3 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z free=8 status=held expires=2026-11-21T02:00:00Z old_start=2026-11-21T01:00:00Z old_end=2026-11-21T02:00:00Z old_nodes=2'
+run ar-add --modify id=1 end=+90m
+expect_exit 0
+expect_out 'id=1 end=2026-11-21T01:30:00Z start=2026-11-21T01:00:00Z free=8 status=held nodes=3 expires=2026-11-21T01:30:00Z old_start=2026-11-21T01:00:00Z old_end=2026-11-21T02:00:00Z old_nodes=3'
+expect_check
+
 begin 'hold: --confirm by id keeps it past its expiry, and may be repeated'
 mkstore --nodes 8
 run ar-add start=+1h duration=1h nodes=6 hold=10m
@@ -53,6 +102,32 @@ run ar-add --now 2026-11-21T00:30Z start=2026-11-21T01:00Z duration=1h nodes=6
 expect_exit 1
 run ar-report --now 2026-11-21T00:30Z --list
 expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=6 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:05:00Z"
+expect_check
+
+begin 'hold: --confirm of a reservation that was never a hold is refused, not-a-hold; of a confirmed hold it is granted again'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h nodes=2
+run ar-add start=+1h duration=1h nodes=2 every=daily count=2
+run ar-add start=+1h duration=1h nodes=2 hold=10m
+run ar-add --confirm id=4
+store_sum >"$D/before"
+run ar-add --confirm <<'EOT'
+id=1
+id=2
+id=4
+EOT
+expect_exit 1
+expect_out <<'EOT'
+id=1 status=refused reason=not-a-hold
+id=2 status=refused reason=not-a-hold
+id=4 status=granted
+EOT
+expect_err <<'EOT'
+ar-add: line 1: reservation 1: the reservation was never a hold
+ar-add: line 2: reservation 2: the reservation was never a hold
+EOT
+run store_sum
+expect_out <"$D/before"
 expect_check
 
 begin 'hold: a record ar-add printed confirms as it is, and loses its expiry'

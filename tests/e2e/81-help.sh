@@ -21,7 +21,7 @@ all_fields() {
 	for c in $COMMANDS; do
 		help_list "$c" reads
 		help_list "$c" prints
-	done | sort -u >"$D/fields"
+	done | sed 's/_cN$/_c1/' | sort -u >"$D/fields"    # a class's: c1 to c8
 	echo ticket >>"$D/fields"
 }
 

@@ -122,6 +122,68 @@ filter 's/.* limit=\([0-9]*\) .*/\1/'
 expect_out 40 40 37
 expect_check
 
+begin 'price: --update warns on stderr, naming each class it closes or nearly closes'
+price_store
+run ar-add start=+10m duration=1d nodes=40
+run ar-price --update
+expect_exit 0
+expect_out <<'EOF'
+class=1 name=premium price=100 ahead_min=0s ahead_max=1h limit=40 retention=90d mean=40 sd=0 protection=40 old_limit=40
+class=2 name=business price=60 ahead_min=1h ahead_max=2h limit=0 retention=90d mean=0 sd=0 protection=40 old_limit=35
+class=3 name=budget price=40 ahead_min=2h limit=0 retention=90d mean=0 sd=0 protection=40 old_limit=30
+EOF
+expect_err <<'EOF'
+ar-price: warning: class 2 (business): limit 0 of 40 nodes: the update closes it to advance booking (set a floor with min=)
+ar-price: warning: class 3 (budget): limit 0 of 40 nodes: the update closes it to advance booking (set a floor with min=)
+EOF
+expect_check
+
+begin 'price: a floor min= is set, shown, dumped and loaded, and honoured by --update; a class with one is not warned about'
+price_store
+sed 's/^class=3 .*/& min=4/' "$D/classes" >"$D/floored"
+run ar-price --set <"$D/floored"
+expect_exit 0
+run ar-price --show
+expect_out <<'EOF'
+class=1 name=premium price=100 ahead_min=0s ahead_max=1h limit=40 retention=90d
+class=2 name=business price=60 ahead_min=1h ahead_max=2h limit=35 retention=90d
+class=3 name=budget price=40 ahead_min=2h limit=30 min=4 retention=90d
+EOF
+keep shown
+# EMSR-b would close business and budget (40 nodes protected for
+# premium): budget's floor keeps 4 open, and business, nested above it,
+# as many; the protection printed is what the limits leave.
+run ar-add start=+10m duration=1d nodes=40
+run ar-price --update
+expect_exit 0
+expect_out <<'EOF'
+class=1 name=premium price=100 ahead_min=0s ahead_max=1h limit=40 retention=90d mean=40 sd=0 protection=36 old_limit=40
+class=2 name=business price=60 ahead_min=1h ahead_max=2h limit=4 retention=90d mean=0 sd=0 protection=36 old_limit=35
+class=3 name=budget price=40 ahead_min=2h limit=4 min=4 retention=90d mean=0 sd=0 protection=40 old_limit=30
+EOF
+expect_err 'ar-price: warning: class 2 (business): limit 4 of 40 nodes: the update nearly closes it to advance booking (set a floor with min=)'
+run ar-price --set <"$D/shown"
+run ar-report --dump
+keep dump
+run ar-report --store "$D/copy" --load <"$D/dump"
+expect_exit 0
+run ar-price --store "$D/copy" --show
+expect_out <"$D/shown"
+expect_check
+
+begin 'price: a floor above the limit or the nodes is refused, naming its line'
+price_store
+ar-price --show >"$D/before"
+for floor in 3:31 1:41; do
+	sed "s/^class=${floor%:*} .*/& min=${floor#*:}/" "$D/classes" >"$D/bad"
+	run ar-price --set <"$D/bad"
+	expect_exit 2
+	expect_err "ar-price: line ${floor%:*}: field 'min': a floor is at most the class's limit"
+	run ar-price --show
+	expect_out <"$D/before"
+done
+expect_check
+
 begin 'price: --update on a store without classes is refused'
 mkstore --nodes 40
 run ar-price --update

@@ -24,7 +24,7 @@ expect_exit 2
 expect_err "ar-report: option '--nodes': 4, but '--hosts' names 3"
 run ar-report --hosts 'cn[1-3]' --info
 expect_exit 2
-expect_err 'ar-report: --nodes, --hosts, --slot, --horizon, --max-size and --group go with --create'
+expect_err 'ar-report: --nodes, --hosts, --slot, --horizon and --max-size go with --create'
 
 begin 'map: creating again with other names is a store error'
 mkstore --hosts 'cn[1-3]'
@@ -77,6 +77,27 @@ expect_err 'ar-map: line 2: reservation 9: no such reservation'
 run ar-map nodes=3
 expect_exit 2
 expect_err "ar-map: arguments: missing field 'id'"
+expect_check
+
+begin 'map: new, kept and remapped are against what ar-map printed: an empty input, another range or --slurm prints nothing'
+mkstore --hosts 'cn[01-08]'
+run ar-add start=+1h duration=2h nodes=3
+run ar-add start=+5h duration=2h nodes=4
+run ar-map </dev/null
+expect_exit 0
+expect_out
+run env TZ=UTC ar-map --slurm
+run ar-map --from +4h --to +8h
+expect_exit 0
+expect_out "id=2 start=2026-11-21T05:00:00Z end=2026-11-21T07:00:00Z nodes=4 owner=$ME status=new hosts=cn[01-04]"
+run ar-map id=1
+expect_exit 0
+expect_out 'id=1 hosts=cn[01-03] status=new'
+run ar-map --plan
+expect_out <<X
+id=1 start=2026-11-21T01:00:00Z end=2026-11-21T03:00:00Z nodes=3 owner=$ME status=kept hosts=cn[01-03]
+id=2 start=2026-11-21T05:00:00Z end=2026-11-21T07:00:00Z nodes=4 owner=$ME status=kept hosts=cn[01-04]
+X
 expect_check
 
 begin 'map: hosts named at admission; taken ones are refused, naming who holds them'

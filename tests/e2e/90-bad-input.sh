@@ -502,15 +502,18 @@ elif can_be_nobody; then
 	bad_ro=as_nobody
 fi
 if [ -n "$bad_ro" ]; then
-	# denied CMD...: each command, run as the other user, is refused with
-	# exit 3; then the store is given back and must be as it was.
+	# denied FILE CMD...: each command, run as the other user, is
+	# refused with exit 3, naming the store's FILE it may not use; then
+	# the store is given back and must be as it was.
 	denied() {
+		file=$1
+		shift
 		for c in "$@"; do
 			set -- $c
 			run $bad_ro "$@"
 			expect_exit 3
 			expect_out
-			expect_err "$1: $AR_STORE: Permission denied"
+			expect_err "$1: $AR_STORE/$file: Permission denied"
 		done
 		chmod 755 "$AR_STORE"
 		chmod 644 "$AR_STORE/data.mdb" "$AR_STORE/lock.mdb"
@@ -525,7 +528,7 @@ if [ -n "$bad_ro" ]; then
 	bad_snap before
 	chmod 444 "$AR_STORE/data.mdb" "$AR_STORE/lock.mdb"
 	chmod 555 "$AR_STORE"
-	denied 'ar-search start=+1h duration=1h' 'ar-report --all' \
+	denied lock.mdb 'ar-search start=+1h duration=1h' 'ar-report --all' \
 	    'ar-add start=+2h duration=1h' 'ar-del id=1' 'ar-del --purge'
 
 	begin 'bad store: read-only with a writable lock.mdb: readers work, writers exit 3'
@@ -547,7 +550,8 @@ if [ -n "$bad_ro" ]; then
 	run $bad_ro ar-report --list
 	expect_exit 0
 	expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
-	denied 'ar-add start=+2h duration=1h' 'ar-del id=1' 'ar-del --purge'
+	denied data.mdb 'ar-add start=+2h duration=1h' 'ar-del id=1' \
+	    'ar-del --purge'
 else
 	skip 'bad store: read-only, lock.mdb too' 'root without setpriv(1)'
 	skip 'bad store: read-only with a writable lock.mdb' 'root without setpriv(1)'

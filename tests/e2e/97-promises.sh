@@ -125,6 +125,63 @@ run ar-report --info
 filter 's/.*\(clock=[^ ]*\).*/\1/'
 expect_out 'clock=2026-11-21T00:00:00Z'
 
+# same_store CMD ...: run CMD; it must write nothing, not even the
+# clock.  Its output and status stay the last run's.
+same_store() {
+	store_sum >"$D/before"
+	run "$@"
+	said=$LAST rc=$RC
+	cp "$D/.out" "$D/said"
+	run store_sum
+	expect_out <"$D/before"
+	cp "$D/said" "$D/.out"
+	LAST=$said RC=$rc
+}
+
+begin 'promises: a write that changes nothing writes nothing, not even the clock'
+mkstore --nodes 8
+run ar-add start=+2d duration=1h nodes=2 hold=10m
+run ar-add --confirm id=1
+run ar-map id=1
+run ar-price --set <<'EOF'
+class=1 name=premium price=100 ahead_min=0 ahead_max=1h limit=8
+class=2 name=budget price=40 ahead_min=1h limit=6
+EOF
+run ar-price --update
+run ar-del --purge
+# Nothing has ended, nothing is to forget, each hold is confirmed, the
+# mapping was told, the classes and limits are as they are; each runs an
+# hour later than the one before, which would move the clock.
+same_store ar-del --now 2026-11-21T01:00Z --purge
+expect_exit 0
+expect_out
+same_store ar-del --now 2026-11-21T02:00Z -q --forget 2026-11-20T00:00Z
+expect_exit 0
+expect_out 'forgot_before=2026-11-20T00:00:00Z records=0 demand=0'
+same_store ar-add --now 2026-11-21T03:00Z --confirm id=1
+expect_exit 0
+expect_out 'id=1 status=granted'
+same_store ar-map --now 2026-11-21T04:00Z id=1
+expect_exit 0
+expect_out 'id=1 hosts=node[1-2] status=kept'
+same_store ar-map --now 2026-11-21T05:00Z --plan
+expect_exit 0
+same_store ar-map --now 2026-11-21T06:00Z </dev/null
+expect_exit 0
+same_store ar-price --now 2026-11-21T07:00Z --set <<'EOF'
+class=1 name=premium price=100 ahead_min=0 ahead_max=1h limit=8
+class=2 name=budget price=40 ahead_min=1h limit=8
+EOF
+expect_exit 0
+same_store ar-price --update
+expect_exit 0
+same_store ar-report --now 2026-11-21T08:00Z --create --nodes 8
+expect_exit 0
+run ar-report --info
+filter 's/.*\(clock=[^ ]*\).*/\1/'
+expect_out 'clock=2026-11-21T00:00:00Z'
+expect_check
+
 begin 'promises: a refusal books nothing; only the demand log tells it'
 mkstore --nodes 8
 run ar-add start=+1h duration=1h
@@ -142,6 +199,33 @@ run ar-report --usage --from 2026-11-21T01:00Z --to 2026-11-21T03:00Z \
     --window 2h
 filter 's/.*\( granted=[^ ]*\) \(refused=[^ ]*\).*/\1 \2/'
 expect_out ' granted=1 refused=1' ' granted=1 refused=1'
+expect_check
+
+begin 'promises: a refused request writes one demand entry and the clock, nothing else; other refusals write nothing'
+mkstore --nodes 8
+run ar-add start=+1h duration=1h nodes=8 user=a job=x
+run ar-report --dump
+keep before
+run ar-add --now 2026-11-21T00:30:00Z start=+1h duration=1h nodes=8
+expect_exit 1
+run ar-report --dump
+keep after
+# The meta (its clock) and one entry more in the demand log.
+run sh -c 'diff "$1" "$2" | grep "^[<>]" | sed "s/ key=.*//"' sh "$D/before" "$D/after"
+expect_out '< table=meta' '> table=meta' '< entries=8' '> table=demand' '> entries=9'
+store_sum >"$D/sum"
+run ar-add --now 2026-11-21T00:40:00Z --modify id=1 nodes=9
+expect_exit 1
+run ar-add --now 2026-11-21T00:41:00Z --confirm id=1
+expect_exit 1
+run ar-del --now 2026-11-21T00:42:00Z user=b job=y
+expect_exit 1
+run ar-del --now 2026-11-21T00:43:00Z id=7
+expect_exit 1
+run ar-search --now 2026-11-21T00:44:00Z start=+1h duration=1h nodes=8
+expect_exit 1
+run store_sum
+expect_out <"$D/sum"
 expect_check
 
 begin 'promises: an end 100 years on is bad input; the other lines are granted'
@@ -190,6 +274,37 @@ expect_exit 2
 expect_err "ar-report: option '--max-size': below the store's size now"
 expect_check
 
+# A server that is not there (port 1 of this host) fails the connection
+# at once; libpq's words vary, the address's may not.  A key=value string
+# names no PostgreSQL store (only a URI does): it is a directory, not
+# there, and is not created here.
+begin 'promises: a password in a store'"'"'s address never reaches a message, URI or key=value'
+for w in 'postgresql://ar:s3cret@127.0.0.1:1/db|postgresql://ar:***@127.0.0.1:1/db' \
+    'postgres://ar@127.0.0.1:1/db?store=c1&password=s3cret|postgres://ar@127.0.0.1:1/db?store=c1&password=***' \
+    'postgresql:///db?host=127.0.0.1&port=1&pass%77ord=s3cret|postgresql:///db?host=127.0.0.1&port=1&pass%77ord=***' \
+    'postgresql://ar:s3%zzcret@127.0.0.1:1/db|postgresql://ar:***@127.0.0.1:1/db' \
+    "host=127.0.0.1 port=1 password='s3cret' dbname=ar|host=127.0.0.1 port=1 password=*** dbname=ar" \
+    'host=127.0.0.1 password = s3cret|host=127.0.0.1 password = ***'
+do
+	cmds='ar-report --info|ar-add start=+1h duration=1h|ar-del --purge'
+	case $w in
+	postgres*) cmds="$cmds|ar-report --create --nodes 4|ar-price --update" ;;
+	esac
+	IFS='|'
+	set -- $cmds
+	unset IFS
+	for cmd
+	do
+		# shellcheck disable=SC2086
+		run $cmd --store "${w%%|*}"
+		expect_exit 3
+		expect_out
+		grep -q s3cret "$D/.err" && fail "$cmd: the password is in: $(cat "$D/.err")"
+		grep -qF "${cmd%% *}: ${w#*|}: " "$D/.err" ||
+		    fail "$cmd: not named as ${w#*|}: $(cat "$D/.err")"
+	done
+done
+
 begin 'promises: --store with an empty name is bad usage'
 run ar-search --store '' start=+1h duration=1h
 expect_exit 2
@@ -218,6 +333,50 @@ expect_exit 0
 run ar-report --create --group nogroup --nodes 3 --info
 expect_exit 3
 expect_err "ar-report: $AR_STORE: a store with another configuration exists there: nodes 64 there, not 3"
+expect_check
+
+begin 'promises: --group shares a store that is there, without --create'
+chmod a+x "$TOP" "$D"
+AR_STORE=$D/store
+mkstore --nodes 16
+run as_nobody ar-search start=+1h duration=1h
+expect_exit 3
+run ar-report --group nogroup --info
+expect_exit 0
+filter 's/.*\( format=\)/\1/'
+expect_out ' format=7'
+run sh -c 'stat -c "%A %G %n" "$AR_STORE" "$AR_STORE"/*.mdb "$AR_STORE"/writer.lock | sed "s|$AR_STORE|S|"'
+expect_out 'drwxrws--- nogroup S' '-rw-rw---- nogroup S/data.mdb' \
+    '-rw-rw---- nogroup S/lock.mdb' '-rw-rw---- nogroup S/writer.lock'
+run as_nobody ar-add start=+1h duration=1h
+expect_exit 0
+run ar-report --group nogroup --nodes 16 --info
+expect_exit 2
+expect_err 'ar-report: --nodes, --hosts, --slot, --horizon and --max-size go with --create'
+expect_check
+
+begin 'promises: a store shared the old way (umask 002, chgrp) stays shared when a writer makes writer.lock; a permission error names the file'
+chmod a+x "$TOP" "$D"
+AR_STORE=$D/store
+run sh -c 'umask 002 && ar-report --create --info'
+# As a store made before writer.lock was, or whose lock was removed.
+chgrp -R nogroup "$AR_STORE"
+rm "$AR_STORE/writer.lock"
+run sh -c 'umask 022 && ar-add start=+1h duration=1h'
+expect_exit 0
+run sh -c 'stat -c "%A %G %n" "$AR_STORE" "$AR_STORE"/writer.lock | sed "s|$AR_STORE|S|"'
+expect_out 'drwxrwx--- nogroup S' '-rw-rw---- nogroup S/writer.lock'
+run as_nobody ar-add start=+2h duration=1h
+expect_exit 0
+chmod g-w "$AR_STORE/writer.lock"
+run as_nobody ar-add start=+3h duration=1h
+expect_exit 3
+expect_err "ar-add: $AR_STORE/writer.lock: Permission denied"
+chmod g-w "$AR_STORE/lock.mdb"
+run as_nobody ar-search start=+3h duration=1h
+expect_exit 3
+expect_err "ar-search: $AR_STORE/lock.mdb: Permission denied"
+chmod g+w "$AR_STORE/lock.mdb" "$AR_STORE/writer.lock"
 expect_check
 else
 skip 'promises: --group shares a store' 'needs root, setpriv and a nogroup group'
