@@ -678,7 +678,8 @@ m_furthest(struct model *m, ar_txn *t, int k, unsigned flags, int64_t now)
 		return;
 	/* Its own slots are free for it. */
 	m_hold(m, cls, own, s0 + len - own, -need);
-	for (e = s0 + len; e < stop && m_fits(m, cls, e, 1, need); e++)
+	/* Its own slots fit unless a limit was lowered since. */
+	for (e = own; e < stop && m_fits(m, cls, e, 1, need); e++)
 		;
 	ns = s0;
 	ne = e;
