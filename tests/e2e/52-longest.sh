@@ -127,7 +127,7 @@ expect_exit 0
 expect_out 'start=2026-11-21T00:00:00Z nodes=3 duration=4h end=2026-11-21T04:00:00Z free=3 status=suggested'
 run ar-add start=now duration=4h5m nodes=3
 expect_exit 1
-expect_out 'start=2026-11-21T00:00:00Z duration=4h5m nodes=3 end=2026-11-21T04:05:00Z free=3 status=refused reason=hosts conflict=1'
+expect_out 'start=2026-11-21T00:00:00Z duration=4h5m nodes=3 end=2026-11-21T04:05:00Z status=refused reason=hosts conflict=1'
 run sh -c 'ar-suggest --longest start=now nodes=3 | ar-add'
 expect_exit 0
 expect_out 'start=2026-11-21T00:00:00Z nodes=3 duration=4h end=2026-11-21T04:00:00Z free=3 status=granted id=3'
@@ -201,7 +201,7 @@ expect_exit 0
 expect_out 'id=1 end=2026-11-21T04:00:00Z free=3 status=granted start=2026-11-21T01:00:00Z nodes=3 old_start=2026-11-21T01:00:00Z old_end=2026-11-21T02:00:00Z old_nodes=3'
 run ar-add --modify id=1 end=+4h5m
 expect_exit 1
-expect_out 'id=1 end=2026-11-21T04:05:00Z start=2026-11-21T01:00:00Z free=3 status=refused reason=hosts conflict=3 nodes=3'
+expect_out 'id=1 end=2026-11-21T04:05:00Z start=2026-11-21T01:00:00Z status=refused reason=hosts conflict=2 nodes=3'
 expect_check
 
 begin 'extend: a running one keeps its hosts, so a pin on one of them stops it'
@@ -210,10 +210,11 @@ run ar-add start=+1h duration=1h nodes=3
 run ar-add start=+2h duration=1h hosts=cn4
 run ar-map --now 2026-11-21T01:00Z --plan
 expect_out <<EOF
-id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=$ME status=kept hosts=cn[1-3]
+id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=$ME status=new hosts=cn[1-3]
 id=2 start=2026-11-21T02:00:00Z end=2026-11-21T03:00:00Z nodes=1 owner=$ME status=new hosts=cn4
 EOF
-run ar-add start=+3h duration=1h hosts=cn1
+# The clock is at 01:00 now: times are given in full.
+run ar-add start=2026-11-21T03:00Z duration=1h hosts=cn1
 run ar-suggest --extend id=1
 expect_exit 0
 expect_out 'id=1 end=2026-11-21T03:00:00Z free=3 status=suggested'
@@ -224,10 +225,10 @@ mkstore --nodes 4
 run ar-add start=+1h duration=1h nodes=1
 run ar-del id=1
 run ar-suggest --extend <<'EOF'
-id=1
-id=9
 nodes=2
 id=2 nodes=2
+id=1
+id=9
 EOF
 expect_exit 2
 expect_out <<'EOF'
@@ -235,10 +236,10 @@ id=1 status=unavailable reason=done
 id=9 status=unavailable reason=not-found
 EOF
 expect_err <<'EOF'
-ar-suggest: line 1: reservation 1: the reservation is already cancelled or finished
-ar-suggest: line 2: reservation 9: no such reservation
-ar-suggest: line 3: missing field 'id'
-ar-suggest: line 4: field 'nodes': --extend reads only the reservation's id
+ar-suggest: line 1: missing field 'id'
+ar-suggest: line 2: field 'nodes': --extend reads only the reservation's id
+ar-suggest: line 3: reservation 1: the reservation is already cancelled or finished
+ar-suggest: line 4: reservation 9: no such reservation
 EOF
 expect_check
 
