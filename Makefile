@@ -331,8 +331,9 @@ demo: deps
 
 SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
-BENCH_SRC = $(addprefix tests/bench/,bench.c trace.c floor.c arstore.c \
-	sqlite.c cmds.c curve.c usage.c mapping.c modify.c hold.c pgcost.c)
+BENCH_SRC = $(addprefix tests/bench/,bench.c replay.c trace.c floor.c \
+	arstore.c sqlite.c cmds.c curve.c usage.c mapping.c modify.c hold.c \
+	pgcost.c)
 
 $(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
 	@mkdir -p $(@D)

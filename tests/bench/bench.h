@@ -77,22 +77,34 @@ struct backend {
 	void *hook;
 };
 
-/* bench.c */
-extern int quick;
+/* replay.c */
+extern int quick;               /* BENCH_QUICK: 0 or 1 */
 extern const char *pg_server;   /* AR_BENCH_PG: a libpq URI, or NULL */
 uint64_t now_ns(void);
+double timer_overhead(void);    /* ns, the median of a timed nothing */
 int sample(struct samples *s, uint64_t ns);
 int admit(const struct backend *b, const struct trace *tr, size_t i,
     struct stats *st);
 int replay(const struct backend *b, const struct trace *tr, size_t limit,
     double budget, struct stats *st);
 void stats_free(struct stats *st);
+/* Keep in best whichever of best and again replayed faster (run 0:
+ * again). */
+void keep_faster(struct stats *best, struct stats *again, int run);
+/* The pct-th percentile in microseconds, or -1 without samples. */
+double pctl(struct samples *s, int pct);
 double admission_p50(struct stats *st);
+/* Does st grant what the floor granted (fl), over the requests st
+ * replayed?  Says so, or shows the first difference; 0 or -1. */
+int same_grants(const struct trace *tr, const struct stats *fl,
+    const struct stats *st, const char *name);
 char *scratch_dir(const char *name);
 char *pg_store(const char *name);
 int is_uri(const char *where);
 int64_t slots_up(int64_t t, int64_t slot);
 int64_t slots_down(int64_t t, int64_t slot);
+void us(double v);
+void ratio(double v, double floor);
 
 /* trace.c */
 int trace_load(const char *path, size_t max, struct req **r, size_t *n,
