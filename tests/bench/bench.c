@@ -16,9 +16,6 @@
  * It prints tables.  It fails (exit 1) only when the backends disagree on
  * what they grant, or on an error; without TRACE_DIR it skips (exit 0).
  */
-#include <sys/stat.h>
-#include <sys/utsname.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,8 +183,9 @@ classes_report(struct row *rows)
 static const char *keep_store;  /* a replayed store for the invocations */
 static int64_t keep_clock;
 
+/* One trace, one order, replayed by every backend; bin: the commands. */
 static int
-run_trace(const struct trace *tr, const char *bin)
+run_trace(const struct trace *tr, void *bin)
 {
 	struct row rows[ROWS_MAX];
 	struct stats again;
@@ -203,10 +201,10 @@ run_trace(const struct trace *tr, const char *bin)
 	fflush(stdout);
 	memset(rows, 0, sizeof(rows));
 	for (int run = 0; run < RUNS; run++) {
-		if (floor_backend(&b, tr->pclock[0]) != 0 ||
-		    replay(&b, tr, 0, 0, &again) != 0)
+		if (structure_backend(&b, &array_structure,
+		    tr->pclock[0]) != 0 || replay(&b, tr, 0, 0, &again) != 0)
 			return -1;
-		floor_backend_free(&b);
+		structure_backend_free(&b);
 		keep_faster(&rows[n].st, &again, run);
 	}
 	rows[n].name = b.name;
@@ -338,42 +336,28 @@ run_trace(const struct trace *tr, const char *bin)
 int
 main(int argc, char **argv)
 {
-	static const struct {
-		const char *file, *name;
-		int shuffle;
-	} runs[] = {
+	static const struct trace_run runs[] = {
 		{ "SDSC-BLUE-2000-4.2-cln.swf.gz", "SDSC-BLUE-2000", 0 },
 		{ "SDSC-BLUE-2000-4.2-cln.swf.gz", "SDSC-BLUE-2000", 1 },
 		{ "LLNL-Thunder-2007-1.1-cln.swf.gz", "LLNL-Thunder-2007", 1 },
 		{ "HPC2N-2002-2.2-cln.swf.gz", "HPC2N-2002", 1 },
 	};
 	static const char *const cmds[] = { "ar-add", "ar-del", "ar-search" };
-	const char *e = getenv("BENCH_QUICK");
 	char *bin;
-	struct req *r = NULL;
-	struct utsname u;
-	size_t nr = 0;
-	struct stat sb;
 	uint64_t t0 = now_ns();
-	int status = 0, nowait = 0;
+	int status;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: bench BIN_DIR TRUE_BIN TRACE_DIR\n");
 		return 2;
 	}
-	if (stat(argv[3], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-		printf("bench: no traces in %s: skipped\n", argv[3]);
+	if (bench_begin("bench", argv[3]) != 0)
 		return 0;
-	}
-	quick = e != NULL && *e != '\0' && strcmp(e, "0") != 0;
 	if ((pg_server = getenv("AR_BENCH_PG")) != NULL && *pg_server == '\0')
 		pg_server = NULL;
-	if (uname(&u) != 0)
-		memset(&u, 0, sizeof(u));
-	printf("ar bench%s: %s %s, %ld CPUs; timer (CLOCK_MONOTONIC) "
-	    "overhead %.0f ns per timed call\n", quick ? " (BENCH_QUICK: "
-	    "the first 50000 requests of one trace)" : "", u.sysname,
-	    u.machine, sysconf(_SC_NPROCESSORS_ONLN), timer_overhead());
+	printf("ar bench%s: ", quick ? " (BENCH_QUICK: the first 50000 "
+	    "requests of one trace)" : "");
+	print_machine();
 	printf("for reference, from the issue: a straightforward SQLite "
 	    "baseline on the first 50k shuffled\nSDSC-BLUE requests: search "
 	    "7 us, suggest 21 us, add 19 us (sync off) / 92 us (sync full),\n"
@@ -394,43 +378,11 @@ main(int argc, char **argv)
 		if (spawn_wait(cp, NULL, NULL, 0) != 0)
 			return 1;
 	}
-	for (size_t i = (size_t)quick; i < sizeof(runs) / sizeof(runs[0]); i++) {
-		struct trace tr;
-		char path[4200];
-		int rc;
-
-		if (i == (size_t)quick || strcmp(runs[i].file, runs[i - 1].file) != 0) {
-			free(r);
-			r = NULL;
-			snprintf(path, sizeof(path), "%s/%s", argv[3],
-			    runs[i].file);
-			if (stat(path, &sb) != 0) {
-				printf("\n== %s: %s missing: skipped\n",
-				    runs[i].name, path);
-				continue;
-			}
-			if (trace_load(path, quick ? 50000 : 0, &r, &nr,
-			    &nowait) != 0)
-				return 1;
-			if (nr == 0)
-				printf("\n== %s: no requests in %s: skipped\n",
-				    runs[i].name, path);
-		}
-		if (r == NULL)
-			continue;
-		if (trace_order(&tr, r, nr, runs[i].shuffle) != 0)
-			return 1;
-		tr.name = runs[i].name;
-		tr.nowait = nowait;
-		rc = tr.np > 0 ? run_trace(&tr, bin) : 0;
-		trace_free(&tr);
-		if (rc < 0)
-			return 1;
-		status |= rc;
-		if (quick)
-			break;
-	}
-	free(r);
+	/* BENCH_QUICK: the shuffled SDSC-BLUE only. */
+	if ((status = each_trace(argv[3], runs, (size_t)quick, quick ? 2 :
+	    sizeof(runs) / sizeof(runs[0]), quick ? 50000 : 0, run_trace,
+	    bin)) < 0)
+		return 1;
 	if (cost_curve() != 0 || usage_cost() != 0 || modify_cost() != 0 ||
 	    hold_cost() != 0 || (pg_server != NULL && pg_cost() != 0))
 		return 1;

@@ -5,6 +5,7 @@
  * check that a backend grants what the floor grants.
  */
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,4 +362,78 @@ ratio(double v, double floor)
 		    v / floor);
 		printf(" %7s", buf);
 	}
+}
+
+int
+each_trace(const char *dir, const struct trace_run *runs, size_t from,
+    size_t to, size_t max, int (*fn)(const struct trace *, void *),
+    void *arg)
+{
+	struct req *r = NULL;
+	struct stat sb;
+	size_t nr = 0;
+	int status = 0, nowait = 0, rc;
+
+	for (size_t i = from; i < to; i++) {
+		struct trace tr;
+		char path[4200];
+
+		if (i == from || strcmp(runs[i].file, runs[i - 1].file) != 0) {
+			free(r);
+			r = NULL;
+			snprintf(path, sizeof(path), "%s/%s", dir, runs[i].file);
+			if (stat(path, &sb) != 0) {
+				printf("\n== %s: %s missing: skipped\n",
+				    runs[i].name, path);
+				continue;
+			}
+			if (trace_load(path, max, &r, &nr, &nowait) != 0)
+				return -1;
+			if (nr == 0)
+				printf("\n== %s: no requests in %s: skipped\n",
+				    runs[i].name, path);
+		}
+		if (r == NULL || nr == 0)
+			continue;
+		if (trace_order(&tr, r, nr, runs[i].shuffle) != 0) {
+			free(r);
+			return -1;
+		}
+		tr.name = runs[i].name;
+		tr.nowait = nowait;
+		rc = tr.np > 0 ? fn(&tr, arg) : 0;
+		trace_free(&tr);
+		if (rc < 0) {
+			free(r);
+			return -1;
+		}
+		status |= rc;
+	}
+	free(r);
+	return status;
+}
+
+int
+bench_begin(const char *prog, const char *dir)
+{
+	const char *e = getenv("BENCH_QUICK");
+	struct stat sb;
+
+	quick = e != NULL && *e != '\0' && strcmp(e, "0") != 0;
+	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return 0;
+	printf("%s: no traces in %s: skipped\n", prog, dir);
+	return 1;
+}
+
+void
+print_machine(void)
+{
+	struct utsname u;
+
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof(u));
+	printf("%s %s, %ld CPUs; timer (CLOCK_MONOTONIC) overhead %.0f ns per "
+	    "timed call\n", u.sysname, u.machine, sysconf(_SC_NPROCESSORS_ONLN),
+	    timer_overhead());
 }
