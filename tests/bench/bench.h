@@ -198,8 +198,8 @@ int each_trace(const char *dir, const struct trace_run *runs, size_t from,
 int structure_backend(struct backend *b, const struct structure *ops,
     int64_t clock);
 void structure_backend_free(struct backend *b);
-/* Cells per call of an operation (OP_*), and the memory held at the
- * end of each period: mean and peak, in bytes. */
+/* Cells per call of an operation (OP_*), and the memory the structure
+ * held at the end of each period and now: mean and peak, in bytes. */
 double structure_cells(const struct backend *b, int op);
 void structure_memory(const struct backend *b, double *mean, size_t *peak);
 

@@ -213,21 +213,26 @@ nomem:
 	return -1;
 }
 
-/* At the end of a period the plan holds the most: its memory then. */
-static int
-cmp_period(const struct backend *b, int64_t clock, int after)
+/* The memory the structure holds now, as a sample: not the replay's
+ * own list of what it granted, which every structure would need. */
+static void
+memory_sample(struct cmp *x)
 {
-	struct cmp *x = b->ctx;
-	size_t bytes;
+	size_t bytes = x->ops->bytes(x->s);
 
-	(void)clock;
-	if (!after)
-		return 0;
-	bytes = x->ops->bytes(x->s) + x->n * sizeof(struct held);
 	x->bytes_sum += (double)bytes;
 	x->bytes_n++;
 	if (bytes > x->bytes_peak)
 		x->bytes_peak = bytes;
+}
+
+/* At the end of a period the plan holds the most: its memory then. */
+static int
+cmp_period(const struct backend *b, int64_t clock, int after)
+{
+	(void)clock;
+	if (after)
+		memory_sample(b->ctx);
 	return 0;
 }
 
@@ -281,8 +286,10 @@ structure_cells(const struct backend *b, int op)
 void
 structure_memory(const struct backend *b, double *mean, size_t *peak)
 {
-	const struct cmp *x = b->ctx;
+	struct cmp *x = b->ctx;
 
-	*mean = x->bytes_n ? x->bytes_sum / (double)x->bytes_n : 0;
+	/* A replay cut short ends inside a period: where it stopped. */
+	memory_sample(x);
+	*mean = x->bytes_sum / (double)x->bytes_n;
 	*peak = x->bytes_peak;
 }

@@ -99,9 +99,10 @@ print_rows(const struct trace *tr, struct row *rows, size_t n)
 			    rows[r].limit, rows[r].budget);
 	printf("  %zu requests in %zu periods; cells: array slots, list "
 	    "entries or bucket copies, tree nodes\n  read or written per call "
-	    "(the paper's nodes accessed); memory: the structure and its\n  "
-	    "reservations at the end of each period; ar's store is on disk, "
-	    "below\n", tr->n, tr->np);
+	    "(the paper's nodes accessed); memory: what the structure holds\n"
+	    "  at the end of each period (the list and the calendar queue "
+	    "hold the reservations, the\n  array and the tree only counts); "
+	    "ar's store is on disk, below\n", tr->n, tr->np);
 }
 
 /* Replay tr through one structure, runs times, the fastest kept. */

@@ -34,6 +34,12 @@ struct fig {
 
 static struct fig figs[NSTRUCT][NSIZES][NLENS][GOPS];
 
+/* ar's two questions on each plan: the longest job from a start, on 1
+ * node (to the horizon: a node is free everywhere) and on 32; how far a
+ * reservation of the plan can grow.  Median microseconds. */
+enum { Q_LONGEST_1, Q_LONGEST_32, Q_EXTEND, NQ };
+static double questions[NSIZES][NQ];
+
 /* n random reservations of 1 to 8 slots and 1 or 2 nodes, placed where
  * a node stays free in every slot. */
 static int
@@ -152,10 +158,49 @@ fail:
 	return -1;
 }
 
-/* ar on a store holding plan p: search and suggest in a read
- * transaction, add and cancel in a write transaction never committed. */
+/* ar_longest and ar_furthest on store s, holding plan p, into q. */
 static int
-measure_ar(const struct load *p, struct fig f[NLENS][GOPS])
+measure_questions(ar_store *s, const struct load *p, double q[NQ])
+{
+	uint64_t ns[NQ][401], seed = 0x2545f4914f6cdd1dULL;
+	struct ar_request rq;
+	struct ar_answer a;
+	ar_txn *t;
+	int rc;
+
+	if ((rc = ar_txn_begin(s, 0, CLOCK, &t)) != 0)
+		return rc;
+	memset(&rq, 0, sizeof(rq));
+	rq.jobs = 1;
+	for (size_t i = 0; i < CALLS && rc == 0; i++) {
+		uint64_t t0 = now_ns(), t1, t2;
+
+		rq.earliest = rq.latest = random_start(&seed, 1) * SLOT;
+		rq.nodes = 1;
+		rc = ar_longest(t, &rq, &a);
+		t1 = now_ns();
+		rq.nodes = 32;
+		if (rc == 0)
+			rc = ar_longest(t, &rq, &a);
+		t2 = now_ns();
+		/* Ids follow the plan's order: 1 to n. */
+		if (rc == 0)
+			rc = ar_furthest(t, 1 + bench_rand(&seed) % p->n, 0, &a);
+		ns[Q_EXTEND][i] = now_ns() - t2;
+		ns[Q_LONGEST_32][i] = t2 - t1;
+		ns[Q_LONGEST_1][i] = t1 - t0;
+	}
+	ar_txn_abort(t);
+	for (int k = 0; k < NQ; k++)
+		q[k] = median_us(ns[k]);
+	return rc;
+}
+
+/* ar on a store holding plan p: search and suggest in a read
+ * transaction, add and cancel in a write transaction never committed;
+ * then the two questions into q. */
+static int
+measure_ar(const struct load *p, struct fig f[NLENS][GOPS], double q[NQ])
 {
 	uint64_t ns[GOPS][401], seed = 0x9e3779b97f4a7c15ULL;
 	struct ar_config cfg;
@@ -224,6 +269,8 @@ measure_ar(const struct load *p, struct fig f[NLENS][GOPS])
 			f[l][k].cells = -1;
 		}
 	}
+	if ((rc = measure_questions(s, p, q)) != 0)
+		goto fail;
 	ar_close(s);
 	return 0;
 fail:
@@ -291,7 +338,7 @@ growth_report(void)
 		for (int k = 0; rc == 0 && k < NSTRUCT - 1; k++)
 			rc = measure_structure(ops[k], &p, figs[k][z]);
 		if (rc == 0)
-			rc = measure_ar(&p, figs[NSTRUCT - 1][z]);
+			rc = measure_ar(&p, figs[NSTRUCT - 1][z], questions[z]);
 		load_free(&p);
 		if (rc != 0) {
 			fprintf(stderr, "garq: the plan of %zu reservations "
@@ -314,6 +361,24 @@ growth_report(void)
 	printf("\n  with the request's length, a plan of %zu reservations:\n",
 	    sizes[at_size]);
 	print_slice(names, 0, at_size);
+	printf("\n  the two questions on ar, in a read transaction (median us "
+	    "of %zu calls; search: of 1 h,\n  above): the longest job from a "
+	    "random start (ar_longest) on 1 node, which runs to\n  the "
+	    "horizon, and on 32; how far a random reservation of the plan can "
+	    "grow (ar_furthest)\n  %-12s %10s %12s %12s %10s\n", CALLS, "plan",
+	    "search", "longest 1", "longest 32", "extend");
+	for (size_t z = 0; z < NSIZES; z++) {
+		printf("  %6zu resv ", sizes[z]);
+		printf("  ");
+		us(figs[NSTRUCT - 1][z][at_len][G_SEARCH].us);
+		printf("    ");
+		us(questions[z][Q_LONGEST_1]);
+		printf("    ");
+		us(questions[z][Q_LONGEST_32]);
+		printf("  ");
+		us(questions[z][Q_EXTEND]);
+		printf("\n");
+	}
 	fflush(stdout);
 	return 0;
 }
