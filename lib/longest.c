@@ -14,10 +14,12 @@
  *
  * A reservation does not stand in its own way: its slots from the clock
  * on count as free, as ar_modify takes it out of the rings before it
- * admits its new shape, and a slot it holds fits whatever else the rings
- * hold there (it was admitted with them).  What ar_modify grants is then
- * what ar_furthest says: the same end at the same start, or, with a
- * window, the duration at the start ar_modify would choose for it.
+ * admits its new shape, so a slot it holds fits whatever else the rings
+ * hold there (it was admitted with them) - unless a booking limit of its
+ * class was lowered since, which ar_modify applies to the whole new
+ * shape, and so does this.  What ar_modify grants is then what
+ * ar_furthest says: the same end at the same start, or, with a window,
+ * the duration at the start ar_modify would choose for it.
  *
  * Host names.  A plan within capacity always maps (map.c), so the rings
  * decide alone - until the plan holds a reservation that named its hosts
