@@ -1001,8 +1001,11 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		return;
 	}
 	if (op == 14 && m->nresv > 0) {
-		m_furthest(m, t, m->nresv - 1 - (int)PICK(m->nresv < 32 ?
-		    (uint64_t)m->nresv : 32), PICK(2) ? AR_WINDOW : 0, now);
+		/* Mostly recent ones, which may still be live. */
+		int k = m->nresv - 1 - (int)PICK(m->nresv < 32 ?
+		    (uint64_t)m->nresv : 32);
+
+		m_furthest(m, t, k, PICK(2) ? AR_WINDOW : 0, now);
 		return;
 	}
 	if (op == 12 && m->nresv > 0) {

@@ -1113,10 +1113,12 @@ test_longest(void)
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	/* Reservations of all kinds of lengths; some fill their slots. */
 	for (int i = 0; i < 40; i++) {
+		/* One draw a statement: argument order is the compiler's. */
 		int64_t len = 1 + (int64_t)rnd(i % 4 == 0 ? 2000 : 20);
+		int64_t at = (int64_t)rnd(L_SLOTS - (uint64_t)len);
+		uint32_t nodes = 1 + (uint32_t)rnd(16);
 
-		rq = request(T0 + 300 * (int64_t)rnd(L_SLOTS - (uint64_t)len),
-		    300 * len, 1 + (uint32_t)rnd(16));
+		rq = request(T0 + 300 * at, 300 * len, nodes);
 		OK(ar_add(t, &rq, &a));
 		if (a.status == AR_GRANTED)
 			ids[n++] = a.id;
