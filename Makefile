@@ -6,7 +6,8 @@
 #   make check    every test, also under ASan+UBSan and on PostgreSQL, and
 #                 a short fuzz pass
 #   make bench    performance figures (never part of check; check runs
-#                 each bench program in a quick mode, without timing)
+#                 each bench program in a quick mode, without timing);
+#                 make garq: GarQ's comparison and the price of slots
 #   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
 #   make install  commands, libraries, headers, pkg-config file and man
 #                 pages under $(prefix); make uninstall removes them
@@ -138,7 +139,7 @@ deps: build-deps
 
 .PHONY: all build-deps deps demo check test unit e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
-	fuzz-short fuzz bench bench-run flexbench rmbench bench-quick install \
+	fuzz-short fuzz bench bench-run garq flexbench rmbench bench-quick install \
 	uninstall clean
 
 # --- tests ---------------------------------------------------------------
@@ -378,8 +379,9 @@ demo: build-deps
 
 SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
-BENCH_SRC = $(addprefix tests/bench/,bench.c trace.c floor.c arstore.c \
-	sqlite.c cmds.c curve.c usage.c mapping.c modify.c hold.c pgcost.c)
+BENCH_SRC = $(addprefix tests/bench/,bench.c replay.c trace.c floor.c \
+	compare.c arstore.c sqlite.c cmds.c curve.c usage.c mapping.c modify.c \
+	hold.c pgcost.c)
 
 $(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
 	@mkdir -p $(@D)
@@ -399,6 +401,26 @@ bench: deps
 bench-run:
 	AR_BENCH_PG="$$AR_TEST_PG" BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/bench \
 		$(B)/bin $(B)/bench/true ../shared/traces
+
+# GarQ's comparison (its sections 3 and 5): the floor's array, a sorted
+# linked list, a segment tree and a calendar queue on the traces, beside
+# ar; how they grow; and the price of slots against an exact model.
+GARQ_SRC = $(addprefix tests/bench/,garq.c replay.c trace.c floor.c \
+	compare.c arstore.c cmds.c curve.c list.c segtree.c calendar.c \
+	growth.c exact.c)
+
+$(B)/bench/garq: $(GARQ_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(GARQ_SRC) $(B)/libar.a \
+		$(LMDB_LIBS) -lm
+
+# BENCH_QUICK=1: the first 50k requests of one trace; TRACES: where the
+# traces are.
+TRACES ?= ../shared/traces
+
+garq: deps
+	$(MAKE) all $(B)/bench/garq
+	BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/garq $(TRACES)
 
 # Umar's thesis, Tables 6.1 and 6.2: fixed, first fit, FCFS-EDS, FCFS-LRH
 # on the same generated workloads (tests/bench/argen.c prints them).

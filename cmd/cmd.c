@@ -992,6 +992,8 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 				goto usage;
 		}
 	}
+	if (c->options_end != NULL && c->options_end(&x) != 0)
+		goto usage;
 	free(lo);
 	free(so);
 	argc -= optind;
@@ -1253,8 +1255,9 @@ cmd_id_field(struct ctx *x, struct item *it, const char *key, uint64_t *id,
 	return 1;
 }
 
-int
-cmd_request(struct ctx *x, struct item *it, char *err)
+/* The request fields; timed: a duration (or end) must be given. */
+static int
+request_fields(struct ctx *x, struct item *it, int timed, char *err)
 {
 	struct ar_request *rq = &it->rq;
 	int64_t start, earliest, latest, end, dur;
@@ -1294,7 +1297,7 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 		    hs ? "start" : "earliest");
 		return -1;
 	}
-	if (!hend && !hd) {
+	if (!hend && !hd && timed) {
 		snprintf(err, AR_ERRMAX, "missing field 'duration' (or 'end')");
 		return -1;
 	}
@@ -1304,7 +1307,7 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 		return -1;
 	}
 	/* Output records carry both, end rounded to slots: duration wins. */
-	rq->duration = hd ? dur : end - rq->earliest;
+	rq->duration = hd ? dur : hend ? end - rq->earliest : 0;
 	if (rq->duration > AR_DURATION_MAX) {
 		snprintf(err, AR_ERRMAX, "field '%s': more than 100 years %s",
 		    hd ? "duration" : "end", hd ? "long" : hs ?
@@ -1321,6 +1324,18 @@ cmd_request(struct ctx *x, struct item *it, char *err)
 		return -1;
 	rq->owner = x->uid;
 	return 0;
+}
+
+int
+cmd_request(struct ctx *x, struct item *it, char *err)
+{
+	return request_fields(x, it, 1, err);
+}
+
+int
+cmd_job(struct ctx *x, struct item *it, char *err)
+{
+	return request_fields(x, it, 0, err);
 }
 
 int

@@ -40,8 +40,8 @@ struct item {
 					 * and a replay's copies, as now;
 					 * --modify: first the one changed,
 					 * as it was */
-	int refusal;            /* ar-add --modify: AR_ENOTFOUND, AR_EPERM,
-				 * AR_EDONE, or 0 */
+	int refusal;            /* ar-add --modify, ar-suggest --extend:
+				 * AR_ENOTFOUND, AR_EPERM, AR_EDONE, or 0 */
 	struct ar_repeat rep;   /* ar-add: how the request repeats (every
 				 * 0: it does not) */
 	uint64_t series;        /* ar-del, ar-add --modify: the series
@@ -91,6 +91,9 @@ struct cmd {
 	const struct option *longopts;
 	/* Take one of the command's own options; 0, or -1 on bad usage. */
 	int (*option)(struct ctx *, int, const char *);
+	/* NULL, or once every option is read: check them together; 0, or
+	 * -1 after a message (bad usage). */
+	int (*options_end)(struct ctx *);
 	/* Turn it->rec into a request; 0, or -1 with a message in err. */
 	int (*prepare)(struct ctx *, struct item *, char *err);
 	/* Run it against the store, setting it->wrote if it changed it;
@@ -183,6 +186,10 @@ int cmd_id_field(struct ctx *x, struct item *it, const char *key,
 
 /* Read the request fields of it->rec into it->rq; -1 with err on bad. */
 int cmd_request(struct ctx *x, struct item *it, char *err);
+
+/* The same for a job whose length is asked, not given: its duration (or
+ * end), if there, bounds it; it->rq.duration is 0 if not. */
+int cmd_job(struct ctx *x, struct item *it, char *err);
 
 /* ar-search's apply and emit: the answer of ar_search, exit 1 if it
  * does not fit (ar-price quotes this way too). */

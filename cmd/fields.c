@@ -27,7 +27,7 @@
 /* In the order --help lists them: a request's, then the others. */
 const struct cmd_field cmd_fields[] = {
 	/* name         read by                 printed by */
-	{ "id",         ADD | DEL | MAP | REPORT, RESV },
+	{ "id",         ADD | DEL | MAP | REPORT | SUGGEST, RESV | SUGGEST },
 	{ "series",     ADD | DEL | REPORT,     RESV },
 	{ "occurrence", 0,                      RESV },
 	{ "start",      ASK,                    ASK | RESV },

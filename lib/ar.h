@@ -455,6 +455,54 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
     struct ar_answer *alts, size_t k, size_t *n);
 
 /*
+ * The longest job that fits from a start (ar-suggest --longest): of the
+ * starts in [rq->earliest, rq->latest], as ar_search takes them, the one
+ * from which rq->nodes x rq->jobs nodes stay free the longest, up to the
+ * horizon or, if rq->duration > 0, at most that long; the earliest of
+ * equals.  Free as ar_add admits: within the nodes and the booking limits
+ * of the request's class, and where the request names hosts or the plan
+ * holds reservations that named theirs, on hosts: the plan with the job
+ * must map (ar_map), so the end found in the rings is mapped, and if it
+ * does not map, the longest end that does is found by halving (about
+ * log2 of the horizon's slots mappings), at the start found.  ans:
+ * AR_SUGGESTED, the start and end, the least free count over them and
+ * the price of that shape; or AR_UNAVAILABLE, the start asked and why
+ * (AR_R_FULL, AR_R_BOOKING, AR_R_HOSTS, AR_R_PAST, AR_R_HORIZON: no slot
+ * before the horizon, AR_R_CAPACITY) with the free count in its slot and
+ * no end (-1).  The rest of rq is read as ar_search reads it, so that a
+ * field requests gain (a partition) counts here too.  Errors: EINVAL (a
+ * malformed request, but a duration of 0), ENOMEM, LMDB's codes.
+ */
+int ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
+
+#define AR_WINDOW 0x1   /* ar_furthest: it may take another start in its
+			   window */
+
+/*
+ * How far reservation id can be extended (ar-suggest --extend): the
+ * latest end it can reach at its start, moving no one, its own slots
+ * counted as free, within the nodes, the booking limits of its class,
+ * the horizon and, as ar_longest says, the hosts: what ar_modify grants
+ * for that end.  A reservation that has started keeps its start and
+ * nodes (ar_modify keeps them), so it grows from its end.  With
+ * AR_WINDOW one that has not started and is not a hold may take any
+ * start in its window: the answer is then the longest it can be, at
+ * the start ar_modify chooses for that duration (its own if it fits
+ * there, else the earliest in its window); a started one, a hold and
+ * one whose window holds one start answer as without.  ans: AR_SUGGESTED,
+ * the start, the new end, the least free count over the new shape (from
+ * the clock's slot for a started one) with its own nodes counted free,
+ * its class and the price of that shape; or AR_UNAVAILABLE when it cannot
+ * grow, its interval as it is and why (AR_R_FULL or AR_R_BOOKING in the
+ * slot after its end, whose free count it tells; AR_R_HORIZON; AR_R_HOSTS
+ * and the conflict).  ans->id is id.  Errors: EINVAL (unknown flags),
+ * AR_ENOTFOUND, AR_EDONE (cancelled, expired or ended), ENOMEM,
+ * AR_ECORRUPT, LMDB's codes.
+ */
+int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
+    struct ar_answer *ans);
+
+/*
  * Admit the request in transaction t (a write transaction), each copy at
  * the earliest start in [earliest, latest] where it fits (thesis Alg.
  * 3.1/3.2 lines 16-25).  Where none fits and the flags allow, granted

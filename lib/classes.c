@@ -132,32 +132,50 @@ fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
 	return 0;
 }
 
+/*
+ * The first slot of [from, to) where need more nodes of class cls do not
+ * fit, in the node ring or in a limit that binds cls; to if they fit in
+ * every one: so [from, *end) is the longest run of slots from from where
+ * they fit.  Each ring is read only up to the end the ones before found.
+ */
+int
+fit_end(ar_txn *t, uint32_t cls, int64_t from, int64_t to, uint64_t need,
+    int64_t *end)
+{
+	int64_t bad;
+	int rc;
+
+	*end = to;
+	for (uint32_t i = 1; i == 1 || i <= cls; i++) {
+		struct ring *r = i == 1 ? &t->ring : &t->limit[i];
+
+		if (need > r->capacity) {
+			*end = from;
+			return 0;
+		}
+		if ((rc = ring_first_over(t, r, from, *end,
+		    r->capacity - (uint32_t)need, &bad)) != 0)
+			return rc;
+		if (bad != -1)
+			*end = bad;
+	}
+	return 0;
+}
+
 int
 fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
     uint64_t need, int64_t *start)
 {
-	int64_t bad, first;
+	int64_t first;
 	int rc;
 
-	if (cls < 2)
-		return ring_next_fit(t, &t->ring, prev, hi, len, need, start);
 	/* The run of starts that fit ends before the first slot, at or
 	 * after prev + len, that is full in any ring; the next run begins
 	 * after it. */
 	*start = -1;
-	if ((rc = ring_first_over(t, &t->ring, prev + len, hi + len,
-	    t->ring.capacity - (uint32_t)need, &first)) != 0)
+	if ((rc = fit_end(t, cls, prev + len, hi + len, need, &first)) != 0)
 		return rc;
-	for (uint32_t i = 2; i <= cls; i++) {
-		struct ring *r = &t->limit[i];
-
-		if ((rc = ring_first_over(t, r, prev + len, hi + len,
-		    r->capacity - (uint32_t)need, &bad)) != 0)
-			return rc;
-		if (bad != -1 && (first == -1 || bad < first))
-			first = bad;
-	}
-	if (first == -1 || first + 1 > hi)
+	if (first == hi + len || first + 1 > hi)
 		return 0;
 	return fit_first(t, cls, first + 1, hi, len, need, start);
 }

@@ -354,8 +354,6 @@ int ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to,
     uint32_t *peak);
 int ring_first_fit(ar_txn *t, struct ring *r, int64_t lo, int64_t hi,
     int64_t len, uint64_t need, int64_t *start);
-int ring_next_fit(ar_txn *t, struct ring *r, int64_t after, int64_t hi,
-    int64_t len, uint64_t need, int64_t *start);
 int ring_add(ar_txn *t, struct ring *r, int64_t from, int64_t to,
     int64_t delta);
 int ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to,
@@ -412,6 +410,10 @@ int fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
 /* The start of the next run of fitting starts after prev, which fits. */
 int fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
     uint64_t need, int64_t *start);
+/* The first slot of [from, to) where need nodes of class cls do not fit
+ * in some ring, or to. */
+int fit_end(ar_txn *t, uint32_t cls, int64_t from, int64_t to, uint64_t need,
+    int64_t *end);
 /* Why copies of sp found no room in [first, hi]: AR_R_BOOKING if the
  * nodes alone would have held them all, first fit one by one, else
  * AR_R_FULL. */
@@ -601,6 +603,10 @@ int map_verify(ar_txn *t, int (*fn)(const struct map_got *, void *),
  * slot; *conflict the reservation in the way when it does not (*ok 0). */
 int map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
     int64_t slots, int *ok, uint64_t *conflict);
+/* Would the plan map with reservation id over slots [start, end) instead
+ * of its own (*ok)?  As ar_modify maps it; *conflict as there. */
+int map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end,
+    int *ok, uint64_t *conflict);
 /* From start *s, which fits by the rings, up to hi: the first start where
  * the request also maps (where it names hosts or pins are in the plan),
  * or -1 with *conflict the first reservation in the way. */

@@ -661,6 +661,34 @@ out:
 }
 
 int
+map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
+    uint64_t *conflict)
+{
+	struct plan p;
+	struct item *failed;
+	int rc;
+
+	*ok = 0;
+	*conflict = 0;
+	if ((rc = plan_load(t, &p)) != 0)
+		goto out;
+	for (size_t i = 0; i < p.n; i++)
+		if (p.it[i].id == id) {
+			p.it[i].s = start;
+			p.it[i].e = end;
+		}
+	if ((rc = sweep(&p, 0, &failed, conflict)) != 0)
+		goto out;
+	*ok = failed == NULL;
+	/* Itself: what is in its way.  Another left without hosts: that. */
+	if (failed != NULL && failed->id != id)
+		*conflict = failed->id;
+out:
+	plan_free(&p);
+	return rc;
+}
+
+int
 fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
     int64_t hi, int64_t *s, uint64_t *conflict)
 {

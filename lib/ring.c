@@ -312,7 +312,8 @@ busy_chunk(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 	return *c == NULL ? AR_ECORRUPT : 0;
 }
 
-/* The first slot in [from, to) with more than cap nodes in use, or -1. */
+/* The first slot in [from, to) with more than cap nodes in use, or -1;
+ * EINVAL outside the ring's window. */
 int
 ring_first_over(ar_txn *t, struct ring *r, int64_t from, int64_t to,
     uint32_t cap, int64_t *bad)
@@ -323,6 +324,8 @@ ring_first_over(ar_txn *t, struct ring *r, int64_t from, int64_t to,
 	int rc;
 
 	*bad = -1;
+	if (!in_window(r, from, to))
+		return EINVAL;
 	while (i < to) {
 		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
 		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
@@ -453,29 +456,6 @@ ring_first_fit(ar_txn *t, struct ring *r, int64_t lo, int64_t hi,
 		}
 	}
 	return 0;
-}
-
-/*
- * The start of the next run of fitting starts after one that fits at
- * prev: every start up to the first full slot at or after prev + len fits
- * too, so the next separate alternative begins after that slot.
- */
-int
-ring_next_fit(ar_txn *t, struct ring *r, int64_t prev, int64_t hi,
-    int64_t len, uint64_t need, int64_t *start)
-{
-	int64_t bad;
-	int rc;
-
-	*start = -1;
-	if (!in_window(r, prev, hi + len))
-		return EINVAL;
-	if ((rc = ring_first_over(t, r, prev + len, hi + len,
-	    r->capacity - (uint32_t)need, &bad)) != 0)
-		return rc;
-	if (bad == -1)
-		return 0;
-	return ring_first_fit(t, r, bad + 1, hi, len, need, start);
 }
 
 /* Recompute the maxima of blocks [b0, b1] and of the chunk. */

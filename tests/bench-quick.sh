@@ -111,3 +111,18 @@ for part in 'Cost curve' 'Horizon' 'ar-report --usage' \
 	expect_lines 1 "^== $part"
 done
 expect_lines 1 '^bench: done in [0-9]+ s$'
+
+begin 'bench: garq on a trace excerpt: every structure grants as the floor'
+mkdir "$D/traces"
+gzip -c "$DATA/sdsc-blue-excerpt.swf" \
+    >"$D/traces/SDSC-BLUE-2000-4.2-cln.swf.gz"
+run env BENCH_QUICK=1 "$AR_BENCH/garq" "$D/traces"
+expect_exit 0
+expect_err
+expect_lines 2 '^== SDSC-BLUE-2000, (original|shuffled) order: '
+expect_lines 8 "^  check: .* = the floor's$"
+expect_lines 0 'MISMATCH'
+for part in 'Growth' 'The price of slots'; do
+	expect_lines 1 "^== $part"
+done
+expect_lines 1 '^garq: done in [0-9]+ s$'

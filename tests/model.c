@@ -590,6 +590,163 @@ m_modify(struct model *m, ar_txn *t, int k, uint32_t who,
 	m->modifies++;
 }
 
+/*
+ * ar_longest of rq at now: of its starts, the one from which need
+ * nodes of its class fit in the most slots one after the other, up to
+ * the horizon or its duration if it has one (0: none), the earliest of
+ * equals; or unavailable, and why, with the free count at its first
+ * start.
+ */
+static void
+m_longest(struct model *m, ar_txn *t, const struct ar_request *rq,
+    int64_t now)
+{
+	struct ar_request one = *rq;
+	struct ar_answer a;
+	enum ar_reason why;
+	int64_t first, last, len, need, best = 0, bs = -1;
+	int64_t stop = now / M_SLOT + M_HORIZON;
+	int64_t bound = rq->duration > 0 ? up(rq->duration) : INT64_MAX;
+	uint32_t cls = m_class(m, rq->earliest, now);
+
+	/* Reasons as for a request of one slot. */
+	one.duration = 1;
+	why = m_span(now, &one, 1, &first, &last, &len, &need);
+	for (int64_t s = first; why == AR_R_NONE && s <= last; s++) {
+		int64_t n = 0;
+
+		while (s + n < stop && n < bound &&
+		    m_fits(m, cls, s + n, 1, need))
+			n++;
+		if (n > best) {
+			best = n;
+			bs = s;
+		}
+	}
+	if (why == AR_R_NONE && bs == -1)
+		why = m_refusal(m, cls, first, last, 1, need, 1);
+	OK(m, ar_longest(t, rq, &a));
+	if (bs != -1)
+		CHECK(m, a.status == AR_SUGGESTED && a.reason == AR_R_NONE &&
+		    a.start == bs * M_SLOT && a.end == (bs + best) * M_SLOT &&
+		    a.free == m_least(m, bs, best) && a.cls == cls &&
+		    a.price == m_price(m, cls, need, best), "longest from %"
+		    PRId64 " to %" PRId64 ", %" PRId64 " nodes: store %d at %"
+		    PRId64 " to %" PRId64 " free %u price %" PRId64 ", model %"
+		    PRId64 " to %" PRId64 " free %" PRId64, first, last, need,
+		    a.status, a.start / M_SLOT, a.end / M_SLOT, a.free, a.price,
+		    bs, bs + best, m_least(m, bs, best));
+	else
+		CHECK(m, a.status == AR_UNAVAILABLE && a.reason == why &&
+		    a.end == -1 && a.cls == cls && ((why != AR_R_FULL &&
+		    why != AR_R_BOOKING) || (a.start == first * M_SLOT &&
+		    a.free == m_least(m, first, 1))), "longest from %" PRId64 ": store %d reason %d at %"
+		    PRId64 " free %u, model reason %d", first, a.status,
+		    a.reason, a.start / M_SLOT, a.free, why);
+	m->longest++;
+}
+
+/*
+ * ar_furthest of reservation k at now, with flags: the end it reaches
+ * at its start, its own slots free, up to the first slot where its
+ * nodes do not fit; with AR_WINDOW, one not started and not held may
+ * take the start of its window from which it fits the longest (its own
+ * if that is as long).  Now and then the answer is given to ar_modify,
+ * as ar-add --modify would take the record, and must be granted there.
+ */
+static void
+m_furthest(struct model *m, ar_txn *t, int k, unsigned flags, int64_t now)
+{
+	struct ar_answer a;
+	struct ar_request rq;
+	struct ar_resv r;
+	int64_t base = now / M_SLOT, stop = base + M_HORIZON;
+	int64_t s0 = m->resv[k].start, len = m->resv[k].len;
+	int64_t need = m->resv[k].need, own = s0 > base ? s0 : base, e, ns, ne;
+	uint32_t cls = m->resv[k].cls;
+	uint64_t id = m->resv[k].id;
+	int started = s0 * M_SLOT <= now, rc = ar_furthest(t, id, flags, &a);
+	enum ar_reason why = AR_R_NONE;
+	int64_t least;
+
+	if (!m->resv[k].live || m_ended(m, k, now)) {
+		CHECK(m, rc == AR_EDONE, "furthest of one done: %s",
+		    ar_strerror(rc));
+		return;
+	}
+	CHECK(m, rc == 0, "furthest %" PRIu64 ": %s", id, ar_strerror(rc));
+	if (rc != 0)
+		return;
+	/* Its own slots are free for it. */
+	m_hold(m, cls, own, s0 + len - own, -need);
+	/* Its own slots fit unless a limit was lowered since. */
+	for (e = own; e < stop && m_fits(m, cls, e, 1, need); e++)
+		;
+	ns = s0;
+	ne = e;
+	if ((flags & AR_WINDOW) && !started && m->resv[k].expires == 0) {
+		int64_t lo = up(m->resv[k].earliest), hi = up(m->resv[k].latest);
+
+		if (lo < up(now))
+			lo = up(now);
+		if (hi > stop - 1)
+			hi = stop - 1;
+		for (int64_t s = lo; s <= hi; s++) {
+			int64_t n = 0;
+
+			while (s + n < stop && m_fits(m, cls, s + n, 1, need))
+				n++;
+			if (n > ne - ns) {
+				ns = s;
+				ne = s + n;
+			}
+		}
+	}
+	least = m_least(m, started ? base : ns, ne - (started ? base : ns));
+	if (ne - ns <= len) {
+		why = e == stop ? AR_R_HORIZON : m_fits(m, 0, e, 1, need) ?
+		    AR_R_BOOKING : AR_R_FULL;
+		least = e < stop ? m_least(m, e, 1) : 0;
+	}
+	m_hold(m, cls, own, s0 + len - own, need);
+	if (why != AR_R_NONE) {
+		CHECK(m, a.status == AR_UNAVAILABLE && a.reason == why &&
+		    a.id == id && a.start == s0 * M_SLOT &&
+		    a.end == (s0 + len) * M_SLOT && (why == AR_R_HORIZON ||
+		    a.free == least), "furthest %" PRIu64 ": store %d reason "
+		    "%d free %u, model reason %d free %" PRId64, id, a.status,
+		    a.reason, a.free, why, least);
+		m->unextended++;
+		return;
+	}
+	CHECK(m, a.status == AR_SUGGESTED && a.id == id &&
+	    a.start == ns * M_SLOT && a.end == ne * M_SLOT &&
+	    a.free == least && a.cls == cls &&
+	    a.price == m_price(m, cls, need, ne - ns), "furthest %" PRIu64
+	    " (%" PRId64 "..%" PRId64 ", flags %u): store %d at %" PRId64
+	    " to %" PRId64 " free %u, model %" PRId64 " to %" PRId64
+	    " free %" PRId64, id, s0, s0 + len, flags, a.status,
+	    a.start / M_SLOT, a.end / M_SLOT, a.free, ns, ne, least);
+	m->extended++;
+	if (PICK(2) == 0)
+		return;
+	/* What ar-add --modify makes of the record: end=, or duration=
+	 * with AR_WINDOW; the window as it was. */
+	OK(m, ar_get(t, id, &r));
+	rq = request(m, r.earliest, flags & AR_WINDOW ? (ne - ns) * M_SLOT :
+	    ne * M_SLOT - r.start, r.nodes);
+	rq.latest = r.latest;
+	rq.flags = AR_NOMOVE;
+	m_modify(m, t, k, 0, &rq, now);
+	OK(m, ar_get(t, id, &r));
+	/* A start asked off the slot grid, its slot not yet begun, reads
+	 * as past to a modify (its latest start is before the clock). */
+	CHECK(m, (r.start == ns * M_SLOT && r.end == ne * M_SLOT) ||
+	    (!started && rq.latest < now), "furthest %" PRIu64 " to %" PRId64 "..%" PRId64
+	    ": the modify made it %" PRId64 "..%" PRId64, id, ns, ne,
+	    r.start / M_SLOT, r.end / M_SLOT);
+}
+
 /* The key of owner named name, or -1. */
 static int
 m_key(const struct model *m, uint32_t owner, const char *name)
@@ -830,7 +987,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		m_reprice(m, t, now, 0);
 		return;
 	}
-	op = (int)PICK(13);
+	op = (int)PICK(15);
 	/* Up to two minutes in the past, but never before 1970. */
 	rq = request(m, (now < 120 ? 0 : now - 120) +
 	    (int64_t)PICK((M_HORIZON + 10) * M_SLOT),
@@ -841,6 +998,21 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	rq.owner = (uint32_t)PICK(3);
 	cls = m_class(m, rq.earliest, now);
 	m->ops++;
+	if (op == 13) {
+		/* Half without a bound on the duration. */
+		if (PICK(2) == 0)
+			rq.duration = 0;
+		m_longest(m, t, &rq, now);
+		return;
+	}
+	if (op == 14 && m->nresv > 0) {
+		/* Mostly recent ones, which may still be live. */
+		int k = m->nresv - 1 - (int)PICK(m->nresv < 32 ?
+		    (uint64_t)m->nresv : 32);
+
+		m_furthest(m, t, k, PICK(2) ? AR_WINDOW : 0, now);
+		return;
+	}
 	if (op == 12 && m->nresv > 0) {
 		m_confirm(m, t, m->nresv - 1 - (int)PICK(m->nresv < 16 ?
 		    (uint64_t)m->nresv : 16), (uint32_t)PICK(3), now);

@@ -53,6 +53,8 @@ struct model {
 	 * numbers of classes refused (EBUSY) and taken. */
 	uint64_t moves, limited, busy, renumbered;
 	uint64_t modifies;      /* modifies granted */
+	uint64_t longest;       /* ar_longest asked */
+	uint64_t extended, unextended;  /* ar_furthest: could grow, or not */
 	uint64_t holds, confirms, expiries;     /* granted, confirmed, expired */
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;
@@ -83,8 +85,9 @@ void model_price(struct model *m, ar_txn *t, int64_t now);
  * are released, in the model too; compared. */
 void model_begin(struct model *m, ar_txn *t, int64_t now);
 
-/* One random operation (add, a series, search, suggest, modify, confirm
- * or cancel; some adds are holds; in a run with classes, also an add or
+/* One random operation (add, a series, search, suggest, the longest
+ * job from a start, how far a reservation can grow, modify, confirm or
+ * cancel; some adds are holds; in a run with classes, also an add or
  * a modify that may move others, or new prices and limits) in t at now,
  * compared with the model; mismatches
  * are counted and told on stderr.  Some adds carry a client key: a new one, one taken before by

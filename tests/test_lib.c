@@ -1073,6 +1073,110 @@ pick_rnd(void *arg, uint64_t n)
 }
 
 /*
+ * ar_longest and ar_furthest on a default store (8640 slots, nine ring
+ * chunks), where their scans pass whole chunks and blocks: random full
+ * slots far apart, and every answer against a brute force over the free
+ * count of each slot; then the errors.
+ */
+#define L_SLOTS 8640
+
+static uint32_t l_free[L_SLOTS];
+
+/* Slots from s (< L_SLOTS) where need more fit, ignoring [ofrom, oto). */
+static int64_t
+l_run(int64_t s, uint32_t need, int64_t ofrom, int64_t oto)
+{
+	int64_t e = s;
+
+	while (e < L_SLOTS && ((e >= ofrom && e < oto) || l_free[e] >= need))
+		e++;
+	return e;
+}
+
+static void
+test_longest(void)
+{
+	struct ar_config cfg;
+	struct ar_request rq;
+	struct ar_answer a;
+	struct ar_resv r;
+	ar_store *s;
+	ar_txn *t;
+	uint64_t ids[40];
+	const char *dir = store_path("longest");
+	int n = 0;
+
+	ar_config_default(&cfg);
+	cfg.nodes = 16;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	/* Reservations of all kinds of lengths; some fill their slots. */
+	for (int i = 0; i < 40; i++) {
+		/* One draw a statement: argument order is the compiler's. */
+		int64_t len = 1 + (int64_t)rnd(i % 4 == 0 ? 2000 : 20);
+		int64_t at = (int64_t)rnd(L_SLOTS - (uint64_t)len);
+		uint32_t nodes = 1 + (uint32_t)rnd(16);
+
+		rq = request(T0 + 300 * at, 300 * len, nodes);
+		OK(ar_add(t, &rq, &a));
+		if (a.status == AR_GRANTED)
+			ids[n++] = a.id;
+	}
+	for (int64_t i = 0; i < L_SLOTS; i++)
+		OK(ar_free(t, T0 + 300 * i, T0 + 300 * (i + 1), &l_free[i]));
+	for (int q = 0; q < 300; q++) {
+		int64_t s0 = (int64_t)rnd(L_SLOTS), e, best = 0, bs = -1;
+		uint32_t need = 1 + (uint32_t)rnd(16);
+
+		rq = request(T0 + 300 * s0, 0, need);
+		rq.latest = rq.earliest + 300 * (int64_t)rnd(q % 2 ? 500 : 1);
+		for (int64_t x = s0; x < L_SLOTS && x <= s0 +
+		    (rq.latest - rq.earliest) / 300; x++)
+			if ((e = l_run(x, need, -1, -1)) - x > best) {
+				best = e - x;
+				bs = x;
+			}
+		OK(ar_longest(t, &rq, &a));
+		CHECK(bs == -1 ? a.status == AR_UNAVAILABLE &&
+		    a.reason == AR_R_FULL : a.status == AR_SUGGESTED &&
+		    a.start == T0 + 300 * bs && a.end == a.start + 300 * best,
+		    "longest %u from slot %" PRId64 ": status %d %" PRId64
+		    "..%" PRId64 ", brute force %" PRId64 "..%" PRId64, need,
+		    s0, a.status, (a.start - T0) / 300, (a.end - T0) / 300, bs,
+		    bs + best);
+	}
+	for (int i = 0; i < n; i++) {
+		int64_t from, to, e;
+
+		OK(ar_get(t, ids[i], &r));
+		from = (r.start - T0) / 300;
+		to = (r.end - T0) / 300;
+		e = l_run(to, r.nodes, from, to);
+		OK(ar_furthest(t, ids[i], 0, &a));
+		CHECK(a.id == ids[i] && a.start == r.start &&
+		    (e > to ? a.status == AR_SUGGESTED && a.end == T0 + 300 * e :
+		    a.status == AR_UNAVAILABLE && a.end == r.end &&
+		    a.reason == (to == L_SLOTS ? AR_R_HORIZON : AR_R_FULL)),
+		    "furthest %" PRIu64 " (%" PRId64 "..%" PRId64 "): status %d"
+		    " end %" PRId64 ", brute force %" PRId64, ids[i], from, to,
+		    a.status, (a.end - T0) / 300, e);
+	}
+	CHECK(ar_furthest(t, 999, 0, &a) == AR_ENOTFOUND, "furthest of none");
+	CHECK(ar_furthest(t, ids[0], 0x10, &a) == EINVAL, "unknown flags");
+	OK(ar_cancel(t, ids[0], 0, &r));
+	CHECK(ar_furthest(t, ids[0], 0, &a) == AR_EDONE,
+	    "furthest of a cancelled one");
+	rq = request(T0, -300, 1);
+	CHECK(ar_longest(t, &rq, &a) == EINVAL, "a negative duration");
+	rq = request(T0, 0, 0);
+	CHECK(ar_longest(t, &rq, &a) == EINVAL, "no nodes");
+	ar_txn_abort(t);
+	ar_close(s);
+	rm_store(dir);
+}
+
+/*
  * The model test: a long seeded run without price classes, then a
  * shorter one with them, their limits and prices changing as it goes;
  * every answer is checked.  span is how many slots the clock covers.
@@ -1123,9 +1227,11 @@ model_run(int priced, int64_t span)
 	printf("model%s: %" PRIu64 " operations, %d reservations, clock at "
 	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " modifies, %"
 	    PRIu64 " holds (%" PRIu64 " confirmed, %" PRIu64 " expired), %"
-	    PRIu64 " answers compared", priced ? " with classes" : "", m->ops,
-	    m->nresv, now / M_SLOT, wraps, m->modifies, m->holds, m->confirms,
-	    m->expiries, m->checks);
+	    PRIu64 " longest jobs, %" PRIu64 " extensions (%" PRIu64
+	    " none), %" PRIu64 " answers compared", priced ? " with classes" :
+	    "", m->ops, m->nresv, now / M_SLOT, wraps, m->modifies, m->holds,
+	    m->confirms, m->expiries, m->longest, m->extended, m->unextended,
+	    m->checks);
 	if (priced)
 		printf("; %" PRIu64 " moves, %" PRIu64 " refusals for a "
 		    "booking limit, other numbers of classes %" PRIu64
@@ -1135,8 +1241,11 @@ model_run(int priced, int64_t span)
 	passed += (int)(m->checks - m->mismatches);
 	failed += (int)m->mismatches;
 	CHECK(m->ops > (priced ? 1000 : 5000) && wraps >= (priced ? 2 : 5) &&
-	    m->modifies > 100, "model test too short: %" PRIu64 " ops, %d "
-	    "laps, %" PRIu64 " modifies", m->ops, wraps, m->modifies);
+	    m->modifies > 100 && m->longest > 100 && m->extended > 50 &&
+	    m->unextended > 50, "model test too short: %" PRIu64 " ops, %d "
+	    "laps, %" PRIu64 " modifies, %" PRIu64 " longest, %" PRIu64
+	    " extended, %" PRIu64 " not", m->ops, wraps, m->modifies,
+	    m->longest, m->extended, m->unextended);
 	CHECK(!priced || (m->moves > 0 && m->limited > 0 && m->busy > 0 &&
 	    m->renumbered > 0), "model test with classes: too few moves, "
 	    "refusals for a limit or other numbers of classes");
@@ -1619,6 +1728,7 @@ main(int argc, char **argv)
 	test_classes();
 	test_forecast();
 	test_map_full();
+	test_longest();
 	test_model(1);
 	test_rearrange();
 	test_end_buckets();

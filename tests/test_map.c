@@ -444,6 +444,138 @@ test_random(void)
 	random_run(24, 777, 500);
 }
 
+/*
+ * ar_longest and ar_furthest while the plan holds reservations that
+ * named their hosts: each answer must be one admission takes, and a
+ * slot more one it refuses (unless the horizon or a bound stopped it).
+ * ar_longest's shape is asked of ar_search, which maps the plan as
+ * ar_longest does; ar_furthest's end is given to ar_modify in a write
+ * transaction that is then abandoned.
+ */
+static void
+longest_run(uint32_t nodes, uint64_t seed, int steps)
+{
+	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL };
+	uint64_t asked = 0, mapped_short = 0, extended = 0, moved = 0;
+	unsigned flags;
+	int64_t now = T0, hend;
+	const char *dir = store_path("longest");
+	ar_store *s;
+	ar_txn *t;
+
+	rng = seed;
+	OK(ar_create(dir, &cfg, now));
+	OK(ar_open(dir, 0, &s));
+	for (int step = 0; step < steps; step++) {
+		struct ar_request rq = { 0 }, plain;
+		struct ar_answer a, b;
+		struct ar_resv r;
+		uint32_t hosts[64];
+		uint64_t ids[64] = { 0 }, id;
+
+		OK(ar_txn_begin(s, AR_WRITE, now, &t));
+		rq.earliest = rq.latest = now + 60 * (int64_t)rnd(120);
+		if (rnd(3) == 0)
+			rq.latest += 60 * (int64_t)rnd(60);
+		rq.duration = 60 * (1 + (int64_t)rnd(40));
+		rq.jobs = 1;
+		if (rnd(3) == 0) {
+			rq.nhosts = pick_hosts(nodes, hosts);
+			rq.hosts = hosts;
+			rq.nodes = rq.nhosts;
+		} else
+			rq.nodes = 1 + (uint32_t)rnd(nodes / 2);
+		OK(ar_add(t, &rq, &a));
+		if (rnd(6) == 0) {
+			OK(ar_list(t, AR_LIVE, collect_live, ids));
+			if (ids[0] > 0)
+				OK(ar_cancel(t, ids[1 + rnd(ids[0])], 0, &r));
+		}
+		OK(ar_txn_commit(t));
+		now += 60 * (int64_t)rnd(3);
+		hend = (now / 60) * 60 + 240 * 60;
+
+		/* The longest job from a start, on hosts or not. */
+		OK(ar_txn_begin(s, 0, now, &t));
+		rq.earliest = rq.latest = now + 60 * (int64_t)rnd(60);
+		rq.duration = rnd(2) ? 0 : 60 * (1 + (int64_t)rnd(120));
+		if (rq.nhosts == 0)
+			rq.nodes = 1 + (uint32_t)rnd(nodes);
+		OK(ar_longest(t, &rq, &a));
+		asked++;
+		if (a.status == AR_SUGGESTED) {
+			plain = rq;
+			plain.earliest = plain.latest = a.start;
+			plain.duration = a.end - a.start;
+			OK(ar_search(t, &plain, &b));
+			CHECK(b.status == AR_AVAILABLE && b.start == a.start,
+			    "longest %" PRId64 "..%" PRId64 ": ar_search says %d "
+			    "reason %d", a.start, a.end, b.status, b.reason);
+			plain.duration += 60;
+			if (a.end < hend && (rq.duration == 0 ||
+			    plain.duration <= rq.duration)) {
+				OK(ar_search(t, &plain, &b));
+				CHECK(b.status == AR_UNAVAILABLE,
+				    "longest %" PRId64 "..%" PRId64 ": a slot more"
+				    " fits too", a.start, a.end);
+				mapped_short += b.reason == AR_R_HOSTS;
+			}
+		}
+		ids[0] = 0;
+		OK(ar_list(t, AR_LIVE, collect_live, ids));
+		ar_txn_abort(t);
+		if (ids[0] == 0)
+			continue;
+
+		/* How far one grows; ar_modify grants it, not a slot more. */
+		OK(ar_txn_begin(s, AR_WRITE, now, &t));
+		id = ids[1 + rnd(ids[0])];
+		OK(ar_get(t, id, &r));
+		flags = rnd(2) ? AR_WINDOW : 0;
+		OK(ar_furthest(t, id, flags, &a));
+		if (a.status == AR_SUGGESTED) {
+			/* As ar-add --modify takes the record: end=, or
+			 * duration= in the window. */
+			plain = (struct ar_request){ .earliest = r.earliest,
+			    .latest = r.latest, .duration = a.end -
+			    (flags ? a.start : r.start), .nodes = r.nodes,
+			    .jobs = 1, .flags = AR_NOMOVE };
+			OK(ar_modify(t, id, 0, &plain, &b));
+			CHECK(b.status == AR_GRANTED && b.start == a.start &&
+			    b.end == a.end, "furthest %" PRIu64 " to %" PRId64
+			    "..%" PRId64 ": modify %d reason %d at %" PRId64,
+			    id, a.start, a.end, b.status, b.reason, b.start);
+			extended++;
+			moved += a.start != r.start && r.start > now;
+			/* In a window a slot more may fit elsewhere. */
+			if (a.end < hend && !flags) {
+				plain.duration += 60;
+				/* At its start; its window may hold others. */
+				OK(ar_modify(t, id, 0, &plain, &b));
+				CHECK(b.status == AR_REFUSED || b.start != a.start,
+				    "furthest %" PRIu64 " to %" PRId64 ": a slot "
+				    "more is granted there", id, a.end);
+			}
+		}
+		ar_txn_abort(t);
+	}
+	printf("longest with pins (%" PRIu32 " hosts): %" PRIu64 " longest "
+	    "jobs asked, %" PRIu64 " ended by the hosts, %" PRIu64
+	    " extensions granted (%" PRIu64 " at another start)\n", nodes,
+	    asked, mapped_short, extended, moved);
+	CHECK(mapped_short > 0 && extended > 20 && moved > 0, "too tame: %"
+	    PRIu64 " ended by the hosts, %" PRIu64 " extended, %" PRIu64
+	    " moved", mapped_short, extended, moved);
+	ar_close(s);
+	rm_store(dir);
+}
+
+static void
+test_longest(void)
+{
+	longest_run(8, 20261126, 400);
+}
+
 /* A request of the thesis's tables, in 5-minute slots from T0. */
 static struct ar_request
 thesis(int64_t es, int64_t ls, int64_t te, uint32_t jobs)
@@ -849,5 +981,6 @@ main(void)
 	test_tampered();
 	test_table34();
 	test_random();
+	test_longest();
 	return suite_end();
 }

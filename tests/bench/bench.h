@@ -17,6 +17,7 @@
 struct req {
 	int64_t start;          /* seconds since the epoch, not rounded */
 	int64_t dur;            /* seconds, clamped to [300 s, 28 d] */
+	int64_t run;            /* seconds as the trace says, [1 s, 28 d] */
 	uint32_t nodes;         /* [1, 64] */
 	uint32_t idx;           /* its position in the trace file */
 	int nowait;             /* the trace gives no wait time */
@@ -77,22 +78,40 @@ struct backend {
 	void *hook;
 };
 
-/* bench.c */
-extern int quick;
+/* replay.c */
+extern int quick;               /* BENCH_QUICK: 0 or 1 */
 extern const char *pg_server;   /* AR_BENCH_PG: a libpq URI, or NULL */
 uint64_t now_ns(void);
+double timer_overhead(void);    /* ns, the median of a timed nothing */
 int sample(struct samples *s, uint64_t ns);
 int admit(const struct backend *b, const struct trace *tr, size_t i,
     struct stats *st);
 int replay(const struct backend *b, const struct trace *tr, size_t limit,
     double budget, struct stats *st);
 void stats_free(struct stats *st);
+/* Keep in best whichever of best and again replayed faster (run 0:
+ * again). */
+void keep_faster(struct stats *best, struct stats *again, int run);
+/* The pct-th percentile in microseconds, or -1 without samples. */
+double pctl(struct samples *s, int pct);
 double admission_p50(struct stats *st);
+/* Does st grant what the floor granted (fl), over the requests st
+ * replayed?  Says so, or shows the first difference; 0 or -1. */
+int same_grants(const struct trace *tr, const struct stats *fl,
+    const struct stats *st, const char *name);
 char *scratch_dir(const char *name);
 char *pg_store(const char *name);
 int is_uri(const char *where);
 int64_t slots_up(int64_t t, int64_t slot);
 int64_t slots_down(int64_t t, int64_t slot);
+void us(double v);
+void ratio(double v, double floor);
+/* A benchmark's start: BENCH_QUICK read into quick, and the traces'
+ * directory looked for (1 if it is not there, after saying so). */
+int bench_begin(const char *prog, const char *dir);
+/* The system, its CPUs and the timer's overhead, on a line of its own
+ * after what is printed before. */
+void print_machine(void);
 
 /* trace.c */
 int trace_load(const char *path, size_t max, struct req **r, size_t *n,
@@ -114,8 +133,75 @@ int64_t garq_suggest(const struct garq *g, int64_t first, int64_t len,
 void garq_add(struct garq *g, int64_t first, int64_t len, int64_t nodes);
 double garq_used(const struct garq *g);
 int64_t garq_base(const struct garq *g);
-int floor_backend(struct backend *b, int64_t clock);
-void floor_backend_free(struct backend *b);
+
+/*
+ * The in-memory structures of GarQ's comparison (its section 3), written
+ * from the paper's descriptions, behind one interface over slots: the
+ * floor's array (compare.c), a sorted linked list of reservations
+ * (list.c), a segment tree over the slots (segtree.c) and a static
+ * calendar queue (calendar.c).  Times are absolute slots; the callers
+ * keep them inside the ring's window, as the floor's callers do.
+ */
+struct structure {
+	const char *name;
+	void *(*make)(int64_t clock);           /* NULL without memory */
+	void (*destroy)(void *s);
+	/* The clock moved on: slots before its slot are past (NULL: no
+	 * matter). */
+	void (*clock)(void *s, int64_t clock);
+	/* Do nodes more fit in every slot of [first, first + len)? */
+	int (*fits)(void *s, int64_t first, int64_t len, uint32_t nodes);
+	/* The first start in [first, hi] where they fit, or -1. */
+	int64_t (*first_fit)(void *s, int64_t first, int64_t hi, int64_t len,
+	    uint32_t nodes);
+	/* Hold nodes over [first, first + len): a handle; NULL without
+	 * memory. */
+	void *(*add)(void *s, int64_t first, int64_t len, uint32_t nodes);
+	/* Take out h, of nodes over [first, end), whose slots before from
+	 * are past and forgotten already. */
+	void (*del)(void *s, void *h, int64_t first, int64_t from, int64_t end,
+	    uint32_t nodes);
+	/* Forget the slots [from, to) of h, live, that are past now (NULL:
+	 * no matter). */
+	void (*past)(void *s, void *h, int64_t from, int64_t to,
+	    uint32_t nodes);
+	size_t (*bytes)(const void *s);         /* memory it holds now */
+};
+
+extern const struct structure array_structure, list_structure,
+    tree_structure, calendar_structure;
+
+/* Cells the structures read or write (array slots, list entries, tree
+ * nodes), counted as the paper counts nodes accessed. */
+extern uint64_t cells;
+
+/* growth.c: the structures' calls as the plan and the request grow */
+int growth_report(void);
+
+/* exact.c: the price of slots, on the traces in a directory */
+int slots_report(const char *trace_dir);
+
+/* replay.c: the traces of a benchmark, each read once */
+struct trace_run {
+	const char *file, *name;
+	int shuffle;            /* replay order: shuffled in each period */
+};
+/* Call fn with each of runs[from .. to) whose file is in dir, its first
+ * max requests (0: all) in replay order, a file read once for the runs
+ * after it that name it too; one missing or empty is said and skipped.
+ * -1 on an error (a negative return of fn's), else the OR of fn's. */
+int each_trace(const char *dir, const struct trace_run *runs, size_t from,
+    size_t to, size_t max, int (*fn)(const struct trace *, void *),
+    void *arg);
+
+/* compare.c: a structure as a backend of the replay */
+int structure_backend(struct backend *b, const struct structure *ops,
+    int64_t clock);
+void structure_backend_free(struct backend *b);
+/* Cells per call of an operation (OP_*), and the memory the structure
+ * held at the end of each period and now: mean and peak, in bytes. */
+double structure_cells(const struct backend *b, int op);
+void structure_memory(const struct backend *b, double *mean, size_t *peak);
 
 /* arstore.c: the ar library, in process */
 int ar_backend(struct backend *b, const char *dir, int64_t clock,
@@ -151,6 +237,18 @@ void pins_report(struct stats *pins, struct stats *plain);
 
 /* curve.c */
 int cost_curve(void);
+/* Reservations of a synthetic plan, in slots of slot seconds. */
+struct load {
+	int64_t *first, *len;
+	uint32_t *nodes;
+	size_t n;
+	int64_t slot;
+};
+void load_free(struct load *l);
+/* ar_write's function: ar_add every reservation of the load (a struct
+ * load), each granted where it asks, or AR_ECORRUPT. */
+struct ar_txn;
+int load_store(struct ar_txn *t, void *arg);
 
 /* usage.c */
 int usage_cost(void);

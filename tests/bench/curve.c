@@ -11,13 +11,6 @@
 
 #define CLOCK 999993600         /* a whole hour: slot aligned */
 
-struct load {
-	int64_t *first, *len;
-	uint32_t *nodes;
-	size_t n;
-	int64_t slot;
-};
-
 /*
  * Random reservations, placed with the floor, until half the node-slots
  * of the horizon are in use.  Every slot keeps one node free, so a search
@@ -58,7 +51,7 @@ make_load(struct garq *g, int64_t m, int64_t maxlen, uint64_t *seed,
 	return 0;
 }
 
-static void
+void
 load_free(struct load *l)
 {
 	free(l->first);
@@ -66,8 +59,8 @@ load_free(struct load *l)
 	free(l->nodes);
 }
 
-static int
-load_fn(ar_txn *t, void *arg)
+int
+load_store(ar_txn *t, void *arg)
 {
 	const struct load *l = arg;
 	struct ar_request rq;
@@ -116,7 +109,7 @@ fill(const char *dir, int64_t slot, int64_t m, int64_t maxlen,
 	l.slot = slot;
 	if ((rc = ar_create(dir, &cfg, CLOCK)) != 0 ||
 	    (rc = ar_open(dir, 0, sp)) != 0 ||
-	    (rc = ar_write(*sp, 0, CLOCK, load_fn, &l)) != 0) {
+	    (rc = ar_write(*sp, 0, CLOCK, load_store, &l)) != 0) {
 		fprintf(stderr, "bench: %s: %s\n", dir, ar_strerror(rc));
 		goto fail;
 	}

@@ -1,9 +1,8 @@
 /*
  * floor.c - the floor every figure is compared with: GarQ's slotted ring
  * as a plain array of node counts in memory (Algorithms 2-4), with the
- * same rules as ar's library.
+ * same rules as ar's library.  compare.c makes it a backend.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
@@ -67,6 +66,7 @@ garq_search(const struct garq *g, int64_t first, int64_t len, uint32_t nodes)
 	if (first + len > g->base + g->m)
 		return BEYOND;
 	for (int64_t k = 0; k < len; k++) {
+		cells++;
 		if (g->used[i] + nodes > NODES)
 			return FULL;
 		if (++i == g->m)
@@ -89,6 +89,7 @@ garq_suggest(const struct garq *g, int64_t first, int64_t len,
 	if (hi > g->base + g->m - len)
 		hi = g->base + g->m - len;
 	for (int64_t s = first; s < hi + len && start <= hi; s++) {
+		cells++;
 		if (g->used[i] + nodes > NODES) {
 			start = s + 1;
 			count = 0;
@@ -106,6 +107,7 @@ garq_add(struct garq *g, int64_t first, int64_t len, int64_t nodes)
 {
 	int64_t i = first % g->m;
 
+	cells += (uint64_t)len;
 	for (int64_t k = 0; k < len; k++) {
 		g->used[i] = (uint32_t)(g->used[i] + nodes);
 		if (++i == g->m)
@@ -122,139 +124,4 @@ garq_used(const struct garq *g)
 	for (int64_t i = 0; i < g->m; i++)
 		sum += g->used[i];
 	return sum / ((double)NODES * (double)g->m);
-}
-
-/* --- the floor as a backend ---------------------------------------------- */
-
-struct live {
-	int64_t first, len;
-	uint32_t nodes;
-};
-
-struct floor {
-	struct garq *g;
-	struct live *v;
-	size_t n, cap;
-};
-
-static int
-floor_purge(const struct backend *b, int64_t clock, struct stats *st)
-{
-	struct floor *f = b->ctx;
-	int64_t base;
-
-	garq_clock(f->g, clock);
-	base = garq_base(f->g);
-	for (size_t i = 0; i < f->n;) {
-		struct live *r = &f->v[i];
-		uint64_t t0;
-
-		if ((r->first + r->len) * SLOT > clock) {
-			i++;
-			continue;
-		}
-		t0 = now_ns();
-		/* Only the part not yet past holds counts. */
-		if (r->first + r->len > base) {
-			int64_t from = r->first > base ? r->first : base;
-
-			garq_add(f->g, from, r->first + r->len - from,
-			    -(int64_t)r->nodes);
-		}
-		*r = f->v[--f->n];
-		if (sample(&st->op[OP_DELETE], now_ns() - t0) != 0)
-			return -1;
-		st->ndeleted++;
-	}
-	return 0;
-}
-
-static int
-floor_run(const struct backend *b, const struct trace *tr, size_t from,
-    size_t to, int64_t clock, struct stats *st)
-{
-	int rc;
-
-	(void)clock;
-	for (size_t i = from; i < to; i++)
-		if ((rc = admit(b, tr, i, st)) != 0)
-			return rc;
-	return 0;
-}
-
-static int
-floor_search(void *ctx, const struct req *q, enum fit *fit)
-{
-	struct floor *f = ctx;
-
-	*fit = garq_search(f->g, slots_up(q->start, SLOT), slots_up(q->dur, SLOT),
-	    q->nodes);
-	return 0;
-}
-
-static int
-floor_suggest(void *ctx, const struct req *q, int64_t *start)
-{
-	struct floor *f = ctx;
-	int64_t s = garq_suggest(f->g, slots_up(q->start, SLOT),
-	    slots_up(q->dur, SLOT), q->nodes, SUGGEST_LIMIT);
-
-	*start = s < 0 ? -1 : s * SLOT;
-	return 0;
-}
-
-static int
-floor_add(void *ctx, const struct req *q, int64_t start, int64_t *granted)
-{
-	struct floor *f = ctx;
-	struct live *p;
-
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 4096;
-		if ((p = realloc(f->v, f->cap * sizeof(*p))) == NULL) {
-			fprintf(stderr, "bench: out of memory\n");
-			return -1;
-		}
-		f->v = p;
-	}
-	p = &f->v[f->n++];
-	p->first = start / SLOT;
-	p->len = slots_up(q->dur, SLOT);
-	p->nodes = q->nodes;
-	garq_add(f->g, p->first, p->len, q->nodes);
-	*granted = start;
-	return 0;
-}
-
-int
-floor_backend(struct backend *b, int64_t clock)
-{
-	struct floor *f;
-
-	if ((f = calloc(1, sizeof(*f))) == NULL ||
-	    (f->g = garq_new(SLOT, HORIZON / SLOT, clock)) == NULL) {
-		free(f);
-		fprintf(stderr, "bench: out of memory\n");
-		return -1;
-	}
-	b->name = "floor (array in RAM)";
-	b->ctx = f;
-	b->purge = floor_purge;
-	b->run = floor_run;
-	b->search = floor_search;
-	b->suggest = floor_suggest;
-	b->add = floor_add;
-	b->period = NULL;
-	b->hook = NULL;
-	return 0;
-}
-
-void
-floor_backend_free(struct backend *b)
-{
-	struct floor *f = b->ctx;
-
-	garq_free(f->g);
-	free(f->v);
-	free(f);
 }

@@ -13,7 +13,8 @@
 /*
  * Read at most max requests (0: all) from the gzipped trace at path.
  * start = UnixStartTime + submit + wait; duration = run time clamped to
- * [300 s, 28 d]; nodes = allocated, else requested, clamped to [1, 64].
+ * [300 s, 28 d] (GarQ's), run = run time clamped to [1 s, 28 d] (the
+ * exact model's); nodes = allocated, else requested, clamped to [1, 64].
  * Jobs with no run time or a negative submit or wait are skipped, except
  * that in a trace without any wait time (LLNL-Thunder has -1 everywhere)
  * the wait counts as 0; *nowait says so.
@@ -74,6 +75,7 @@ trace_load(const char *path, size_t max, struct req **rp, size_t *np,
 		p->nowait = f[2] < 0;
 		p->dur = f[3] < SLOT ? SLOT : f[3] > DUR_MAX ? DUR_MAX :
 		    (int64_t)f[3];
+		p->run = f[3] < 1 ? 1 : f[3] > DUR_MAX ? DUR_MAX : (int64_t)f[3];
 		f[4] = f[4] > 0 ? f[4] : f[7];
 		p->nodes = f[4] < 1 ? 1 : f[4] > NODES ? NODES : (uint32_t)f[4];
 		p->idx = (uint32_t)(idx - 1);

@@ -1,1 +1,6 @@
-int main(void){return 0;}
+/* true.c - a program that does nothing: what starting one costs. */
+int
+main(void)
+{
+	return 0;
+}

@@ -153,6 +153,6 @@ ar-suggest: option '--limit': duration needs a unit: '0'
 usage: ar-suggest [-jV] [-s store] [--now time] [--wait duration] [--upgrade]
                   [--create [--nodes n | --hosts list] [--slot duration]
                     [--horizon duration] [--max-size mib] [--group group]]
-                  [-l limit] [-k count] [key=value ...]
+                  [-l limit] [-k count] [--longest | --extend [--move]] [key=value ...]
 EOF
 expect_check

@@ -73,6 +73,7 @@ modes() {
 		echo "r $c duration=1h"
 		echo "r $c start=+1h"
 	done
+	echo 'r ar-suggest --extend ticket=t'
 	printf '%s\n' 'w ar-add start=+1h duration=1h nodes=1' \
 	    'w ar-add --modify id=1 end=+3h' 'w ar-add --modify end=+3h' \
 	    'w ar-add --confirm id=2' \
