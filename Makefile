@@ -7,7 +7,8 @@
 #   make bench    performance figures (never part of check)
 #   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
 #   make install  commands, libraries, headers, pkg-config file and man
-#                 pages under $(prefix); make uninstall removes them
+#                 pages under $(prefix); make uninstall removes them;
+#                 SETGID=group installs the commands setgid to it
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -16,7 +17,11 @@ bindir = $(prefix)/bin
 libdir = $(prefix)/lib
 includedir = $(prefix)/include
 mandir = $(prefix)/share/man
+sysconfdir = $(prefix)/etc
 B ?= .build
+# The stores a command installed setgid serves (README, "A shared
+# store"): fixed when cmd.o is built, so that no caller can name another.
+STORES_FILE = $(sysconfdir)/ar/stores
 
 WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # Without pkg-config, or without a .pc file for LMDB (not every system
@@ -85,6 +90,17 @@ $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
 		$(LMDB_LIBS) -lm
 
+# cmd.o is built again when STORES_FILE changes (make install
+# sysconfdir=/etc after make): $(B)/stores-file says what it was built with.
+$(B)/cmd/cmd.o: ALL_CFLAGS += -DAR_STORES_FILE='"$(STORES_FILE)"'
+$(B)/cmd/cmd.o: $(B)/stores-file
+
+$(B)/stores-file: FORCE
+	@mkdir -p $(@D)
+	@echo '$(STORES_FILE)' | cmp -s - $@ || echo '$(STORES_FILE)' >$@
+
+FORCE:
+
 $(B)/bin/%: $(B)/cmd/%.o $(B)/cmd/cmd.o $(B)/libar.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
@@ -113,7 +129,8 @@ deps:
 
 .PHONY: all deps demo check test unit e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults \
-	fuzz-short fuzz bench bench-run flexbench rmbench install uninstall clean
+	fuzz-short fuzz bench bench-run flexbench rmbench install uninstall clean \
+	FORCE
 
 # --- tests ---------------------------------------------------------------
 
@@ -266,7 +283,7 @@ san:
 FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -O1 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd -Ifuzz $(LMDB_CFLAGS) \
-	$(PQ_CFLAGS)
+	$(PQ_CFLAGS) -DAR_STORES_FILE='"$(STORES_FILE)"'
 FUZZ_SECONDS ?= 900
 FZ = $(B)/fz
 # Everything a target may need, in one archive; each command's main is
@@ -396,12 +413,17 @@ INST_MAN = $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
 	$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5)))
 
 # The pkg-config file names LMDB as a package where it has a .pc file,
-# and as a plain -llmdb where it has none.
+# and as a plain -llmdb where it has none.  SETGID=group (a name or a
+# number) installs the commands setgid to the group that owns the shared
+# stores, which no user is in; they serve the stores $(STORES_FILE)
+# lists (README, "A shared store").  The mode is set after the group,
+# which clears it.
 install: all
 	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(libdir)/pkgconfig \
 		$(DESTDIR)$(includedir)/ar $(DESTDIR)$(mandir)/man1 \
 		$(DESTDIR)$(mandir)/man5
 	cp $(CMDS) $(DESTDIR)$(bindir)/
+	$(if $(SETGID),chgrp $(SETGID) $(INST_BIN) && chmod 2755 $(INST_BIN))
 	cp $(B)/libar.a $(DESTDIR)$(libdir)/
 	rm -f $(DESTDIR)$(libdir)/libar.so.$(VERSION)
 	cp $(B)/libar.so $(DESTDIR)$(libdir)/libar.so.$(VERSION)

@@ -46,6 +46,7 @@ option(struct ctx *x, int opt, const char *arg)
 	switch (opt) {
 	case 'p':
 		o->mode = PLAN;
+		x->write = AR_WRITE;
 		break;
 	case OPT_FROM:
 		o->from = arg;
@@ -55,10 +56,13 @@ option(struct ctx *x, int opt, const char *arg)
 		break;
 	case OPT_SLURM:
 		o->mode = SLURM;
+		x->write = AR_WRITE;
 		break;
 	case OPT_SVG:
+		/* A chart keeps nothing: a reader, which may ask what if. */
 		o->mode = SVG;
 		o->svg = arg;
+		x->write = 0;
 		break;
 	case OPT_FIRST_FIT:
 		o->flags |= AR_MAP_FIRST_FIT;

@@ -180,6 +180,8 @@ info(struct out *o, ar_txn *t)
 	    ar_record_set_duration(r, "slot", i.config.slot) != 0 ||
 	    ar_record_set_duration(r, "horizon", i.config.horizon) != 0 ||
 	    ar_record_set_time(r, "clock", i.clock) != 0 ||
+	    ar_record_set(r, "clock_mode", cmd_clock_mode(i.config.flags)) != 0 ||
+	    ar_record_set(r, "owners", cmd_owners(i.config.flags)) != 0 ||
 	    ar_record_set_uint(r, "live", i.live) != 0 ||
 	    ar_record_set_uint(r, "records", i.records) != 0 ||
 	    ar_record_set_uint(r, "next_id", i.next_id) != 0 ||

@@ -92,6 +92,8 @@ struct ctx {
 	int json;               /* AR_REC_JSON or 0 */
 	int64_t now;            /* the clock for this batch */
 	int fixed_now;          /* --now or AR_NOW was given */
+	int live;               /* the store is live: its writers take no
+				   --now */
 	int whole;              /* run cmd->whole instead of reading records */
 	unsigned write;         /* cmd->write, or as an option made it */
 	int standalone;         /* run cmd->standalone: no store is opened */
@@ -182,6 +184,11 @@ void cmd_warn(struct ctx *x, long line, const char *fmt, ...);
  * size bytes.  -1 if there is none. */
 int cmd_account(const char *path, const char *name, long *id, char *buf,
     size_t size);
+
+/* A configuration's clock ("live", "simulated") and owners ("uid",
+ * "role"), as --info tells them. */
+const char *cmd_clock_mode(unsigned flags);
+const char *cmd_owners(unsigned flags);
 
 /* Parse a duration given by what ("option '--limit'"); -1 after
  * printing a message. */
