@@ -220,12 +220,14 @@ coalloc:
 	$(MAKE) coalloc-test COALLOC_ROUNDS=300
 
 # make install and uninstall into a scratch DESTDIR, programs built as C
-# and C++ against what they install, and a build without pkg-config.
+# and C++ against what they install, and a build without pkg-config;
+# and the commands installed setgid, used by an unprivileged user.
 install-test: all
 	@mkdir -p .build
-	@echo "== tests/packaging.sh ($(B))"
+	@echo "== tests/packaging.sh tests/setgid.sh ($(B))"
 	@MAKE='$(MAKE)' CC='$(CC)' CFLAGS='$(CFLAGS)' LDFLAGS='$(LDFLAGS)' \
-		AR_BIN=$(CURDIR)/$(B)/bin sh tests/e2e.sh tests/packaging.sh \
+		STATIC='$(STATIC)' AR_BIN=$(CURDIR)/$(B)/bin \
+		sh tests/e2e.sh tests/packaging.sh tests/setgid.sh \
 		>$(B)/packaging.log 2>&1; rc=$$?; \
 		grep -v '^ok ' $(B)/packaging.log; \
 		tail -n 1 $(B)/packaging.log >>$(RESULTS); exit $$rc
