@@ -47,6 +47,7 @@ option(struct ctx *x, int opt, const char *arg)
 	case 'p':
 		o->mode = PLAN;
 		x->write = AR_WRITE;
+		x->store_wide = 0;
 		break;
 	case OPT_FROM:
 		o->from = arg;
@@ -57,12 +58,14 @@ option(struct ctx *x, int opt, const char *arg)
 	case OPT_SLURM:
 		o->mode = SLURM;
 		x->write = AR_WRITE;
+		x->store_wide = 1;
 		break;
 	case OPT_SVG:
 		/* A chart keeps nothing: a reader, which may ask what if. */
 		o->mode = SVG;
 		o->svg = arg;
 		x->write = 0;
+		x->store_wide = 0;
 		break;
 	case OPT_FIRST_FIT:
 		o->flags |= AR_MAP_FIRST_FIT;

@@ -1218,6 +1218,12 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		    AR_STORES_FILE);
 		return EXIT_USAGE;
 	}
+	if (rights && x.store_wide && getuid() != 0) {
+		fprintf(stderr, "%s: %s: only root changes a shared store for "
+		    "every user this way (the command is installed setgid)\n",
+		    c->name, dir);
+		return EXIT_USAGE;
+	}
 	if (rights && (x.standalone || create || upgrade ||
 	    strcmp(ar_backend_name(dir), "postgresql") == 0) &&
 	    drop_rights(c) != 0)

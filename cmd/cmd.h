@@ -94,6 +94,9 @@ struct ctx {
 	int fixed_now;          /* --now or AR_NOW was given */
 	int live;               /* the store is live: its writers take no
 				   --now */
+	int store_wide;         /* the job changes the store for every user
+				   (price classes, history, what Slurm was
+				   told): root's alone under setgid */
 	int whole;              /* run cmd->whole instead of reading records */
 	unsigned write;         /* cmd->write, or as an option made it */
 	int standalone;         /* run cmd->standalone: no store is opened */

@@ -167,6 +167,23 @@ run store_sum
 expect_out "$sum"
 expect_check
 
+begin 'setgid: only root changes the store for every user: price classes, history, what Slurm was told'
+sg_store
+sum=$(store_sum)
+for args in 'ar-price --set' 'ar-price --update' 'ar-del --forget now' \
+    'ar-map --slurm'; do
+	set -- $args
+	run as_nobody "$@"
+	expect_exit 2
+	expect_out
+	expect_err "$1: $AR_STORE: only root changes a shared store for every user this way (the command is installed setgid)"
+done
+run store_sum
+expect_out "$sum"
+run ar-map --slurm
+expect_exit 0
+expect_check
+
 begin 'setgid: no output option writes a file with the group'"'"'s rights'
 sg_store
 # A directory only the group may write, and stores listed in it.

@@ -236,8 +236,8 @@ kill_creations(const char *bin, uint64_t rounds, uint64_t max_us,
     uint64_t *killed)
 {
 	char path[400];
-	char *argv[] = { "ar-report", "--store", path, "--create", "--info",
-	    NULL };
+	char *argv[] = { "ar-report", "--store", path, "--create",
+	    "--simulated", "--info", NULL };
 	struct ar_config cfg;
 	uint64_t bad = 0;
 
