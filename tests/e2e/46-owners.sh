@@ -27,6 +27,26 @@ run ar-report --owners uid --info
 expect_exit 2
 expect_err 'ar-report: --nodes, --hosts, --slot, --horizon, --max-size, --group and --owners go with --create'
 
+if can_be_nobody; then
+	begin 'owners: a private store: another user can neither read it nor book in it'
+	mklive --nodes 4
+	chmod a+x "$TOP" "$D"
+	sum=$(store_sum)
+	for args in 'ar-report --list' 'ar-add start=+1h duration=1h'; do
+		set -- $args
+		run as_nobody env -u AR_NOW "$@"
+		expect_exit 3
+		expect_out
+		expect_err "$1: $AR_STORE: Permission denied"
+	done
+	run store_sum
+	expect_out "$sum"
+	expect_check
+else
+	skip 'owners: a private store: another user can neither read it nor book in it' \
+	    'needs root and setpriv(1)'
+fi
+
 if [ -n "$AR_E2E_PG" ] && command -v psql >/dev/null 2>&1; then
 # own_sql SQL: run SQL on the suite's database as its superuser.
 own_sql() {
