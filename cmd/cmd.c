@@ -970,10 +970,10 @@ elevated(void)
 }
 
 /*
- * Does the list name where, an absolute directory or a URI, exactly as
- * it is written?  Nothing is resolved: a path the caller controls could
- * lead elsewhere between this check and the open.  Blank lines and
- * lines from # on are not stores.
+ * Is where, an absolute directory or a URI, a whole line of the list?
+ * Nothing is resolved: a path the caller controls could lead elsewhere
+ * between this check and the open.  (So a blank line or a # comment
+ * names no store.)
  */
 static int
 store_listed(const char *where)
@@ -984,7 +984,8 @@ store_listed(const char *where)
 	FILE *f;
 	int found = 0;
 
-	if ((*where != '/' && strcmp(ar_backend_name(where), "postgresql") != 0) ||
+	if ((*where != '/' &&
+	    strcmp(ar_backend_name(where), "postgresql") != 0) ||
 	    (f = fopen(AR_STORES_FILE, "re")) == NULL)
 		return 0;
 	while (!found && (n = getline(&line, &cap, f)) > 0) {
@@ -1010,14 +1011,15 @@ drop_rights(const struct cmd *c)
 	gid_t g = getgid(), rg, eg, sg;
 	uid_t u = getuid(), ru, eu, su;
 
+	errno = EPERM;          /* if the calls succeed but an id stays */
 	if (setresgid(g, g, g) != 0 || setresuid(u, u, u) != 0 ||
 	    getresgid(&rg, &eg, &sg) != 0 || getresuid(&ru, &eu, &su) != 0 ||
 #ifdef __linux__
 	    prctl(PR_SET_DUMPABLE, 0) != 0 ||
 #endif
 	    rg != g || eg != g || sg != g || ru != u || eu != u || su != u) {
-		fprintf(stderr, "%s: cannot give up the rights it was installed "
-		    "with: %s\n", c->name, strerror(errno));
+		fprintf(stderr, "%s: cannot give up the rights it was "
+		    "installed with: %s\n", c->name, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -1245,11 +1247,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		fprintf(stderr, "%s: takes no records as arguments\n", c->name);
 		return EXIT_USAGE;
 	}
-	/* An old store is converted before --create compares it; a
-	 * missing one is for --create to make. */
 	/* Before anything is made: the store would be live. */
 	if (create && x.fixed_now && !simulated)
 		return live_refusal(c, now_opt);
+	/* An old store is converted before --create compares it; a
+	 * missing one is for --create to make. */
 	if (upgrade && (rc = ar_upgrade(dir, cfg.flags & AR_SIMULATED,
 	    x.wait_ms, &from)) != 0 && !(create && rc == AR_ENOSTORE))
 		return cmd_store_error(&x, rc);

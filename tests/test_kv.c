@@ -562,9 +562,9 @@ test_clock(const struct kv_backend *be)
 		after = time(NULL);
 		OK(be->clock(txn, &now));
 		CHECK(now >= before && now <= after, "%s: %s transaction's "
-		    "clock %lld not in %lld..%lld", be->name, write ? "a write" :
-		    "a read", (long long)now, (long long)before,
-		    (long long)after);
+		    "clock %lld not in %lld..%lld", be->name,
+		    write ? "a write" : "a read", (long long)now,
+		    (long long)before, (long long)after);
 		if (write) {
 			OK(be->txn_begin(ks, txn, 1, 0, &child));
 			OK(be->clock(child, &nested));

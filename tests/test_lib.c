@@ -514,8 +514,8 @@ test_upgrade(void)
 	snprintf(lock, sizeof(lock), "%s/writer.lock", dir);
 	fd = open(lock, O_RDWR | O_CREAT, 0660);
 	CHECK(fd != -1 && flock(fd, LOCK_EX) == 0, "lock: %s", strerror(errno));
-	CHECK(ar_upgrade(dir, AR_SIMULATED, 50, &from) == AR_ETIMEDOUT, "upgraded under "
-	    "another writer's lock");
+	CHECK(ar_upgrade(dir, AR_SIMULATED, 50, &from) == AR_ETIMEDOUT,
+	    "upgraded under another writer's lock");
 	close(fd);
 	CHECK(has_keys(dir) == 0, "a timed out upgrade changed the store");
 
@@ -570,18 +570,18 @@ test_upgrade(void)
 	/* Formats it cannot convert stay refused, and as they are. */
 	OK(set_format(dir, 2, -1));
 	CHECK(ar_open(dir, 0, &s) == AR_EVERSION, "format 2 opens");
-	CHECK(ar_upgrade(dir, AR_SIMULATED, 0, &from) == AR_EVERSION && from == 0,
-	    "format 2 upgraded");
+	CHECK(ar_upgrade(dir, AR_SIMULATED, 0, &from) == AR_EVERSION &&
+	    from == 0, "format 2 upgraded");
 	OK(set_format(dir, AR_FORMAT_VERSION + 1, -1));
 	CHECK(ar_open(dir, 0, &s) == AR_EVERSION, "a later format opens");
-	CHECK(ar_upgrade(dir, AR_SIMULATED, 0, &from) == AR_EVERSION, "a later format "
-	    "upgraded");
+	CHECK(ar_upgrade(dir, AR_SIMULATED, 0, &from) == AR_EVERSION,
+	    "a later format upgraded");
 	/* A current store without its key index is corrupt. */
 	OK(set_format(dir, AR_FORMAT_VERSION, 1));
 	CHECK(ar_open(dir, 0, &s) == AR_ECORRUPT, "no key index opens");
 	rm_store(dir);
-	CHECK(ar_upgrade(dir, AR_SIMULATED, 0, &from) == AR_ENOSTORE, "a missing store "
-	    "upgraded");
+	CHECK(ar_upgrade(dir, AR_SIMULATED, 0, &from) == AR_ENOSTORE,
+	    "a missing store upgraded");
 }
 
 /*

@@ -125,6 +125,22 @@ expect_out 'id=2 status=cancelled'
 expect_check
 own_drop
 
+begin 'owners: a store whose owners are roles moves between PostgreSQL stores, not into LMDB'
+mkstore --nodes 4 --owners role
+run ar-add start=+1h duration=1h
+ar-report --dump >"$D/dump"
+run ar-report --store "$D/lmdb" --load <"$D/dump"
+expect_exit 3
+expect_out
+expect_err "ar-report: $D/lmdb: the dump is of a store whose owners are database roles: it loads only into PostgreSQL"
+run test -e "$D/lmdb/data.mdb"
+expect_exit 1
+run ar-report --store "$(pg_store "e2e_${RUN}_${n}_copy")" --load <"$D/dump"
+expect_exit 0
+run ar-report --store "$(pg_store "e2e_${RUN}_${n}_copy")" --info
+filter 's/ map_size=[0-9]*//'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=role live=1 records=1 next_id=2 map_max=17179869184 format=7'
+
 begin 'owners: with uid owners (the default) the client'"'"'s uid is the owner, whatever the role'
 mkstore --nodes 4
 own_roles
@@ -140,6 +156,7 @@ own_drop
 else
 	for what in "with --owners role a reservation is its session's role's" \
 	    'with --owners role a superuser or a member of ar_admin acts for every owner' \
+	    'a store whose owners are roles moves between PostgreSQL stores' \
 	    "with uid owners (the default) the client's uid is the owner"; do
 		skip "owners: $what" 'needs PostgreSQL and psql (make pg-test)'
 	done
