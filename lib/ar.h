@@ -248,9 +248,9 @@ void ar_config_default(struct ar_config *cfg);
 
 /*
  * Create a store in directory dir (made if missing, mode 0770 before the
- * umask) with configuration cfg.  A simulated store's clock starts at
- * now; a live one's at the system clock (a PostgreSQL store's: its
- * server's), and now may not be later than that.  The store is made
+ * umask) with configuration cfg, its clock set to now.  For a live
+ * store now is 0 for the system clock (a PostgreSQL store's: its
+ * server's), or a time not later than that.  The store is made
  * whole under a temporary name and then linked in, so a creation killed
  * at any moment leaves no store or a complete one.  Creating a store that
  * exists with the same nodes, slot and horizon does nothing and succeeds
@@ -371,22 +371,21 @@ void ar_idle(ar_store *s);
 
 /*
  * Begin a transaction at time now; the store's clock becomes the later of
- * now and the clock it had.  On a live store (see AR_SIMULATED) the
- * system clock counts too, as the backend reads it (a PostgreSQL store's
- * is its server's): the clock becomes the latest of the three, so 0 asks
- * for the system clock.  A read transaction may ask for a later now
- * ("what if"), a write transaction may not (AR_ELIVE): no writer moves a
- * live store past real time.  A write transaction waits for the writer
- * lock as set by ar_set_wait(), then releases every hold that expired by
- * the clock (see ar_confirm): it reads as AR_EXPIRED from then on, and
- * its slots are free; when there are none this costs one cursor lookup.
- * A read transaction sees holds as the last writer left them: one past
- * its expiry still holds its slots until a writer comes.  One
- * transaction at a time per store handle.  Errors: AR_ETIMEDOUT, EACCES
- * (writing a read-only store), AR_ELIVE (writing a live store at a now
- * later than the system clock), AR_ECORRUPT, MDB_MAP_FULL (releasing
- * holds: ar_grow, then begin again; ar_write does), AR_ESERVER, LMDB's
- * codes.
+ * now and the clock it had.  On a live store (see AR_SIMULATED) now is 0
+ * for the system clock, as the backend reads it (a PostgreSQL store's is
+ * its server's), or a time that a write transaction may not ask to be
+ * later than that (AR_ELIVE), so that no writer moves a live store past
+ * real time; a read transaction may ("what if").  A write transaction
+ * waits for the writer lock as set by ar_set_wait(), then releases every
+ * hold that expired by the clock (see ar_confirm): it reads as
+ * AR_EXPIRED from then on, and its slots are free; when there are none
+ * this costs one cursor lookup.  A read transaction sees holds as the
+ * last writer left them: one past its expiry still holds its slots until
+ * a writer comes.  One transaction at a time per store handle.  Errors:
+ * AR_ETIMEDOUT, EACCES (writing a read-only store), AR_ELIVE (writing a
+ * live store at a now later than the system clock), AR_ECORRUPT,
+ * MDB_MAP_FULL (releasing holds: ar_grow, then begin again; ar_write
+ * does), AR_ESERVER, LMDB's codes.
  */
 #define AR_WRITE 0x1
 #define AR_FREEING 0x2          /* ar_grow, ar_write: the work frees room */
@@ -565,9 +564,9 @@ int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 /*
  * Cancel reservation id on behalf of uid who (0 is root and may cancel
  * anything; where owners are roles, the session's role: see ar_open):
- * its remaining slots are freed and the record is kept as
- * history with state AR_CANCELLED.  The record as it is afterwards goes to
- * r.  Errors: AR_ENOTFOUND, AR_EPERM, AR_EDONE (already cancelled or
+ * its remaining slots are freed and the record is kept as history with
+ * state AR_CANCELLED.  The record as it is afterwards goes to r.
+ * Errors: AR_ENOTFOUND, AR_EPERM, AR_EDONE (already cancelled or
  * ended), EACCES (read transaction), MDB_MAP_FULL, LMDB's codes.
  * Cancelling a hold releases it: that is how a hold is given up.
  */

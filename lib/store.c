@@ -78,11 +78,14 @@ flags_of(uint32_t mode)
 }
 
 /*
- * A live store's clock for a transaction given now: the system clock
- * (*system), or the clock kept if that is later.  A writer may not ask
- * for a later one (AR_ELIVE): that would move the store past real time
- * for everyone, and its clock never runs back.  A reader may: it only
- * asks what the store would say then.
+ * A live store's clock for a transaction given now, 0 for the system
+ * clock (*system): the later of that and the clock kept.  A writer may
+ * not ask for a time later than both (AR_ELIVE): that would move the
+ * store past real time for everyone, and its clock never runs back.  A
+ * reader may: it only asks what the store would say then.  A writer
+ * may ask for the system clock it read before (as the commands do, who
+ * read the times of their requests from it): the store's clock is then
+ * that, not a later one that would find a request for "now" past.
  */
 static int
 live_clock(struct kv_txn *txn, int write, int64_t now, int64_t kept,
@@ -92,11 +95,11 @@ live_clock(struct kv_txn *txn, int write, int64_t now, int64_t kept,
 
 	if ((rc = txn->be->clock(txn, system)) != 0)
 		return rc;
-	*clock = *system > kept ? *system : kept;
-	if (now > *clock && write)
+	if (now == 0)
+		now = *system;
+	if (write && now > *system && now > kept)
 		return AR_ELIVE;
-	if (now > *clock)
-		*clock = now;
+	*clock = now > kept ? now : kept;
 	return 0;
 }
 
