@@ -10,7 +10,8 @@
 #                 make garq: GarQ's comparison and the price of slots
 #   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
 #   make install  commands, libraries, headers, pkg-config file and man
-#                 pages under $(prefix); make uninstall removes them
+#                 pages under $(prefix); make uninstall removes them;
+#                 SETGID=group installs the commands setgid to it
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -19,7 +20,11 @@ bindir = $(prefix)/bin
 libdir = $(prefix)/lib
 includedir = $(prefix)/include
 mandir = $(prefix)/share/man
+sysconfdir = $(prefix)/etc
 B ?= .build
+# The stores a command installed setgid serves (README, "A shared
+# store"): fixed when cmd.o is built, so that no caller can name another.
+STORES_FILE = $(sysconfdir)/ar/stores
 
 WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # Without pkg-config, or without a .pc file for LMDB (not every system
@@ -89,6 +94,17 @@ $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
 		$(LMDB_LIBS) -lm
 
+# cmd.o is built again when STORES_FILE changes (make install
+# sysconfdir=/etc after make): $(B)/stores-file says what it was built with.
+$(B)/cmd/cmd.o: ALL_CFLAGS += -DAR_STORES_FILE='"$(STORES_FILE)"'
+$(B)/cmd/cmd.o: $(B)/stores-file
+
+$(B)/stores-file: FORCE
+	@mkdir -p $(@D)
+	@echo '$(STORES_FILE)' | cmp -s - $@ || echo '$(STORES_FILE)' >$@
+
+FORCE:
+
 # What every command links beside its own main: the driver, the table
 # of fields, the charts' shared parts, and the name service and Slurm.
 CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/fields.c cmd/slurm.c
@@ -140,7 +156,7 @@ deps: build-deps
 .PHONY: all build-deps deps demo check test unit e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
 	fuzz-short fuzz bench bench-run garq flexbench rmbench bench-quick install \
-	uninstall clean
+	uninstall clean FORCE
 
 # --- tests ---------------------------------------------------------------
 
@@ -233,12 +249,14 @@ coalloc:
 	$(MAKE) coalloc-test COALLOC_ROUNDS=300
 
 # make install and uninstall into a scratch DESTDIR, programs built as C
-# and C++ against what they install, and a build without pkg-config.
+# and C++ against what they install, and a build without pkg-config;
+# and the commands installed setgid, used by an unprivileged user.
 install-test: all
 	@mkdir -p .build
-	@echo "== tests/packaging.sh ($(B))"
+	@echo "== tests/packaging.sh tests/setgid.sh ($(B))"
 	@MAKE='$(MAKE)' CC='$(CC)' CFLAGS='$(CFLAGS)' LDFLAGS='$(LDFLAGS)' \
-		AR_BIN=$(CURDIR)/$(B)/bin sh tests/e2e.sh tests/packaging.sh \
+		STATIC='$(STATIC)' AR_BIN=$(CURDIR)/$(B)/bin \
+		sh tests/e2e.sh tests/packaging.sh tests/setgid.sh \
 		>$(B)/packaging.log 2>&1; rc=$$?; \
 		grep -v '^ok ' $(B)/packaging.log; \
 		tail -n 1 $(B)/packaging.log >>$(RESULTS); exit $$rc
@@ -311,7 +329,7 @@ san:
 FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -O1 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd -Ifuzz $(LMDB_CFLAGS) \
-	$(PQ_CFLAGS)
+	$(PQ_CFLAGS) -DAR_STORES_FILE='"$(STORES_FILE)"'
 FUZZ_SECONDS ?= 900
 FZ = $(B)/fz
 # Everything a target may need, in one archive; each command's main is
@@ -480,12 +498,17 @@ INST_MAN = $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
 	$(addprefix $(DESTDIR)$(mandir)/man7/,$(notdir $(MAN7)))
 
 # The pkg-config file names LMDB as a package where it has a .pc file,
-# and as a plain -llmdb where it has none.
+# and as a plain -llmdb where it has none.  SETGID=group (a name or a
+# number) installs the commands setgid to the group that owns the shared
+# stores, which no user is in; they serve the stores $(STORES_FILE)
+# lists (README, "A shared store").  The mode is set after the group,
+# which clears it.
 install: all
 	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(libdir)/pkgconfig \
 		$(DESTDIR)$(includedir)/ar $(DESTDIR)$(mandir)/man1 \
 		$(DESTDIR)$(mandir)/man5 $(DESTDIR)$(mandir)/man7
 	cp $(CMDS) $(DESTDIR)$(bindir)/
+	$(if $(SETGID),chgrp $(SETGID) $(INST_BIN) && chmod 2755 $(INST_BIN))
 	cp $(B)/libar.a $(DESTDIR)$(libdir)/
 	rm -f $(DESTDIR)$(libdir)/libar.so.$(VERSION)
 	cp $(B)/libar.so $(DESTDIR)$(libdir)/libar.so.$(VERSION)

@@ -33,6 +33,7 @@ option(struct ctx *x, int opt, const char *arg)
 	else if (opt == OPT_FORGET) {
 		o->forget = arg;
 		x->whole = 1;
+		x->store_wide = 1;
 	}
 	else if (opt == 'q')
 		o->quiet = 1;

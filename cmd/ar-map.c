@@ -58,6 +58,8 @@ option(struct ctx *x, int opt, const char *arg)
 	switch (opt) {
 	case 'p':
 		o->mode = PLAN;
+		x->write = AR_WRITE;
+		x->store_wide = 0;
 		break;
 	case OPT_FROM:
 		o->from = arg;
@@ -67,10 +69,15 @@ option(struct ctx *x, int opt, const char *arg)
 		break;
 	case OPT_SLURM:
 		o->mode = SLURM;
+		x->write = AR_WRITE;
+		x->store_wide = 1;
 		break;
 	case OPT_SVG:
+		/* A chart keeps nothing: a reader, which may ask what if. */
 		o->mode = SVG;
 		o->svg = arg;
+		x->write = 0;
+		x->store_wide = 0;
 		break;
 	case OPT_FIRST_FIT:
 		o->flags |= AR_MAP_FIRST_FIT;

@@ -62,6 +62,7 @@ mode(struct ctx *x, struct opts *o, enum mode m)
 	x->standalone = m == CAPACITY;
 	x->whole = m == SHOW || m == SET || m == UPDATE;
 	x->write = m == SET || m == UPDATE ? AR_WRITE : 0;
+	x->store_wide = m == SET || m == UPDATE;
 	return 0;
 }
 

@@ -181,6 +181,9 @@ info(struct out *o, ar_txn *t)
 	    ar_record_set_duration(r, "slot", i.config.slot) != 0 ||
 	    ar_record_set_duration(r, "horizon", i.config.horizon) != 0 ||
 	    ar_record_set_time(r, "clock", i.clock) != 0 ||
+	    ar_record_set(r, "clock_mode",
+	    cmd_clock_mode(i.config.flags)) != 0 ||
+	    ar_record_set(r, "owners", cmd_owners(i.config.flags)) != 0 ||
 	    ar_record_set_uint(r, "live", i.live) != 0 ||
 	    ar_record_set_uint(r, "records", i.records) != 0 ||
 	    ar_record_set_uint(r, "next_id", i.next_id) != 0 ||
@@ -1146,6 +1149,12 @@ load(struct ctx *x, int argc, char **argv)
 	if (rc == EEXIST) {
 		fprintf(stderr, "%s: %s: a store is there already: --load "
 		    "makes a new one\n", x->cmd->name, x->shown);
+		return EXIT_STORE;
+	}
+	if (rc == ENOTSUP) {
+		fprintf(stderr, "%s: %s: the dump is of a store whose owners "
+		    "are database roles: it loads only into PostgreSQL\n",
+		    x->cmd->name, x->dir);
 		return EXIT_STORE;
 	}
 	if (rc == AR_ECORRUPT) {

@@ -9,7 +9,11 @@
  * inside its transaction, so that nothing which can fail (memory) is
  * left for after the commit, and printed only after the commit.
  */
+#define _GNU_SOURCE             /* setresgid, getresgid */
 #include <sys/statvfs.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +33,8 @@
 
 enum {
 	OPT_NOW = 256, OPT_WAIT, OPT_CREATE, OPT_NODES, OPT_SLOT, OPT_HORIZON,
-	OPT_MAX_SIZE, OPT_GROUP, OPT_UPGRADE, OPT_HOSTS
+	OPT_MAX_SIZE, OPT_GROUP, OPT_UPGRADE, OPT_HOSTS, OPT_SIMULATED,
+	OPT_OWNERS
 };
 
 static const struct option common_opts[] = {
@@ -45,6 +50,8 @@ static const struct option common_opts[] = {
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "hosts", required_argument, NULL, OPT_HOSTS },
 	{ "upgrade", no_argument, NULL, OPT_UPGRADE },
+	{ "simulated", no_argument, NULL, OPT_SIMULATED },
+	{ "owners", required_argument, NULL, OPT_OWNERS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -63,14 +70,17 @@ struct reader {
 static void
 usage(const struct cmd *c, FILE *f)
 {
+	int pad = (int)strlen(c->name);
+
 	fprintf(f, "usage: %s [-jV] [-s store] [--now time] [--wait duration] "
 	    "[--upgrade]\n"
 	    "       %*s [--create [--nodes n | --hosts list] "
 	    "[--slot duration]\n"
 	    "       %*s   [--horizon duration] [--max-size mib] "
-	    "[--group group]]\n"
-	    "       %*s %s\n", c->name, (int)strlen(c->name), "",
-	    (int)strlen(c->name), "", (int)strlen(c->name), "", c->usage);
+	    "[--group group]\n"
+	    "       %*s   [--owners uid | role]] [--simulated]\n"
+	    "       %*s %s\n", c->name, pad, "", pad, "", pad, "", pad, "",
+	    c->usage);
 }
 
 void
@@ -477,18 +487,30 @@ wall_clock(void)
 
 /*
  * Relative times in records ("now", "+1h") count from the store's clock,
- * which never runs back: the later of ours and the store's.
+ * which never runs back: --now, if given, or else a live store's, the
+ * system clock as the library reads it (on PostgreSQL the server's, which
+ * ours may not match), or a simulated store's, the later of ours and
+ * the one it kept.  Whether the store is live is learnt here.
  */
 static int
 store_clock(struct ctx *x)
 {
 	const char *names;
+	struct ar_info i;
 	ar_txn *t;
 	int rc;
 
-	if ((rc = ar_txn_begin(x->store, 0, x->now, &t)) != 0)
+	if ((rc = ar_txn_begin(x->store, 0, x->fixed_now ? x->now : 0,
+	    &t)) != 0)
 		return rc;
+	if ((rc = ar_info(t, &i)) != 0) {
+		ar_txn_abort(t);
+		return rc;
+	}
+	x->live = !(i.config.flags & AR_SIMULATED);
 	x->now = ar_txn_now(t);
+	if (!x->fixed_now && !x->live && wall_clock() > x->now)
+		x->now = wall_clock();
 	/* The names never change: read once. */
 	if (x->host_names == NULL && (rc = ar_hosts(t, &names)) == 0 &&
 	    (x->host_names = strdup(names)) == NULL)
@@ -657,8 +679,6 @@ run_records(struct ctx *x, int argc, char **argv)
 			ar_idle(x->store);
 			reader_wait(&r);
 		}
-		if (!x->fixed_now)
-			x->now = wall_clock();
 		if ((st = store_clock(x)) != 0) {
 			status = cmd_store_error(x, st);
 			break;
@@ -780,6 +800,18 @@ set_max_size(ar_txn *t, void *arg)
 	    ar_set_max_size(t, *max);
 }
 
+const char *
+cmd_clock_mode(unsigned flags)
+{
+	return (flags & AR_SIMULATED) ? "simulated" : "live";
+}
+
+const char *
+cmd_owners(unsigned flags)
+{
+	return (flags & AR_ROLE_OWNERS) ? "role" : "uid";
+}
+
 /* Say which of the store's settings differ from those asked. */
 static void
 config_differs(struct ctx *x, const struct ar_config *cfg)
@@ -813,6 +845,12 @@ config_differs(struct ctx *x, const struct ar_config *cfg)
 		fprintf(stderr, " horizon %s there, not %s",
 		    ar_duration_format(i.config.horizon, have),
 		    ar_duration_format(cfg->horizon, want));
+	if ((i.config.flags ^ cfg->flags) & AR_SIMULATED)
+		fprintf(stderr, " clock %s there, not %s",
+		    cmd_clock_mode(i.config.flags), cmd_clock_mode(cfg->flags));
+	if ((i.config.flags ^ cfg->flags) & AR_ROLE_OWNERS)
+		fprintf(stderr, " owners %s there, not %s",
+		    cmd_owners(i.config.flags), cmd_owners(cfg->flags));
 	fputc('\n', stderr);
 	ar_close(x->store);
 	x->store = NULL;
@@ -826,9 +864,11 @@ config_differs(struct ctx *x, const struct ar_config *cfg)
 static int
 create_store(struct ctx *x, const struct ar_config *cfg)
 {
+	/* A live store's clock is the library's to read (0). */
+	int64_t now = (cfg->flags & AR_SIMULATED) ? x->now : 0;
 	int rc;
 
-	if ((rc = ar_create(x->dir, cfg, x->now)) == EINVAL) {
+	if ((rc = ar_create(x->dir, cfg, now)) == EINVAL) {
 		fprintf(stderr, "%s: invalid store configuration: the slot must "
 		    "be 1s..1d and divide the horizon, at most 10000000 "
 		    "slots\n", x->cmd->name);
@@ -844,7 +884,7 @@ create_store(struct ctx *x, const struct ar_config *cfg)
 		return 0;
 	if ((rc = ar_open(x->dir, 0, &x->store)) == 0) {
 		ar_set_wait(x->store, x->wait_ms);
-		rc = ar_write(x->store, 0, x->now, set_max_size,
+		rc = ar_write(x->store, 0, now, set_max_size,
 		    (void *)&cfg->map_max);
 	}
 	if (rc == EINVAL)
@@ -878,8 +918,96 @@ hosts_option(const struct cmd *c, const char *arg, struct ar_config *cfg,
 	return rc;
 }
 
-int
-cmd_main(const struct cmd *c, int argc, char **argv, void *data)
+/* --now or AR_NOW for a writer of a live store: refused. */
+static int
+live_refusal(const struct cmd *c, int now_opt)
+{
+	fprintf(stderr, "%s: %s: the store is live: its writers follow the "
+	    "system clock (--now is for readers, and for stores created with "
+	    "--simulated)\n", c->name, now_opt ? "option '--now'" : "AR_NOW");
+	return EXIT_USAGE;
+}
+
+/*
+ * Installed setgid to a group that owns the shared stores and has no
+ * user in it (README, "A shared store"), a command is the users' only
+ * way into those stores, so it lends the group's rights to nothing else:
+ * it serves only the stores the administrator's list names
+ * (AR_STORES_FILE, fixed when it was built), opens their files with
+ * those rights, then gives them up for good before it opens anything
+ * else (its input, charts, dumps, a store it makes, a server it
+ * connects to), and takes no clock from the environment.  The same
+ * holds when it is installed setuid to an account.
+ */
+#ifndef AR_STORES_FILE
+#error "AR_STORES_FILE must name the list of the stores setgid commands serve"
+#endif
+
+static int
+elevated(void)
+{
+	return getegid() != getgid() || geteuid() != getuid();
+}
+
+/*
+ * Is where, an absolute directory or a URI, a whole line of the list?
+ * Nothing is resolved: a path the caller controls could lead elsewhere
+ * between this check and the open.  (So a blank line or a # comment
+ * names no store.)
+ */
+static int
+store_listed(const char *where)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int found = 0;
+
+	if ((*where != '/' &&
+	    strcmp(ar_backend_name(where), "postgresql") != 0) ||
+	    (f = fopen(AR_STORES_FILE, "re")) == NULL)
+		return 0;
+	while (!found && (n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		found = strcmp(line, where) == 0;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * Give up the group (and account) the command was installed with, for
+ * good: the saved ids too, so nothing can take them back.  The store's
+ * descriptors stay open, so the process also stays out of reach of the
+ * caller's debugger and of /proc/PID/fd (not dumpable).  -1 after a
+ * message.
+ */
+static int
+drop_rights(const struct cmd *c)
+{
+	gid_t g = getgid(), rg, eg, sg;
+	uid_t u = getuid(), ru, eu, su;
+
+	errno = EPERM;          /* if the calls succeed but an id stays */
+	if (setresgid(g, g, g) != 0 || setresuid(u, u, u) != 0 ||
+	    getresgid(&rg, &eg, &sg) != 0 || getresuid(&ru, &eu, &su) != 0 ||
+#ifdef __linux__
+	    prctl(PR_SET_DUMPABLE, 0) != 0 ||
+#endif
+	    rg != g || eg != g || sg != g || ru != u || eu != u || su != u) {
+		fprintf(stderr, "%s: cannot give up the rights it was "
+		    "installed with: %s\n", c->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The command, from its options to its exit status. */
+static int
+command(const struct cmd *c, int argc, char **argv, void *data)
 {
 	struct ctx x = { .cmd = c, .data = data, .answers = 1, .write = c->write,
 	    .wait_ms = 30000 };
@@ -888,8 +1016,7 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");
 	char err[AR_ERRMAX], *so;
 	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
-	int group = 0;
-	int upgrade = 0, from;
+	int upgrade = 0, simulated = 0, group = 0, from, rights = elevated();
 	int64_t d;
 	uint64_t nodes, host_count = 0;
 	int nodes_opt = 0;
@@ -942,6 +1069,19 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 			break;
 		case OPT_UPGRADE:
 			upgrade = 1;
+			break;
+		case OPT_SIMULATED:
+			simulated = 1;
+			break;
+		case OPT_OWNERS:
+			if (strcmp(optarg, "role") == 0)
+				cfg.flags |= AR_ROLE_OWNERS;
+			else if (strcmp(optarg, "uid") != 0) {
+				fprintf(stderr, "%s: option '--owners': uid or "
+				    "role, not '%.64s'\n", c->name, optarg);
+				goto usage;
+			}
+			config = 1;
 			break;
 		case OPT_NODES:
 			if (ar_uint_parse(optarg, 1, 1000000, &nodes, err) != 0) {
@@ -998,6 +1138,13 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	free(so);
 	argc -= optind;
 	argv += optind;
+	/* The caller's environment is not the store's to follow. */
+	if (rights && getenv("AR_NOW") != NULL) {
+		fprintf(stderr, "%s: AR_NOW: a command installed setgid takes "
+		    "no clock from the environment (--now, for readers)\n",
+		    c->name);
+		return EXIT_USAGE;
+	}
 	if (now != NULL) {
 		if (ar_time_parse(now, x.now, &x.now, err) != 0) {
 			fprintf(stderr, "%s: %s: %s\n", c->name, now_opt ?
@@ -1015,8 +1162,23 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		x.wait_ms = (long)(d * 1000);
 	}
 	if (config && !create) {
-		fprintf(stderr, "%s: --nodes, --hosts, --slot, --horizon and "
-		    "--max-size go with --create\n", c->name);
+		fprintf(stderr, "%s: --nodes, --hosts, --slot, --horizon, "
+		    "--max-size and --owners go with --create\n",
+		    c->name);
+		return EXIT_USAGE;
+	}
+	if (simulated && !create && !upgrade) {
+		fprintf(stderr, "%s: --simulated goes with --create or "
+		    "--upgrade\n", c->name);
+		return EXIT_USAGE;
+	}
+	if (simulated)
+		cfg.flags |= AR_SIMULATED;
+	if ((cfg.flags & AR_ROLE_OWNERS) &&
+	    strcmp(ar_backend_name(dir), "postgresql") != 0) {
+		fprintf(stderr, "%s: option '--owners': role is for a "
+		    "PostgreSQL store (an LMDB store's owners are uids)\n",
+		    c->name);
 		return EXIT_USAGE;
 	}
 	if (cfg.hosts != NULL) {
@@ -1032,6 +1194,27 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		x.standalone = 1;
 	x.dir = dir;
 	ar_where_masked(dir, x.shown, sizeof(x.shown));
+	/*
+	 * With the rights of a setgid install: only a listed store; and what
+	 * needs no store's files, or makes or converts a store, or talks to
+	 * a server, runs with the caller's own rights from the start.
+	 */
+	if (rights && !x.standalone && !store_listed(dir)) {
+		fprintf(stderr, "%s: %s: not a store that this command, "
+		    "installed setgid, serves (see %s)\n", c->name, dir,
+		    AR_STORES_FILE);
+		return EXIT_USAGE;
+	}
+	if (rights && x.store_wide && getuid() != 0) {
+		fprintf(stderr, "%s: %s: only root changes a shared store for "
+		    "every user this way (the command is installed setgid)\n",
+		    c->name, dir);
+		return EXIT_USAGE;
+	}
+	if (rights && (x.standalone || create || upgrade || group ||
+	    strcmp(ar_backend_name(dir), "postgresql") == 0) &&
+	    drop_rights(c) != 0)
+		return EXIT_STORE;
 	if (x.standalone) {
 		if (create || upgrade || group) {
 			fprintf(stderr, "%s: %s: this mode uses no store\n",
@@ -1050,11 +1233,19 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		fprintf(stderr, "%s: takes no records as arguments\n", c->name);
 		return EXIT_USAGE;
 	}
+	/* Before anything is made: the store would be live. */
+	if (create && x.fixed_now && !simulated)
+		return live_refusal(c, now_opt);
 	/* An old store is converted before --create compares it; a
 	 * missing one is for --create to make. */
-	if (upgrade && (rc = ar_upgrade(dir, x.wait_ms, &from)) != 0 &&
-	    !(create && rc == AR_ENOSTORE))
+	if (upgrade && (rc = ar_upgrade(dir, cfg.flags & AR_SIMULATED,
+	    x.wait_ms, &from)) != 0 && !(create && rc == AR_ENOSTORE))
 		return cmd_store_error(&x, rc);
+	if (upgrade && rc == 0 && from < AR_FORMAT_VERSION)
+		fprintf(stderr, "%s: %s: upgraded from format %d to %d; its "
+		    "clock %s\n", c->name, dir, from, AR_FORMAT_VERSION,
+		    simulated ? "stays simulated" : "is now live, the system "
+		    "clock (--upgrade --simulated keeps a simulated one)");
 	if (create && (status = create_store(&x, &cfg)) != 0)
 		return status;
 	/* --group alone shares the store that is there (a PostgreSQL
@@ -1062,7 +1253,12 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	if (group && !create && (rc = ar_share(dir, cfg.group)) != 0 &&
 	    rc != EOPNOTSUPP)
 		return cmd_store_error(&x, rc);
+	/* Every file of the store is open: the rights go for good. */
 	rc = ar_open(dir, x.write ? 0 : AR_RDONLY, &x.store);
+	if (rights && drop_rights(c) != 0) {
+		ar_close(x.store);
+		return EXIT_STORE;
+	}
 	if (rc != 0)
 		return cmd_store_error(&x, rc);
 	ar_set_wait(x.store, x.wait_ms);
@@ -1071,6 +1267,11 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 		ar_close(x.store);
 		free(x.host_names);
 		return EXIT_STORE;
+	}
+	if (x.fixed_now && x.write && x.live) {
+		ar_close(x.store);
+		free(x.host_names);
+		return live_refusal(c, now_opt);
 	}
 	status = x.whole ? c->whole(&x, x.store) :
 	    run_records(&x, argc, argv);
@@ -1096,6 +1297,22 @@ usage:
 	free(so);
 	usage(c, stderr);
 	return EXIT_USAGE;
+}
+
+/*
+ * Whichever way the command ends, it ends without the rights of a
+ * setgid install: a run refused before it opened the store has them
+ * still, and a leak checker (make san) cannot look into a process that
+ * holds them.
+ */
+int
+cmd_main(const struct cmd *c, int argc, char **argv, void *data)
+{
+	int status = command(c, argc, argv, data);
+
+	if (elevated())
+		(void)drop_rights(c);
+	return status;
 }
 
 int

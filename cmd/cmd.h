@@ -121,6 +121,11 @@ struct ctx {
 	int json;               /* AR_REC_JSON or 0 */
 	int64_t now;            /* the clock for this batch */
 	int fixed_now;          /* --now or AR_NOW was given */
+	int live;               /* the store is live: its writers take no
+				   --now */
+	int store_wide;         /* the job changes the store for every user
+				   (price classes, history, what Slurm was
+				   told): root's alone under setgid */
 	int whole;              /* run cmd->whole instead of reading records */
 	unsigned write;         /* cmd->write, or as an option made it */
 	int standalone;         /* run cmd->standalone: no store is opened */
@@ -222,6 +227,11 @@ int cmd_store_error(struct ctx *x, int rc);
 
 /* Report a problem with an input line: "name: line N: msg". */
 void cmd_warn(struct ctx *x, long line, const char *fmt, ...);
+
+/* A configuration's clock ("live", "simulated") and owners ("uid",
+ * "role"), as --info tells them. */
+const char *cmd_clock_mode(unsigned flags);
+const char *cmd_owners(unsigned flags);
 
 /* Parse a duration given by what ("option '--limit'"); -1 after
  * printing a message. */

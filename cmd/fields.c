@@ -92,6 +92,8 @@ const struct cmd_field cmd_fields[] = {
 	{ "slot",       0,                      REPORT },
 	{ "horizon",    0,                      REPORT },
 	{ "clock",      0,                      REPORT },
+	{ "clock_mode", 0,                      REPORT },
+	{ "owners",     0,                      REPORT },
 	{ "live",       0,                      REPORT },
 	{ "next_id",    0,                      REPORT },
 	{ "map_size",   0,                      REPORT },

@@ -33,6 +33,7 @@ setup(void)
 		abort();
 	strcat(dir, "/store");
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 8;
 	if (ar_create(dir, &cfg, NOW) != 0)
 		abort();

@@ -119,6 +119,7 @@ setup(void)
 	snprintf(pristine, sizeof(pristine), "%s/pristine", top);
 	snprintf(work, sizeof(work), "%s/work", top);
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 8;
 	if (ar_create(pristine, &cfg, NOW) != 0 ||
 	    ar_open(pristine, 0, &s) != 0 || ar_write(s, 0, NOW, fill, NULL) != 0)

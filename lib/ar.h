@@ -46,6 +46,8 @@ extern "C" {
 #define AR_EWHERE    (-30611)   /* not a store's address: a URI's store= name
 				   is not 1 to 63 of [A-Za-z0-9._-], or twice */
 #define AR_ENOTHOLD  (-30612)   /* ar_confirm: the reservation was never a hold */
+#define AR_ELIVE     (-30613)   /* the store is live: a writer may not give
+				   it a clock ahead of the system clock */
 
 /* The status of an answer or of a reservation. */
 enum ar_status {
@@ -96,7 +98,21 @@ struct ar_config {
 				   format.h) of exactly nodes hosts, or NULL
 				   for the default, node[1-N] zero-padded
 				   to the digits of N (node[01-64]) */
+	unsigned flags;         /* AR_SIMULATED, AR_ROLE_OWNERS; 0: a live
+				   store whose owners are uids */
 };
+
+/*
+ * How a store keeps time and who owns its reservations (struct
+ * ar_config's flags), fixed when it is created.  A live store, the
+ * default, follows the system clock (see ar_txn_begin): no writer can
+ * move it ahead of real time.  A simulated store takes the clock its
+ * writers give, for replays, tests and benchmarks.
+ */
+#define AR_SIMULATED   0x1      /* the clock is the writers' */
+#define AR_ROLE_OWNERS 0x2      /* PostgreSQL: an owner is the database
+				   role of the session, not a uid (see
+				   ar_open) */
 
 /* What ar_info() tells about an open store. */
 struct ar_info {
@@ -243,12 +259,15 @@ struct ar_class {
 };
 
 /* Fill cfg with the defaults: 64 nodes, 5-minute slots, 30 days, the
- * default maximum size, not shared. */
+ * default maximum size, not shared, live, owners uids. */
 void ar_config_default(struct ar_config *cfg);
 
 /*
  * Create a store in directory dir (made if missing, mode 0770 before the
- * umask, with the parents it lacks, as mkdir -p) with configuration cfg, its clock set to now.  The store is made
+ * umask, with the parents it lacks, as mkdir -p) with configuration cfg,
+ * its clock set to now.  For a live store now is 0 for the system clock
+ * (a PostgreSQL store's: its server's), or a time not later than that.
+ * The store is made
  * whole under a temporary name and then linked in, so a creation killed
  * at any moment leaves no store or a complete one.  Creating a store that
  * exists with the same nodes, slot and horizon does nothing and succeeds
@@ -260,12 +279,14 @@ void ar_config_default(struct ar_config *cfg);
  * too.  Errors: EINVAL (a bad configuration: nodes not in 1 .. 1,000,000,
  * slot not in 1 s .. 1 day, horizon not a whole number of slots or more
  * than 10 million slots, map_max neither 0 nor at least 1 MiB, now not in
- * the years 1970-9999, hosts not a host list of exactly nodes hosts),
- * ENOTDIR (dir is not a directory), AR_EEXIST (a store with another
- * nodes, slot, horizon, or hosts if they are given), AR_EVERSION,
- * AR_EUPGRADE
- * (a store of an older format is there), errno values
- * from mkdir, chown, chmod, open and link, LMDB's codes.
+ * the years 1970-9999, hosts not a host list of exactly nodes hosts,
+ * flags other than AR_SIMULATED and AR_ROLE_OWNERS, AR_ROLE_OWNERS for
+ * a store that is not PostgreSQL's), AR_ELIVE (a live store, now later
+ * than the system clock), ENOTDIR (dir is not a directory), AR_EEXIST
+ * (a store with another nodes, slot, horizon, clock, owners, or hosts if
+ * they are given), AR_EVERSION, AR_EUPGRADE (a store of an older format
+ * is there), errno values from mkdir, chown, chmod, open and link,
+ * AR_ESERVER, LMDB's codes.
  */
 int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
 
@@ -273,11 +294,19 @@ int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
 
 /*
  * Open the store in dir and clear the reader slots of dead processes.
- * Up to 4096 processes may hold transactions on a store at once.
+ * Up to 4096 processes may hold transactions on a store at once.  Every
+ * file an LMDB store needs is opened here (writer.lock too, unless
+ * AR_RDONLY), none later: a program may give up the rights it opened
+ * them with (ar's commands do when installed setgid).  On a store whose
+ * owners are roles (AR_ROLE_OWNERS), the session's role is asked once:
+ * it owns what the handle books, and a superuser or a member of the role
+ * ar_admin acts as root (0) does; the owner and who given to ar_add,
+ * ar_cancel, ar_confirm and ar_modify are then not read.
  * Errors: AR_ENOSTORE (no store there; nothing is created), AR_EHALF (an
  * older ar's creation was interrupted: create it again), AR_EUPGRADE
  * (the store has an older format that ar_upgrade converts), AR_EVERSION
- * (any other format), AR_ECORRUPT, ENOMEM, errno values from open,
+ * (any other format), AR_ECORRUPT, ENOTSUP (owners are roles, on a
+ * backend without roles), AR_ESERVER, ENOMEM, errno values from open,
  * LMDB's codes.
  */
 int ar_open(const char *dir, unsigned flags, ar_store **sp);
@@ -294,12 +323,15 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  * store older than 5 gets the default node names, and records stay as
  * they are (format 6 adds the series of an occurrence and the expiry of
  * a hold, format 7 a reservation's flags and account and a hold's
- * being confirmed, which older records have not).  Errors: AR_ENOSTORE,
- * AR_EVERSION (a format it cannot convert), AR_ETIMEDOUT, AR_ECORRUPT,
- * AR_EFULL, errno values from open, LMDB's
- * codes.
+ * being confirmed, which older records have not).  An older store's
+ * clock was every writer's: it becomes live (format 7) unless flags
+ * holds AR_SIMULATED, which keeps it so; its owners stay uids.  A clock
+ * moved ahead of the system clock before stays so (it never runs back),
+ * and ar_check tells it.  Errors: AR_ENOSTORE, AR_EVERSION (a format it
+ * cannot convert), AR_ETIMEDOUT, AR_ECORRUPT, AR_EFULL, errno values
+ * from open, LMDB's codes.
  */
-int ar_upgrade(const char *dir, long wait_ms, int *from);
+int ar_upgrade(const char *dir, unsigned flags, long wait_ms, int *from);
 
 /*
  * An entry of one of a store's tables, as ar_dump gives it and ar_load
@@ -355,6 +387,9 @@ int ar_share(const char *where, long group);
  * files).
  */
 int ar_denied(const char *where, unsigned flags, char *path, size_t size);
+/* The backend an address names: "postgresql" for a postgresql:// or
+ * postgres:// URI, else "lmdb" (a directory). */
+const char *ar_backend_name(const char *where);
 
 /* Close a store; every transaction on it must be ended first. */
 void ar_close(ar_store *s);
@@ -373,15 +408,20 @@ void ar_idle(ar_store *s);
 
 /*
  * Begin a transaction at time now; the store's clock becomes the later of
- * now and the clock it had.  A write transaction waits for the writer lock
- * as set by ar_set_wait(), then releases every hold that expired by the
- * clock (see ar_confirm): its slots are free; when there are none this
- * costs one cursor lookup.  A read transaction reads a hold past its
- * expiry as AR_EXPIRED too (ar_get), but its slots stay taken until a
- * writer comes.  One transaction at
- * a time per store handle.  Errors: AR_ETIMEDOUT, EACCES (writing a
- * read-only store), AR_ECORRUPT, MDB_MAP_FULL (releasing holds: ar_grow,
- * then begin again; ar_write does), LMDB's codes.
+ * now and the clock it had.  On a live store (see AR_SIMULATED) now is 0
+ * for the system clock, as the backend reads it (a PostgreSQL store's is
+ * its server's), or a time that a write transaction may not ask to be
+ * later than that (AR_ELIVE), so that no writer moves a live store past
+ * real time; a read transaction may ("what if").  A write transaction
+ * waits for the writer lock as set by ar_set_wait(), then releases every
+ * hold that expired by the clock (see ar_confirm): its slots are free;
+ * when there are none this costs one cursor lookup.  A read transaction
+ * reads a hold past its expiry as AR_EXPIRED too (ar_get), but its slots
+ * stay taken until a writer comes.  One transaction at a time per store handle.  Errors:
+ * AR_ETIMEDOUT, EACCES (writing a read-only store), AR_ELIVE (writing a
+ * live store at a now later than the system clock), AR_ECORRUPT,
+ * MDB_MAP_FULL (releasing holds: ar_grow, then begin again; ar_write
+ * does), AR_ESERVER, LMDB's codes.
  */
 #define AR_WRITE 0x1
 #define AR_FREEING 0x2          /* ar_grow, ar_write: the work frees room */
@@ -612,9 +652,10 @@ int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 
 /*
  * Cancel reservation id on behalf of uid who (0 is root and may cancel
- * anything): its remaining slots are freed and the record is kept as
- * history with state AR_CANCELLED.  The record as it is afterwards goes to
- * r.  Errors: AR_ENOTFOUND, AR_EPERM, AR_EDONE (already cancelled or
+ * anything; where owners are roles, the session's role: see ar_open):
+ * its remaining slots are freed and the record is kept as history with
+ * state AR_CANCELLED.  The record as it is afterwards goes to r.
+ * Errors: AR_ENOTFOUND, AR_EPERM, AR_EDONE (already cancelled or
  * ended), EACCES (read transaction), MDB_MAP_FULL, LMDB's codes.
  * Cancelling a hold releases it: that is how a hold is given up.
  */
@@ -744,7 +785,8 @@ int ar_list(ar_txn *t, unsigned flags,
  * exactly its nodes hosts, named and started ones keep theirs, and no
  * host serves two at once.  And the series: the records from a series'
  * id to each of its occurrences are of that series, their occurrence
- * numbers rising, of one owner.  fn, if not NULL, is called with a one-line
+ * numbers rising, of one owner.  And a live store's clock is not ahead
+ * of the system clock.  fn, if not NULL, is called with a one-line
  * description of each violation; *bad is how many there were.  Errors:
  * ENOMEM, LMDB's codes.
  */

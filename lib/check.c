@@ -967,6 +967,7 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad)
 {
 	struct checker c = { .t = t, .fn = fn, .arg = arg };
+	char when[AR_TIMEBUF], ahead[AR_TIMEBUF];
 	uint64_t n;
 	int rc;
 
@@ -1022,6 +1023,13 @@ out:
 	if (n != t->m.holds)
 		violation(&c, "the counters say %" PRIu64 " holds, there are "
 		    "%" PRIu64, t->m.holds, n);
+	/* A live store ahead of real time (a clock moved before it was
+	 * live, or a system clock set back since) makes every request
+	 * before its clock `past`: told, with how far. */
+	if (t->system != 0 && t->kept > t->system)
+		violation(&c, "the store is live, but its clock %s is %s ahead "
+		    "of the system clock", ar_time_format(t->kept, when),
+		    ar_duration_format(t->kept - t->system, ahead));
 	*bad = c.bad;
 	return 0;
 }

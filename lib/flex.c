@@ -728,15 +728,18 @@ admit_any(ar_txn *t, const struct ar_request *rq,
  * same transaction.  A refusal records nothing.
  */
 static int
-add(ar_txn *t, const struct ar_request *rq, const struct ar_repeat *rep,
-    struct ar_answer *ans)
+add(ar_txn *t, const struct ar_request *asked_for,
+    const struct ar_repeat *rep, struct ar_answer *ans)
 {
+	struct ar_request own = *asked_for, *rq = &own;
 	const char *key = rq->client_key;
 	uint64_t asked = rq->jobs;
 	struct span sp;
 	struct kv_val e;
 	int rc;
 
+	/* Where owners are roles, the session's books, whatever it says. */
+	own.owner = txn_owner(t, asked_for->owner);
 	t->ngranted = t->nmoved = t->nocc = 0;
 	if (!t->write)
 		return EACCES;

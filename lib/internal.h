@@ -54,11 +54,21 @@ struct meta {
 				   admission needs not look there */
 	uint64_t holds;         /* entries in `holds` (format 6): while 0,
 				   a writer needs not look there */
+	uint32_t mode;          /* META_SIMULATED, META_ROLE_OWNERS (format
+				   7); 0: live, owners are uids */
+	uint32_t spare;
 };
 
-/* The meta of formats 3 and 4 ends before pins, of 5 before holds. */
+/* The meta of formats 3 and 4 ends before pins, of 5 before holds, of 6
+ * before mode. */
 #define META_V4_SIZE offsetof(struct meta, pins)
 #define META_V5_SIZE offsetof(struct meta, holds)
+#define META_V6_SIZE offsetof(struct meta, mode)
+
+/* The meta's mode: the clock is the writers' (AR_SIMULATED), owners are
+ * database roles (AR_ROLE_OWNERS). */
+#define META_SIMULATED 0x1
+#define META_ROLE_OWNERS 0x2
 
 #define META_MAGIC 0x61725354u  /* "arST" */
 
@@ -149,6 +159,10 @@ struct ar_store {
 	ar_txn *spare;          /* an ended transaction, kept for the next */
 	long wait_ms;
 	unsigned flags;
+	int roles;              /* owners are database roles: ... */
+	uint32_t role;          /* ... the session's, which owns what it
+				   books, ... */
+	int admin;              /* ... and may act for any owner */
 };
 
 /*
@@ -244,6 +258,9 @@ struct ar_txn {
 	struct meta m;
 	struct meta begun;      /* the meta as it was read: txn_changed() */
 	int64_t now;            /* store clock for this transaction */
+	int64_t kept;           /* the clock the store kept when it began */
+	int64_t system;         /* a live store's system clock then; 0 for
+				   a simulated one */
 	int64_t released;       /* holds expiring by this clock are released:
 				   a write transaction's now, or the clock
 				   the last writer left */
@@ -637,5 +654,9 @@ double normal_quantile(double p);
 /* store.c */
 int meta_put(ar_txn *t);
 int64_t slot_up(const ar_txn *t, int64_t time);
+/* Who acts: uid, or on a store whose owners are roles the session's
+ * role; and who may change what (0: anything). */
+uint32_t txn_owner(const ar_txn *t, uint32_t uid);
+uint32_t txn_who(const ar_txn *t, uint32_t who);
 
 #endif

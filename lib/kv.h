@@ -185,6 +185,21 @@ struct kv_backend {
 	/* The bytes the store may hold now without growing; 0 for a
 	 * backend with no such bound. */
 	int (*size)(struct kv_store *ks, uint64_t *bytes);
+	/*
+	 * The system clock, in seconds since the epoch, as txn sees it
+	 * (a live store's clock: ar.h, ar_txn_begin): for a write
+	 * transaction, read once it is the only writer.  One clock for
+	 * every process that uses the store: LMDB's is its host's,
+	 * PostgreSQL's the server's, so that a client whose clock is
+	 * wrong cannot move a store that others share.
+	 */
+	int (*clock)(struct kv_txn *txn, int64_t *now);
+	/*
+	 * The database role the store's session acts as, for a store
+	 * whose owners are roles: its id in *role, and *admin set if it
+	 * may act for every owner.  NULL for a backend without roles.
+	 */
+	int (*role)(struct kv_store *ks, uint32_t *role, int *admin);
 	/* The process holding the writer lock, or 0 if none or not known. */
 	long (*lock_holder)(struct kv_store *ks);
 	/* The store will not be used for a while: let go of what a reader

@@ -211,6 +211,7 @@ resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 		return EACCES;
 	if ((rc = ar_get(t, id, r)) != 0)
 		return rc;
+	who = txn_who(t, who);
 	if (who != 0 && who != r->owner)
 		return AR_EPERM;
 	return r->state == AR_GRANTED ? 0 : AR_EDONE;

@@ -28,6 +28,7 @@ ar_config_default(struct ar_config *cfg)
 	cfg->map_max = 0;
 	cfg->group = -1;
 	cfg->hosts = NULL;
+	cfg->flags = 0;
 }
 
 static int
@@ -38,7 +39,8 @@ config_valid(const struct ar_config *cfg)
 	    cfg->slot > 86400)
 		return 0;
 	if (cfg->horizon < cfg->slot || cfg->horizon % cfg->slot != 0 ||
-	    cfg->horizon / cfg->slot > HORIZON_MAX_SLOTS)
+	    cfg->horizon / cfg->slot > HORIZON_MAX_SLOTS ||
+	    (cfg->flags & ~(unsigned)(AR_SIMULATED | AR_ROLE_OWNERS)) != 0)
 		return 0;
 	return cfg->map_max == 0 || cfg->map_max >= KV_SIZE_INITIAL;
 }
@@ -60,6 +62,47 @@ slot_down(int64_t time, int64_t slot)
 	return r < 0 ? q - 1 : q;
 }
 
+/* The meta's mode for a configuration's flags, and back. */
+static uint32_t
+mode_of(unsigned flags)
+{
+	return ((flags & AR_SIMULATED) ? META_SIMULATED : 0) |
+	    ((flags & AR_ROLE_OWNERS) ? META_ROLE_OWNERS : 0);
+}
+
+static unsigned
+flags_of(uint32_t mode)
+{
+	return ((mode & META_SIMULATED) ? AR_SIMULATED : 0) |
+	    ((mode & META_ROLE_OWNERS) ? AR_ROLE_OWNERS : 0);
+}
+
+/*
+ * A live store's clock for a transaction given now, 0 for the system
+ * clock (*system): the later of that and the clock kept.  A writer may
+ * not ask for a time later than both (AR_ELIVE): that would move the
+ * store past real time for everyone, and its clock never runs back.  A
+ * reader may: it only asks what the store would say then.  A writer
+ * may ask for the system clock it read before (as the commands do, who
+ * read the times of their requests from it): the store's clock is then
+ * that, not a later one that would find a request for "now" past.
+ */
+static int
+live_clock(struct kv_txn *txn, int write, int64_t now, int64_t kept,
+    int64_t *system, int64_t *clock)
+{
+	int rc;
+
+	if ((rc = txn->be->clock(txn, system)) != 0)
+		return rc;
+	if (now == 0)
+		now = *system;
+	if (write && now > *system && now > kept)
+		return AR_ELIVE;
+	*clock = now > kept ? now : kept;
+	return 0;
+}
+
 static int
 meta_read(struct kv_txn *txn, struct meta *m)
 {
@@ -77,7 +120,8 @@ meta_read(struct kv_txn *txn, struct meta *m)
 		return AR_EVERSION;
 	/* An older meta is shorter: read it whole, for ar_upgrade. */
 	if (v.size != sizeof(*m) && (m->format == AR_FORMAT_VERSION ||
-	    (v.size != META_V4_SIZE && v.size != META_V5_SIZE)))
+	    (v.size != META_V4_SIZE && v.size != META_V5_SIZE &&
+	    v.size != META_V6_SIZE)))
 		return AR_ECORRUPT;
 	memset(m, 0, sizeof(*m));
 	memcpy(m, v.data, v.size);
@@ -86,7 +130,8 @@ meta_read(struct kv_txn *txn, struct meta *m)
 	    m->slot > 86400 || m->horizon < 1 ||
 	    m->horizon > HORIZON_MAX_SLOTS || m->clock < 0 ||
 	    m->clock > TIME_MAX || m->purged < 0 || m->purged > m->clock ||
-	    m->chunks != (m->horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1)
+	    m->chunks != (m->horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1 ||
+	    (m->mode & ~(uint32_t)(META_SIMULATED | META_ROLE_OWNERS)) != 0)
 		return AR_ECORRUPT;
 	return m->format == AR_FORMAT_VERSION ? 0 : AR_EUPGRADE;
 }
@@ -162,7 +207,8 @@ ar_hosts(ar_txn *t, const char **names)
 }
 
 
-/* What a new store holds first, in its creating transaction. */
+/* What a new store holds first, in its creating transaction: a live
+ * one's clock is the system clock then. */
 struct first {
 	const struct meta *m;
 	const char *names;
@@ -172,13 +218,18 @@ static int
 store_fill(struct kv_txn *txn, const void *arg)
 {
 	const struct first *f = arg;
-	struct kv_val v = { sizeof(*f->m), (void *)f->m };
+	struct meta m = *f->m;
+	struct kv_val v = { sizeof(m), &m };
+	int64_t system;
 	int rc;
 
+	if (!(m.mode & META_SIMULATED) &&
+	    (rc = live_clock(txn, 1, m.clock, 0, &system, &m.clock)) != 0)
+		return rc;
 	if ((rc = kv_put(txn, KV_META, &meta_key, &v, 0)) != 0 ||
 	    (rc = hosts_put(txn, f->names)) != 0)
 		return rc;
-	return demand_begin(txn, f->m->clock);
+	return demand_begin(txn, m.clock);
 }
 
 
@@ -233,7 +284,7 @@ create_again(const char *where, const struct first *f,
 		return rc;
 	if ((rc = ar_txn_begin(s, 0, 0, &t)) == 0) {
 		if (t->m.nodes != m->nodes || t->m.slot != m->slot ||
-		    t->m.horizon != m->horizon)
+		    t->m.horizon != m->horizon || t->m.mode != m->mode)
 			rc = AR_EEXIST;
 		/* Names given must be the ones it has. */
 		if (rc == 0 && cfg->hosts != NULL &&
@@ -255,7 +306,9 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
 	struct meta m;
 	int rc;
 
-	if (!config_valid(cfg) || now < 0 || now > TIME_MAX)
+	if (!config_valid(cfg) || now < 0 || now > TIME_MAX ||
+	    ((cfg->flags & AR_ROLE_OWNERS) && kv_backend_of(where)->role ==
+	    NULL))
 		return EINVAL;
 	if ((rc = hosts_text(cfg->hosts, cfg->nodes, &names)) != 0)
 		return rc;
@@ -269,6 +322,7 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
 	m.clock = now;
 	m.next_id = 1;
 	m.map_max = cfg->map_max ? cfg->map_max : MAP_MAX_DEFAULT;
+	m.mode = mode_of(cfg->flags);
 	f.m = &m;
 	f.names = names;
 	init.arg = &f;
@@ -310,12 +364,24 @@ ar_open(const char *where, unsigned flags, ar_store **sp)
 	}
 	if (rc == 0 && !s->be->complete(s->ks))
 		rc = AR_ECORRUPT;
+	/* Who the session is, once: its role is its connection's. */
+	if (rc == 0 && (m.mode & META_ROLE_OWNERS)) {
+		s->roles = 1;
+		rc = s->be->role == NULL ? ENOTSUP :
+		    s->be->role(s->ks, &s->role, &s->admin);
+	}
 	if (rc != 0) {
 		ar_close(s);
 		return rc;
 	}
 	*sp = s;
 	return 0;
+}
+
+const char *
+ar_backend_name(const char *where)
+{
+	return kv_backend_of(where)->name;
 }
 
 static void txn_destroy(ar_txn *t);
@@ -406,8 +472,12 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 		goto fail;
 	t->gen++;               /* nothing cached before is valid now */
 	t->begun = t->m;
-	t->released = t->m.clock;
+	t->released = t->kept = t->m.clock;
 	t->expired = 0;
+	t->system = 0;
+	if (!(t->m.mode & META_SIMULATED) && (rc = live_clock(t->txn, write,
+	    now, t->kept, &t->system, &now)) != 0)
+		goto fail;
 	if (now > t->m.clock) {
 		t->m.clock = now;
 		t->meta_dirty = write;
@@ -577,19 +647,20 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
 }
 
 /*
- * Format 3, 4, 5 or 6 to 7 in one transaction, so that a crash leaves
- * the store as it was or converted: the tables it lacks are created, the
- * nodes of a store older than 5 get the default names, and meta says 7.
- * Records need no rewrite: a format 3 record's key length was a spare
- * field, 0, only format 5 sets the named bit of a record's state, only 6
- * its series and hold bits, and only 7 its scheduler bit (a record
+ * Format 3 to 6 to 7 in one transaction, so that a crash leaves the
+ * store as it was or converted: the tables it lacks are created, the
+ * nodes of a store older than 5 get the default names, its clock becomes
+ * live unless flags holds AR_SIMULATED (its owners stay uids), and meta
+ * says 7.  Records need no rewrite: a format 3 record's key length was a
+ * spare field, 0, only format 5 sets the named bit of a record's state,
+ * only 6 its series and hold bits, and only 7 its scheduler bit (a record
  * without it has no flags and no account) and its confirmed bit (a hold
  * confirmed before kept no sign of it).  The classes' floors are set 0:
  * older formats left those bytes unused, copied from their callers.
  * *from is the format found; one that is current is left alone.
  */
 static int
-upgrade_txn(ar_store *s, int *from)
+upgrade_txn(ar_store *s, unsigned flags, int *from)
 {
 	char *names = NULL;
 	struct kv_txn *txn;
@@ -603,6 +674,8 @@ upgrade_txn(ar_store *s, int *from)
 	*from = rc == 0 || rc == AR_EUPGRADE ? (int)m.format : 0;
 	if (rc == AR_EUPGRADE) {
 		m.format = AR_FORMAT_VERSION;
+		m.mode = mode_of(flags & AR_SIMULATED);
+		m.spare = 0;
 		if ((rc = s->be->upgrade(txn)) == 0 &&
 		    (*from >= 5 ||
 		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
@@ -619,7 +692,7 @@ upgrade_txn(ar_store *s, int *from)
 }
 
 int
-ar_upgrade(const char *where, long wait_ms, int *from)
+ar_upgrade(const char *where, unsigned flags, long wait_ms, int *from)
 {
 	ar_store s = { .be = kv_backend_of(where), .wait_ms = wait_ms };
 	int rc;
@@ -628,7 +701,7 @@ ar_upgrade(const char *where, long wait_ms, int *from)
 	if ((rc = s.be->open(where, 0, &s.ks)) != 0)
 		return rc;
 	/* Like ar_write: this one may have to grow the store. */
-	while ((rc = upgrade_txn(&s, from)) == KV_FULL &&
+	while ((rc = upgrade_txn(&s, flags, from)) == KV_FULL &&
 	    (rc = ar_grow(&s, 0)) == 0)
 		;
 	s.be->close(s.ks);
@@ -648,6 +721,7 @@ ar_info(ar_txn *t, struct ar_info *info)
 	info->config.slot = t->m.slot;
 	info->config.horizon = t->m.horizon * t->m.slot;
 	info->config.map_max = t->m.map_max;
+	info->config.flags = flags_of(t->m.mode);
 	info->format = t->m.format;
 	info->clock = t->now;
 	info->next_id = t->m.next_id;
@@ -661,6 +735,18 @@ int64_t
 ar_txn_now(const ar_txn *t)
 {
 	return t->now;
+}
+
+uint32_t
+txn_owner(const ar_txn *t, uint32_t uid)
+{
+	return t->s->roles ? t->s->role : uid;
+}
+
+uint32_t
+txn_who(const ar_txn *t, uint32_t who)
+{
+	return !t->s->roles ? who : t->s->admin ? 0 : t->s->role;
 }
 
 const char *
@@ -701,6 +787,9 @@ ar_strerror(int code)
 	case AR_EWHERE:
 		return "not a store's address: its store= takes 1 to 63 "
 		    "letters, digits, '.', '_' or '-', once";
+	case AR_ELIVE:
+		return "the store is live: its clock is the system clock, "
+		    "which no writer may set ahead";
 	}
 	if ((msg = kv_lmdb.strerror(code)) != NULL ||
 	    (msg = kv_postgresql.strerror(code)) != NULL)
@@ -823,12 +912,17 @@ ar_load(const char *where, int (*next)(struct ar_entry *, void *), void *arg)
 
 	if ((rc = next(&l.first, arg)) != 1)
 		return rc == 0 ? AR_ECORRUPT : rc;
+	/* An older format's meta is shorter, but holds map_max. */
 	if (strcmp(l.first.table, "meta") != 0 ||
 	    l.first.key_size != meta_key.size ||
 	    memcmp(l.first.key, meta_key.data, meta_key.size) != 0 ||
-	    l.first.value_size != sizeof(m))
+	    l.first.value_size > sizeof(m) ||
+	    l.first.value_size < META_V4_SIZE)
 		return AR_ECORRUPT;
-	memcpy(&m, l.first.value, sizeof(m));
+	memset(&m, 0, sizeof(m));
+	memcpy(&m, l.first.value, l.first.value_size);
+	if ((m.mode & META_ROLE_OWNERS) && kv_backend_of(where)->role == NULL)
+		return ENOTSUP;
 	init.size = m.map_max;
 	return kv_backend_of(where)->create(where, &init);
 }

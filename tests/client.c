@@ -42,6 +42,7 @@ main(int argc, char **argv)
 	if (ar_time_parse("2026-11-21T00:00Z", 0, &now, err) != 0)
 		return fail("time", err);
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 4;
 	if ((rc = ar_create(argv[1], &cfg, now)) != 0 ||
 	    (rc = ar_open(argv[1], 0, &s)) != 0)

@@ -72,8 +72,8 @@ export AR_NOW
 
 echo "ar demo: SDSC Blue Horizon, March 2001 (Parallel Workloads Archive)"
 echo
-echo "== a store: 64 nodes, 5-minute slots, 30 days; clock at the first start"
-ar-report --create --info || die "cannot create the store"
+echo "== a store: 64 nodes, 5-minute slots, 30 days, simulated from the first start"
+ar-report --create --simulated --info || die "cannot create the store"
 echo
 echo "== $jobs jobs -> $n requests ($((jobs - n)) never ran); the first three:"
 head -n 3 "$T/requests"

@@ -4,8 +4,9 @@
 #   AR_BIN=/abs/path/.build/bin sh tests/e2e.sh [tests/e2e/FILE.sh ...]
 #
 # Every case runs the real binaries in $AR_BIN on a real store in a fresh
-# directory of its own, with the clock fixed at 2026-11-21T00:00:00Z (AR_NOW),
-# and compares the exact stdout, stderr and exit status.  The cases are in
+# directory of its own, a simulated store with the clock fixed at
+# 2026-11-21T00:00:00Z (AR_NOW) unless the case makes a live one, and
+# compares the exact stdout, stderr and exit status.  The cases are in
 # tests/e2e/*.sh (all of them, or the files named); this file holds the
 # helpers.  A case reads like this:
 #
@@ -18,7 +19,12 @@
 #   expect_check
 #
 #   begin NAME        start a case: a fresh directory $D, AR_STORE=$D/store
-#   mkstore [ARG ...] create the store (ar-report --create ARG ...)
+#   mkstore [ARG ...] create a simulated store, whose clock AR_NOW sets
+#                     (ar-report --create --simulated ARG ...)
+#   mklive [ARG ...]  create a live store, whose clock is the system's
+#   live CMD [ARG ...]
+#                     CMD without AR_NOW: on a live store, what a user
+#                     who gives no clock runs
 #   run CMD [ARG ...] run a command (stdin as redirected, else /dev/null);
 #                     its stdout, stderr and exit status are kept
 #   expect_exit N     the last run exited with status N
@@ -100,7 +106,8 @@ usage_of() {
 	esac
 	printf '%s\n' "usage: $1 [-jV] [-s store] [--now time] [--wait duration] [--upgrade]" \
 	    "       $pad [--create [--nodes n | --hosts list] [--slot duration]" \
-	    "       $pad   [--horizon duration] [--max-size mib] [--group group]]" \
+	    "       $pad   [--horizon duration] [--max-size mib] [--group group]" \
+	    "       $pad   [--owners uid | role]] [--simulated]" \
 	    "       $pad $tail"
 }
 
@@ -147,6 +154,15 @@ begin() {
 	export AR_STORE
 }
 
+# empty_slurm: $D/scontrol, a Slurm that holds no reservations and takes
+# every change, for a case that runs the export without a controller
+# (88-slurm.sh has the real one).
+empty_slurm() {
+	printf '%s\n' '#!/bin/sh' 'case "$*" in "show reservation"*)' \
+	    '	echo "No reservations in the system" ;; esac' >"$D/scontrol"
+	chmod +x "$D/scontrol"
+}
+
 # copy_store FROM: make $AR_STORE a copy of the store FROM (a directory):
 # on PostgreSQL, a load of its dump.
 copy_store() {
@@ -190,7 +206,18 @@ run() {
 }
 
 mkstore() {
-	if ! ar-report --create "$@" >"$D/.mk" 2>&1; then
+	if ! ar-report --create --simulated "$@" >"$D/.mk" 2>&1; then
+		fail "ar-report --create --simulated $*: failed:"
+		sed 's/^/    /' "$D/.mk" >>"$D/.log"
+	fi
+}
+
+live() {
+	env -u AR_NOW "$@"
+}
+
+mklive() {
+	if ! live ar-report --create "$@" >"$D/.mk" 2>&1; then
 		fail "ar-report --create $*: failed:"
 		sed 's/^/    /' "$D/.mk" >>"$D/.log"
 	fi

@@ -31,6 +31,7 @@ void
 model_config(struct ar_config *cfg)
 {
 	ar_config_default(cfg);
+	cfg->flags = AR_SIMULATED;
 	cfg->nodes = M_NODES;
 	cfg->slot = M_SLOT;
 	cfg->horizon = M_HORIZON * M_SLOT;

@@ -168,8 +168,8 @@ kill_clients() {
 
 # create STORE: a new store of NODES nodes, at T0.
 create() {
-	"$BIN/ar-report" --store "$1" --create --nodes "$NODES" --now "@$T0" \
-	    --info >/dev/null 2>"$R/create.err" || {
+	"$BIN/ar-report" --store "$1" --create --simulated --nodes "$NODES" \
+	    --now "@$T0" --info >/dev/null 2>"$R/create.err" || {
 		echo "cannot create $1: $(cat "$R/create.err")"
 		return 1
 	}
@@ -314,8 +314,8 @@ verify() {
 	t_over=$((t_over + over))
 
 	# The same requests on one host, one at a time.
-	"$BIN/ar-report" --store "$R/replay" --create --nodes "$NODES" \
-	    --now "@$T0" --info >/dev/null &&
+	"$BIN/ar-report" --store "$R/replay" --create --simulated \
+	    --nodes "$NODES" --now "@$T0" --info >/dev/null &&
 	    "$BIN/ar-add" --store "$R/replay" --now "@$T0" \
 	    <"$R/replay.in" >"$R/replay.out" 2>&1
 	mism=$(awk '

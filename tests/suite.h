@@ -69,7 +69,8 @@ request(int64_t start, int64_t duration, uint32_t nodes)
 	return rq;
 }
 
-/* A store of nodes (named hosts, or NULL) and one day's horizon. */
+/* A store of nodes (named hosts, or NULL) and one day's horizon,
+ * simulated: the tests set its clock. */
 static inline ar_store *
 store(const char *name, uint32_t nodes, const char *hosts)
 {
@@ -77,6 +78,7 @@ store(const char *name, uint32_t nodes, const char *hosts)
 	ar_store *s = NULL;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = nodes;
 	cfg.horizon = 86400;
 	cfg.hosts = hosts;

@@ -189,6 +189,7 @@ main(int argc, char **argv)
 	setenv("PATH", path, 1);
 	setenv("HOLD", "5m", 1);
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 4;
 	cfg.horizon = 86400;
 	env[0] = '\0';

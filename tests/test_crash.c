@@ -236,12 +236,13 @@ kill_creations(const char *bin, uint64_t rounds, uint64_t max_us,
     uint64_t *killed)
 {
 	char path[400];
-	char *argv[] = { "ar-report", "--store", path, "--create", "--info",
-	    NULL };
+	char *argv[] = { "ar-report", "--store", path, "--create",
+	    "--simulated", "--info", NULL };
 	struct ar_config cfg;
 	uint64_t bad = 0;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	for (uint64_t r = 0; r < rounds; r++) {
 		uint64_t us = rnd(max_us);
 		struct timespec delay = { (time_t)(us / 1000000),
@@ -458,6 +459,7 @@ main(int argc, char **argv)
 		die("mkdtemp");
 	snprintf(store, sizeof(store), "%s/store", dir);
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	if (ar_create(store, &cfg, T0) != 0 ||
 	    (classes && set_classes() != 0))
 		die("ar_create");

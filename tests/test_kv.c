@@ -6,7 +6,8 @@
  * result, key and value is compared.  Then what each backend promises
  * of transactions between processes: a reader keeps its snapshot, a
  * second writer waits for the first and gives up after its wait, stores
- * sharing a database do not see each other, a store is made once; and
+ * sharing a database do not see each other, a store is made once, the
+ * clock is the system's and the session's role is told; and
  * on PostgreSQL, that a transaction reading much with a cursor does not
  * grow the process (what it read goes as the cursor moves on).
  *
@@ -537,6 +538,54 @@ test_create(const struct kv_backend *be)
 	rm_store(WHERE(&kv_lmdb, "twice"));
 }
 
+/*
+ * The clock a transaction reads is the system clock when it began (the
+ * server here runs on this host), a child's its parent's; and the
+ * session's role is told where there are roles: the tests' is a
+ * superuser.
+ */
+static void
+test_clock(const struct kv_backend *be)
+{
+	const char *where = WHERE(be, "clock");
+	struct kv_store *ks;
+	struct kv_txn *txn, *child;
+	int64_t before, after, now, nested;
+	uint32_t role = 0;
+	int admin = 0;
+
+	OK(be->create(where, &init));
+	OK(be->open(where, 0, &ks));
+	for (int write = 0; write <= 1; write++) {
+		before = time(NULL);
+		OK(be->txn_begin(ks, NULL, write, 1000, &txn));
+		after = time(NULL);
+		OK(be->clock(txn, &now));
+		CHECK(now >= before && now <= after, "%s: %s transaction's "
+		    "clock %lld not in %lld..%lld", be->name,
+		    write ? "a write" : "a read", (long long)now,
+		    (long long)before, (long long)after);
+		if (write) {
+			OK(be->txn_begin(ks, txn, 1, 0, &child));
+			OK(be->clock(child, &nested));
+			CHECK(nested == now, "%s: a child's clock %lld, its "
+			    "parent's %lld", be->name, (long long)nested,
+			    (long long)now);
+			be->txn_abort(child);
+		}
+		be->txn_abort(txn);
+	}
+	if (be->role == NULL)
+		CHECK(be == &kv_lmdb, "%s: no roles", be->name);
+	else {
+		OK(be->role(ks, &role, &admin));
+		CHECK(role != 0 && admin, "%s: the tests' role %u, admin %d",
+		    be->name, role, admin);
+	}
+	be->close(ks);
+	rm_store(WHERE(&kv_lmdb, "clock"));
+}
+
 /* Stores in one database: their tables are their own. */
 static void
 test_two_stores(void)
@@ -772,6 +821,7 @@ main(void)
 	test_snapshot(&kv_lmdb);
 	test_writers(&kv_lmdb);
 	test_create(&kv_lmdb);
+	test_clock(&kv_lmdb);
 	if ((pg_server = getenv("AR_TEST_PG")) == NULL || *pg_server == '\0')
 		printf("AR_TEST_PG is not set: the PostgreSQL backend is not "
 		    "tested\n");
@@ -782,6 +832,7 @@ main(void)
 		test_snapshot(&kv_postgresql);
 		test_writers(&kv_postgresql);
 		test_create(&kv_postgresql);
+		test_clock(&kv_postgresql);
 		test_two_stores();
 		test_reconnect();
 		test_put_fails();

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ar.h"
@@ -37,6 +38,7 @@ test_create_open(void)
 	const char *dir = store_path("open");
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	CHECK(ar_open(dir, 0, &s) == AR_ENOSTORE, "missing store opens");
 	CHECK(stat(dir, &st) == -1 && errno == ENOENT,
 	    "opening a missing store created something");
@@ -81,6 +83,7 @@ test_basic(void)
 	const char *dir = store_path("basic");
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 10;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
@@ -190,6 +193,7 @@ test_ended(void)
 	const char *dir = store_path("ended");
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -266,6 +270,7 @@ test_client_key(void)
 	const char *dir = store_path("keys");
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 10;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
@@ -481,6 +486,7 @@ test_upgrade(void)
 	const char *dir = store_path("v3");
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 10;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
@@ -508,12 +514,12 @@ test_upgrade(void)
 	snprintf(lock, sizeof(lock), "%s/writer.lock", dir);
 	fd = open(lock, O_RDWR | O_CREAT, 0660);
 	CHECK(fd != -1 && flock(fd, LOCK_EX) == 0, "lock: %s", strerror(errno));
-	CHECK(ar_upgrade(dir, 50, &from) == AR_ETIMEDOUT, "upgraded under "
-	    "another writer's lock");
+	CHECK(ar_upgrade(dir, AR_SIMULATED, 50, &from) == AR_ETIMEDOUT,
+	    "upgraded under another writer's lock");
 	close(fd);
 	CHECK(has_keys(dir) == 0, "a timed out upgrade changed the store");
 
-	OK(ar_upgrade(dir, 0, &from));
+	OK(ar_upgrade(dir, AR_SIMULATED, 0, &from));
 	CHECK(from == 3, "upgraded from %d", from);
 	CHECK(has_keys(dir) == 1, "the upgrade made no key index");
 	OK(ar_open(dir, 0, &s));
@@ -540,7 +546,7 @@ test_upgrade(void)
 	ar_close(s);
 
 	/* Again: nothing to do. */
-	OK(ar_upgrade(dir, 0, &from));
+	OK(ar_upgrade(dir, AR_SIMULATED, 0, &from));
 	CHECK(from == AR_FORMAT_VERSION, "upgraded twice from %d", from);
 	OK(ar_open(dir, AR_RDONLY, &s));
 	OK(ar_txn_begin(s, 0, T0, &t));
@@ -564,18 +570,134 @@ test_upgrade(void)
 	/* Formats it cannot convert stay refused, and as they are. */
 	OK(set_format(dir, 2, -1));
 	CHECK(ar_open(dir, 0, &s) == AR_EVERSION, "format 2 opens");
-	CHECK(ar_upgrade(dir, 0, &from) == AR_EVERSION && from == 0,
-	    "format 2 upgraded");
+	CHECK(ar_upgrade(dir, AR_SIMULATED, 0, &from) == AR_EVERSION &&
+	    from == 0, "format 2 upgraded");
 	OK(set_format(dir, AR_FORMAT_VERSION + 1, -1));
 	CHECK(ar_open(dir, 0, &s) == AR_EVERSION, "a later format opens");
-	CHECK(ar_upgrade(dir, 0, &from) == AR_EVERSION, "a later format "
-	    "upgraded");
+	CHECK(ar_upgrade(dir, AR_SIMULATED, 0, &from) == AR_EVERSION,
+	    "a later format upgraded");
 	/* A current store without its key index is corrupt. */
 	OK(set_format(dir, AR_FORMAT_VERSION, 1));
 	CHECK(ar_open(dir, 0, &s) == AR_ECORRUPT, "no key index opens");
 	rm_store(dir);
-	CHECK(ar_upgrade(dir, 0, &from) == AR_ENOSTORE, "a missing store "
-	    "upgraded");
+	CHECK(ar_upgrade(dir, AR_SIMULATED, 0, &from) == AR_ENOSTORE,
+	    "a missing store upgraded");
+}
+
+/*
+ * A live store (the default): its clock is the system clock, which no
+ * writer can set ahead, at creation or later, while readers still ask
+ * what if.  The system clock is read around each call: the clock it
+ * gave must lie between.  The store is never simulated after that, and
+ * one made live by an upgrade with its clock ahead is told by the check.
+ */
+static void
+test_live_clock(void)
+{
+	struct ar_config cfg;
+	struct ar_info info;
+	struct ar_request rq;
+	struct ar_answer a;
+	const char *dir = store_path("live");
+	int64_t before, after, ahead;
+	uint64_t bad;
+	ar_store *s;
+	ar_txn *t;
+	int from, rc;
+
+	ar_config_default(&cfg);
+	cfg.nodes = 4;
+	ahead = (int64_t)time(NULL) + 86400;
+	CHECK(ar_create(dir, &cfg, ahead) == AR_ELIVE,
+	    "a live store was made with its clock a day ahead");
+	CHECK(ar_open(dir, AR_RDONLY, &s) == AR_ENOSTORE,
+	    "a creation refused left a store");
+	before = time(NULL);
+	OK(ar_create(dir, &cfg, 0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, 0, 0, &t));
+	after = time(NULL);
+	OK(ar_info(t, &info));
+	CHECK(info.clock >= before && info.clock <= after &&
+	    info.config.flags == 0, "a new live store: clock %" PRId64 " not "
+	    "in %" PRId64 "..%" PRId64 ", flags %u", info.clock, before,
+	    after, info.config.flags);
+	ar_txn_abort(t);
+
+	rc = ar_txn_begin(s, AR_WRITE, ahead, &t);
+	CHECK(rc == AR_ELIVE, "a writer set a live store's clock a day ahead");
+	if (rc == 0)
+		ar_txn_abort(t);
+	OK(ar_txn_begin(s, 0, ahead, &t));
+	CHECK(ar_txn_now(t) == ahead, "a reader's what if: %" PRId64,
+	    ar_txn_now(t));
+	ar_txn_abort(t);
+	/* A writer at a time past moves nothing; at 0, the system clock. */
+	OK(ar_txn_begin(s, AR_WRITE, info.clock - 3600, &t));
+	CHECK(ar_txn_now(t) == info.clock, "a live writer an hour back: "
+	    "%" PRId64 ", the clock was %" PRId64, ar_txn_now(t), info.clock);
+	ar_txn_abort(t);
+	before = time(NULL);
+	OK(ar_txn_begin(s, AR_WRITE, 0, &t));
+	after = time(NULL);
+	CHECK(ar_txn_now(t) >= before && ar_txn_now(t) <= after,
+	    "a live writer's clock %" PRId64 " not in %" PRId64 "..%" PRId64,
+	    ar_txn_now(t), before, after);
+	rq = request(ar_txn_now(t) + 3600, 3600, 2);
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "a live store grants");
+	OK(ar_txn_commit(t));
+	OK(ar_txn_begin(s, 0, 0, &t));
+	CHECK(violations(t) == 0, "a live store does not check");
+	ar_txn_abort(t);
+	ar_close(s);
+
+	/* Fixed at creation: compared when created again. */
+	cfg.flags = AR_SIMULATED;
+	CHECK(ar_create(dir, &cfg, T0) == AR_EEXIST,
+	    "a live store created again simulated");
+	cfg.flags = AR_ROLE_OWNERS;
+	CHECK(ar_create(store_path("roles"), &cfg, 0) == EINVAL,
+	    "an LMDB store whose owners are roles");
+	rm_store(dir);
+
+	/* An older store's clock was the writers': an upgrade makes it
+	 * live, and one moved ahead is told by the check. */
+	cfg.flags = AR_SIMULATED;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, ahead, &t));
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	OK(set_format(dir, 6, -1));
+	OK(ar_upgrade(dir, 0, 0, &from));
+	CHECK(from == 6, "upgraded from %d", from);
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, 0, &t));
+	OK(ar_info(t, &info));
+	CHECK(info.config.flags == 0 && info.clock == ahead,
+	    "upgraded: flags %u, clock %" PRId64, info.config.flags,
+	    info.clock);
+	OK(ar_check(t, NULL, NULL, &bad));
+	CHECK(bad == 1, "%" PRIu64 " violations with the clock a day ahead",
+	    bad);
+	ar_txn_abort(t);
+	ar_close(s);
+	rm_store(dir);
+
+	/* ... unless it is told to keep it simulated. */
+	OK(ar_create(dir, &cfg, T0));
+	OK(set_format(dir, 6, -1));
+	OK(ar_upgrade(dir, AR_SIMULATED, 0, &from));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, ahead, &t));
+	OK(ar_info(t, &info));
+	CHECK(info.config.flags == AR_SIMULATED && info.clock == ahead,
+	    "upgraded simulated: flags %u, clock %" PRId64,
+	    info.config.flags, info.clock);
+	ar_txn_abort(t);
+	ar_close(s);
+	rm_store(dir);
 }
 
 /*
@@ -618,6 +740,7 @@ test_upgrade_v4(void)
 	int from;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 12;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
@@ -628,7 +751,7 @@ test_upgrade_v4(void)
 	ar_close(s);
 	OK(make_v4(dir));
 	CHECK(ar_open(dir, 0, &s) == AR_EUPGRADE, "format 4 opens");
-	OK(ar_upgrade(dir, 0, &from));
+	OK(ar_upgrade(dir, AR_SIMULATED, 0, &from));
 	CHECK(from == 4, "upgraded from %d", from);
 	OK(ar_open(dir, 0, &s));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -681,6 +804,7 @@ test_upgrade_v5(void)
 	int from;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 4;
 	cfg.hosts = "cn[1-4]";
 	OK(ar_create(dir, &cfg, T0));
@@ -694,7 +818,7 @@ test_upgrade_v5(void)
 	ar_close(s);
 	OK(make_v5(dir));
 	CHECK(ar_open(dir, 0, &s) == AR_EUPGRADE, "format 5 opens");
-	OK(ar_upgrade(dir, 0, &from));
+	OK(ar_upgrade(dir, AR_SIMULATED, 0, &from));
 	CHECK(from == 5, "upgraded from %d", from);
 	OK(ar_open(dir, 0, &s));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -803,6 +927,7 @@ test_classes(void)
 	ar_txn *t;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 40;
 	cfg.horizon = 2 * 86400;
 	OK(ar_create(dir, &cfg, T0));
@@ -974,6 +1099,7 @@ test_forecast(void)
 	ar_txn *t;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 40;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
@@ -1045,6 +1171,7 @@ test_map_full(void)
 	const char *dir = store_path("full");
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 1000000;
 	cfg.map_max = 4 << 20;
 	OK(ar_create(dir, &cfg, T0));
@@ -1273,7 +1400,8 @@ test_model(int part)
 static uint64_t
 rearrange_run(unsigned flags, int *bad_moves)
 {
-	struct ar_config cfg = { 10, 300, 86400, 1 << 30, -1, NULL };
+	struct ar_config cfg = { 10, 300, 86400, 1 << 30, -1, NULL,
+	    AR_SIMULATED };
 	uint64_t granted = 0, bad;
 	ar_store *s;
 	ar_txn *t;
@@ -1362,7 +1490,8 @@ purged_one(const struct ar_resv *r, void *arg)
 static void
 bucket_run(uint32_t nodes, uint64_t seed)
 {
-	struct ar_config cfg = { nodes, 300, 3 * 86400, 1 << 30, -1, NULL };
+	struct ar_config cfg = { nodes, 300, 3 * 86400, 1 << 30, -1, NULL,
+	    AR_SIMULATED };
 	static uint64_t ids[20000], kept[20000];
 	size_t nids = 0, nkept;
 	uint64_t bad, live_before = 0;
@@ -1499,6 +1628,7 @@ test_rings(void)
 	const char *dir = store_path("rings");
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 10;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &st));
@@ -1621,6 +1751,7 @@ test_stale_reader(void)
 	const char *dir = store_path("stale");
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	OK(ar_create(dir, &cfg, T0));
 	OK(ar_open(dir, 0, &s));
 	for (int i = 0; i < 50; i++)
@@ -1723,6 +1854,7 @@ main(int argc, char **argv)
 	test_ended();
 	test_client_key();
 	test_upgrade();
+	test_live_clock();
 	test_upgrade_v4();
 	test_upgrade_v5();
 	test_classes();

@@ -333,7 +333,8 @@ guard_new(const struct ar_config *cfg)
 static void
 random_run(uint32_t nodes, uint64_t seed, int steps)
 {
-	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL };
+	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL,
+	    AR_SIMULATED };
 	struct guard *g = guard_new(&cfg);
 	uint64_t refused = 0, named = 0, moved = 0, granted = 0, bad;
 	int64_t now = T0;
@@ -455,7 +456,8 @@ test_random(void)
 static void
 longest_run(uint32_t nodes, uint64_t seed, int steps)
 {
-	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL };
+	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL,
+	    AR_SIMULATED };
 	uint64_t asked = 0, mapped_short = 0, extended = 0, moved = 0;
 	unsigned flags;
 	int64_t now = T0, hend;
@@ -602,7 +604,8 @@ test_table34(void)
 		{ 13, 13, 1, 1 }, { 16, 16, 2, 1 }, { 11, 11, 2, 1 },
 		{ 15, 15, 3, 1 },
 	};
-	struct ar_config cfg = { 5, 300, 86400, 1 << 26, -1, "cn[0-4]" };
+	struct ar_config cfg = { 5, 300, 86400, 1 << 26, -1, "cn[0-4]",
+	    AR_SIMULATED };
 	struct guard *g = guard_new(&cfg);
 	const struct ar_placed *gr, *mv;
 	struct ar_request rq;
@@ -792,7 +795,8 @@ ignore(const struct ar_mapped *m, void *arg)
 static void
 test_empty(void)
 {
-	struct ar_config cfg = { 4, 60, 240 * 60, 1 << 26, -1, NULL };
+	struct ar_config cfg = { 4, 60, 240 * 60, 1 << 26, -1, NULL,
+	    AR_SIMULATED };
 	struct ar_request rq = { T0 + 60, T0 + 60, 60, 1, 1, 1000, NULL,
 	    NULL, 0, NULL, NULL, 0, 0, 0, NULL };
 	uint64_t ids[] = { 1, 2 }, bad;
@@ -855,7 +859,8 @@ poke(ar_txn *t, enum kv_table dbi, const void *key, size_t klen, const void *val
 static void
 test_tampered(void)
 {
-	struct ar_config cfg = { 6, 60, 240 * 60, 1 << 26, -1, "cn[1-6]" };
+	struct ar_config cfg = { 6, 60, 240 * 60, 1 << 26, -1, "cn[1-6]",
+	    AR_SIMULATED };
 	static const uint32_t h01[] = { 0, 1 }, h23[] = { 2, 3 };
 	unsigned char key1[8], key2[8], pin3[16], pin4[16], v1[256];
 	struct kv_val k = { 8, key2 }, v;

@@ -304,6 +304,7 @@ run(int classes)
 	snprintf(dir, sizeof(dir), "%s/%s", tmproot, classes ? "c" : "n");
 	memset(moved_ids, 0, sizeof(moved_ids));
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = NODES;
 	cfg.slot = SLOT;
 	cfg.horizon = HORIZON;

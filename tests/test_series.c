@@ -243,6 +243,7 @@ test_max(void)
 	size_t n;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = 2;
 	OK(ar_create(store_path("max"), &cfg, T0));
 	OK(ar_open(store_path("max"), 0, &s));

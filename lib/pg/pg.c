@@ -146,6 +146,8 @@ struct pg_txn {
 				   ancestor, which holds what follows */
 	int write;
 	int depth;              /* a child's savepoint is s<depth> */
+	int64_t clock;          /* the server's clock when it began ... */
+	int clock_known;        /* ... if it was read then */
 
 	struct block *blocks;
 	struct entry **buckets; /* the gets' cache */
@@ -766,27 +768,37 @@ reconnect(struct pg_store *ps)
 	return exec_sql(ps, ps->session, NULL);
 }
 
-/* Begin the connection's transaction: a writer's holds the store's lock. */
+/* The server's clock, whole seconds since the epoch, as a column. */
+#define CLOCK_SQL "floor(extract(epoch FROM clock_timestamp()))::bigint"
+
+/*
+ * Begin the connection's transaction: a writer's holds the store's lock.
+ * The same statement reads the server's clock into t, once the lock is
+ * held (the subquery that takes it comes first): no round trip of its
+ * own.
+ */
 static int
-begin(struct pg_store *ps, int write, long wait_ms)
+begin(struct pg_store *ps, struct pg_txn *t, long wait_ms)
 {
-	char sql[256];
+	char sql[320];
 	PGresult *res;
-	int rc, held;
+	int rc, held, write = t->write;
 
 	if (!write)
 		/* The snapshot is taken by the first statement: now. */
 		snprintf(sql, sizeof(sql), "BEGIN ISOLATION LEVEL REPEATABLE "
-		    "READ READ ONLY; SELECT 1");
+		    "READ READ ONLY; SELECT true, " CLOCK_SQL);
 	else if (wait_ms > 0)
 		snprintf(sql, sizeof(sql), "BEGIN ISOLATION LEVEL READ "
 		    "COMMITTED; SET LOCAL lock_timeout = %ld; "
-		    "SELECT pg_advisory_xact_lock(%d, %d)",
+		    "SELECT true, " CLOCK_SQL " FROM (SELECT "
+		    "pg_advisory_xact_lock(%d, %d)) AS l",
 		    wait_ms < INT_MAX ? wait_ms : INT_MAX, LOCK_WRITER, ps->id);
 	else
 		/* lock_timeout 0 would wait for ever. */
 		snprintf(sql, sizeof(sql), "BEGIN ISOLATION LEVEL READ "
-		    "COMMITTED; SELECT pg_try_advisory_xact_lock(%d, %d)",
+		    "COMMITTED; SELECT l.held, " CLOCK_SQL " FROM (SELECT "
+		    "pg_try_advisory_xact_lock(%d, %d) AS held) AS l",
 		    LOCK_WRITER, ps->id);
 	for (int tries = 0;; tries++) {
 		if (pq.PQstatus(ps->conn) == CONNECTION_BAD &&
@@ -799,8 +811,9 @@ begin(struct pg_store *ps, int write, long wait_ms)
 		rollback(ps);
 		return rc;
 	}
-	held = !write || wait_ms > 0 || strcmp(pq.PQgetvalue(res, 0, 0), "t")
-	    == 0;
+	held = strcmp(pq.PQgetvalue(res, 0, 0), "t") == 0;
+	t->clock = strtoll(pq.PQgetvalue(res, 0, 1), NULL, 10);
+	t->clock_known = 1;
 	pq.PQclear(res);
 	if (held)
 		return 0;
@@ -856,7 +869,7 @@ pg_txn_begin(struct kv_store *ks, struct kv_txn *parent, int write,
 		snprintf(sql, sizeof(sql), "SAVEPOINT s%d", t->depth);
 		rc = exec_sql(ps, sql, NULL);
 	} else
-		rc = begin(ps, write, wait_ms);
+		rc = begin(ps, t, wait_ms);
 	if (rc != 0) {
 		txn_free(t);
 		return rc;
@@ -1355,6 +1368,53 @@ pg_size(struct kv_store *ks, uint64_t *bytes)
 	return 0;
 }
 
+static int
+pg_clock(struct kv_txn *txn, int64_t *now)
+{
+	struct pg_txn *top = ((struct pg_txn *)txn)->top;
+	PGresult *res;
+	int rc;
+
+	/* A creation's transaction began without reading it. */
+	if (!top->clock_known) {
+		if ((rc = exec_sql(top->ps, "SELECT " CLOCK_SQL, &res)) != 0)
+			return rc;
+		top->clock = strtoll(pq.PQgetvalue(res, 0, 0), NULL, 10);
+		top->clock_known = 1;
+		pq.PQclear(res);
+	}
+	*now = top->clock;
+	return 0;
+}
+
+/*
+ * The session's login role, and whether it is a superuser or a member
+ * of the role ar_admin, if there is one: the administrators of stores
+ * whose owners are roles.  SET ROLE changes neither.
+ */
+static int
+pg_role(struct kv_store *ks, uint32_t *role, int *admin)
+{
+	struct pg_store *ps = (struct pg_store *)ks;
+	PGresult *res;
+	int rc;
+
+	if ((rc = exec_sql(ps, "SELECT r.oid, r.rolsuper OR EXISTS (SELECT 1 "
+	    "FROM pg_roles a WHERE a.rolname = 'ar_admin' AND "
+	    "pg_has_role(r.oid, a.oid, 'MEMBER')) FROM pg_roles r "
+	    "WHERE r.rolname = session_user", &res)) != 0)
+		return rc;
+	if (pq.PQntuples(res) != 1) {
+		say("PostgreSQL: the session's role is not in pg_roles");
+		rc = AR_ESERVER;
+	} else {
+		*role = (uint32_t)strtoul(pq.PQgetvalue(res, 0, 0), NULL, 10);
+		*admin = strcmp(pq.PQgetvalue(res, 0, 1), "t") == 0;
+	}
+	pq.PQclear(res);
+	return rc;
+}
+
 /*
  * The writer holding the store's lock, by the name its session gave:
  * its pid when it runs on this host, else 0 (a pid of another host would
@@ -1400,5 +1460,6 @@ const struct kv_backend kv_postgresql = {
 	pg_txn_begin, pg_txn_commit, pg_txn_abort, pg_upgrade,
 	pg_get, pg_put, pg_del, pg_count,
 	pg_cursor_open, pg_cursor_close, pg_cursor_get, pg_cursor_del,
-	pg_grow, pg_size, pg_lock_holder, pg_idle, pg_strerror
+	pg_grow, pg_size, pg_clock, pg_role, pg_lock_holder, pg_idle,
+	pg_strerror
 };

@@ -217,6 +217,7 @@ ar_backend(struct backend *b, const char *dir, int64_t clock, size_t group)
 	snprintf(x->dir, sizeof(x->dir), "%s", dir);
 	x->group = group;
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	if ((rc = ar_create(dir, &cfg, clock)) != 0 ||
 	    (rc = ar_open(dir, 0, &x->s)) != 0) {
 		free(x);

@@ -200,6 +200,7 @@ pipeline_replay(const struct trace *tr, const char *bin, const char *dir,
 		return -1;
 	}
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	if (tr->np > 0 && (rc = ar_create(store, &cfg, tr->pclock[0])) != 0) {
 		fprintf(stderr, "bench: %s: %s\n", store, ar_strerror(rc));
 		return -1;
@@ -294,6 +295,7 @@ invocation_report(const char *bin, const char *truebin, const char *store,
 	snprintf(now, sizeof(now), "@%lld", (long long)clock);
 	snprintf(st, sizeof(st), "start=@%lld", (long long)clock + 86400);
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	if (pg_server != NULL && (pargv[2] = pg_store("invocation")) == NULL)
 		return -1;
 	if ((rc = ar_create(scratch, &cfg, clock)) != 0 || (pargv[2] != NULL &&

@@ -97,6 +97,7 @@ fill(const char *dir, int64_t slot, int64_t m, int64_t maxlen,
 	int rc;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.slot = slot;
 	cfg.horizon = slot * m;
 	*sp = NULL;

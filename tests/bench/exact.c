@@ -270,6 +270,7 @@ ar_replay(const struct trace *tr, int64_t slot, struct outcome *o)
 		return -1;
 	ar_config_default(&cfg);
 	cfg.slot = slot;
+	cfg.flags = AR_SIMULATED;       /* a replay of the trace's clock */
 	if ((rc = ar_create(dir, &cfg, tr->pclock[0])) != 0 ||
 	    (rc = ar_open(dir, 0, &s)) != 0)
 		goto fail;

@@ -237,6 +237,7 @@ run(const struct method *m, const struct flex_req *rq, size_t n,
 	size_t *moves;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = NODES;
 	cfg.slot = FLEX_SLOT;
 	cfg.horizon = HORIZON;

@@ -93,6 +93,7 @@ hold_cost(void)
 	if ((dir = scratch_dir("hold")) == NULL)
 		return -1;
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	if ((ns = malloc(calls * sizeof(*ns))) == NULL)
 		rc = ENOMEM;
 	else if ((rc = ar_create(dir, &cfg, T0)) == 0 &&

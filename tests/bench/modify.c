@@ -125,6 +125,7 @@ modify_cost(void)
 	ns[0] = malloc(calls * sizeof(*ns[0]));
 	ns[1] = malloc(calls * sizeof(*ns[1]));
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	if (ids == NULL || ns[0] == NULL || ns[1] == NULL)
 		rc = ENOMEM;
 	else if ((rc = ar_create(dir, &cfg, T0)) == 0 &&

@@ -269,6 +269,7 @@ measure(const char *where, struct cost *c)
 	int rc;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	if ((rc = ar_create(where, &cfg, CLOCK)) != 0 ||
 	    (rc = ar_open(where, 0, &s)) != 0)
 		return fail(where, rc);

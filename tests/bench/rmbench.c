@@ -374,6 +374,7 @@ run(struct work *w, struct result *res)
 	int rc;
 
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = w->st->nodes;
 	cfg.slot = FLEX_SLOT;
 	cfg.horizon = HORIZON;

@@ -114,6 +114,7 @@ usage_cost(void)
 	if ((dir = scratch_dir("usage")) == NULL)
 		return -1;
 	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
 	cfg.nodes = USAGE_NODES;
 	t0 = now_ns();
 	if ((rc = ar_create(dir, &cfg, T0)) != 0 ||

@@ -5,7 +5,7 @@
 for args in 'ar-report --info' 'ar-report --check' \
     'ar-search start=+2h duration=1h' 'ar-add start=+2h duration=1h' \
     'ar-del id=1' 'ar-suggest start=+2h duration=1h' \
-    'ar-report --create --nodes 8 --info'; do
+    'ar-report --create --simulated --nodes 8 --info'; do
 	begin "upgrade: $args on a format 3 store says how to upgrade, exit 3"
 	mkstore --nodes 8
 	run ar-add start=+1h duration=1h user=alice
@@ -26,13 +26,13 @@ mkstore --nodes 8
 run ar-add start=+1h duration=1h user=alice
 expect_exit 0
 set_format 3
-run ar-report --upgrade --list
+run ar-report --upgrade --simulated --list
 expect_exit 0
 expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
-expect_err
+expect_err "ar-report: $AR_STORE: upgraded from format 3 to 7; its clock stays simulated"
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=8 hosts=node[1-8] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=1 records=1 next_id=2 map_max=17179869184 format=7'
+expect_out 'nodes=8 hosts=node[1-8] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=7'
 expect_check
 run ar-add start=+1h duration=1h client_key=after
 expect_exit 0
@@ -46,13 +46,13 @@ set_format 5
 run ar-add start=+1h duration=1h hold=10m
 expect_exit 3
 expect_err "ar-add: $AR_STORE: the store has an older format version; upgrade it with --upgrade"
-run ar-add --upgrade start=+1h duration=1h hold=10m
+run ar-add --upgrade --simulated start=+1h duration=1h hold=10m
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h hold=10m id=2 end=2026-11-21T02:00:00Z free=2 status=held expires=2026-11-21T00:10:00Z'
-expect_err
+expect_err "ar-add: $AR_STORE: upgraded from format 5 to 7; its clock stays simulated"
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=2 records=2 next_id=3 map_max=17179869184 format=7'
+expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=2 records=2 next_id=3 map_max=17179869184 format=7'
 expect_check
 
 # Format 6 left a class's floor unused: a caller's bytes may be there,
@@ -68,7 +68,7 @@ set_format 6
 run ar-price --show
 expect_exit 3
 expect_err "ar-price: $AR_STORE: the store has an older format version; upgrade it with --upgrade"
-run ar-price --upgrade --show
+run ar-price --upgrade --simulated --show
 expect_exit 0
 expect_out 'class=1 price=100 ahead_min=0s ahead_max=1h limit=8 retention=90d' \
     'class=2 price=50 ahead_min=1h limit=6 retention=90d'
@@ -80,10 +80,10 @@ expect_check
 begin 'upgrade: any command takes --upgrade, a writer too'
 mkstore --nodes 8
 set_format 3
-run ar-add --upgrade start=+1h duration=1h
+run ar-add --upgrade --simulated start=+1h duration=1h
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h id=1 end=2026-11-21T02:00:00Z free=8 status=granted'
-expect_err
+expect_err "ar-add: $AR_STORE: upgraded from format 3 to 7; its clock stays simulated"
 expect_check
 
 begin 'upgrade: --upgrade on a current store changes nothing and succeeds'
@@ -99,19 +99,19 @@ expect_out "$sum"
 expect_check
 
 begin 'upgrade: --upgrade with --create makes a missing store'
-run ar-report --upgrade --create --nodes 5 --info
+run ar-report --upgrade --create --simulated --nodes 5 --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=7'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=7'
 expect_check
 
 begin 'upgrade: --upgrade with --create converts a format 3 store, then compares'
 mkstore --nodes 5
 set_format 3
-run ar-report --upgrade --create --nodes 5 --info
+run ar-report --upgrade --create --simulated --nodes 5 --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=7'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=7'
 expect_check
 
 begin 'upgrade: --upgrade on a missing store is a store error and creates nothing'
@@ -164,7 +164,7 @@ set_format 6
 run ar-add start=+2h duration=1h hosts=cn1 flags=maint
 expect_exit 3
 expect_err "ar-add: $AR_STORE: the store has an older format version; upgrade it with --upgrade"
-run ar-add --upgrade start=+2h duration=1h hosts=cn1 flags=maint account=ops
+run ar-add --upgrade --simulated start=+2h duration=1h hosts=cn1 flags=maint account=ops
 expect_exit 0
 sum=$(sha256sum <"$AR_STORE/data.mdb")
 run ar-report --upgrade --list

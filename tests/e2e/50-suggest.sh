@@ -152,7 +152,8 @@ expect_err <<'EOF'
 ar-suggest: option '--limit': duration needs a unit: '0'
 usage: ar-suggest [-jV] [-s store] [--now time] [--wait duration] [--upgrade]
                   [--create [--nodes n | --hosts list] [--slot duration]
-                    [--horizon duration] [--max-size mib] [--group group]]
+                    [--horizon duration] [--max-size mib] [--group group]
+                    [--owners uid | role]] [--simulated]
                   [-l limit] [-k count] [--longest | --extend [--move]] [key=value ...]
 EOF
 expect_check

@@ -5,33 +5,33 @@ mkstore --hosts 'gpu[1-4],cn[01-60]'
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
 expect_exit 0
-expect_out 'nodes=64 hosts=cn[01-60],gpu[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=7'
+expect_out 'nodes=64 hosts=cn[01-60],gpu[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=7'
 
 begin 'map: without --hosts the nodes are node1..N, zero-padded'
 mkstore --nodes 128
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=128 hosts=node[001-128] slot=5m horizon=30d clock=2026-11-21T00:00:00Z live=0 records=0 next_id=1 map_max=17179869184 format=7'
+expect_out 'nodes=128 hosts=node[001-128] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=7'
 
 begin 'map: a bad host list is bad usage, naming the byte'
-run ar-report --create --hosts 'cn[01-03' --info
+run ar-report --create --simulated --hosts 'cn[01-03' --info
 expect_exit 2
 { echo "ar-report: option '--hosts': unclosed '[' at byte 3"
   usage_of ar-report; } >"$D/usage"
 expect_err <"$D/usage"
-run ar-report --create --nodes 4 --hosts 'cn[1-3]' --info
+run ar-report --create --simulated --nodes 4 --hosts 'cn[1-3]' --info
 expect_exit 2
 expect_err "ar-report: option '--nodes': 4, but '--hosts' names 3"
 run ar-report --hosts 'cn[1-3]' --info
 expect_exit 2
-expect_err 'ar-report: --nodes, --hosts, --slot, --horizon and --max-size go with --create'
+expect_err 'ar-report: --nodes, --hosts, --slot, --horizon, --max-size and --owners go with --create'
 
 begin 'map: creating again with other names is a store error'
 mkstore --hosts 'cn[1-3]'
-run ar-report --create --hosts 'cn[1-3]' --check
+run ar-report --create --simulated --hosts 'cn[1-3]' --check
 expect_exit 0
 expect_out
-run ar-report --create --hosts 'gpu[1-3]' --check
+run ar-report --create --simulated --hosts 'gpu[1-3]' --check
 expect_exit 3
 expect_out
 expect_err "ar-report: $AR_STORE: a store with another configuration exists there: hosts cn[1-3] there, not gpu[1-3]"

@@ -163,7 +163,7 @@ expect_check
 begin 'slurm: a start Slurm would refuse as past goes in as now'
 clear_slurm
 then=$(iso '-20 min')
-run ar-report --create --hosts 'cn[01-16]' --now "$then"
+run ar-report --create --simulated --hosts 'cn[01-16]' --now "$then"
 run ar-add --now "$then" start=+5m duration=2h nodes=3
 run ar-report --list
 filter 's/.* start=\([^ ]*\) .*/\1/'

@@ -110,7 +110,7 @@ bad_expect() {
 
 # The store every row starts from, copied for each.
 BADBASE=$TOP/bad-base
-ar-report --store "$BADBASE" --create --nodes 8 >/dev/null &&
+ar-report --store "$BADBASE" --create --simulated --nodes 8 >/dev/null &&
     ar-add --store "$BADBASE" start=+10m duration=30m nodes=3 user=base job=b \
     >/dev/null || exit 2
 
@@ -401,7 +401,7 @@ awk 'BEGIN { x = 7; for (i = 0; i < 12288; i++) {
     >"$AR_STORE/data.mdb"
 sum=$(sha256sum <"$AR_STORE/data.mdb")
 for c in 'ar-report --info' 'ar-search start=+1h duration=1h' \
-    'ar-add start=+1h duration=1h' 'ar-del --purge' 'ar-report --create --info'; do
+    'ar-add start=+1h duration=1h' 'ar-del --purge' 'ar-report --create --simulated --info'; do
 	set -- $c
 	run "$@"
 	expect_exit 3
@@ -441,7 +441,7 @@ run ar-report --list
 expect_exit 3
 expect_out
 expect_err "ar-report: $AR_STORE: Not a directory"
-run ar-report --create --list
+run ar-report --create --simulated --list
 expect_exit 3
 expect_err "ar-report: $AR_STORE: Not a directory"
 run cat "$AR_STORE"
@@ -480,7 +480,7 @@ set_format 2
 sum=$(sha256sum <"$AR_STORE/data.mdb")
 for c in 'ar-report --info' 'ar-report --check' 'ar-search start=+2h duration=1h' \
     'ar-add start=+2h duration=1h' 'ar-del id=1' 'ar-del --purge' \
-    'ar-suggest start=+2h duration=1h' 'ar-report --create --info'; do
+    'ar-suggest start=+2h duration=1h' 'ar-report --create --simulated --info'; do
 	set -- $c
 	run "$@"
 	expect_exit 3
@@ -611,7 +611,7 @@ bad_granted_kept
 expect_check
 run ar-report --info
 filter 's/ map_size=[0-9]*//; s/ live=[0-9]* records=[0-9]* next_id=[0-9]*//'
-expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z map_max=1048576 format=7'
+expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid map_max=1048576 format=7'
 
 # --- Standard descriptors. ---
 

@@ -119,12 +119,7 @@ class=1 name=premium price=100 ahead_min=0 ahead_max=1h limit=16
 class=2 name=budget price=40 ahead_min=1h limit=12
 EOF
 	ar-add start=+2h duration=1h nodes=4 user=alice >/dev/null
-	# Slurm, as the export finds it: no reservations, and every change
-	# taken (88-slurm.sh has the real controller).
-	printf '%s\n' '#!/bin/sh' \
-	    'case "$*" in "show reservation"*) echo "No reservations in the system" ;; esac' \
-	    >"$D/scontrol"
-	chmod +x "$D/scontrol"
+	empty_slurm
 	AR_SCONTROL=$D/scontrol
 	export AR_SCONTROL
 }

@@ -38,7 +38,7 @@ expect_err "ar-del: $AR_STORE: timed out waiting for another writer (pid $holder
 run timeout 20 ar-search start=+1h duration=1h nodes=6
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=6 end=2026-11-21T02:00:00Z free=6 status=available'
-run timeout 20 ar-report --create --nodes 8 --info
+run timeout 20 ar-report --create --simulated --nodes 8 --info
 expect_exit 0
 kill -CONT "$holder"
 wait "$holder"
@@ -93,7 +93,7 @@ mkdir "$AR_STORE"
 run ar-report --info
 expect_exit 3
 expect_err "ar-report: $AR_STORE: an unfinished store (its creation was interrupted: run --create again)"
-run ar-add --create --nodes 4 start=+1h duration=1h
+run ar-add --create --simulated --nodes 4 start=+1h duration=1h
 expect_exit 0
 expect_check
 
@@ -175,7 +175,7 @@ EOF
 expect_exit 0
 same_store ar-price --update
 expect_exit 0
-same_store ar-report --now 2026-11-21T08:00Z --create --nodes 8
+same_store ar-report --now 2026-11-21T08:00Z --create --simulated --nodes 8
 expect_exit 0
 run ar-report --info
 filter 's/.*\(clock=[^ ]*\).*/\1/'
@@ -262,14 +262,14 @@ expect_exit 0
 expect_out 'id=1 status=cancelled'
 run ar-del --quiet --purge --now +30d
 expect_exit 0
-run ar-report --create --nodes 1000000 --max-size 64 --info
+run ar-report --create --simulated --nodes 1000000 --max-size 64 --info
 expect_exit 0
 filter 's/.*\(map_max=[0-9]*\).*/\1/'
 expect_out 'map_max=67108864'
 fill_requests | head -2000 >"$D/more"
 run ar-add <"$D/more"
 expect_exit 0
-run ar-report --create --nodes 1000000 --max-size 1 --info
+run ar-report --create --simulated --nodes 1000000 --max-size 1 --info
 expect_exit 2
 expect_err "ar-report: option '--max-size': below the store's size now"
 expect_check
@@ -288,7 +288,7 @@ for w in 'postgresql://ar:s3cret@127.0.0.1:1/db|postgresql://ar:***@127.0.0.1:1/
 do
 	cmds='ar-report --info|ar-add start=+1h duration=1h|ar-del --purge'
 	case $w in
-	postgres*) cmds="$cmds|ar-report --create --nodes 4|ar-price --update" ;;
+	postgres*) cmds="$cmds|ar-report --create --simulated --nodes 4|ar-price --update" ;;
 	esac
 	IFS='|'
 	set -- $cmds
@@ -320,7 +320,7 @@ if can_be_nobody && getent group nogroup >/dev/null 2>&1; then
 begin 'promises: --group shares a store with a group whatever the umask'
 chmod a+x "$TOP" "$D"
 AR_STORE=$D/store
-run sh -c 'umask 077 && ar-report --create --group nogroup --info'
+run sh -c 'umask 077 && ar-report --create --simulated --group nogroup --info'
 expect_exit 0
 run sh -c 'stat -c "%A %G %n" "$AR_STORE" "$AR_STORE"/*.mdb "$AR_STORE"/writer.lock | sed "s|$AR_STORE|S|"'
 expect_out 'drwxrws--- nogroup S' '-rw-rw---- nogroup S/data.mdb' \
@@ -330,7 +330,7 @@ expect_exit 0
 run as_nobody ar-search start=+1h duration=1h
 expect_exit 0
 # Shared again, it is still the store it was: other settings are refused.
-run ar-report --create --group nogroup --nodes 3 --info
+run ar-report --create --simulated --group nogroup --nodes 3 --info
 expect_exit 3
 expect_err "ar-report: $AR_STORE: a store with another configuration exists there: nodes 64 there, not 3"
 expect_check
@@ -352,13 +352,13 @@ run as_nobody ar-add start=+1h duration=1h
 expect_exit 0
 run ar-report --group nogroup --nodes 16 --info
 expect_exit 2
-expect_err 'ar-report: --nodes, --hosts, --slot, --horizon and --max-size go with --create'
+expect_err 'ar-report: --nodes, --hosts, --slot, --horizon, --max-size and --owners go with --create'
 expect_check
 
 begin 'promises: a store shared the old way (umask 002, chgrp) stays shared when a writer makes writer.lock; a permission error names the file'
 chmod a+x "$TOP" "$D"
 AR_STORE=$D/store
-run sh -c 'umask 002 && ar-report --create --info'
+run sh -c 'umask 002 && ar-report --create --simulated --info'
 # As a store made before writer.lock was, or whose lock was removed.
 chgrp -R nogroup "$AR_STORE"
 rm "$AR_STORE/writer.lock"
