@@ -52,7 +52,7 @@ MAN5 = format/ar-records.5
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h fuzz/run.h \
+HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/mem/mem.h lib/pg/pg.h lib/pg/pq.h format/format.h cmd/cmd.h fuzz/run.h \
 	fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)

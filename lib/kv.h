@@ -5,8 +5,8 @@
  * The algorithms (the ring, the slot lists, the records and their
  * indexes, the price classes, the mapping) are written once, outside
  * every backend, against this interface.  A backend lives in a folder
- * of its own under lib/ (lmdb/, pg/) and fills a struct kv_backend; a
- * third one would provide exactly what this file names, no more.
+ * of its own under lib/ (lmdb/, pg/, mem/) and fills a struct
+ * kv_backend, providing exactly what this file names, no more.
  *
  * Its model is LMDB's: a store holds the tables of enum kv_table; a
  * table maps keys to values in the byte order of their keys (memcmp,
@@ -110,7 +110,7 @@ struct kv_init {
 };
 
 struct kv_backend {
-	const char *name;       /* "lmdb", "postgresql" */
+	const char *name;       /* "lmdb", "postgresql", "memory" */
 
 	/*
 	 * Make the store where names, with init's content, in one
@@ -192,6 +192,7 @@ struct kv_backend {
 
 extern const struct kv_backend kv_lmdb;         /* lmdb/ */
 extern const struct kv_backend kv_postgresql;   /* pg/ */
+extern const struct kv_backend kv_memory;       /* mem/ */
 
 /* Do a and b hold the same bytes? */
 static inline int
@@ -255,7 +256,7 @@ kv_cursor_del(struct kv_cursor *cur)
 }
 
 /* The backend of the store where names: PostgreSQL for a postgresql://
- * or postgres:// URI, else LMDB for a directory. */
+ * or postgres:// URI, memory for mem:NAME, else LMDB for a directory. */
 const struct kv_backend *kv_backend_of(const char *where);
 
 #endif
