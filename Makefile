@@ -265,7 +265,8 @@ san:
 
 FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS = -O1 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd -Ifuzz $(LMDB_CFLAGS) \
+# -O2: a fifth more executions a second than -O1 (README, Fuzzing).
+FUZZ_CFLAGS = -O2 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd -Ifuzz $(LMDB_CFLAGS) \
 	$(PQ_CFLAGS)
 FUZZ_SECONDS ?= 900
 FZ = $(B)/fz
@@ -283,6 +284,18 @@ $(FZ)/%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
 
+# The memory backend the targets run on, and the model fuzz_model checks
+# against, are sanitized but not traced: their branches are not what the
+# targets explore (tests/test_kv.c tests the backend), and tracing them
+# would cost time and fill the corpus with tree shapes and model states.
+$(FZ)/lib/mem/%.o: lib/mem/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) $(FUZZ_SAN) -c $< -o $@
+
+$(FZ)/tests/model.o: tests/model.c tests/model.h $(HEADERS)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) $(FUZZ_SAN) -c $< -o $@
+
 $(FZ)/libfz.a: $(FUZZ_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
@@ -290,9 +303,9 @@ $(FZ)/libfz.a: $(FUZZ_OBJ)
 $(B)/fuzz/%: fuzz/%.c $(FZ)/libfz.a
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -Itests -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
-		$(filter %.c,$^) $(filter %.a,$^) $(LMDB_LIBS) -lm
+		$(filter %.c,$^) $(filter %.o,$^) $(filter %.a,$^) $(LMDB_LIBS) -lm
 
-$(B)/fuzz/fuzz_model: tests/model.c tests/model.h tests/helpers.h
+$(B)/fuzz/fuzz_model: $(FZ)/tests/model.o tests/helpers.h
 
 fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	@for t in $(FUZZ_TARGETS); do \

@@ -1,9 +1,12 @@
 /*
  * run.c - run a command's main inside a fuzz target; see run.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "ar.h"
 #include "run.h"
 
 int ar_search_main(int, char **);
@@ -46,4 +49,111 @@ run_command(const struct command *c, int argc, char **argv, const void *in,
 	dup2(saved, 0);
 	close(saved);
 	return rc;
+}
+
+void
+run_config(struct ar_config *cfg)
+{
+	ar_config_default(cfg);
+	cfg->nodes = 8;
+	cfg->horizon = 2 * 86400;
+}
+
+static int
+mapped(const struct ar_mapped *m, void *arg)
+{
+	(void)m;
+	(void)arg;
+	return 0;
+}
+
+static int
+exported(const struct ar_exported *e, void *arg)
+{
+	(void)e;
+	(void)arg;
+	return 0;
+}
+
+/* Two classes: late bookings pay more, early ones have half the nodes. */
+static int
+price(ar_txn *t)
+{
+	struct ar_pricing p;
+	const char *field;
+	size_t bad;
+
+	memset(&p, 0, sizeof(p));
+	p.n = 2;
+	p.retention = 30 * 86400;
+	snprintf(p.c[0].name, sizeof(p.c[0].name), "late");
+	p.c[0].price = 30;
+	p.c[0].ahead_max = 3600;
+	p.c[0].limit = 8;
+	snprintf(p.c[1].name, sizeof(p.c[1].name), "early");
+	p.c[1].price = 10;
+	p.c[1].ahead_min = 3600;
+	p.c[1].ahead_max = -1;
+	p.c[1].limit = 4;
+	return ar_set_pricing(t, &p, &bad, &field);
+}
+
+static int
+fill(ar_txn *t, void *arg)
+{
+	const int *priced = arg;
+	struct ar_answer a;
+	int rc;
+
+	if (*priced && (rc = price(t)) != 0)
+		return rc;
+	for (int i = 0; i < 20; i++) {
+		char key[8];
+		struct ar_request rq = { RUN_NOW + 300 * (i % 13), RUN_NOW +
+		    300 * (i % 13) + 600 * (i % 2), 300 * (1 + i % 5),
+		    1 + i % 3, 1 + i % 2, 0, i % 3 ? "u" : NULL,
+		    i % 3 ? "j" : NULL, 0, i % 4 ? NULL : key, NULL, 0,
+		    i % 7 == 0 ? 600 : 0 };
+
+		snprintf(key, sizeof(key), "k%d", i);
+		if ((rc = ar_add(t, &rq, &a)) != 0)
+			return rc;
+	}
+	/* A series of three, two hours apart. */
+	{
+		struct ar_request rq = { RUN_NOW + 1800, RUN_NOW + 1800, 600,
+		    1, 1, 0, "s", NULL, 0, NULL, NULL, 0, 0 };
+		struct ar_repeat rep = { 7200, 3, 0 };
+
+		if ((rc = ar_add_series(t, &rq, &rep, &a)) != 0)
+			return rc;
+	}
+	/* Named hosts, a mapping kept, and one exported. */
+	for (uint32_t i = 0; i < 3; i++) {
+		uint32_t hosts[2] = { 2 * i, 2 * i + 1 };
+		struct ar_request rq = { RUN_NOW + 3600 * (i + 1), RUN_NOW +
+		    3600 * (i + 1), 1800, 2, 1, 0, "m", NULL, 0, NULL, hosts,
+		    2, 0 };
+
+		if ((rc = ar_add(t, &rq, &a)) != 0)
+			return rc;
+	}
+	if ((rc = ar_map(t, 0, RUN_NOW, RUN_NOW + 86400, NULL, 0, mapped,
+	    NULL)) != 0)
+		return rc;
+	return ar_export(t, exported, NULL);
+}
+
+void
+run_store(const char *where, int priced)
+{
+	struct ar_config cfg;
+	ar_store *s;
+
+	run_config(&cfg);
+	if (ar_create(where, &cfg, RUN_NOW) != 0 ||
+	    ar_open(where, 0, &s) != 0 ||
+	    ar_write(s, 0, RUN_NOW, fill, &priced) != 0)
+		abort();
+	ar_close(s);
 }

@@ -1568,6 +1568,18 @@ main(int argc, char **argv)
 		test_rings();
 		return suite_end();
 	}
+	if (suite_memory(argc, argv)) {
+		test_basic();
+		test_ended();
+		test_client_key();
+		test_classes();
+		test_forecast();
+		test_model(1);
+		test_rearrange();
+		test_end_buckets();
+		test_rings();
+		return suite_end();
+	}
 	test_create_open();
 	test_basic();
 	test_ended();

@@ -18,6 +18,10 @@ int mem_is_address(const char *where);
  */
 int mem_copy(const char *from, const char *to);
 
+/* Do the memory stores a and b hold the same commit (one a copy of the
+ * other, neither written since)?  1 or 0; 0 if either is not there. */
+int mem_same(const char *a, const char *b);
+
 /*
  * Remove the memory store where, and free its memory: AR_ENOSTORE if it
  * is not there, EBUSY while it is open, EINVAL if where is not a memory
