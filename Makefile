@@ -5,7 +5,8 @@
 #   make check    every test, also under ASan+UBSan and on PostgreSQL, and
 #                 a short fuzz pass
 #   make bench    performance figures (never part of check)
-#   make fuzz     a long fuzzing campaign (FUZZ_SECONDS per target)
+#   make fuzz     a fuzzing campaign: FUZZ_RUNS executions a target,
+#                 within FUZZ_SECONDS in all
 #   make install  commands, libraries, headers, pkg-config file and man
 #                 pages under $(prefix); make uninstall removes them
 
@@ -274,7 +275,6 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 # -O2: a fifth more executions a second than -O1 (README, Fuzzing).
 FUZZ_CFLAGS = -O2 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd -Ifuzz $(LMDB_CFLAGS) \
 	$(PQ_CFLAGS)
-FUZZ_SECONDS ?= 900
 FZ = $(B)/fz
 # Everything a target may need, in one archive; each command's main is
 # renamed (ar-add's becomes ar_add_main) so fuzz_cmd can call them all.
@@ -313,25 +313,36 @@ $(B)/fuzz/%: fuzz/%.c $(FZ)/libfz.a
 
 $(B)/fuzz/fuzz_model: $(FZ)/tests/model.o tests/helpers.h
 
+# make check's short pass: 20 s a target, one after another, new inputs
+# kept under $(B), not in the corpus; a line per target with its rate.
 fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	@for t in $(FUZZ_TARGETS); do \
 		echo "== fuzz $$t (20 s)"; \
 		mkdir -p $(B)/fuzz/$$t.corpus; \
+		dict=; [ -f fuzz/$${t#fuzz_}.dict ] && dict=-dict=fuzz/$${t#fuzz_}.dict; \
 		$(B)/fuzz/$$t -max_total_time=20 -print_final_stats=1 -close_fd_mask=3 \
-			-artifact_prefix=$(B)/fuzz/$$t- \
+			-artifact_prefix=$(B)/fuzz/$$t- $$dict \
 			$(B)/fuzz/$$t.corpus fuzz/corpus/$${t#fuzz_} 2>$(B)/fuzz/$$t.log \
 			|| { tail -40 $(B)/fuzz/$$t.log; exit 1; }; \
-		grep -E 'stat::number_of_executed_units|cov:' $(B)/fuzz/$$t.log | tail -2; \
+		sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) .*/\1 executions in \2 s/p' \
+			$(B)/fuzz/$$t.log; \
+		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$$t.log | tail -1; \
 	done
 
+# make fuzz: a campaign (fuzz/campaign.sh says how): every target until
+# FUZZ_RUNS executions, FUZZ_JOBS at a time (one per core), the whole
+# within FUZZ_SECONDS of wall time; fuzz_model, five times slower per
+# execution than the next slowest, as two processes on its corpus, and
+# the slow targets first.  What they find lands in fuzz/corpus/.
+FUZZ_RUNS ?= 10000000
+FUZZ_SECONDS ?= 5400
+FUZZ_JOBS ?= 2
+FUZZ_QUEUE = fuzz_model:2 fuzz_hostlist fuzz_store fuzz_cmd \
+	$(filter-out fuzz_model fuzz_hostlist fuzz_store fuzz_cmd,$(FUZZ_TARGETS))
+
 fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
-	@for t in $(FUZZ_TARGETS); do \
-		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
-		$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-			-close_fd_mask=3 \
-			-artifact_prefix=fuzz/corpus/$${t#fuzz_}/crash- \
-			fuzz/corpus/$${t#fuzz_} 2>&1 | tail -12; \
-	done
+	@sh fuzz/campaign.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS) $(FUZZ_JOBS) \
+		$(FUZZ_QUEUE)
 
 check: deps
 	@mkdir -p .build && rm -f $(RESULTS)
