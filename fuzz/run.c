@@ -79,22 +79,14 @@ exported(const struct ar_exported *e, void *arg)
 static int
 price(ar_txn *t)
 {
-	struct ar_pricing p;
+	static const struct ar_class classes[] = {
+		{ "late", 30, 0, 3600, 8 }, { "early", 10, 3600, -1, 4 }
+	};
+	struct ar_pricing p = { 2, { { "", 0, 0, 0, 0 } }, 30 * 86400 };
 	const char *field;
 	size_t bad;
 
-	memset(&p, 0, sizeof(p));
-	p.n = 2;
-	p.retention = 30 * 86400;
-	snprintf(p.c[0].name, sizeof(p.c[0].name), "late");
-	p.c[0].price = 30;
-	p.c[0].ahead_max = 3600;
-	p.c[0].limit = 8;
-	snprintf(p.c[1].name, sizeof(p.c[1].name), "early");
-	p.c[1].price = 10;
-	p.c[1].ahead_min = 3600;
-	p.c[1].ahead_max = -1;
-	p.c[1].limit = 4;
+	memcpy(p.c, classes, sizeof(classes));
 	return ar_set_pricing(t, &p, &bad, &field);
 }
 
