@@ -8,7 +8,9 @@
 # targets slowest first, so that no long one starts last.
 #
 # Each target fuzzes its corpus folder, fuzz/corpus/NAME, with
-# fuzz/NAME.dict when there is one, and leaves what it finds there as
+# fuzz/NAME.dict when there is one and the libFuzzer flags of
+# fuzz/NAME.options (fuzz/model.options caps an input's length, and so
+# the work of an execution), and leaves what it finds there as
 # crash-* (timeout-*, leak-*, oom-*) files, which git ignores: keep a
 # reproducer by renaming it.  Printed: a line per target (executions,
 # executions a second in one process, coverage, findings), then the
@@ -19,10 +21,11 @@ if [ "$1" = --one ]; then
 	t=$2 corpus=fuzz/corpus/${2#fuzz_}
 	left=$((deadline - $(date +%s)))
 	[ "$left" -gt 0 ] || exit 0
-	dict=
+	dict= options=
 	[ -f "fuzz/${t#fuzz_}.dict" ] && dict=-dict=fuzz/${t#fuzz_}.dict
+	[ -f "fuzz/${t#fuzz_}.options" ] && options=$(cat "fuzz/${t#fuzz_}.options")
 	"$bin/$t" -runs=$((runs / $4)) -max_total_time="$left" \
-		-print_final_stats=1 -close_fd_mask=3 $dict \
+		-print_final_stats=1 -close_fd_mask=3 $dict $options \
 		-artifact_prefix="$corpus/" "$corpus" >"$logs/$t.$3" 2>&1
 	echo $? >"$logs/$t.$3.rc"
 	exit 0

@@ -101,7 +101,15 @@ add_word(char *w, char **argv, int *argc, int *skip)
 	argv[(*argc)++] = w;
 }
 
-/* The store's invariants, unless it is still the copy of base. */
+static void
+say_violation(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "violation: %s\n", msg);
+}
+
+/* The store's invariants, unless it is still the copy of base; a
+ * violation is told, then aborts. */
 static void
 check_store(const char *base)
 {
@@ -117,7 +125,7 @@ check_store(const char *base)
 	if (rc != 0)
 		abort();
 	if (ar_txn_begin(s, 0, RUN_NOW, &t) != 0 ||
-	    ar_check(t, NULL, NULL, &bad) != 0 || bad != 0)
+	    ar_check(t, say_violation, NULL, &bad) != 0 || bad != 0)
 		abort();
 	ar_txn_abort(t);
 	ar_close(s);
