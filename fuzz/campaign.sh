@@ -69,8 +69,10 @@ for spec; do
 				"$log" | head -5
 		fi
 	done
-	printf '%-14s %10d executions  %6d/s  cov %5d  findings %d\n' \
-		"$t" "$execs" $((secs > 0 ? execs / secs : execs)) "$cov" "$found"
+	rate=-
+	[ "$secs" -gt 0 ] && rate=$((execs / secs))
+	printf '%-14s %10d executions  %6s/s  cov %5d  findings %d\n' \
+		"$t" "$execs" "$rate" "$cov" "$found"
 done
 echo "campaign: $(($(date +%s) - start)) s of wall time (at most" \
 	"$seconds), $jobs targets at a time"

@@ -111,14 +111,16 @@ fill(ar_txn *t, void *arg)
 		if ((rc = ar_add(t, &rq, &a)) != 0)
 			return rc;
 	}
-	/* A series of three, two hours apart. */
+	/* A series of three, two hours apart, after the rest. */
 	{
-		struct ar_request rq = { RUN_NOW + 1800, RUN_NOW + 1800, 600,
+		struct ar_request rq = { RUN_NOW + 18000, RUN_NOW + 18000, 600,
 		    1, 1, 0, "s", NULL, 0, NULL, NULL, 0, 0 };
 		struct ar_repeat rep = { 7200, 3, 0 };
 
 		if ((rc = ar_add_series(t, &rq, &rep, &a)) != 0)
 			return rc;
+		if (a.status != AR_GRANTED)
+			return AR_ECORRUPT;
 	}
 	/* Named hosts, a mapping kept, and one exported. */
 	for (uint32_t i = 0; i < 3; i++) {
