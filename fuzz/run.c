@@ -56,7 +56,7 @@ run_config(struct ar_config *cfg)
 {
 	ar_config_default(cfg);
 	cfg->nodes = 8;
-	cfg->horizon = 2 * 86400;
+	cfg->horizon = 86400;
 }
 
 static int
