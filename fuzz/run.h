@@ -24,8 +24,8 @@ int run_command(const struct command *c, int argc, char **argv,
 
 #define RUN_NOW 1795219200      /* 2026-11-21T00:00:00Z, the targets' now */
 
-/* The targets' stores: 8 nodes, 5-minute slots and a horizon of two
- * days, short, so that checking a store (a walk over every slot) is. */
+/* The targets' stores: 8 nodes, 5-minute slots and a horizon of one
+ * day, short, so that checking a store (a walk over every slot) is. */
 struct ar_config;
 void run_config(struct ar_config *cfg);
 
