@@ -331,7 +331,7 @@ fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 
 # make fuzz: a campaign (fuzz/campaign.sh says how): every target until
 # FUZZ_RUNS executions, FUZZ_JOBS at a time (one per core), the whole
-# within FUZZ_SECONDS of wall time; fuzz_model, five times slower per
+# within FUZZ_SECONDS of wall time; fuzz_model, several times slower per
 # execution than the next slowest, as two processes on its corpus, and
 # the slow targets first.  What they find lands in fuzz/corpus/.
 FUZZ_RUNS ?= 10000000

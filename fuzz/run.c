@@ -99,7 +99,7 @@ fill(ar_txn *t, void *arg)
 
 	if (*priced && (rc = price(t)) != 0)
 		return rc;
-	for (int i = 0; i < 20; i++) {
+	for (int i = 0; i < 8; i++) {
 		char key[8];
 		struct ar_request rq = { RUN_NOW + 300 * (i % 13), RUN_NOW +
 		    300 * (i % 13) + 600 * (i % 2), 300 * (1 + i % 5),
