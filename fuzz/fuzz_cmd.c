@@ -1,106 +1,207 @@
 /*
- * fuzz_cmd.c - libFuzzer target for whole command invocations: the first
- * byte picks the command, the first line holds its arguments (split at
- * blanks), the rest is its standard input.  Every run uses one scratch
- * store, checked for its invariants after each write command.
+ * fuzz_cmd.c - libFuzzer target for whole command invocations, one after
+ * another on a fresh memory store.
  *
- * Each command's main is compiled under another name (see the Makefile).
+ * The input is up to MAXRUNS invocations separated by the byte 0x1e
+ * (ASCII's record separator).  In each, the first byte picks the command,
+ * the first line holds its arguments (split at blanks), the rest is its
+ * standard input.  The first invocation's first byte also picks the
+ * store it starts from: none (so --create and --load make it, with the
+ * options they are given), an empty one, one holding reservations of
+ * every shape, or that with price classes; a copy, which costs nothing
+ * on the memory backend, and is removed after the input, so every input
+ * runs alone.  The store is checked for its invariants after the last
+ * invocation (what one breaks stays broken for the next to trip on), if
+ * any of them changed it, unless one loaded it: a dump's bytes make a
+ * store as sound as they are (ar-report(1): run --check on it after),
+ * and the commands must only cope with it.
+ *
+ * Options that name a store are dropped (AR_STORE names the store), and
+ * --svg writes to a scratch file.  Each command's main is compiled under
+ * another name (see the Makefile).
  */
-#include <fcntl.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ar.h"
+#include "mem/mem.h"
 #include "run.h"
 
-#define NOW 1795219200          /* 2026-11-21T00:00:00Z */
 #define MAXARGS 32
+#define MAXRUNS 4
+#define SEPARATOR 0x1e
+#define STORE "mem:cmd"
 
-static char dir[64];
-static int runs;
+static const char *const bases[] = { NULL, "mem:cmd-empty", "mem:cmd-full",
+    "mem:cmd-priced" };
+#define NBASES (sizeof(bases) / sizeof(bases[0]))
+
+static char svg[64];            /* --svg's file, in a scratch directory */
+static int loaded;              /* an invocation of this input has --load */
 
 static void
 setup(void)
 {
 	struct ar_config cfg;
 
-	if (dir[0] != '\0')
+	if (svg[0] != '\0')
 		return;
-	strcpy(dir, "/tmp/ar-fuzz-XXXXXX");
-	if (mkdtemp(dir) == NULL)
+	strcpy(svg, "/tmp/ar-fuzz-XXXXXX");
+	if (mkdtemp(svg) == NULL)
 		abort();
-	strcat(dir, "/store");
-	ar_config_default(&cfg);
-	cfg.flags = AR_SIMULATED;
-	cfg.nodes = 8;
-	if (ar_create(dir, &cfg, NOW) != 0)
+	strcat(svg, "/chart.svg");
+	run_config(&cfg);
+	if (ar_create(bases[1], &cfg, RUN_NOW) != 0)
 		abort();
-	setenv("AR_STORE", dir, 1);
+	run_store(bases[2], 0);
+	run_store(bases[3], 1);
+	setenv("AR_STORE", STORE, 1);
+	setenv("AR_SCONTROL", RUN_NO_SLURM, 1);
 	unsetenv("AR_NOW");
+	unsetenv("AR_WAIT");
 }
 
-/* Is this argument one that could name another store? */
+/* Is w, before any '=', a long option name of at least 2 letters that
+ * abbreviates option (getopt_long takes any unambiguous prefix)? */
 static int
-names_store(const char *w)
+abbreviates(const char *w, const char *option)
 {
-	return w[0] == '-' && strchr(w, 's') != NULL;
+	size_t n = strcspn(w, "=");
+
+	return n >= 4 && strncmp(w, option, n) == 0 && n <= strlen(option);
+}
+
+/*
+ * Add word w to argv as the command will see it; *skip says the next
+ * word was the argument of an option dropped or rewritten.  A store is
+ * named by -s (alone or in a cluster of short options, its argument
+ * the rest or the next word) or --store; --svg's file is the scratch
+ * one.
+ */
+static void
+add_word(char *w, char **argv, int *argc, int *skip)
+{
+	if (*skip) {
+		*skip = 0;
+		return;
+	}
+	if (w[0] == '-' && w[1] != '-' && strchr(w, 's') != NULL) {
+		*skip = w[strlen(w) - 1] == 's';
+		return;
+	}
+	if (abbreviates(w, "--store")) {
+		*skip = strchr(w, '=') == NULL;
+		return;
+	}
+	if (abbreviates(w, "--scontrol")) {     /* no program an input names */
+		*skip = strchr(w, '=') == NULL;
+		return;
+	}
+	if (abbreviates(w, "--load"))
+		loaded = 1;
+	if (abbreviates(w, "--svg")) {
+		*skip = strchr(w, '=') == NULL;
+		argv[(*argc)++] = "--svg";
+		argv[(*argc)++] = svg;
+		return;
+	}
+	argv[(*argc)++] = w;
 }
 
 static void
-check_store(void)
+say_violation(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "violation: %s\n", msg);
+}
+
+/* The store's invariants, unless it is still the copy of base or it was
+ * loaded; a violation is told, then aborts. */
+static void
+check_store(const char *base)
 {
 	ar_store *s;
 	ar_txn *t;
 	uint64_t bad = 1;
+	int rc;
 
-	if (ar_open(dir, AR_RDONLY, &s) != 0)
+	if ((base != NULL && mem_same(base, STORE)) || loaded)
+		return;
+	if ((rc = ar_open(STORE, AR_RDONLY, &s)) == AR_ENOSTORE)
+		return;
+	if (rc != 0)
 		abort();
-	if (ar_txn_begin(s, 0, NOW, &t) != 0 ||
-	    ar_check(t, NULL, NULL, &bad) != 0 || bad != 0)
+	if (ar_txn_begin(s, 0, RUN_NOW, &t) != 0 ||
+	    ar_check(t, say_violation, NULL, &bad) != 0 || bad != 0)
 		abort();
 	ar_txn_abort(t);
 	ar_close(s);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Run the invocation in buf[0 .. len), which it may change. */
+static void
+invoke(char *buf, size_t len)
 {
-	char *buf, *argv[MAXARGS + 8], *nl, *w;
-	int argc = 0, c, rc;
-	size_t len;
+	char *argv[MAXARGS + 8], *nl, *w, *in;
+	int argc = 0, c, rc, skip = 0;
+	size_t inlen;
 
-	setup();
-	if (size < 1)
-		return 0;
-	c = data[0] % NCOMMANDS;
-	if ((buf = malloc(size)) == NULL)
-		return 0;
-	memcpy(buf, data + 1, size - 1);
-	buf[size - 1] = '\0';
-	len = size - 1;
-	nl = memchr(buf, '\n', len);
+	c = (unsigned char)buf[0] % NCOMMANDS;
+	in = buf + len;
+	inlen = 0;
+	if ((nl = memchr(buf + 1, '\n', len - 1)) != NULL) {
+		*nl = '\0';
+		in = nl + 1;
+		inlen = len - (size_t)(in - buf);
+	} else
+		buf[len] = '\0';
 	argv[argc++] = (char *)commands[c].name;
 	argv[argc++] = "--now";
 	argv[argc++] = "2026-11-21T00:00:00Z";
 	argv[argc++] = "--wait";
 	argv[argc++] = "0";
-	if (nl != NULL)
-		*nl = '\0';
-	for (w = strtok(buf, " \t"); w != NULL && argc < MAXARGS;
+	for (w = strtok(buf + 1, " \t"); w != NULL && argc < MAXARGS;
 	    w = strtok(NULL, " \t"))
-		if (!names_store(w) && strcmp(w, "--create") != 0)
-			argv[argc++] = w;
+		add_word(w, argv, &argc, &skip);
 	argv[argc] = NULL;
-	/* Standard input: the bytes after the first line. */
-	rc = nl == NULL ? run_command(&commands[c], argc, argv, "", 0) :
-	    run_command(&commands[c], argc, argv,
-	    data + 1 + (nl - buf) + 1, len - (size_t)(nl - buf) - 1);
+	rc = run_command(&commands[c], argc, argv, in, inlen);
 	if (rc < 0 || rc > 3)
 		abort();
-	if (++runs % 64 == 0 || c == 1 || c == 2 || c == 5 || c == 6)
-		check_store();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *base;
+	char *buf, *p, *end, *sep;
+	int runs = 0, rc;
+
+	setup();
+	if (size < 1)
+		return 0;
+	/* One byte more: each invocation's arguments end with a '\0'. */
+	if ((buf = malloc(size + 1)) == NULL)
+		return 0;
+	memcpy(buf, data, size);
+	loaded = 0;
+	base = bases[data[0] / NCOMMANDS % NBASES];
+	if (base != NULL && mem_copy(base, STORE) != 0)
+		abort();
+	for (p = buf, end = buf + size; p < end && runs < MAXRUNS; runs++) {
+		sep = memchr(p, SEPARATOR, (size_t)(end - p));
+		if (sep == NULL)
+			sep = end;
+		if (sep > p)
+			invoke(p, (size_t)(sep - p));
+		p = sep + 1;
+	}
+	check_store(base);
+	/* Every handle a command opened is closed: the store goes. */
+	if ((rc = mem_remove(STORE)) != 0 && rc != AR_ENOSTORE)
+		abort();
 	free(buf);
 	return 0;
 }

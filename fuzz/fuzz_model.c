@@ -1,8 +1,9 @@
 /*
  * fuzz_model.c - libFuzzer model fuzzer: the input's bytes are the
  * choices of a random sequence of operations (add, search, suggest,
- * cancel, purge, the clock moving on) on a fresh small store, and every
- * answer is compared with tests/model.c's brute-force count of every slot.
+ * cancel, purge, the clock moving on) on a fresh small memory store,
+ * removed after each input, and every answer is compared with
+ * tests/model.c's brute-force count of every slot.
  * An odd first byte makes it a run with price classes, which change as
  * it goes, and adds that may move others.  Any mismatch aborts.
  */
@@ -31,30 +32,26 @@ pick(void *arg, uint64_t n)
 	return n ? v % n : 0;
 }
 
-static char dir[64];
+#define STORE "mem:model"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct model *m;
 	struct bytes b = { data, size };
 	struct ar_config cfg;
-	struct model *m;
 	ar_store *s;
 	ar_txn *t;
 	int64_t now = 0;
 	/* Read as a choice too, so that even inputs run as before. */
 	int priced = size > 0 && (data[0] & 1), quiet = 0;
 
-	if (dir[0] == '\0') {
-		strcpy(dir, "/tmp/ar-fuzz-model-XXXXXX");
-		if (mkdtemp(dir) == NULL)
-			abort();
-	}
-	rm_store(dir);
 	model_config(&cfg);
-	if ((m = model_new(pick, &b)) == NULL)
+	/* One model, made once and emptied for every input. */
+	if (m == NULL && (m = model_new(pick, &b)) == NULL)
 		return 0;
-	if (ar_create(dir, &cfg, now) != 0 || ar_open(dir, 0, &s) != 0)
+	model_reset(m, pick, &b);
+	if (ar_create(STORE, &cfg, now) != 0 || ar_open(STORE, 0, &s) != 0)
 		abort();
 	while (b.n > 0 && now / M_SLOT < M_SPAN - 2 * M_HORIZON - 30 &&
 	    m->nresv < M_RESV - 100) {
@@ -80,8 +77,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	model_compare(m, t, now);
 	ar_txn_abort(t);
 	ar_close(s);
-	if (m->mismatches != 0)
+	if (m->mismatches != 0 || mem_remove(STORE) != 0)
 		abort();
-	free(m);
 	return 0;
 }

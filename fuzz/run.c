@@ -1,9 +1,12 @@
 /*
  * run.c - run a command's main inside a fuzz target; see run.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "ar.h"
 #include "run.h"
 
 int ar_search_main(int, char **);
@@ -46,4 +49,126 @@ run_command(const struct command *c, int argc, char **argv, const void *in,
 	dup2(saved, 0);
 	close(saved);
 	return rc;
+}
+
+void
+run_config(struct ar_config *cfg)
+{
+	ar_config_default(cfg);
+	cfg->nodes = 8;
+	cfg->horizon = 86400;
+	cfg->flags = AR_SIMULATED;      /* the inputs give --now */
+}
+
+static int
+mapped(const struct ar_mapped *m, void *arg)
+{
+	(void)m;
+	(void)arg;
+	return 0;
+}
+
+/* The first reservation mapped goes into the export ledger, as if
+ * Slurm had acknowledged it. */
+static int
+mapped_acked(const struct ar_mapped *m, void *arg)
+{
+	struct ar_acked a = { m->r.id, m->r.start, m->r.end, m->hosts,
+	    m->nhosts };
+	int *done = ((void **)arg)[1];
+
+	if (*done)
+		return 0;
+	*done = 1;
+	return ar_export_record(((void **)arg)[0], &a, 1);
+}
+
+/* Two classes: late bookings pay more, early ones have half the nodes. */
+static int
+price(ar_txn *t)
+{
+	static const struct ar_class classes[] = {
+		{ .name = "late", .price = 30, .ahead_min = 0,
+		    .ahead_max = 3600, .limit = 8 },
+		{ .name = "early", .price = 10, .ahead_min = 3600,
+		    .ahead_max = -1, .limit = 4, .min = 2 }
+	};
+	struct ar_pricing p = { .n = 2, .retention = 30 * 86400 };
+	const char *field;
+	size_t bad;
+
+	memcpy(p.c, classes, sizeof(classes));
+	return ar_set_pricing(t, &p, &bad, &field);
+}
+
+static int
+fill(ar_txn *t, void *arg)
+{
+	const int *priced = arg;
+	struct ar_answer a;
+	int rc;
+
+	if (*priced && (rc = price(t)) != 0)
+		return rc;
+	for (int i = 0; i < 8; i++) {
+		char key[8];
+		struct ar_request rq = { .earliest = RUN_NOW + 300 * (i % 13),
+		    .latest = RUN_NOW + 300 * (i % 13) + 600 * (i % 2),
+		    .duration = 300 * (1 + i % 5), .nodes = 1 + i % 3,
+		    .jobs = 1 + i % 2, .user = i % 3 ? "u" : NULL,
+		    .job = i % 3 ? "j" : NULL, .client_key = i % 4 ? NULL : key,
+		    .hold = i % 7 == 0 ? 600 : 0 };
+
+		snprintf(key, sizeof(key), "k%d", i);
+		if ((rc = ar_add(t, &rq, &a)) != 0)
+			return rc;
+	}
+	/* A series of three, two hours apart, after the rest. */
+	{
+		struct ar_request rq = { .earliest = RUN_NOW + 18000,
+		    .latest = RUN_NOW + 18000, .duration = 600, .nodes = 1,
+		    .jobs = 1, .user = "s" };
+		struct ar_repeat rep = { 7200, 3, 0 };
+
+		if ((rc = ar_add_series(t, &rq, &rep, &a)) != 0)
+			return rc;
+		if (a.status != AR_GRANTED)
+			return AR_ECORRUPT;
+	}
+	/* Named hosts, a mapping kept, and one exported. */
+	for (uint32_t i = 0; i < 3; i++) {
+		uint32_t hosts[2] = { 2 * i, 2 * i + 1 };
+		struct ar_request rq = { .earliest = RUN_NOW + 3600 * (i + 1),
+		    .latest = RUN_NOW + 3600 * (i + 1), .duration = 1800,
+		    .nodes = 2, .jobs = 1, .user = "m", .hosts = hosts,
+		    .nhosts = 2, .resv_flags = i == 0 ? AR_RESV_MAINT : 0,
+		    .account = i == 1 ? "ops" : NULL };
+
+		if ((rc = ar_add(t, &rq, &a)) != 0)
+			return rc;
+	}
+	if ((rc = ar_map(t, 0, RUN_NOW, RUN_NOW + 86400, NULL, 0, mapped,
+	    NULL)) != 0)
+		return rc;
+	{
+		int done = 0;
+		void *args[2] = { t, &done };
+
+		return ar_map(t, 0, RUN_NOW, RUN_NOW + 86400, NULL, 0,
+		    mapped_acked, args);
+	}
+}
+
+void
+run_store(const char *where, int priced)
+{
+	struct ar_config cfg;
+	ar_store *s;
+
+	run_config(&cfg);
+	if (ar_create(where, &cfg, RUN_NOW) != 0 ||
+	    ar_open(where, 0, &s) != 0 ||
+	    ar_write(s, 0, RUN_NOW, fill, &priced) != 0)
+		abort();
+	ar_close(s);
 }

@@ -13,7 +13,7 @@ struct command {
 	int (*main)(int, char **);
 };
 
-/* ar-search, ar-add, ar-del, ar-suggest, ar-report, ar-price */
+/* ar-search, ar-add, ar-del, ar-suggest, ar-report, ar-price, ar-map */
 #define NCOMMANDS 7
 extern const struct command commands[NCOMMANDS];
 
@@ -21,5 +21,25 @@ extern const struct command commands[NCOMMANDS];
  * (at most what a pipe holds without blocking); its exit status. */
 int run_command(const struct command *c, int argc, char **argv,
     const void *in, size_t len);
+
+#define RUN_NOW 1795219200      /* 2026-11-21T00:00:00Z, the targets' now */
+
+/* The targets' AR_SCONTROL: no Slurm, so that ar-map --slurm reads
+ * nothing and says so, and no program an input names is ever run. */
+#define RUN_NO_SLURM "/nonexistent/scontrol"
+
+/* The targets' stores: 8 nodes, 5-minute slots and a horizon of one
+ * day, short, so that checking a store (a walk over every slot) is. */
+struct ar_config;
+void run_config(struct ar_config *cfg);
+
+/*
+ * Make the memory store where (run_config) and fill it as ar_write's
+ * function: reservations of every shape (flexible, parametric, keyed,
+ * named hosts, holds, a series), a plan mapped and exported, and with
+ * priced, two price classes and the demand they log.  Aborts on
+ * failure.
+ */
+void run_store(const char *where, int priced);
 
 #endif

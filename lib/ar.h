@@ -1,9 +1,16 @@
 /*
  * ar.h - the advance-reservation store.
  *
- * A store is one LMDB environment (a directory) holding a slotted ring of
- * per-slot node counts (GarQ), the reservation records, and the list of
- * reservations starting in each slot.  Every function returns 0 on success
+ * A store holds a slotted ring of per-slot node counts (GarQ), the
+ * reservation records, and the list of reservations starting in each
+ * slot.  Its address (dir, or where, below) picks where it lives: a
+ * postgresql:// or postgres:// URI names a store in a PostgreSQL
+ * database; mem:NAME a store in the memory of the calling process, which
+ * lasts until the process ends, is shared by every ar_open of that name
+ * in the process and by no other process, and has one writer at a time
+ * (a second gets AR_ETIMEDOUT at once): for tests and fuzzing, never for
+ * data that must be kept; anything else is a directory holding an LMDB
+ * environment, the default.  Every function returns 0 on success
  * or an error code: a positive errno value, one of LMDB's MDB_* codes, or
  * one of the AR_E* codes below; ar_strerror() names any of them.  The
  * library never prints and never exits.

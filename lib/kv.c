@@ -3,8 +3,10 @@
  * a store's address names.
  */
 #include <string.h>
+#include <time.h>
 
 #include "kv.h"
+#include "mem/mem.h"
 #include "pg/pg.h"
 
 const char *const kv_table_names[KV_TABLES] = {
@@ -15,5 +17,15 @@ const char *const kv_table_names[KV_TABLES] = {
 const struct kv_backend *
 kv_backend_of(const char *where)
 {
-	return pg_is_uri(where) ? &kv_postgresql : &kv_lmdb;
+	if (pg_is_uri(where))
+		return &kv_postgresql;
+	return mem_is_address(where) ? &kv_memory : &kv_lmdb;
+}
+
+int
+kv_host_clock(struct kv_txn *txn, int64_t *now)
+{
+	(void)txn;
+	*now = (int64_t)time(NULL);
+	return 0;
 }

@@ -5,8 +5,8 @@
  * The algorithms (the ring, the slot lists, the records and their
  * indexes, the price classes, the mapping) are written once, outside
  * every backend, against this interface.  A backend lives in a folder
- * of its own under lib/ (lmdb/, pg/) and fills a struct kv_backend; a
- * third one would provide exactly what this file names, no more.
+ * of its own under lib/ (lmdb/, pg/, mem/) and fills a struct
+ * kv_backend, providing exactly what this file names, no more.
  *
  * Its model is LMDB's: a store holds the tables of enum kv_table; a
  * table maps keys to values in the byte order of their keys (memcmp,
@@ -113,7 +113,7 @@ struct kv_init {
 };
 
 struct kv_backend {
-	const char *name;       /* "lmdb", "postgresql" */
+	const char *name;       /* "lmdb", "postgresql", "memory" */
 
 	/*
 	 * Make the store where names, with init's content, in one
@@ -211,6 +211,7 @@ struct kv_backend {
 
 extern const struct kv_backend kv_lmdb;         /* lmdb/ */
 extern const struct kv_backend kv_postgresql;   /* pg/ */
+extern const struct kv_backend kv_memory;       /* mem/ */
 
 /* What only the LMDB backend has, a store's files (ar_share, ar_denied):
  * share the store in dir with group, as create does with a group; and
@@ -287,8 +288,11 @@ kv_cursor_del(struct kv_cursor *cur)
 	return cur->be->cursor_del(cur);
 }
 
+/* A backend's clock when it is its host's: the system clock, time(2). */
+int kv_host_clock(struct kv_txn *txn, int64_t *now);
+
 /* The backend of the store where names: PostgreSQL for a postgresql://
- * or postgres:// URI, else LMDB for a directory. */
+ * or postgres:// URI, memory for mem:NAME, else LMDB for a directory. */
 const struct kv_backend *kv_backend_of(const char *where);
 
 /* Mask every copy of each password of address where (see

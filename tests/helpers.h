@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mem/mem.h"
+
 /* Stores of PostgreSQL removed so far: part of their names. */
 static unsigned pg_round;
 
@@ -26,12 +28,17 @@ rnd(uint64_t n)
 	return (rng * 0x2545f4914f6cdd1dULL) % n;
 }
 
-/* Remove the store in dir: its three files, then the directory. */
+/* Remove the store in dir: its three files, then the directory; or the
+ * memory store dir names. */
 static inline void
 rm_store(const char *dir)
 {
 	char path[4200];
 
+	if (mem_is_address(dir)) {
+		mem_remove(dir);
+		return;
+	}
 	/* A PostgreSQL store stays in its throwaway database: the next
 	 * store of that name is another (suite.h). */
 	if (strstr(dir, "://") != NULL) {

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,20 @@ model_new(uint64_t (*pick)(void *, uint64_t), void *arg)
 		m->arg = arg;
 	}
 	return m;
+}
+
+void
+model_reset(struct model *m, uint64_t (*pick)(void *, uint64_t), void *arg)
+{
+	size_t n = (size_t)m->nresv, top = (size_t)m->top;
+
+	memset(m, 0, offsetof(struct model, resv));
+	memset(m->resv, 0, n * sizeof(m->resv[0]));
+	memset(m->used, 0, top * sizeof(m->used[0]));
+	for (int c = 0; c <= M_CLASSES; c++)
+		memset(m->held[c], 0, top * sizeof(m->held[c][0]));
+	m->pick = pick;
+	m->arg = arg;
 }
 
 static struct ar_request
@@ -121,6 +136,8 @@ m_hold(struct model *m, uint32_t cls, int64_t s, int64_t len, int64_t delta)
 		if (cls != 0)
 			m->held[cls][x] += (uint32_t)delta;
 	}
+	if (s + len > m->top)
+		m->top = s + len;
 }
 
 static int64_t

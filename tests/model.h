@@ -22,21 +22,6 @@
 #define M_CLASSES 4             /* price classes, at most, in a run with them */
 
 struct model {
-	uint32_t used[M_SPAN];
-	uint32_t held[M_CLASSES + 1][M_SPAN];  /* nodes of class c, c >= 1 */
-	struct {
-		uint64_t id;
-		int64_t start, len, need;       /* slots, nodes */
-		int64_t earliest, latest;       /* its window, as asked */
-		uint32_t owner;
-		uint32_t cls;
-		int64_t price;
-		int live;
-		int64_t expires;        /* a hold: when it expires; else 0 */
-		int expired;            /* not live: it expired, not cancelled */
-		int confirmed;          /* a hold confirmed */
-	} resv[M_RESV];         /* in the order granted: ids ascending */
-	int nresv;
 	struct {                /* a client key and the request that took it */
 		uint32_t owner;
 		char name[24];  /* "k<epoch>.<n>": 4 names per owner an epoch */
@@ -59,6 +44,23 @@ struct model {
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;
 	uint64_t ops, checks, mismatches;
+	/* Last, what model_reset clears only as far as it was used. */
+	int nresv;
+	int64_t top;            /* slots [0, top) may have been held */
+	struct {
+		uint64_t id;
+		int64_t start, len, need;       /* slots, nodes */
+		int64_t earliest, latest;       /* its window, as asked */
+		uint32_t owner;
+		uint32_t cls;
+		int64_t price;
+		int live;
+		int64_t expires;        /* a hold: when it expires; else 0 */
+		int expired;            /* not live: it expired, not cancelled */
+		int confirmed;          /* a hold confirmed */
+	} resv[M_RESV];         /* in the order granted: ids ascending */
+	uint32_t used[M_SPAN];
+	uint32_t held[M_CLASSES + 1][M_SPAN];  /* nodes of class c, c >= 1 */
 };
 
 /* The store configuration the model stands for. */
@@ -67,6 +69,12 @@ void model_config(struct ar_config *cfg);
 /* A model of an empty store; choices come from pick(arg, n).  NULL if
  * memory ran out. */
 struct model *model_new(uint64_t (*pick)(void *, uint64_t), void *arg);
+
+/* Make m a model of an empty store again, its choices from pick(arg, n),
+ * in a time as short as what it held was: the model fuzzer makes one
+ * an input, thousands a second. */
+void model_reset(struct model *m, uint64_t (*pick)(void *, uint64_t),
+    void *arg);
 
 /*
  * New random price classes, set in write transaction t at now before

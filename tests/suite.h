@@ -4,7 +4,8 @@
  * store's invariants.  A test defines SUITE, its short name, and
  * includes check.h before this; its main makes tmproot with mkdtemp.
  * A suite run on PostgreSQL sets pg_uri: its stores are then stores of
- * that database, named after the test and the process.
+ * that database, named after the test and the process.  A suite run
+ * with --mem (suite_memory) keeps its stores in memory, mem:SUITE_NAME.
  */
 #ifndef AR_TEST_SUITE_H
 #define AR_TEST_SUITE_H
@@ -22,6 +23,7 @@
 
 static char tmproot[] = "/tmp/ar-" SUITE "-XXXXXX";
 static const char *pg_uri;     /* a libpq URI without store=, or NULL */
+static int in_memory;          /* the stores are memory stores */
 
 /* A store directory under tmproot, or a store in pg_uri's database;
  * each name gets its own buffer. */
@@ -30,7 +32,9 @@ static const char *pg_uri;     /* a libpq URI without store=, or NULL */
 static inline const char *
 store_path_in(char *path, const char *name)
 {
-	if (pg_uri != NULL)
+	if (in_memory)
+		snprintf(path, 1024, "mem:%s_%s", SUITE, name);
+	else if (pg_uri != NULL)
 		snprintf(path, 1024, "%s%cstore=%s_%s_%ld_%u", pg_uri,
 		    strchr(pg_uri, '?') != NULL ? '&' : '?', SUITE, name,
 		    (long)getpid(), pg_round);
@@ -93,6 +97,14 @@ done(ar_store *s, const char *name)
 {
 	ar_close(s);
 	rm_store(store_path(name));
+}
+
+/* Was the suite run with --mem?  Then its stores are memory stores. */
+static inline int
+suite_memory(int argc, char **argv)
+{
+	in_memory = argc == 2 && strcmp(argv[1], "--mem") == 0;
+	return in_memory;
 }
 
 /* The start of a test's main: its scratch directory. */

@@ -352,8 +352,9 @@ test_check(void)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+	suite_memory(argc, argv);
 	if (suite_begin() != 0)
 		return 1;
 	test_expire();

@@ -2,14 +2,17 @@
  * test_kv.c - the backends behind lib/kv.h agree: the same seeded
  * sequences of calls (puts, gets, deletions, counts, every cursor move,
  * KV_LABELS' values, nested transactions committed and aborted) go to
- * the LMDB backend, the oracle, and to the PostgreSQL one, and every
- * result, key and value is compared.  Then what each backend promises
- * of transactions between processes: a reader keeps its snapshot, a
- * second writer waits for the first and gives up after its wait, stores
- * sharing a database do not see each other, a store is made once, the
- * clock is the system's and the session's role is told; and
- * on PostgreSQL, that a transaction reading much with a cursor does not
- * grow the process (what it read goes as the cursor moves on).
+ * the LMDB backend, the oracle, and to the memory one and the PostgreSQL
+ * one, and every result, key and value is compared.  Then what each
+ * backend promises of transactions: a reader keeps its snapshot, a
+ * second writer waits for the first and gives up after its wait (in
+ * another process; in the one process of a memory store, at once),
+ * stores sharing a database do not see each other, a store is made
+ * once, the clock is the system's and the session's role is told, a
+ * memory store's copy is its own and its removal waits for its
+ * last handle; and on PostgreSQL, that a transaction reading much with a
+ * cursor does not grow the process (what it read goes as the cursor
+ * moves on).
  *
  * The PostgreSQL server is AR_TEST_PG, a libpq URI without store=; when
  * it is not set the PostgreSQL part is skipped (and said so).
@@ -27,6 +30,7 @@
 #include "check.h"
 #include "helpers.h"
 #include "kv.h"
+#include "mem/mem.h"
 #include "pg/pq.h"              /* to remove the test's stores after it */
 
 #define SUITE "kv"
@@ -49,13 +53,16 @@ struct side {
 static const char *pg_server;
 static char pg_prefix[64];      /* the names of this run's stores */
 
-/* Where the store called name is on be: a directory or a URI. */
+/* Where the store called name is on be: a directory, mem:NAME or a
+ * URI. */
 static const char *
 where_of(const struct kv_backend *be, const char *name, char *buf,
     size_t size)
 {
 	if (be == &kv_lmdb)
 		snprintf(buf, size, "%s/%s", tmproot, name);
+	else if (be == &kv_memory)
+		snprintf(buf, size, "mem:%s", name);
 	else
 		snprintf(buf, size, "%s%cstore=%s%s", pg_server,
 		    strchr(pg_server, '?') != NULL ? '&' : '?', pg_prefix,
@@ -123,6 +130,9 @@ val_text(const struct kv_val *v, char *buf)
 
 #define TEXT(v) val_text((v), (char[40]){ 0 })
 
+/* The backend compared with LMDB. */
+static const struct kv_backend *compared;
+
 /*
  * Compare the two sides' answers to one call: the result, and with 0
  * the key and value (when given).  0 if they agree.
@@ -137,10 +147,10 @@ agree(const char *what, int seed, int step, const int *rc,
 		ok = kv_same(&key[0], &key[1]);
 	if (ok && rc[0] == 0 && val != NULL)
 		ok = kv_same(&val[0], &val[1]);
-	CHECK(ok, "seed %d step %d %s: lmdb %d %s=%s, postgresql %d %s=%s",
+	CHECK(ok, "seed %d step %d %s: lmdb %d %s=%s, %s %d %s=%s",
 	    seed, step, what, rc[0], key ? TEXT(&key[0]) : "",
-	    val ? TEXT(&val[0]) : "", rc[1], key ? TEXT(&key[1]) : "",
-	    val ? TEXT(&val[1]) : "");
+	    val ? TEXT(&val[0]) : "", compared->name, rc[1],
+	    key ? TEXT(&key[1]) : "", val ? TEXT(&val[1]) : "");
 	return ok ? 0 : -1;
 }
 
@@ -351,15 +361,16 @@ round_run(struct side *s, int seed, int *step)
 	return agree("commit", seed, *step, rc, NULL, NULL);
 }
 
+/* The random sequences on LMDB and on be, compared. */
 static void
-test_compare(void)
+test_compare(const struct kv_backend *be)
 {
 	char name[32];
 	int step;
 
+	compared = be;
 	for (int seed = 1; seed <= SEEDS; seed++) {
-		struct side s[2] = { { .be = &kv_lmdb },
-		    { .be = &kv_postgresql } };
+		struct side s[2] = { { .be = &kv_lmdb }, { .be = be } };
 
 		snprintf(name, sizeof(name), "compare%d", seed);
 		rng = 0x9e3779b97f4a7c15ULL * (uint64_t)seed;
@@ -372,10 +383,11 @@ test_compare(void)
 			if (round_run(s, seed, &step) != 0 ||
 			    compare_all(s, seed, step) != 0)
 				break;
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < 2; i++) {
 			if (s[i].ks != NULL)
 				s[i].be->close(s[i].ks);
-		rm_store(WHERE(&kv_lmdb, name));
+			rm_store(WHERE(s[i].be, name));
+		}
 	}
 }
 
@@ -453,7 +465,7 @@ test_snapshot(const struct kv_backend *be)
 	be->txn_abort(txn);
 	be->close(reader);
 	be->close(writer);
-	rm_store(WHERE(&kv_lmdb, "snapshot"));
+	rm_store(where);
 }
 
 /*
@@ -535,7 +547,80 @@ test_create(const struct kv_backend *be)
 	CHECK(be->create(where, &init) == EEXIST, "%s: made twice", be->name);
 	CHECK(be->open(WHERE(be, "none"), 0, &ks) == AR_ENOSTORE,
 	    "%s: a store that is not there opens", be->name);
-	rm_store(WHERE(&kv_lmdb, "twice"));
+	rm_store(where);
+}
+
+/*
+ * A memory store is the process's: a second writer, which could only
+ * wait for itself, gets AR_ETIMEDOUT at once whatever its wait, and
+ * the lock's holder is this process; a read-only handle does not write.
+ * A copy is a store of its own from the moment it is made, however the
+ * original changes (and the other way round); a store is removed only
+ * when no handle is open on it, and then it is gone.
+ */
+static void
+test_memory(void)
+{
+	struct kv_store *a, *b, *ro;
+	struct kv_txn *txn, *second, *reader;
+	struct timespec t0;
+	int rc;
+
+	OK(kv_memory.create("mem:one", &init));
+	OK(kv_memory.open("mem:one", 0, &a));
+	OK(kv_memory.open("mem:one", AR_RDONLY, &ro));
+	OK(put_one(&kv_memory, a, "a", "1"));
+	OK(kv_memory.txn_begin(a, NULL, 1, 1000, &txn));
+	CHECK(kv_memory.lock_holder(a) == (long)getpid(),
+	    "memory: the writer is not this process: %ld",
+	    kv_memory.lock_holder(a));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = kv_memory.txn_begin(ro, NULL, 1, 0, &second);
+	CHECK(rc == EACCES, "memory: a read-only handle writes: %d", rc);
+	rc = kv_memory.txn_begin(a, NULL, 1, 10000, &second);
+	CHECK(rc == AR_ETIMEDOUT && ms_since(&t0) < 5000,
+	    "memory: a second writer: %d after %ld ms", rc, ms_since(&t0));
+	OK(kv_memory.txn_begin(ro, NULL, 0, 0, &reader));
+	kv_memory.txn_abort(txn);
+	CHECK(kv_memory.lock_holder(a) == 0, "memory: a writer after the "
+	    "last one ended");
+
+	/* The copy, then changes to each side. */
+	OK(mem_copy("mem:one", "mem:two"));
+	CHECK(mem_copy("mem:one", "mem:two") == EEXIST &&
+	    mem_copy("mem:none", "mem:three") == AR_ENOSTORE &&
+	    mem_copy("mem:one", "one") == EINVAL,
+	    "memory: a copy over a store, of none, or to a directory");
+	OK(kv_memory.open("mem:two", 0, &b));
+	OK(put_one(&kv_memory, a, "a", "2"));
+	OK(put_one(&kv_memory, b, "b", "3"));
+	OK(kv_memory.txn_begin(b, NULL, 0, 0, &txn));
+	CHECK(get_is(txn, "a", "1") && get_is(txn, "b", "3"),
+	    "memory: the copy sees a change to the original, or not its own");
+	kv_memory.txn_abort(txn);
+	OK(kv_memory.txn_begin(a, NULL, 0, 0, &txn));
+	CHECK(get_is(txn, "a", "2") && get_is(txn, "b", NULL),
+	    "memory: the original sees a change to the copy");
+	kv_memory.txn_abort(txn);
+	CHECK(get_is(reader, "a", "1") && get_is(reader, "b", NULL),
+	    "memory: a reader's snapshot changed");
+	kv_memory.txn_abort(reader);
+
+	CHECK(mem_remove("mem:one") == EBUSY, "memory: an open store removed");
+	kv_memory.close(a);
+	kv_memory.close(ro);
+	kv_memory.close(b);
+	OK(mem_remove("mem:one"));
+	CHECK(kv_memory.open("mem:one", 0, &a) == AR_ENOSTORE &&
+	    mem_remove("mem:one") == AR_ENOSTORE,
+	    "memory: a removed store is there");
+	OK(kv_memory.open("mem:two", 0, &b));
+	OK(kv_memory.txn_begin(b, NULL, 0, 0, &txn));
+	CHECK(get_is(txn, "a", "1") && get_is(txn, "b", "3"),
+	    "memory: the copy lost its entries with the original");
+	kv_memory.txn_abort(txn);
+	kv_memory.close(b);
+	OK(mem_remove("mem:two"));
 }
 
 /*
@@ -822,13 +907,17 @@ main(void)
 	test_writers(&kv_lmdb);
 	test_create(&kv_lmdb);
 	test_clock(&kv_lmdb);
+	test_compare(&kv_memory);
+	test_snapshot(&kv_memory);
+	test_create(&kv_memory);
+	test_memory();
 	if ((pg_server = getenv("AR_TEST_PG")) == NULL || *pg_server == '\0')
 		printf("AR_TEST_PG is not set: the PostgreSQL backend is not "
 		    "tested\n");
 	else {
 		snprintf(pg_prefix, sizeof(pg_prefix), "kvtest-%ld-",
 		    (long)getpid());
-		test_compare();
+		test_compare(&kv_postgresql);
 		test_snapshot(&kv_postgresql);
 		test_writers(&kv_postgresql);
 		test_create(&kv_postgresql);

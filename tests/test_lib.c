@@ -1830,12 +1830,14 @@ test_where_masked(void)
 }
 
 /*
- * test_lib runs every test on LMDB stores in a scratch directory;
- * test_lib --pg URI runs those of the algorithms (the model, moves,
- * rings) on stores in that PostgreSQL database; the slot lists' buckets
- * test checks its 100,000-node store after every transaction, a round
- * trip per record there, and stays on LMDB (the model test covers the
- * lists on both).
+ * test_lib runs every test on LMDB stores in a scratch directory, the
+ * model test over a quarter of its span (still 5 laps of the ring);
+ * test_lib --mem runs those of the algorithms on memory stores, the
+ * model over its whole span; test_lib --pg URI runs the model (a
+ * quarter), moves and rings on stores in that PostgreSQL database; the
+ * slot lists' buckets test checks its 100,000-node store after every
+ * transaction, a round trip per record there, and stays off PostgreSQL
+ * (the model test covers the lists on every backend).
  */
 int
 main(int argc, char **argv)
@@ -1846,6 +1848,18 @@ main(int argc, char **argv)
 		pg_uri = argv[2];
 		test_model(4);
 		test_rearrange();
+		test_rings();
+		return suite_end();
+	}
+	if (suite_memory(argc, argv)) {
+		test_basic();
+		test_ended();
+		test_client_key();
+		test_classes();
+		test_forecast();
+		test_model(1);
+		test_rearrange();
+		test_end_buckets();
 		test_rings();
 		return suite_end();
 	}
@@ -1861,7 +1875,7 @@ main(int argc, char **argv)
 	test_forecast();
 	test_map_full();
 	test_longest();
-	test_model(1);
+	test_model(4);
 	test_rearrange();
 	test_end_buckets();
 	test_rings();

@@ -420,8 +420,9 @@ test_check_kept(void)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+	suite_memory(argc, argv);
 	if (suite_begin() != 0)
 		return 1;
 	test_shape();

@@ -532,15 +532,6 @@ writer_lock(struct lmdb_store *ls, long wait_ms)
 	}
 }
 
-/* The host's clock: every process of an LMDB store runs on one host. */
-static int
-lmdb_clock(struct kv_txn *txn, int64_t *now)
-{
-	(void)txn;
-	*now = (int64_t)time(NULL);
-	return 0;
-}
-
 static long
 lmdb_lock_holder(struct kv_store *ks)
 {
@@ -868,7 +859,7 @@ const struct kv_backend kv_lmdb = {
 	.cursor_del = lmdb_cursor_del,
 	.grow = lmdb_grow,
 	.size = lmdb_size,
-	.clock = lmdb_clock,
+	.clock = kv_host_clock,
 	.role = NULL,           /* no roles: owners are uids */
 	.lock_holder = lmdb_lock_holder,
 	.idle = lmdb_idle,

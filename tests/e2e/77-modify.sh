@@ -236,3 +236,23 @@ expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=3 client_key=k1 id=1 en
 run ar-report --list
 expect_out "id=1 client_key=k1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_check
+
+# Found by fuzz_cmd (fuzz/corpus/cmd/modify-told-nodes): the kept entry
+# of a reservation ar-map told holds the hosts told, of its old nodes.
+begin 'modify: other nodes for a reservation ar-map told; ar-map tells it remapped from its old hosts'
+mkstore --nodes 8 --hosts 'cn[1-8]'
+run ar-add start=+1h duration=1h nodes=2
+run ar-map --plan
+expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=$ME status=new hosts=cn[1-2]"
+run ar-add --modify id=1 nodes=3
+expect_exit 0
+expect_check
+run ar-map --plan
+expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=$ME status=remapped hosts=cn[1-3] old_hosts=cn[1-2]"
+expect_check
+run ar-add --modify id=1 nodes=1
+expect_exit 0
+expect_check
+run ar-map --plan
+expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=remapped hosts=cn1 old_hosts=cn[1-3]"
+expect_check
