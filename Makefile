@@ -49,8 +49,17 @@ CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_LIBS) -lpthread -lm,$(LMDB_
 # Debian puts it.
 PQ_CFLAGS = $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null || \
 	echo -I$$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql))
-ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
-	$(LMDB_CFLAGS) $(PQ_CFLAGS) $(CFLAGS)
+# Each layer is compiled with the include path of its own headers and
+# of the layers below it, no other: lib/ sees lib/ alone (and its
+# backends' system headers), format/ lib/ too, cmd/ all three; so an
+# include that reaches a layer up does not compile.  The tests, fuzz
+# targets and benchmarks see every layer.
+BASE_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS)
+LIB_CFLAGS = $(BASE_CFLAGS) -Ilib $(LMDB_CFLAGS) $(PQ_CFLAGS) $(CFLAGS)
+FORMAT_CFLAGS = $(BASE_CFLAGS) -Iformat -Ilib $(CFLAGS)
+CMD_CFLAGS = $(BASE_CFLAGS) -Icmd -Iformat -Ilib $(CFLAGS)
+ALL_CFLAGS = $(BASE_CFLAGS) -Ilib -Iformat -Icmd $(LMDB_CFLAGS) $(PQ_CFLAGS) \
+	$(CFLAGS)
 
 FORMAT_SRC = $(wildcard format/*.c)
 LIB_SRC = $(wildcard lib/*.c lib/*/*.c)
@@ -71,9 +80,17 @@ all: $(B)/libar.a $(B)/libar.so $(CMDS)
 # intermediate files: they are relinked for fuzzing and benchmarks.
 .SECONDARY:
 
-$(B)/%.o: %.c $(HEADERS)
+$(B)/lib/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(B)/format/%.o: format/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(FORMAT_CFLAGS) -c $< -o $@
+
+$(B)/cmd/%.o: cmd/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CMD_CFLAGS) -c $< -o $@
 
 $(B)/libar.a: $(LIB_OBJ) $(FORMAT_OBJ)
 	rm -f $@
@@ -87,9 +104,13 @@ ABI = 0
 SONAME = libar.so.$(ABI)
 PIC_OBJ = $(LIB_SRC:%.c=$(B)/pic/%.o) $(FORMAT_SRC:%.c=$(B)/pic/%.o)
 
-$(B)/pic/%.o: %.c $(HEADERS)
+$(B)/pic/lib/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(LIB_CFLAGS) -fPIC -c $< -o $@
+
+$(B)/pic/format/%.o: format/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(FORMAT_CFLAGS) -fPIC -c $< -o $@
 
 $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
@@ -97,7 +118,7 @@ $(B)/libar.so: $(PIC_OBJ)
 
 # cmd.o is built again when STORES_FILE changes (make install
 # sysconfdir=/etc after make): $(B)/stores-file says what it was built with.
-$(B)/cmd/cmd.o: ALL_CFLAGS += -DAR_STORES_FILE='"$(STORES_FILE)"'
+$(B)/cmd/cmd.o: CMD_CFLAGS += -DAR_STORES_FILE='"$(STORES_FILE)"'
 $(B)/cmd/cmd.o: $(B)/stores-file
 
 $(B)/stores-file: FORCE
@@ -112,7 +133,7 @@ CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/fields.c cmd/slurm.c
 
 $(B)/bin/%: $(B)/cmd/%.o $(CMD_SHARED:%.c=$(B)/%.o) $(B)/libar.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
+	$(CC) $(CMD_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
 
 # Dependencies come from Debian: what is missing is installed.
 # build-deps is what make, and so make demo, needs: a C compiler and the

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
 #include "internal.h"
 
 /* A host that a reservation holds over slots [s, e). */

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
 #include "internal.h"
 
 #define MAP_MAX_DEFAULT (16ULL << 30)

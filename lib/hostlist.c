@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "ar.h"
 
 #define DIGITS_MAX 18	/* a run of digits, so that it fits a uint64_t */
 #define QUOTE_MAX 40	/* bytes of a host name in a message */
