@@ -559,7 +559,7 @@ usage_table(struct usage *us)
 	int width[NCELLS] = { 0 };
 	size_t ncells = us->u[0].classes ? NCELLS : NCELLS - 1;
 	struct ar_record *r = &us->o->rec;
-	struct ar_buf b = { NULL, 0, 0, 0 };
+	struct textbuf b = { NULL, 0, 0, 0 };
 	int rc = 0;
 
 	head[0] = us->by == AR_BY_WINDOW ? "from" : by_names[us->by];
@@ -572,7 +572,7 @@ usage_table(struct usage *us)
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t c = 0; pass == 1 && c < ncells; c++)
 			if (c != 1 || width[1] > 0)
-				ar_buf_printf(&b, c + 1 < ncells ? (c < 2 ? "%-*s  " :
+				textbuf_printf(&b, c + 1 < ncells ? (c < 2 ? "%-*s  " :
 				    "%*s  ") : "%*s\n", width[c], head[c]);
 		for (size_t i = 0; i < us->n; i++) {
 			if (table_row(us, i, r, cells) != 0)
@@ -583,7 +583,7 @@ usage_table(struct usage *us)
 				if (pass == 0 && w > width[c])
 					width[c] = w;
 				if (pass == 1 && (c != 1 || width[1] > 0))
-					ar_buf_printf(&b, c + 1 < ncells ? (c < 2 ?
+					textbuf_printf(&b, c + 1 < ncells ? (c < 2 ?
 					    "%-*s  " : "%*s  ") : "%*s\n",
 					    width[c], cells[c]);
 			}
@@ -591,7 +591,7 @@ usage_table(struct usage *us)
 	}
 	if (b.nomem || cmd_write(us->o->x, b.p, b.n) != 0)
 		rc = ENOMEM;
-	ar_buf_free(&b);
+	textbuf_free(&b);
 	return rc;
 }
 
@@ -622,7 +622,7 @@ static const char *const palette[] = { "#4477aa", "#ee6677", "#228833",
 
 /* A chart's frame at top: title, store and range, value and time axes. */
 static struct chart_time
-frame(struct ar_buf *b, const struct usage *us, size_t n, int top,
+frame(struct textbuf *b, const struct usage *us, size_t n, int top,
     const char *what, double *max, const char *unit)
 {
 	struct chart_time a = { us->u[0].from, us->u[n - 1].to, PLOT_X,
@@ -653,17 +653,17 @@ column_of(const struct chart_time *a, const struct ar_usage *u, double *x,
 /* Window u's bar from x, w wide, h high on a chart at top: the part
  * before the clock in the colour of use, the rest in that of bookings. */
 static void
-bar(struct ar_buf *b, const struct chart_time *a, int64_t now, double x,
+bar(struct textbuf *b, const struct chart_time *a, int64_t now, double x,
     double w, double h, int top)
 {
 	double split = chart_x(a, now), y = top + PLOT_Y + PLOT_H - h;
 
 	if (split > x)
-		ar_buf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 		    "height=\"%.2f\" fill=\"" COLOUR_USED "\"/>\n", x, y,
 		    (split < x + w ? split : x + w) - x, h);
 	if (split < x + w)
-		ar_buf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
 		    "height=\"%.2f\" fill=\"" COLOUR_BOOKED "\"/>\n",
 		    split > x ? split : x, y, x + w - (split > x ? split : x),
 		    h);
@@ -673,7 +673,7 @@ static int
 usage_svg(struct usage *us)
 {
 	struct opts *op = us->o->x->data;
-	struct ar_buf b = { NULL, 0, 0, 0 };
+	struct textbuf b = { NULL, 0, 0, 0 };
 	size_t n = us->n - 1;   /* the windows, without the total */
 	int charts = us->u[0].classes ? 2 : 1, top, rc = 0;
 	double x, w, max = 100, mid;
@@ -684,7 +684,7 @@ usage_svg(struct usage *us)
 		    "window, not with '--by'\n", us->o->x->cmd->name);
 		return EINVAL;
 	}
-	ar_svg_begin(&b, SVG_W, charts * CHART_H);
+	chart_begin(&b, SVG_W, charts * CHART_H);
 	/* Utilisation as bars, acceptance as a line with a dot per window,
 	 * both as percentages; a window not known is left empty. */
 	top = 0;
@@ -700,24 +700,24 @@ usage_svg(struct usage *us)
 		column_of(&a, u, &x, &w);
 		bar(&b, &a, us->now, x, w, h, top);
 	}
-	ar_buf_printf(&b, "<polyline fill=\"none\" stroke=\"" COLOUR_ACCEPT "\" "
+	textbuf_printf(&b, "<polyline fill=\"none\" stroke=\"" COLOUR_ACCEPT "\" "
 	    "stroke-width=\"2\" points=\"");
 	for (size_t i = 0; i < n; i++) {
 		const struct ar_usage *u = &us->u[i];
 
 		mid = (chart_x(&a, u->from) + chart_x(&a, u->to)) / 2;
 		if (u->known && u->demand_known && u->granted + u->refused > 0)
-			ar_buf_printf(&b, "%.2f,%.2f ", mid, top + PLOT_Y +
+			textbuf_printf(&b, "%.2f,%.2f ", mid, top + PLOT_Y +
 			    PLOT_H - (double)PLOT_H * (double)u->granted /
 			    (double)(u->granted + u->refused));
 	}
-	ar_buf_printf(&b, "\"/>\n");
+	textbuf_printf(&b, "\"/>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct ar_usage *u = &us->u[i];
 
 		mid = (chart_x(&a, u->from) + chart_x(&a, u->to)) / 2;
 		if (u->known && u->demand_known && u->granted + u->refused > 0)
-			ar_buf_printf(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+			textbuf_printf(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
 			    "fill=\"" COLOUR_ACCEPT "\"/>\n", mid, top +
 			    PLOT_Y + PLOT_H - (double)PLOT_H *
 			    (double)u->granted / (double)(u->granted +
@@ -750,7 +750,7 @@ usage_svg(struct usage *us)
 				h = (double)PLOT_H *
 				    (double)u->class_revenue[c] / max;
 				y -= h;
-				ar_buf_printf(&b, "<rect x=\"%.2f\" y=\"%.2f\" "
+				textbuf_printf(&b, "<rect x=\"%.2f\" y=\"%.2f\" "
 				    "width=\"%.2f\" height=\"%.2f\" "
 				    "fill=\"%s\"/>\n", x, y, w, h, palette[c]);
 			}
@@ -768,17 +768,17 @@ usage_svg(struct usage *us)
 			    LEGEND_Y, palette[c], name);
 		}
 	}
-	ar_buf_printf(&b, "</svg>\n");
+	textbuf_printf(&b, "</svg>\n");
 	if (b.nomem)
 		rc = ENOMEM;
 	else if (strcmp(op->svg, "-") == 0)
 		rc = cmd_write(us->o->x, b.p, b.n) != 0 ? ENOMEM : 0;
-	else if (ar_buf_save(&b, op->svg) != 0) {
+	else if (textbuf_save(&b, op->svg) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", us->o->x->cmd->name, op->svg,
 		    strerror(errno));
 		rc = EINVAL;
 	}
-	ar_buf_free(&b);
+	textbuf_free(&b);
 	return rc;
 }
 

@@ -1,15 +1,128 @@
 /*
- * chart.c - the parts of the commands' SVG charts that they share.  A
+ * chart.c - the commands' presentation: text made in memory before it
+ * goes out whole (a table, a chart, a command line), and the parts of
+ * the SVG charts that the commands share.  A
  * reader of a chart wants to know at a glance what it shows and when:
  * so the title names the store and the time drawn, time ticks fall on
  * round hours or days (a window of any length is drawn to scale between
  * them), the clock is a line of its own, and a value axis counts in
  * round steps of its unit.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chart.h"
+
+void
+textbuf_printf(struct textbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	size_t cap;
+	char *p;
+	int n;
+
+	if (b->nomem)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p != NULL ? b->p + b->n : NULL,
+		    b->p != NULL ? b->cap - b->n : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->nomem = 1;
+			return;
+		}
+		if (b->p != NULL && b->n + (size_t)n < b->cap) {
+			b->n += (size_t)n;
+			return;
+		}
+		cap = 2 * (b->n + (size_t)n + 256);
+		if ((p = realloc(b->p, cap)) == NULL) {
+			b->nomem = 1;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+}
+
+void
+textbuf_xml(struct textbuf *b, const char *s)
+{
+	for (; *s != '\0'; s++)
+		switch (*s) {
+		case '<':
+			textbuf_printf(b, "&lt;");
+			break;
+		case '>':
+			textbuf_printf(b, "&gt;");
+			break;
+		case '&':
+			textbuf_printf(b, "&amp;");
+			break;
+		case '"':
+			textbuf_printf(b, "&quot;");
+			break;
+		default:
+			textbuf_printf(b, "%c", *s);
+		}
+}
+
+void
+chart_begin(struct textbuf *b, int width, int height)
+{
+	textbuf_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+	    "font-size=\"11\">\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+	    width, height, width, height);
+}
+
+int
+textbuf_save(const struct textbuf *b, const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+	int e;
+
+	if (b->nomem) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.%ld~", path, (long)getpid()) >=
+	    (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((f = fopen(tmp, "w")) == NULL)
+		return -1;
+	if (fwrite(b->p, 1, b->n, f) != b->n) {
+		e = errno ? errno : EIO;
+		fclose(f);
+		remove(tmp);
+		errno = e;
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		e = errno;
+		remove(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void
+textbuf_free(struct textbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
 
 #define DAY 86400
 #define WEEK (7 * DAY)
@@ -37,28 +150,28 @@ when(int64_t t, char *buf)
 }
 
 void
-chart_title(struct ar_buf *b, double x, double y, const char *title,
+chart_title(struct textbuf *b, double x, double y, const char *title,
     const char *where, const struct chart_time *a)
 {
 	char lo[AR_TIMEBUF], hi[AR_TIMEBUF], name[64];
 	const char *s;
 	size_t n;
 
-	ar_buf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\">",
+	textbuf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\">",
 	    x, y);
-	ar_buf_xml(b, title);
-	ar_buf_printf(b, "</text>\n<text x=\"%.0f\" y=\"%.0f\" "
+	textbuf_xml(b, title);
+	textbuf_printf(b, "</text>\n<text x=\"%.0f\" y=\"%.0f\" "
 	    "font-size=\"11\" fill=\"#444\">store ", x, y + 15);
 	if (strncmp(where, "postgresql://", 13) == 0 ||
 	    strncmp(where, "postgres://", 11) == 0) {
 		s = strstr(where, "store=");
 		n = s != NULL ? strcspn(s + 6, "&#") : 0;
 		snprintf(name, sizeof(name), "%.*s", (int)n, n ? s + 6 : "");
-		ar_buf_xml(b, n ? name : "default");
-		ar_buf_printf(b, " (PostgreSQL)");
+		textbuf_xml(b, n ? name : "default");
+		textbuf_printf(b, " (PostgreSQL)");
 	} else
-		ar_buf_xml(b, where);
-	ar_buf_printf(b, ", %s to %s UTC</text>\n", when(a->lo, lo),
+		textbuf_xml(b, where);
+	textbuf_printf(b, ", %s to %s UTC</text>\n", when(a->lo, lo),
 	    when(a->hi, hi));
 }
 
@@ -85,7 +198,7 @@ time_step(const struct chart_time *a)
 }
 
 void
-chart_time_axis(struct ar_buf *b, const struct chart_time *a, double top,
+chart_time_axis(struct textbuf *b, const struct chart_time *a, double top,
     double y)
 {
 	int64_t step = time_step(a), origin = step >= WEEK ? MONDAY : 0;
@@ -103,18 +216,18 @@ chart_time_axis(struct ar_buf *b, const struct chart_time *a, double top,
 			label[10] = '\0';
 		else
 			label[16] = '\0';
-		ar_buf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"#ddd\"/>\n"
+		textbuf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"#ddd\"/>\n"
 		    "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK "\" "
 		    "stroke-width=\"2\"/>\n<text x=\"%.2f\" y=\"%.2f\" "
 		    "text-anchor=\"middle\">%s</text>\n", x, top, y, x, y,
 		    y + 6, x, y + 18, label + (t % DAY == 0 ? 5 : 11));
 	}
-	ar_buf_printf(b, "<path d=\"M%.2f %.2fH%.2f\" stroke=\"" CHART_INK
+	textbuf_printf(b, "<path d=\"M%.2f %.2fH%.2f\" stroke=\"" CHART_INK
 	    "\"/>\n", a->x, y, a->x + a->w);
 }
 
 void
-chart_now(struct ar_buf *b, const struct chart_time *a, int64_t now,
+chart_now(struct textbuf *b, const struct chart_time *a, int64_t now,
     double top, double y)
 {
 	double x;
@@ -122,13 +235,13 @@ chart_now(struct ar_buf *b, const struct chart_time *a, int64_t now,
 	if (now < a->lo || now > a->hi)
 		return;
 	x = chart_x(a, now);
-	ar_buf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK
+	textbuf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK
 	    "\" stroke-width=\"2\"/>\n<text x=\"%.2f\" y=\"%.2f\" "
 	    "text-anchor=\"middle\">now</text>\n", x, top - 4, y, x, top - 7);
 }
 
 double
-chart_value_axis(struct ar_buf *b, double max, double x, double y,
+chart_value_axis(struct textbuf *b, double max, double x, double y,
     double h, const char *unit)
 {
 	static const double nice[] = { 1, 2, 2.5, 5, 10 };
@@ -150,22 +263,22 @@ chart_value_axis(struct ar_buf *b, double max, double x, double y,
 	for (double v = 0; v <= top + step / 2; v += step) {
 		double at = y - h * v / top;
 
-		ar_buf_printf(b, "<path d=\"M%.2f %.2fH%.2f\" stroke=\""
+		textbuf_printf(b, "<path d=\"M%.2f %.2fH%.2f\" stroke=\""
 		    CHART_INK "\" stroke-width=\"2\"/>\n<text x=\"%.2f\" y=\"%.2f\" "
 		    "text-anchor=\"end\">%.10g</text>\n", x - 5, at, x, x - 8,
 		    at + 4, v);
 	}
-	ar_buf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK
+	textbuf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK
 	    "\"/>\n<text x=\"%.2f\" y=\"%.2f\" transform=\"rotate(-90 %.2f "
 	    "%.2f)\" text-anchor=\"middle\">", x, y - h, y, x - 52, y - h / 2,
 	    x - 52, y - h / 2);
-	ar_buf_xml(b, unit);
-	ar_buf_printf(b, "</text>\n");
+	textbuf_xml(b, unit);
+	textbuf_printf(b, "</text>\n");
 	return top;
 }
 
 void
-chart_legend(struct ar_buf *b, double x, double y, const char *colour,
+chart_legend(struct textbuf *b, double x, double y, const char *colour,
     const char *name)
 {
 	char shown[25];
@@ -177,9 +290,9 @@ chart_legend(struct ar_buf *b, double x, double y, const char *colour,
 		    ((unsigned char)name[n] & 0xc0) == 0x80; n--)
 			;
 	snprintf(shown, sizeof(shown), "%.*s", (int)n, name);
-	ar_buf_printf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" "
+	textbuf_printf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" "
 	    "height=\"12\" fill=\"%s\"/>\n<text x=\"%.0f\" y=\"%.0f\">", x, y,
 	    colour, x + 16, y + 11);
-	ar_buf_xml(b, shown);
-	ar_buf_printf(b, "</text>\n");
+	textbuf_xml(b, shown);
+	textbuf_printf(b, "</text>\n");
 }

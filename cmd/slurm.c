@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chart.h"
 #include "slurm.h"
 
 /* A reservation ending this close to the clock is left to end. */
@@ -808,34 +809,34 @@ ops_free(struct sync *y)
 
 /* A word for sh: quoted when it holds more than plain characters. */
 static int
-shell_word(struct ar_buf *b, const char *s)
+shell_word(struct textbuf *b, const char *s)
 {
 	if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	    "0123456789_-.,:/=@%+") == strlen(s) && *s) {
-		ar_buf_printf(b, "%s", s);
+		textbuf_printf(b, "%s", s);
 		return 0;
 	}
-	ar_buf_printf(b, "'");
+	textbuf_printf(b, "'");
 	for (; *s; s++)
-		ar_buf_printf(b, *s == '\'' ? "'\\''" : "%c", *s);
-	ar_buf_printf(b, "'");
+		textbuf_printf(b, *s == '\'' ? "'\\''" : "%c", *s);
+	textbuf_printf(b, "'");
 	return 0;
 }
 
 static int
 print_op(struct sync *y, const struct op *o)
 {
-	struct ar_buf b = { 0 };
+	struct textbuf b = { 0 };
 	int rc;
 
-	ar_buf_printf(&b, "TZ=UTC0");
+	textbuf_printf(&b, "TZ=UTC0");
 	for (int a = 0; a < o->argc; a++) {
-		ar_buf_printf(&b, " ");
+		textbuf_printf(&b, " ");
 		shell_word(&b, o->argv[a]);
 	}
-	ar_buf_printf(&b, "\n");
+	textbuf_printf(&b, "\n");
 	rc = b.nomem ? -1 : cmd_write(y->x, b.p, b.n);
-	ar_buf_free(&b);
+	textbuf_free(&b);
 	return rc;
 }
 

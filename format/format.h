@@ -210,35 +210,6 @@ void ar_record_del(struct ar_record *r, const char *key);
 int ar_record_print(const struct ar_record *r, int flags, char **buf,
     size_t *len, size_t *cap);
 
-/*
- * Text made in memory, to go out whole: a table, an SVG image.  Start
- * from all zeros.  A failure to grow sets nomem and makes the rest no-ops.
- */
-struct ar_buf {
-	char *p;                /* the text, n bytes (not NUL-terminated) */
-	size_t n, cap;
-	int nomem;              /* memory ran out: the text is incomplete */
-};
-
-/* Append, as printf does. */
-void ar_buf_printf(struct ar_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* Append s with XML's special characters escaped. */
-void ar_buf_xml(struct ar_buf *b, const char *s);
-
-/* Append the opening of an SVG image of width x height pixels, on
- * white; it ends with "</svg>\n". */
-void ar_svg_begin(struct ar_buf *b, int width, int height);
-
-/* Write the text to path whole: under a name of its own, then renamed
- * into place, so that nobody sees half of it.  0, or -1 with errno
- * (ENOMEM if the text is incomplete). */
-int ar_buf_save(const struct ar_buf *b, const char *path);
-
-/* Free the text; it is then empty. */
-void ar_buf_free(struct ar_buf *b);
-
 #ifdef __cplusplus
 }
 #endif
