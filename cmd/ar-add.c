@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cmd.h"
 
 struct opts {
@@ -298,18 +299,10 @@ keep_placed(ar_txn *t, struct item *it, int all)
 	int rc;
 
 	ar_added(t, &g, &ng, &m, &nm);
-	if (ng + nm > it->placedcap) {
-		struct ar_placed *p;
-		struct ar_resv *r;
-
-		if ((p = realloc(it->placed, (ng + nm) * sizeof(*p))) == NULL)
-			return ENOMEM;
-		it->placed = p;
-		if ((r = realloc(it->moved, (ng + nm) * sizeof(*r))) == NULL)
-			return ENOMEM;
-		it->moved = r;
-		it->placedcap = ng + nm;
-	}
+	if (array_room(&it->placed, &it->placedcap, ng + nm,
+	    sizeof(*it->placed)) != 0 || array_room(&it->moved,
+	    &it->movedcap, ng + nm, sizeof(*it->moved)) != 0)
+		return ENOMEM;
 	if (ng > 0)             /* a refusal lists nothing, maybe no array */
 		memcpy(it->placed, g, ng * sizeof(*g));
 	if (nm > 0)
@@ -390,21 +383,6 @@ hold_answer(struct ar_record *r, int64_t expires)
 	    ar_record_set_time(r, "expires", expires) != 0 ? -1 : 0;
 }
 
-/* Room for n answers in it->alts; -1 if memory ran out. */
-static int
-alts_room(struct item *it, size_t n)
-{
-	struct ar_answer *a;
-
-	if (n <= it->altcap)
-		return 0;
-	if ((a = realloc(it->alts, n * sizeof(*a))) == NULL)
-		return -1;
-	it->alts = a;
-	it->altcap = n;
-	return 0;
-}
-
 /*
  * --modify series=N: every live occurrence, all or none (ar_modify_all),
  * each to the fields given, the times shifted from the first one's by
@@ -424,7 +402,8 @@ modify_series(struct ctx *x, ar_txn *t, struct item *it,
 
 	if ((rc = ar_series(t, it->series, it->ids, it->idcap, &n)) != 0)
 		return rc;
-	if (cmd_room(it, n, 1) != 0 || alts_room(it, n) != 0)
+	if (cmd_room(it, n, 1) != 0 ||
+	    array_room(&it->alts, &it->altcap, n, sizeof(*it->alts)) != 0)
 		return ENOMEM;
 	if (n > 0 && (rc = ar_series(t, it->series, it->ids, n, &n)) != 0)
 		return rc;
@@ -554,7 +533,7 @@ apply_series(struct ctx *x, ar_txn *t, struct item *it)
 	ar_occurrences(t, &occ, &n);
 	if (n == 0)
 		return 0;
-	if (alts_room(it, n) != 0)
+	if (array_room(&it->alts, &it->altcap, n, sizeof(*it->alts)) != 0)
 		return ENOMEM;
 	memcpy(it->alts, occ, n * sizeof(*occ));
 	it->nalts = n;

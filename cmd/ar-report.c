@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "chart.h"
+#include "array.h"
 #include "cmd.h"
 
 enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE, DUMP };
@@ -253,7 +254,7 @@ struct usage {
 				   text key=value has for it */
 	struct ar_usage *u;
 	char **labels;
-	size_t n, cap;
+	size_t n, cap, labelcap;
 	int64_t window;         /* --window, for the chart's title */
 	int64_t now;            /* the clock, for the chart's line */
 };
@@ -376,19 +377,10 @@ usage_one(const struct ar_usage *u, void *arg)
 	if (!us->keep)
 		return usage_record(us, u, u->label, &o->rec) != 0 ||
 		    cmd_print(o->x, &o->rec) != 0 ? ENOMEM : 0;
-	if (us->n == us->cap) {
-		size_t cap = us->cap ? 2 * us->cap : 64;
-		struct ar_usage *nu = realloc(us->u, cap * sizeof(*nu));
-		char **nl;
-
-		if (nu == NULL)
-			return ENOMEM;
-		us->u = nu;
-		if ((nl = realloc(us->labels, cap * sizeof(*nl))) == NULL)
-			return ENOMEM;
-		us->labels = nl;
-		us->cap = cap;
-	}
+	if (array_room(&us->u, &us->cap, us->n + 1, sizeof(*us->u)) != 0 ||
+	    array_room(&us->labels, &us->labelcap, us->n + 1,
+	    sizeof(*us->labels)) != 0)
+		return ENOMEM;
 	us->u[us->n] = *u;
 	us->labels[us->n] = NULL;
 	if (u->label != NULL && (us->labels[us->n] = strdup(u->label)) == NULL)
@@ -891,14 +883,9 @@ hex(const void *data, size_t n, char **buf, size_t *cap)
 {
 	static const char digit[] = "0123456789abcdef";
 	const unsigned char *p = data;
-	char *q;
 
-	if (2 * n + 1 > *cap) {
-		if ((q = realloc(*buf, 2 * n + 1)) == NULL)
-			return NULL;
-		*buf = q;
-		*cap = 2 * n + 1;
-	}
+	if (array_room(buf, cap, 2 * n + 1, 1) != 0)
+		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		(*buf)[2 * i] = digit[p[i] >> 4];
 		(*buf)[2 * i + 1] = digit[p[i] & 15];
@@ -1039,7 +1026,6 @@ static long
 hex_field(struct loader *l, char **p, const char *name, size_t off)
 {
 	size_t n = strlen(name), len;
-	unsigned char *b;
 	char *s = *p, *end;
 
 	if (strncmp(s, name, n) != 0 || s[n] != '=') {
@@ -1056,12 +1042,8 @@ hex_field(struct loader *l, char **p, const char *name, size_t off)
 		    "lowercase hex\n", l->x->cmd->name, l->lineno, name);
 		return -1;
 	}
-	if (off + len / 2 > l->bcap) {
-		if ((b = realloc(l->bytes, off + len / 2 + 1)) == NULL)
-			return -1;
-		l->bytes = b;
-		l->bcap = off + len / 2 + 1;
-	}
+	if (array_room(&l->bytes, &l->bcap, off + len / 2 + 1, 1) != 0)
+		return -1;
 	for (size_t i = 0; i < len / 2; i++)
 		l->bytes[off + i] = (unsigned char)(nibble(s[2 * i]) << 4 |
 		    nibble(s[2 * i + 1]));

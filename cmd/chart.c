@@ -15,14 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "chart.h"
 
 void
 textbuf_printf(struct textbuf *b, const char *fmt, ...)
 {
 	va_list ap;
-	size_t cap;
-	char *p;
 	int n;
 
 	if (b->nomem)
@@ -40,13 +39,12 @@ textbuf_printf(struct textbuf *b, const char *fmt, ...)
 			b->n += (size_t)n;
 			return;
 		}
-		cap = 2 * (b->n + (size_t)n + 256);
-		if ((p = realloc(b->p, cap)) == NULL) {
+		/* Room for what did not fit, and the NUL vsnprintf ends it
+		 * with. */
+		if (array_room(&b->p, &b->cap, b->n + (size_t)n + 1, 1) != 0) {
 			b->nomem = 1;
 			return;
 		}
-		b->p = p;
-		b->cap = cap;
 	}
 }
 

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cmd.h"
 #include "slurm.h"
 
@@ -102,16 +103,9 @@ cmd_warn(struct ctx *x, long line, const char *fmt, ...)
 	n = strlen(msg);
 	/* Inside a write batch, messages wait for its commit as output does. */
 	if (x->hold) {
-		if (x->errlen + n + 1 > x->errcap) {
-			size_t cap = (x->errlen + n + 1) * 2;
-			char *p = realloc(x->err, cap);
-
-			if (p == NULL) {
-				x->nomem = 1;
-				return;
-			}
-			x->err = p;
-			x->errcap = cap;
+		if (array_room(&x->err, &x->errcap, x->errlen + n + 1, 1) != 0) {
+			x->nomem = 1;
+			return;
 		}
 		memcpy(x->err + x->errlen, msg, n);
 		x->err[x->errlen + n] = '\n';
@@ -130,7 +124,7 @@ static int
 reader_next(struct reader *r, char **line, size_t *len)
 {
 	int toolong = 0;
-	char *nl, *p;
+	char *nl;
 	ssize_t n;
 
 	for (;;) {
@@ -156,12 +150,8 @@ reader_next(struct reader *r, char **line, size_t *len)
 			r->len -= r->off;
 			r->off = 0;
 		}
-		if (r->cap - r->len < 4096) {
-			if ((p = realloc(r->buf, r->cap * 2)) == NULL)
-				return -1;
-			r->buf = p;
-			r->cap *= 2;
-		}
+		if (array_room(&r->buf, &r->cap, r->len + 4096, 1) != 0)
+			return -1;
 		n = read(r->fd, r->buf + r->len, r->cap - r->len);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -211,15 +201,9 @@ args_line(struct ctx *x, int argc, char **argv, char **line, size_t *len)
 			free(buf);
 			return -1;
 		}
-		if (n + need > cap) {
-			char *nb;
-
-			cap = (n + need) * 2;
-			if ((nb = realloc(buf, cap)) == NULL) {
-				free(buf);
-				return -2;
-			}
-			buf = nb;
+		if (array_room(&buf, &cap, n + need, 1) != 0) {
+			free(buf);
+			return -2;
 		}
 		if (n > 0)
 			buf[n++] = ' ';
@@ -247,18 +231,8 @@ cmd_print(struct ctx *x, const struct ar_record *r)
 int
 cmd_write(struct ctx *x, const char *text, size_t n)
 {
-	char *p;
-	size_t cap;
-
-	if (x->outlen + n > x->outcap) {
-		cap = x->outcap ? x->outcap : 4096;
-		while (cap < x->outlen + n)
-			cap *= 2;
-		if ((p = realloc(x->out, cap)) == NULL)
-			return -1;
-		x->out = p;
-		x->outcap = cap;
-	}
+	if (array_room(&x->out, &x->outcap, x->outlen + n, 1) != 0)
+		return -1;
 	memcpy(x->out + x->outlen, text, n);
 	x->outlen += n;
 	return 0;
@@ -443,15 +417,10 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 	it->bad = 1;
 	it->nalts = 0;
 	it->nids = 0;
-	if (it->altcap < x->answers) {
-		struct ar_answer *a = realloc(it->alts, x->answers * sizeof(*a));
-
-		if (a == NULL) {
-			cmd_warn(x, lineno, "out of memory");
-			return EXIT_STORE;
-		}
-		it->alts = a;
-		it->altcap = x->answers;
+	if (array_room(&it->alts, &it->altcap, x->answers,
+	    sizeof(*it->alts)) != 0) {
+		cmd_warn(x, lineno, "out of memory");
+		return EXIT_STORE;
 	}
 	if (len > AR_LINE_MAX) {
 		cmd_warn(x, lineno, "line longer than %d bytes", AR_LINE_MAX);
@@ -536,20 +505,16 @@ cmd_hosts(struct ctx *x)
 	return &x->hosts;
 }
 
-/* Double the batch's room for items. */
+/* Room in the batch for one item more: the items added are empty. */
 static int
 grow_items(struct batch *b, size_t *cap)
 {
-	size_t n = *cap ? 2 * *cap : 4;
-	struct item *p;
+	size_t had = *cap;
 
-	if ((p = realloc(b->items, n * sizeof(*p))) == NULL)
+	if (array_room(&b->items, cap, b->n + 1, sizeof(*b->items)) != 0)
 		return -1;
-	memset(p + *cap, 0, (n - *cap) * sizeof(*p));
-	for (size_t i = *cap; i < n; i++)
-		ar_record_init(&p[i].rec);
-	b->items = p;
-	*cap = n;
+	for (size_t i = had; i < *cap; i++)
+		ar_record_init(&b->items[i].rec);
 	return 0;
 }
 
@@ -1407,7 +1372,6 @@ hosts_field(struct ctx *x, struct item *it, char *err)
 	struct ar_hostlist h;
 	struct ar_request *rq = &it->rq;
 	char msg[AR_ERRMAX];
-	uint32_t *idx;
 	int rc;
 
 	if (v == NULL)
@@ -1425,15 +1389,10 @@ hosts_field(struct ctx *x, struct item *it, char *err)
 		return -1;
 	}
 	rc = -1;
-	if (h.count > it->hostcap) {
-		if ((idx = realloc(it->hosts, h.count * sizeof(*idx))) == NULL) {
-			snprintf(err, AR_ERRMAX, "out of memory");
-			goto out;
-		}
-		it->hosts = idx;
-		it->hostcap = h.count;
-	}
-	if (ar_hostlist_find_all(all, &h, it->hosts, msg) != 0)
+	if (array_room(&it->hosts, &it->hostcap, h.count,
+	    sizeof(*it->hosts)) != 0)
+		snprintf(err, AR_ERRMAX, "out of memory");
+	else if (ar_hostlist_find_all(all, &h, it->hosts, msg) != 0)
 		snprintf(err, AR_ERRMAX, "field 'hosts': %.200s", msg);
 	else if (cmd_get(x, &it->rec, "nodes") != NULL &&
 	    rq->nodes != h.count)
@@ -1450,7 +1409,6 @@ hosts_field(struct ctx *x, struct item *it, char *err)
 		rq->nhosts = (uint32_t)h.count;
 		rc = 0;
 	}
-out:
 	ar_hostlist_free(&h);
 	return rc;
 }
@@ -1642,24 +1600,10 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 int
 cmd_room(struct item *it, size_t n, int was)
 {
-	uint64_t *ids;
-	int *rcs;
-	struct ar_resv *w;
-
-	if (n > it->idcap) {
-		if ((ids = realloc(it->ids, n * sizeof(*ids))) == NULL)
-			return -1;
-		it->ids = ids;
-		if ((rcs = realloc(it->rcs, n * sizeof(*rcs))) == NULL)
-			return -1;
-		it->rcs = rcs;
-		it->idcap = n;
-	}
-	if (was && n > it->wascap) {
-		if ((w = realloc(it->was, n * sizeof(*w))) == NULL)
-			return -1;
-		it->was = w;
-		it->wascap = n;
-	}
+	if (array_room(&it->ids, &it->idcap, n, sizeof(*it->ids)) != 0 ||
+	    array_room(&it->rcs, &it->rcscap, n, sizeof(*it->rcs)) != 0 ||
+	    (was && array_room(&it->was, &it->wascap, n,
+	    sizeof(*it->was)) != 0))
+		return -1;
 	return 0;
 }

@@ -32,6 +32,7 @@ struct item {
 	size_t nids, idcap;     /* ar-del: reservations found, and room */
 	uint64_t *ids;
 	int *rcs;               /* ar-del: the library's answer for each */
+	size_t rcscap;
 	uint32_t *hosts;        /* the hosts the request names, as indexes */
 	size_t hostcap;
 	struct ar_placed *placed;       /* ar-add: copies granted, then moves */
@@ -40,6 +41,7 @@ struct item {
 					 * and a replay's copies, as now;
 					 * --modify: first the one changed,
 					 * as it was */
+	size_t movedcap;
 	int refusal;            /* ar-add --modify, ar-suggest --extend:
 				 * AR_ENOTFOUND, AR_EPERM, AR_EDONE, or 0 */
 	struct ar_repeat rep;   /* ar-add: how the request repeats (every

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
 
 /* A host that a reservation holds over slots [s, e). */
@@ -543,18 +544,11 @@ static int
 holds_add(struct holds *hs, uint64_t id, int64_t s, int64_t e,
     const struct run *runs, size_t nruns)
 {
-	struct hold *h;
-	size_t cap;
-
 	for (size_t i = 0; i < nruns; i++)
 		for (uint32_t x = 0; x < runs[i].count; x++) {
-			if (hs->n == hs->cap) {
-				cap = hs->cap ? 2 * hs->cap : 256;
-				if ((h = realloc(hs->h, cap * sizeof(*h))) == NULL)
-					return ENOMEM;
-				hs->h = h;
-				hs->cap = cap;
-			}
+			if (array_room(&hs->h, &hs->cap, hs->n + 1,
+			    sizeof(*hs->h)) != 0)
+				return ENOMEM;
 			hs->h[hs->n++] = (struct hold){ id, s, e,
 			    runs[i].first + x };
 		}
@@ -659,7 +653,7 @@ static int
 check_overlaps(struct checker *c, struct holds *hs, const char *what)
 {
 	struct hold *h = hs->h, *top = NULL;
-	struct clash *cl = NULL, *more;
+	struct clash *cl = NULL;
 	size_t ncl = 0, cap = 0;
 	char name[AR_HOSTNAME_MAX + 1];
 
@@ -671,13 +665,9 @@ check_overlaps(struct checker *c, struct holds *hs, const char *what)
 			continue;
 		}
 		if (h[i].s < top->e) {
-			if (ncl == cap) {
-				cap = cap ? 2 * cap : 16;
-				if ((more = realloc(cl, cap * sizeof(*cl))) == NULL) {
-					free(cl);
-					return ENOMEM;
-				}
-				cl = more;
+			if (array_room(&cl, &cap, ncl + 1, sizeof(*cl)) != 0) {
+				free(cl);
+				return ENOMEM;
 			}
 			cl[ncl++] = (struct clash){
 			    top->id < h[i].id ? top->id : h[i].id,

@@ -26,25 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
 
 #define MOVERS_MAX 32
 #define LOOKBACK (24 * 3600)   /* seconds */
 #define STARTS_MAX 288
-
-int
-placed_grow(struct ar_placed **a, size_t n, size_t *cap)
-{
-	struct ar_placed *p;
-
-	if (n < *cap)
-		return 0;
-	if ((p = realloc(*a, (*cap ? 2 * *cap : 16) * sizeof(*p))) == NULL)
-		return ENOMEM;
-	*a = p;
-	*cap = *cap ? 2 * *cap : 16;
-	return 0;
-}
 
 /* Note that reservation r now starts at slot s; it started at from. */
 static int
@@ -56,7 +43,8 @@ log_move(ar_txn *t, const struct ar_resv *r, int64_t from)
 	for (i = 0; i < t->nmoved && t->moved[i].id != r->id; i++)
 		;
 	if (i == t->nmoved) {
-		if ((rc = placed_grow(&t->moved, t->nmoved, &t->mcap)) != 0)
+		if ((rc = array_room(&t->moved, &t->mcap, t->nmoved + 1,
+		    sizeof(*t->moved))) != 0)
 			return rc;
 		t->moved[t->nmoved].free = 0;
 		t->moved[t->nmoved].expires = 0;       /* holds never move */
@@ -404,7 +392,8 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	    (int64_t)sp->need)) != 0) ||
 	    (r.named && (rc = map_pin(t, &r, rq->hosts, rq->nhosts, 1)) != 0))
 		return rc;
-	if ((rc = placed_grow(&t->granted, t->ngranted, &t->gcap)) != 0)
+	if ((rc = array_room(&t->granted, &t->gcap, t->ngranted + 1,
+	    sizeof(*t->granted))) != 0)
 		return rc;
 	t->granted[t->ngranted++] = (struct ar_placed){ r.id, r.start, r.end,
 	    was ? was->start : r.start, free, r.expires };
@@ -677,7 +666,8 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 			ans->id = r.id;
 			return 0;
 		}
-		if ((rc = placed_grow(&t->granted, t->ngranted, &t->gcap)) != 0)
+		if ((rc = array_room(&t->granted, &t->gcap, t->ngranted + 1,
+		    sizeof(*t->granted))) != 0)
 			return rc;
 		memset(&t->granted[t->ngranted], 0, sizeof(*t->granted));
 		t->granted[t->ngranted].id = r.id;

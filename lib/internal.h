@@ -345,8 +345,6 @@ int to_span(ar_txn *t, const struct ar_request *rq, int together,
 int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
 
 /* flex.c */
-/* Make room in *a, of *cap, for an n + 1-th element; ENOMEM. */
-int placed_grow(struct ar_placed **a, size_t n, size_t *cap);
 /* ar_add of one request (not a series), without its client key and
  * without the demand log. */
 int admit_request(ar_txn *t, const struct ar_request *rq,

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
 
 /* Starts a request with named hosts, or any while pins are in the plan,
@@ -76,16 +77,8 @@ plan_free(struct plan *p)
 static int
 plan_item(struct plan *p, struct item **ip)
 {
-	struct item *it;
-	size_t cap;
-
-	if (p->n == p->cap) {
-		cap = p->cap ? 2 * p->cap : 64;
-		if ((it = realloc(p->it, cap * sizeof(*it))) == NULL)
-			return ENOMEM;
-		p->it = it;
-		p->cap = cap;
-	}
+	if (array_room(&p->it, &p->cap, p->n + 1, sizeof(*p->it)) != 0)
+		return ENOMEM;
 	*ip = &p->it[p->n++];
 	memset(*ip, 0, sizeof(**ip));
 	(*ip)->untold = 1;      /* until an entry in `map` says otherwise */
@@ -363,16 +356,10 @@ pin_get(ar_txn *t, const struct ar_resv *r, struct hostset *s)
 static int
 expand(const struct hostset *s, uint32_t **buf, size_t *cap, size_t *n)
 {
-	uint64_t c = hostset_count(s);
-	uint32_t *b;
 	size_t k = 0;
 
-	if (c > *cap) {
-		if ((b = realloc(*buf, c * sizeof(*b))) == NULL)
-			return ENOMEM;
-		*buf = b;
-		*cap = c;
-	}
+	if (array_room(buf, cap, hostset_count(s), sizeof(**buf)) != 0)
+		return ENOMEM;
 	for (size_t i = 0; i < s->n; i++)
 		for (uint32_t h = 0; h < s->r[i].count; h++)
 			(*buf)[k++] = s->r[i].first + h;

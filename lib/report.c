@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
 
 /* A window's sums, as they are gathered. */
@@ -210,14 +211,8 @@ group_of(struct usage *u, const char *label)
 		else
 			hi = mid;
 	}
-	if (u->ng == u->gcap) {
-		size_t cap = u->gcap ? 2 * u->gcap : 16;
-
-		if ((g = realloc(u->g, cap * sizeof(*g))) == NULL)
-			return NULL;
-		u->g = g;
-		u->gcap = cap;
-	}
+	if (array_room(&u->g, &u->gcap, u->ng + 1, sizeof(*u->g)) != 0)
+		return NULL;
 	memmove(&u->g[lo + 1], &u->g[lo], (u->ng - lo) * sizeof(*g));
 	u->ng++;
 	g = &u->g[lo];

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
 
 /* What several admissions did, gathered: the reservations granted, in
@@ -56,13 +57,15 @@ gather(ar_txn *t, struct gathered *acc)
 			acc->m[j].start = mv->start;
 			acc->m[j].end = mv->end;
 		} else {
-			if ((rc = placed_grow(&acc->m, acc->nm, &acc->mcap)) != 0)
+			if ((rc = array_room(&acc->m, &acc->mcap, acc->nm + 1,
+			    sizeof(*acc->m))) != 0)
 				return rc;
 			acc->m[acc->nm++] = *mv;
 		}
 	}
 	for (size_t i = 0; i < t->ngranted; i++) {
-		if ((rc = placed_grow(&acc->g, acc->ng, &acc->gcap)) != 0)
+		if ((rc = array_room(&acc->g, &acc->gcap, acc->ng + 1,
+		    sizeof(*acc->g))) != 0)
 			return rc;
 		acc->g[acc->ng] = t->granted[i];
 		if ((j = find_placed(acc->m, acc->nm, t->granted[i].id)) <
@@ -84,14 +87,16 @@ gathered_put(ar_txn *t, struct gathered *acc)
 
 	t->ngranted = t->nmoved = 0;
 	for (size_t i = 0; i < acc->ng; i++) {
-		if ((rc = placed_grow(&t->granted, i, &t->gcap)) != 0)
+		if ((rc = array_room(&t->granted, &t->gcap, i + 1,
+		    sizeof(*t->granted))) != 0)
 			return rc;
 		t->granted[t->ngranted++] = acc->g[i];
 	}
 	for (size_t i = 0; i < acc->nm; i++) {
 		if (acc->m[i].start == acc->m[i].from)
 			continue;
-		if ((rc = placed_grow(&t->moved, t->nmoved, &t->mcap)) != 0)
+		if ((rc = array_room(&t->moved, &t->mcap, t->nmoved + 1,
+		    sizeof(*t->moved))) != 0)
 			return rc;
 		t->moved[t->nmoved++] = acc->m[i];
 	}
@@ -119,16 +124,8 @@ series_size(const struct ar_request *rq, const struct ar_repeat *rep,
 static int
 told(ar_txn *t, const struct ar_answer *a)
 {
-	struct ar_answer *p;
-	size_t cap;
-
-	if (t->nocc == t->occap) {
-		cap = t->occap ? 2 * t->occap : 16;
-		if ((p = realloc(t->occ, cap * sizeof(*p))) == NULL)
-			return ENOMEM;
-		t->occ = p;
-		t->occap = cap;
-	}
+	if (array_room(&t->occ, &t->occap, t->nocc + 1, sizeof(*t->occ)) != 0)
+		return ENOMEM;
 	t->occ[t->nocc++] = *a;
 	return 0;
 }

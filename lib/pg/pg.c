@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "kv.h"
 #include "pg.h"
 #include "pq.h"
@@ -45,7 +46,6 @@
 #define LOCK_WRITER 0x6172
 #define BATCH_FIRST 4           /* rows a cursor's positioning reads */
 #define BATCH_MAX 64            /* rows its steps read at most at once */
-#define AT_MIN 64               /* a cursor's first room for its entry */
 #define BLOCK_SIZE 65536        /* a transaction's memory comes in these */
 #define QUEUED_MAX 256          /* puts sent ahead of their results */
 
@@ -1148,17 +1148,10 @@ static int
 emit(struct pg_cursor *c, int j, struct kv_val *key, struct kv_val *val)
 {
 	const struct row *r = &c->rows[j];
-	size_t need = r->k.size + r->d.size, room;
-	unsigned char *more;
+	size_t need = r->k.size + r->d.size;
 
-	if (need > c->atroom) {
-		for (room = c->atroom ? c->atroom : AT_MIN; room < need;)
-			room *= 2;
-		if ((more = realloc(c->atbuf, room)) == NULL)
-			return ENOMEM;
-		c->atbuf = more;
-		c->atroom = room;
-	}
+	if (array_room(&c->atbuf, &c->atroom, need, 1) != 0)
+		return ENOMEM;
 	c->i = j;
 	c->gap = 0;
 	c->placed = 1;
