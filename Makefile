@@ -71,7 +71,7 @@ MAN7 = cmd/ar-intro.7
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/array.h lib/internal.h lib/kv.h lib/mem/mem.h lib/pg/pg.h lib/pg/pq.h \
+HEADERS = lib/ar.h lib/array.h lib/internal.h lib/kv.h lib/mem/mem.h lib/pg/pq.h \
 	format/format.h cmd/cmd.h cmd/chart.h cmd/slurm.h fuzz/run.h fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)

@@ -43,7 +43,9 @@ extern "C" {
 #define AR_ENOTFOUND (-30605)   /* no such reservation */
 #define AR_EPERM     (-30606)   /* not the reservation's owner */
 #define AR_EDONE     (-30607)   /* the reservation is cancelled or finished */
-#define AR_EFULL     (-30608)   /* the store reached its maximum size */
+#define AR_EFULL     (-30608)   /* no room in the store: ar_grow, then redo
+				   the work; from ar_grow, the store is at
+				   its maximum size */
 #define AR_EHALF     (-30620)   /* a creation was interrupted: create again */
 /* Not an error: what ar_write()'s function returns to keep nothing. */
 #define AR_UNCHANGED (-30621)
@@ -427,7 +429,7 @@ void ar_idle(ar_store *s);
  * stay taken until a writer comes.  One transaction at a time per store handle.  Errors:
  * AR_ETIMEDOUT, EACCES (writing a read-only store), AR_ELIVE (writing a
  * live store at a now later than the system clock), AR_ECORRUPT,
- * MDB_MAP_FULL (releasing holds: ar_grow, then begin again; ar_write
+ * AR_EFULL (releasing holds: ar_grow, then begin again; ar_write
  * does), AR_ESERVER, LMDB's codes.
  */
 #define AR_WRITE 0x1
@@ -435,15 +437,16 @@ void ar_idle(ar_store *s);
 int ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp);
 
 /* Commit and free a transaction; it is freed whatever the result.
- * Errors: MDB_MAP_FULL (call ar_grow and redo the work), ENOSPC, EIO. */
+ * Errors: AR_EFULL (call ar_grow and redo the work), ENOSPC, EIO. */
 int ar_txn_commit(ar_txn *t);
 
 /* Abandon and free a transaction: nothing it did is kept. */
 void ar_txn_abort(ar_txn *t);
 
 /*
- * Double the map after MDB_MAP_FULL, up to the store's map_max; no
- * transaction may be open.  With AR_FREEING (the work frees room, as a
+ * Make room after AR_EFULL, for the next transaction: an LMDB store's
+ * map doubles, up to the store's map_max (a store of another backend
+ * has no map to grow: 0); no transaction may be open.  With AR_FREEING (the work frees room, as a
  * cancel or a purge does) up to map_max plus a reserve of 1/16 of it, at
  * least 1 MiB, so that a full store can still be emptied.  Errors:
  * AR_EFULL (that limit is reached), LMDB's codes.
@@ -585,7 +588,7 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  *
  * Errors: EINVAL (a malformed request, a client key longer than
  * AR_CLIENT_KEY_MAX), EACCES (read transaction), AR_ECORRUPT (a key entry
- * that does not match its records), MDB_MAP_FULL, ENOMEM, LMDB's codes.
+ * that does not match its records), AR_EFULL, ENOMEM, LMDB's codes.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -663,7 +666,7 @@ int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
  * its remaining slots are freed and the record is kept as history with
  * state AR_CANCELLED.  The record as it is afterwards goes to r.
  * Errors: AR_ENOTFOUND, AR_EPERM, AR_EDONE (already cancelled or
- * ended), EACCES (read transaction), MDB_MAP_FULL, LMDB's codes.
+ * ended), EACCES (read transaction), AR_EFULL, LMDB's codes.
  * Cancelling a hold releases it: that is how a hold is given up.
  */
 int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
@@ -679,7 +682,7 @@ int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
  * afterwards goes to r, also on AR_EDONE (its state then says whether
  * it expired, was cancelled or finished) and AR_ENOTHOLD.  Errors:
  * AR_ENOTFOUND, AR_EPERM, AR_EDONE, AR_ENOTHOLD, EACCES (read
- * transaction), AR_ECORRUPT, MDB_MAP_FULL, LMDB's codes.
+ * transaction), AR_ECORRUPT, AR_EFULL, LMDB's codes.
  */
 int ar_confirm(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 
@@ -712,7 +715,7 @@ enum ar_status ar_resv_status(const struct ar_resv *r);
  * request, jobs not 1, hosts named), EACCES (read transaction),
  * AR_ENOTFOUND, AR_EPERM, AR_EDONE (cancelled or ended); and, leaving a
  * change half made, so that t must be aborted: AR_ECORRUPT,
- * MDB_MAP_FULL, ENOMEM, LMDB's codes.
+ * AR_EFULL, ENOMEM, LMDB's codes.
  */
 int ar_modify(ar_txn *t, uint64_t id, uint32_t who,
     const struct ar_request *rq, struct ar_answer *ans);
@@ -726,7 +729,7 @@ int ar_modify(ar_txn *t, uint64_t id, uint32_t who,
  * store is as it was, *failed is its index and ans[*failed] says why;
  * else *failed is n.  Errors: those of ar_modify, before anything
  * changed (*failed the one at fault), and ENOMEM; on AR_ECORRUPT,
- * MDB_MAP_FULL or LMDB's codes t must be aborted.
+ * AR_EFULL or LMDB's codes t must be aborted.
  */
 int ar_modify_all(ar_txn *t, const uint64_t *ids, size_t n, uint32_t who,
     const struct ar_request *rqs, struct ar_answer *ans, size_t *failed);
@@ -758,7 +761,7 @@ int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
  * end).  Without fn an unlabelled reservation leaves them without its
  * record being read.  Ring slots before the clock are reused lazily.  A
  * purge that finds nothing to take out changes nothing.
- * Errors: EACCES, MDB_MAP_FULL, LMDB's codes, and fn's nonzero return.
+ * Errors: EACCES, AR_EFULL, LMDB's codes, and fn's nonzero return.
  */
 int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),
     void *arg);
@@ -1082,7 +1085,7 @@ int ar_usage(ar_txn *t, int64_t from, int64_t to, int64_t window,
  * *entries count them.  Reports over windows from before on stay as
  * they were; earlier ones are then told as not known.  Run it after
  * ar_purge.  Errors: EACCES (read transaction), EINVAL (before outside
- * the years 1970-9999), AR_ECORRUPT, ENOMEM, MDB_MAP_FULL, LMDB's codes.
+ * the years 1970-9999), AR_ECORRUPT, ENOMEM, AR_EFULL, LMDB's codes.
  */
 int ar_forget(ar_txn *t, int64_t before, uint64_t *records,
     uint64_t *entries);

@@ -389,15 +389,18 @@ static void txn_destroy(ar_txn *t);
 int
 ar_share(const char *where, long group)
 {
-	return kv_backend_of(where) == &kv_lmdb ? lmdb_share(where, group) :
-	    EOPNOTSUPP;
+	const struct kv_backend *be = kv_backend_of(where);
+
+	return be->share != NULL ? be->share(where, group) : EOPNOTSUPP;
 }
 
 int
 ar_denied(const char *where, unsigned flags, char *path, size_t size)
 {
-	return kv_backend_of(where) == &kv_lmdb ?
-	    lmdb_denied(where, flags, path, size) : ENOENT;
+	const struct kv_backend *be = kv_backend_of(where);
+
+	return be->denied != NULL ? be->denied(where, flags, path, size) :
+	    ENOENT;
 }
 
 void
@@ -619,7 +622,7 @@ ar_write(ar_store *s, unsigned flags, int64_t now,
 		}
 		if (rc == AR_UNCHANGED)
 			return 0;
-		if (rc != KV_FULL)
+		if (rc != AR_EFULL)
 			return rc;
 		if ((rc = ar_grow(s, flags)) != 0)
 			return rc;
@@ -700,7 +703,7 @@ ar_upgrade(const char *where, unsigned flags, long wait_ms, int *from)
 	if ((rc = s.be->open(where, 0, &s.ks)) != 0)
 		return rc;
 	/* Like ar_write: this one may have to grow the store. */
-	while ((rc = upgrade_txn(&s, flags, from)) == KV_FULL &&
+	while ((rc = upgrade_txn(&s, flags, from)) == AR_EFULL &&
 	    (rc = ar_grow(&s, 0)) == 0)
 		;
 	s.be->close(s.ks);
@@ -790,8 +793,7 @@ ar_strerror(int code)
 		return "the store is live: its clock is the system clock, "
 		    "which no writer may set ahead";
 	}
-	if ((msg = kv_lmdb.strerror(code)) != NULL ||
-	    (msg = kv_postgresql.strerror(code)) != NULL)
+	if ((msg = kv_strerror(code)) != NULL)
 		return msg;
 	return strerror(code);
 }

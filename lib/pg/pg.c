@@ -32,7 +32,6 @@
 
 #include "array.h"
 #include "kv.h"
-#include "pg.h"
 #include "pq.h"
 
 #define SCHEMA_VERSION 1
@@ -286,8 +285,9 @@ rollback(struct pg_store *ps)
 		pq.PQclear(pq.PQexec(ps->conn, "ROLLBACK"));
 }
 
-int
-pg_is_uri(const char *where)
+/* A postgresql:// or postgres:// URI. */
+static int
+pg_claims(const char *where)
 {
 	return strncmp(where, "postgresql://", 13) == 0 ||
 	    strncmp(where, "postgres://", 11) == 0;
@@ -1348,7 +1348,7 @@ pg_grow(struct kv_store *ks, uint64_t limit)
 {
 	(void)ks;
 	(void)limit;
-	/* The room is the server's: there is nothing to grow, and KV_FULL
+	/* The room is the server's: there is nothing to grow, and AR_EFULL
 	 * is never returned, but ar_grow may be called all the same. */
 	return 0;
 }
@@ -1448,11 +1448,31 @@ pg_strerror(int code)
 }
 
 const struct kv_backend kv_postgresql = {
-	"postgresql",
-	pg_create, pg_open, pg_close, pg_complete,
-	pg_txn_begin, pg_txn_commit, pg_txn_abort, pg_upgrade,
-	pg_get, pg_put, pg_del, pg_count,
-	pg_cursor_open, pg_cursor_close, pg_cursor_get, pg_cursor_del,
-	pg_grow, pg_size, pg_clock, pg_role, pg_lock_holder, pg_idle,
-	pg_strerror
+	.name = "postgresql",
+	.claims = pg_claims,
+	.create = pg_create,
+	.open = pg_open,
+	.close = pg_close,
+	.complete = pg_complete,
+	.txn_begin = pg_txn_begin,
+	.txn_commit = pg_txn_commit,
+	.txn_abort = pg_txn_abort,
+	.upgrade = pg_upgrade,
+	.get = pg_get,
+	.put = pg_put,
+	.del = pg_del,
+	.count = pg_count,
+	.cursor_open = pg_cursor_open,
+	.cursor_close = pg_cursor_close,
+	.cursor_get = pg_cursor_get,
+	.cursor_del = pg_cursor_del,
+	.grow = pg_grow,
+	.size = pg_size,
+	.clock = pg_clock,
+	.role = pg_role,
+	.lock_holder = pg_lock_holder,
+	.idle = pg_idle,
+	.strerror = pg_strerror,
+	.share = NULL,          /* the database's roles say who uses it */
+	.denied = NULL,
 };
