@@ -342,27 +342,31 @@ ar_pricing(ar_txn *t, struct ar_pricing *p)
 	return 0;
 }
 
+/* A live priced reservation stops the walk. */
+static int
+priced(struct kv_cursor *cur, const struct kv_val *k, const struct kv_val *v,
+    void *arg)
+{
+	ar_txn *t = arg;
+	struct ar_resv r;
+	int rc;
+
+	(void)cur;
+	(void)k;
+	if ((rc = resv_decode(t, v, &r)) != 0)
+		return rc;
+	return r.cls != 0 && r.state == AR_GRANTED && r.end > t->now ?
+	    KV_STOP : 0;
+}
+
 /* Is some live reservation priced?  The classes' rings count them. */
 static int
 priced_live(ar_txn *t, int *yes)
 {
-	struct kv_cursor *cur;
-	struct kv_val k, v;
-	int rc;
+	int rc = kv_walk(t->txn, KV_RESV, NULL, priced, t);
 
-	*yes = 0;
-	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
-		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0 && !*yes;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		struct ar_resv r;
-
-		if ((rc = resv_decode(t, &v, &r)) != 0)
-			break;
-		*yes = r.cls != 0 && r.state == AR_GRANTED && r.end > t->now;
-	}
-	kv_cursor_close(cur);
-	return rc == KV_NOTFOUND || rc == 0 ? 0 : rc;
+	*yes = rc == KV_STOP;
+	return *yes ? 0 : rc;
 }
 
 /* Say which class and field of p is wrong: EINVAL. */
@@ -477,42 +481,47 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 	return 0;
 }
 
+/* ar_demand's walk: since when, and whom to tell. */
+struct demand_walk {
+	int64_t since;
+	int (*fn)(const struct ar_demand *, void *);
+	void *arg;
+};
+
+static int
+demand_visit(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct demand_walk *w = arg;
+	struct disk_demand d;
+	struct ar_demand e;
+
+	(void)cur;
+	if (k->size != 8 || v->size != sizeof(d))
+		return AR_ECORRUPT;
+	memcpy(&d, v->data, sizeof(d));
+	/* The entry a store's log begins with is no request. */
+	if (d.at < w->since || d.jobs == 0)
+		return 0;
+	e.seq = u64_key(k->data);
+	e.at = d.at;
+	e.earliest = d.earliest;
+	e.duration = d.duration;
+	e.nodes = d.nodes;
+	e.jobs = d.jobs;
+	e.granted = d.granted;
+	e.cls = d.cls;
+	e.reason = (enum ar_reason)d.reason;
+	return w->fn(&e, w->arg);
+}
+
 int
 ar_demand(ar_txn *t, int64_t since,
     int (*fn)(const struct ar_demand *, void *), void *arg)
 {
-	struct kv_cursor *cur;
-	struct kv_val k, v;
-	struct disk_demand d;
-	struct ar_demand e;
-	int rc;
+	struct demand_walk w = { since, fn, arg };
 
-	if ((rc = kv_cursor_open(t->txn, KV_DEMAND, &cur)) != 0)
-		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		if (k.size != 8 || v.size != sizeof(d)) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		memcpy(&d, v.data, sizeof(d));
-		/* The entry a store's log begins with is no request. */
-		if (d.at < since || d.jobs == 0)
-			continue;
-		e.seq = u64_key(k.data);
-		e.at = d.at;
-		e.earliest = d.earliest;
-		e.duration = d.duration;
-		e.nodes = d.nodes;
-		e.jobs = d.jobs;
-		e.granted = d.granted;
-		e.cls = d.cls;
-		e.reason = (enum ar_reason)d.reason;
-		if ((rc = fn(&e, arg)) != 0)
-			break;
-	}
-	kv_cursor_close(cur);
-	return rc == KV_NOTFOUND ? 0 : rc;
+	return kv_walk(t->txn, KV_DEMAND, NULL, demand_visit, &w);
 }
 
 struct forecast {

@@ -134,7 +134,7 @@ blocker(ar_txn *t, const struct slot_entry *e, void *arg)
 	if (i == *bl->n && r->end / t->m.slot > bl->b &&
 	    may_move(t, r, bl->own, &lo, &hi))
 		++*bl->n;
-	return *bl->n < MOVERS_MAX ? 0 : SCAN_STOP;
+	return *bl->n < MOVERS_MAX ? 0 : KV_STOP;
 }
 
 /*
@@ -152,7 +152,7 @@ blockers(ar_txn *t, int64_t b, uint64_t own, struct ar_resv *out, size_t *n)
 		return 0;
 	rc = slots_scan(t, &t->flex, (uint64_t)(from < 0 ? 0 : from),
 	    (uint64_t)b, blocker, &bl);
-	return rc == SCAN_STOP ? 0 : rc;
+	return rc == KV_STOP ? 0 : rc;
 }
 
 /* Does a reservation of class cls, len slots and need nodes fit at slot

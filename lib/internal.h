@@ -84,7 +84,6 @@ struct slot_entry {
 };
 
 #define ENTRY_LABELLED (UINT64_C(1) << 63)
-#define SCAN_STOP (-1)
 #define BUCKET_CAP 255
 
 /* A slot list as a transaction sees it: its database, and its buckets in
@@ -391,7 +390,7 @@ int slots_remove(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id);
 int slots_find(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
     int *labelled);
 /* visit() the entries of l with slots in [from, to], in (slot, id) order,
- * until it returns nonzero (which is returned; SCAN_STOP: enough, not an
+ * until it returns nonzero (which is returned; KV_STOP: enough, not an
  * error). */
 int slots_scan(ar_txn *t, struct slot_list *l, uint64_t from, uint64_t to,
     int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg);

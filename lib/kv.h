@@ -293,6 +293,22 @@ kv_cursor_del(struct kv_cursor *cur)
 	return cur->be->cursor_del(cur);
 }
 
+/* What a walk's visitor may return to end it early, not for an error:
+ * the walk returns it, and its caller takes it for 0. */
+#define KV_STOP (-1)
+
+/*
+ * Call visit with each entry of table tb in key order, from the first
+ * whose key is from or after it (from NULL: the first of all), and cur,
+ * the cursor at it (which visit may delete the entry at: the walk goes
+ * on with the entry that followed), until visit returns nonzero, which
+ * is returned (KV_STOP, say).  What visit is given lasts until it
+ * returns.
+ */
+int kv_walk(struct kv_txn *txn, enum kv_table tb, const struct kv_val *from,
+    int (*visit)(struct kv_cursor *cur, const struct kv_val *key,
+    const struct kv_val *val, void *arg), void *arg);
+
 /* A backend's clock when it is its host's: the system clock, time(2). */
 int kv_host_clock(struct kv_txn *txn, int64_t *now);
 

@@ -939,6 +939,31 @@ by_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The ledger's entries to keep, sorted, and the walk that drops the
+ * others. */
+struct ledger_keep {
+	ar_txn *t;
+	const uint64_t *keep;
+	size_t n;
+};
+
+static int
+unacked(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct ledger_keep *lk = arg;
+	uint64_t id;
+
+	(void)v;
+	if (k->size != 8)
+		return AR_ECORRUPT;
+	id = u64_key(k->data);
+	if (bsearch(&id, lk->keep, lk->n, sizeof(*lk->keep), by_u64) != NULL)
+		return 0;
+	txn_wrote(lk->t);
+	return kv_cursor_del(cur);
+}
+
 /*
  * The export ledger: what the scheduler acknowledged it holds.  ar-map
  * --slurm --apply reconciles with what Slurm itself says, not with this:
@@ -950,8 +975,7 @@ int
 ar_export_record(ar_txn *t, const struct ar_acked *a, size_t n)
 {
 	struct item it, was;
-	struct kv_cursor *cur;
-	struct kv_val k, v;
+	struct ledger_keep lk = { t, NULL, 0 };
 	uint64_t *keep = NULL;
 	int64_t slot = t->m.slot;
 	int rc = 0, found;
@@ -996,25 +1020,9 @@ ar_export_record(ar_txn *t, const struct ar_acked *a, size_t n)
 	/* Every other entry goes: Slurm does not hold that reservation as
 	 * the plan has it. */
 	qsort(keep, n, sizeof(*keep), by_u64);
-	if ((rc = kv_cursor_open(t->txn, KV_EXPORTED, &cur)) != 0)
-		goto out;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		uint64_t id;
-
-		if (k.size != 8) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		id = u64_key(k.data);
-		if (bsearch(&id, keep, n, sizeof(*keep), by_u64) != NULL)
-			continue;
-		txn_wrote(t);
-		if ((rc = kv_cursor_del(cur)) != 0)
-			break;
-	}
-	kv_cursor_close(cur);
-	rc = rc == KV_NOTFOUND ? 0 : rc;
+	lk.keep = keep;
+	lk.n = n;
+	rc = kv_walk(t->txn, KV_EXPORTED, NULL, unacked, &lk);
 out:
 	free(keep);
 	hostset_free(&it.got);

@@ -345,29 +345,38 @@ ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *), void *arg)
 	return 0;
 }
 
+struct listing {
+	ar_txn *t;
+	unsigned flags;
+	int (*fn)(const struct ar_resv *, void *);
+	void *arg;
+};
+
+static int
+listed(struct kv_cursor *cur, const struct kv_val *k, const struct kv_val *v,
+    void *arg)
+{
+	struct listing *l = arg;
+	struct ar_resv r;
+	int rc;
+
+	(void)cur;
+	(void)k;
+	if ((rc = resv_decode(l->t, v, &r)) != 0)
+		return rc;
+	resv_as_of(&r, l->t->now);
+	if ((l->flags & AR_LIVE) && r.state != AR_GRANTED)
+		return 0;
+	return l->fn(&r, l->arg);
+}
+
 int
 ar_list(ar_txn *t, unsigned flags,
     int (*fn)(const struct ar_resv *, void *), void *arg)
 {
-	struct kv_cursor *cur;
-	struct kv_val k, v;
-	struct ar_resv r;
-	int rc;
+	struct listing l = { t, flags, fn, arg };
 
-	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
-		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		if ((rc = resv_decode(t, &v, &r)) != 0)
-			break;
-		resv_as_of(&r, t->now);
-		if ((flags & AR_LIVE) && r.state != AR_GRANTED)
-			continue;
-		if ((rc = fn(&r, arg)) != 0)
-			break;
-	}
-	kv_cursor_close(cur);
-	return rc == KV_NOTFOUND ? 0 : rc;
+	return kv_walk(t->txn, KV_RESV, NULL, listed, &l);
 }
 
 int

@@ -272,40 +272,51 @@ ar_occurrences(const ar_txn *t, const struct ar_answer **occ, size_t *n)
 	*n = t->nocc;
 }
 
+/* ar_series's walk: the series, and the ids found. */
+struct series_walk {
+	ar_txn *t;
+	uint64_t series;
+	uint64_t *ids;
+	size_t max, *n;
+};
+
+static int
+series_visit(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct series_walk *w = arg;
+	struct ar_resv r;
+
+	(void)cur;
+	if (k->size != 8 || resv_decode(w->t, v, &r) != 0)
+		return AR_ECORRUPT;
+	if (r.series != w->series)
+		return KV_STOP;
+	resv_as_of(&r, w->t->now);
+	if (r.state != AR_GRANTED)
+		return 0;
+	if (*w->n < w->max)
+		w->ids[*w->n] = r.id;
+	++*w->n;
+	return 0;
+}
+
 int
 ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
     size_t *n)
 {
+	struct series_walk w = { t, series, ids, max, n };
 	unsigned char key[8];
-	struct kv_val k = { 8, key }, v;
-	struct kv_cursor *cur;
-	struct ar_resv r;
+	struct kv_val from = { 8, key };
 	int rc;
 
 	*n = 0;
 	if (series == 0)
 		return 0;       /* no series */
-	key_u64(key, series);
-	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
-		return rc;
 	/* Its members follow each other, some maybe forgotten. */
-	for (rc = kv_cursor_get(cur, &k, &v, KV_SET_RANGE); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		if (k.size != 8 || (rc = resv_decode(t, &v, &r)) != 0) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		if (r.series != series)
-			break;
-		resv_as_of(&r, t->now);
-		if (r.state != AR_GRANTED)
-			continue;
-		if (*n < max)
-			ids[*n] = r.id;
-		++*n;
-	}
-	kv_cursor_close(cur);
-	return rc == KV_NOTFOUND ? 0 : rc;
+	key_u64(key, series);
+	rc = kv_walk(t->txn, KV_RESV, &from, series_visit, &w);
+	return rc == KV_STOP ? 0 : rc;
 }
 
 int

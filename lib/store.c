@@ -823,45 +823,47 @@ ar_reason_name(enum ar_reason r)
 	    names[r] : names[0];
 }
 
+/* A dump: the table being walked, and whom to give its entries. */
+struct dump {
+	const char *table;
+	int (*fn)(const struct ar_entry *, void *);
+	void *arg;
+};
+
+/* An entry of a table; the meta's, given first, is not given again. */
+static int
+dumped(struct kv_cursor *cur, const struct kv_val *k, const struct kv_val *v,
+    void *arg)
+{
+	struct dump *d = arg;
+	struct ar_entry e = { d->table, k->data, k->size, v->data, v->size };
+
+	(void)cur;
+	if (d->table == kv_table_names[KV_META] && kv_same(k, &meta_key))
+		return 0;
+	return d->fn(&e, d->arg);
+}
+
 int
 ar_dump(ar_txn *t, int (*fn)(const struct ar_entry *, void *), void *arg)
 {
-	struct kv_cursor *cur;
-	struct kv_val k, v;
+	struct dump d = { NULL, fn, arg };
 	struct ar_entry e;
-	int rc = 0;
+	struct kv_val v;
+	int rc;
 
 	if (t->write)
 		return EACCES;
 	/* The meta first: a load learns from it what the store needs. */
 	if ((rc = kv_get(t->txn, KV_META, &meta_key, &v)) != 0)
 		return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
-	e.table = kv_table_names[KV_META];
-	e.key = meta_key.data;
-	e.key_size = meta_key.size;
-	e.value = v.data;
-	e.value_size = v.size;
+	e = (struct ar_entry){ kv_table_names[KV_META], meta_key.data,
+	    meta_key.size, v.data, v.size };
 	if ((rc = fn(&e, arg)) != 0)
 		return rc;
 	for (int tb = 0; tb < KV_TABLES && rc == 0; tb++) {
-		if ((rc = kv_cursor_open(t->txn, tb, &cur)) != 0)
-			break;
-		e.table = kv_table_names[tb];
-		for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-		    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-			if (tb == KV_META && k.size == meta_key.size &&
-			    memcmp(k.data, meta_key.data, k.size) == 0)
-				continue;
-			e.key = k.data;
-			e.key_size = k.size;
-			e.value = v.data;
-			e.value_size = v.size;
-			if ((rc = fn(&e, arg)) != 0)
-				break;
-		}
-		kv_cursor_close(cur);
-		if (rc == KV_NOTFOUND)
-			rc = 0;
+		d.table = kv_table_names[tb];
+		rc = kv_walk(t->txn, tb, NULL, dumped, &d);
 	}
 	return rc;
 }
