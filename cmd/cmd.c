@@ -513,6 +513,7 @@ grow_items(struct batch *b, size_t *cap)
 
 	if (array_room(&b->items, cap, b->n + 1, sizeof(*b->items)) != 0)
 		return -1;
+	memset(b->items + had, 0, (*cap - had) * sizeof(*b->items));
 	for (size_t i = had; i < *cap; i++)
 		ar_record_init(&b->items[i].rec);
 	return 0;

@@ -64,6 +64,7 @@ child_run(char *const argv[], char *const env[], struct child *c)
 	    array_room(&c->err, &ecap, 1, 1) != 0 || pipe(out) != 0 ||
 	    pipe(err) != 0)
 		goto fail;
+	c->out[0] = c->err[0] = '\0';
 	if ((pid = fork()) < 0)
 		goto fail;
 	if (pid == 0) {

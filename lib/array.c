@@ -11,7 +11,7 @@
 int
 array_grow(void *ap, size_t *cap, size_t n, size_t size)
 {
-	size_t c = *cap ? *cap : ARRAY_FIRST;
+	size_t c = *cap ? *cap : size < ARRAY_FIRST ? ARRAY_FIRST / size : 1;
 	void *a;
 
 	while (c < n)
@@ -23,7 +23,6 @@ array_grow(void *ap, size_t *cap, size_t n, size_t size)
 	memcpy(&a, ap, sizeof(a));
 	if ((a = realloc(a, c * size)) == NULL)
 		return ENOMEM;
-	memset((char *)a + *cap * size, 0, (c - *cap) * size);
 	memcpy(ap, &a, sizeof(a));
 	*cap = c;
 	return 0;

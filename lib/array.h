@@ -8,17 +8,19 @@
 
 #include <stddef.h>
 
-/* The array's first capacity, in elements, when it has none. */
-#define ARRAY_FIRST 16
+/* An array's first room, in bytes, when it has none: small elements
+ * come several at once, a large one (a record) alone. */
+#define ARRAY_FIRST 256
 
 int array_grow(void *ap, size_t *cap, size_t n, size_t size);
 
 /*
  * Make room in the array *ap (ap is the address of the array's
  * pointer, which may be NULL), of *cap elements of size bytes, for n
- * elements: the capacity doubles, from ARRAY_FIRST, until they fit,
- * and the elements added are zero bytes.  0, or ENOMEM with the array
- * and *cap as they were.  An array with room already costs a compare.
+ * elements: the capacity doubles, from what ARRAY_FIRST bytes hold (at
+ * least one element), until they fit; the elements it adds hold
+ * nothing yet.  0, or ENOMEM with the array and *cap as they were.  An
+ * array with room already costs a compare.
  */
 static inline int
 array_room(void *ap, size_t *cap, size_t n, size_t size)

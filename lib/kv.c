@@ -41,27 +41,6 @@ kv_strerror(int code)
 }
 
 int
-kv_walk(struct kv_txn *txn, enum kv_table tb, const struct kv_val *from,
-    int (*visit)(struct kv_cursor *, const struct kv_val *,
-    const struct kv_val *, void *), void *arg)
-{
-	struct kv_cursor *cur;
-	struct kv_val k, v;
-	int rc;
-
-	if ((rc = kv_cursor_open(txn, tb, &cur)) != 0)
-		return rc;
-	if (from != NULL)
-		k = *from;
-	for (rc = kv_cursor_get(cur, &k, &v, from != NULL ? KV_SET_RANGE :
-	    KV_FIRST); rc == 0; rc = kv_cursor_get(cur, &k, &v, KV_NEXT))
-		if ((rc = visit(cur, &k, &v, arg)) != 0)
-			break;
-	kv_cursor_close(cur);
-	return rc == KV_NOTFOUND ? 0 : rc;
-}
-
-int
 kv_host_clock(struct kv_txn *txn, int64_t *now)
 {
 	(void)txn;

@@ -303,11 +303,28 @@ kv_cursor_del(struct kv_cursor *cur)
  * the cursor at it (which visit may delete the entry at: the walk goes
  * on with the entry that followed), until visit returns nonzero, which
  * is returned (KV_STOP, say).  What visit is given lasts until it
- * returns.
+ * returns.  Inline, so that the compiler may call visit directly.
  */
-int kv_walk(struct kv_txn *txn, enum kv_table tb, const struct kv_val *from,
+static inline int
+kv_walk(struct kv_txn *txn, enum kv_table tb, const struct kv_val *from,
     int (*visit)(struct kv_cursor *cur, const struct kv_val *key,
-    const struct kv_val *val, void *arg), void *arg);
+    const struct kv_val *val, void *arg), void *arg)
+{
+	struct kv_cursor *cur;
+	struct kv_val k = { 0, NULL }, v;
+	int rc;
+
+	if ((rc = kv_cursor_open(txn, tb, &cur)) != 0)
+		return rc;
+	if (from != NULL)
+		k = *from;
+	for (rc = kv_cursor_get(cur, &k, &v, from != NULL ? KV_SET_RANGE :
+	    KV_FIRST); rc == 0; rc = kv_cursor_get(cur, &k, &v, KV_NEXT))
+		if ((rc = visit(cur, &k, &v, arg)) != 0)
+			break;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
+}
 
 /* A backend's clock when it is its host's: the system clock, time(2). */
 int kv_host_clock(struct kv_txn *txn, int64_t *now);

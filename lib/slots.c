@@ -111,10 +111,12 @@ static int
 cache_insert(struct slot_list *l, size_t i, struct bucket **bp)
 {
 	struct bucket *b;
+	size_t had = l->cap;
 
 	/* Room for a pointer more; the spare ones are NULL or buckets. */
 	if (array_room(&l->b, &l->cap, l->n + 1, sizeof(*l->b)) != 0)
 		return ENOMEM;
+	memset(l->b + had, 0, (l->cap - had) * sizeof(*l->b));
 	if ((b = l->b[l->n]) == NULL && (b = malloc(sizeof(*b))) == NULL)
 		return ENOMEM;
 	memmove(l->b + i + 1, l->b + i, (l->n - i) * sizeof(b));
