@@ -32,10 +32,6 @@
 #include "array.h"
 #include "internal.h"
 
-/* Starts a request with named hosts, or any while pins are in the plan,
- * tries before it is refused: a day of 5-minute slots. */
-#define MAP_TRIES 288
-
 /* A reservation of the plan, or of the history ar_map reports. */
 struct item {
 	uint64_t id;
@@ -673,32 +669,6 @@ map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
 out:
 	plan_free(&p);
 	return rc;
-}
-
-int
-fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
-    int64_t hi, int64_t *s, uint64_t *conflict)
-{
-	uint64_t c;
-	int rc, pinned, ok;
-
-	*conflict = 0;
-	if (rq->nhosts == 0 && ((rc = map_pinned(t, &pinned)) != 0 || !pinned))
-		return rc;
-	for (int tries = 1; *s != -1; tries++) {
-		if ((rc = map_fits(t, rq, *s, sp->slots, &ok, &c)) != 0 || ok)
-			return rc;
-		if (*conflict == 0)
-			*conflict = c;
-		if (tries == MAP_TRIES || *s == hi) {
-			*s = -1;
-			break;
-		}
-		if ((rc = fit_first(t, sp->cls, *s + 1, hi, sp->slots, sp->need,
-		    s)) != 0)
-			return rc;
-	}
-	return 0;
 }
 
 static int

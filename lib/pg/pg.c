@@ -676,7 +676,8 @@ static const int binary[4] = { 1, 1, 1, 1 };
 
 /* Run statement s with p's parameters; its result in *res. */
 static int
-run(struct pg_store *ps, enum stmt s, const struct params *p, PGresult **res)
+stmt_run(struct pg_store *ps, enum stmt s, const struct params *p,
+    PGresult **res)
 {
 	ExecStatusType st;
 	PGresult *r;
@@ -736,7 +737,7 @@ change(struct pg_txn *t, enum stmt s, const struct params *p, int *rows)
 
 	if (!t->write)
 		return EACCES;
-	if ((rc = run(t->ps, s, p, &res)) != 0)
+	if ((rc = stmt_run(t->ps, s, p, &res)) != 0)
 		return rc;
 	*rows = atoi(pq.PQcmdTuples(res));
 	pq.PQclear(res);
@@ -951,7 +952,7 @@ pg_get(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
 	}
 	bind_table(&p, tb);
 	bind_bytes(&p, key);
-	if ((rc = run(t->ps, S_GET, &p, &res)) != 0)
+	if ((rc = stmt_run(t->ps, S_GET, &p, &res)) != 0)
 		return rc;
 	if (pq.PQntuples(res) == 0) {
 		pq.PQclear(res);
@@ -1053,7 +1054,7 @@ pg_count(struct kv_txn *txn, enum kv_table tb, uint64_t *n)
 	int rc;
 
 	bind_table(&p, tb);
-	if ((rc = run(t->ps, S_COUNT, &p, &res)) != 0)
+	if ((rc = stmt_run(t->ps, S_COUNT, &p, &res)) != 0)
 		return rc;
 	b = (const unsigned char *)pq.PQgetvalue(res, 0, 0);
 	*n = 0;
@@ -1119,7 +1120,7 @@ fetch(struct pg_cursor *c, enum stmt s, const struct kv_val *k,
 	bind_limit(&p, limit);
 	c->old = c->res;
 	c->res = NULL;
-	if ((rc = run(c->t->ps, s, &p, &res)) != 0)
+	if ((rc = stmt_run(c->t->ps, s, &p, &res)) != 0)
 		return rc;
 	if ((n = pq.PQntuples(res)) == 0) {
 		pq.PQclear(res);
@@ -1199,7 +1200,7 @@ step_prev(struct pg_cursor *c, struct kv_val *key, struct kv_val *val)
 
 /* Go to a key (or the first or last entry), reading a new batch. */
 static int
-place(struct pg_cursor *c, struct kv_val *key, struct kv_val *val,
+cursor_place(struct pg_cursor *c, struct kv_val *key, struct kv_val *val,
     enum kv_op op)
 {
 	const struct kv_val *from = key, *d = &empty;
@@ -1245,7 +1246,7 @@ pg_cursor_get(struct kv_cursor *cur, struct kv_val *key, struct kv_val *val,
 	else if (op == KV_PREV)
 		rc = step_prev(c, key, val);
 	else
-		rc = place(c, key, val, op);
+		rc = cursor_place(c, key, val, op);
 	/* The batch before is done with: the cursor has moved. */
 	pq.PQclear(c->old);
 	c->old = NULL;
