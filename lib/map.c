@@ -503,100 +503,137 @@ holder(const struct running *q, const struct hostset *s)
 }
 
 /*
+ * What the sweep keeps as it goes through the plan in order of start:
+ * the hosts free at the start it is at, the reservations running then
+ * (a heap by end), and the fixed ones in order of start, from fp on
+ * those that start later.
+ */
+struct sweeper {
+	struct hostset free_, blocked, tmp, avail;
+	struct running q;
+	struct item **fixed;
+	size_t nfixed, fp;
+	int first_fit;
+};
+
+/* The hosts of the reservations that end by slot s are free again. */
+static int
+sweep_ended(struct sweeper *w, int64_t s)
+{
+	int rc;
+
+	while (w->q.n > 0 && w->q.h[0]->e <= s) {
+		struct item *done = running_pop(&w->q);
+
+		if ((rc = hostset_union(&w->tmp, &w->free_, &done->got)) != 0)
+			return rc;
+		hostset_swap(&w->free_, &w->tmp);
+	}
+	return 0;
+}
+
+/* Hosts for it, which is not fixed: the ones it had if they are free
+ * over its interval, else best (or first) fit; either way off the hosts
+ * of fixed ones that start while it runs.  ENOSPC with *pin the first
+ * of those, or 0, if there are not enough. */
+static int
+sweep_other(struct sweeper *w, struct item *it, uint64_t *pin)
+{
+	int rc;
+
+	while (w->fp < w->nfixed && w->fixed[w->fp]->s <= it->s)
+		w->fp++;
+	w->blocked.n = 0;
+	*pin = 0;
+	for (size_t k = w->fp; k < w->nfixed && w->fixed[k]->s < it->e;
+	    k++) {
+		if (*pin == 0)
+			*pin = w->fixed[k]->id;
+		if ((rc = hostset_union(&w->tmp, &w->blocked,
+		    &w->fixed[k]->want)) != 0)
+			return rc;
+		hostset_swap(&w->blocked, &w->tmp);
+	}
+	if ((rc = hostset_minus(&w->avail, &w->free_, &w->blocked)) != 0)
+		return rc;
+	if (it->want.n > 0 && hostset_subset(&it->want, &w->avail))
+		return hostset_copy(&it->got, &it->want);
+	return hostset_choose(&it->got, &w->avail, it->nodes, w->first_fit);
+}
+
+/*
+ * Hosts for item it at its start, and it runs: a fixed one its own, if
+ * they are free, another as sweep_other finds them.  *failed is it if
+ * there are none for it, and *conflict the reservation in its way (for
+ * a fixed one, whoever holds its hosts; for another, the first pin it
+ * had to keep off, or whoever runs).
+ */
+static int
+sweep_one(struct sweeper *w, struct item *it, struct item **failed,
+    uint64_t *conflict)
+{
+	uint64_t pin;
+	int rc;
+
+	if ((rc = sweep_ended(w, it->s)) != 0)
+		return rc;
+	if (it->fixed) {
+		if (!hostset_subset(&it->want, &w->free_)) {
+			*failed = it;
+			*conflict = holder(&w->q, &it->want);
+			return 0;
+		}
+		rc = hostset_copy(&it->got, &it->want);
+	} else if ((rc = sweep_other(w, it, &pin)) == ENOSPC) {
+		*failed = it;
+		*conflict = pin != 0 ? pin : holder(&w->q, &w->free_);
+		return 0;
+	}
+	if (rc != 0 ||
+	    (rc = hostset_minus(&w->tmp, &w->free_, &it->got)) != 0)
+		return rc;
+	hostset_swap(&w->free_, &w->tmp);
+	running_push(&w->q, it);
+	return 0;
+}
+
+/*
  * The sweep.  On success every item of the plan has its hosts in got;
  * otherwise *failed is the item that found none and *conflict the
- * reservation in its way (for a fixed one, whoever holds its hosts; for
- * another, the first pin it had to keep off, or itself).
+ * reservation in its way.
  */
 static int
 sweep(struct plan *p, int first_fit, struct item **failed,
     uint64_t *conflict)
 {
-	struct running q = { NULL, 0 };
-	struct hostset free_ = { 0 }, blocked = { 0 }, tmp = { 0 },
-	    avail = { 0 };
-	struct item **fixed = NULL;
-	size_t nfixed = 0, fp = 0;
-	uint64_t pin = 0;
+	struct sweeper w;
 	int rc;
 
 	*failed = NULL;
 	*conflict = 0;
+	memset(&w, 0, sizeof(w));
+	w.first_fit = first_fit;
 	plan_sort(p, by_start);
-	if ((q.h = malloc((p->n + 1) * sizeof(*q.h))) == NULL ||
-	    (fixed = malloc((p->n + 1) * sizeof(*fixed))) == NULL) {
+	if ((w.q.h = malloc((p->n + 1) * sizeof(*w.q.h))) == NULL ||
+	    (w.fixed = malloc((p->n + 1) * sizeof(*w.fixed))) == NULL) {
 		rc = ENOMEM;
 		goto out;
 	}
 	for (size_t i = 0; i < p->n; i++)
 		if (p->it[i].fixed && !p->it[i].history)
-			fixed[nfixed++] = &p->it[i];
-	if ((rc = hostset_append(&free_, 0, p->t->m.nodes)) != 0)
+			w.fixed[w.nfixed++] = &p->it[i];
+	if ((rc = hostset_append(&w.free_, 0, p->t->m.nodes)) != 0)
 		goto out;
-	for (size_t i = 0; i < p->n; i++) {
-		struct item *it = &p->it[i];
-
-		if (it->history)
-			continue;
-		while (q.n > 0 && q.h[0]->e <= it->s) {
-			struct item *done = running_pop(&q);
-
-			if ((rc = hostset_union(&tmp, &free_, &done->got)) != 0)
-				goto out;
-			hostset_swap(&free_, &tmp);
-		}
-		if (it->fixed) {
-			if (!hostset_subset(&it->want, &free_)) {
-				*failed = it;
-				*conflict = holder(&q, &it->want);
-				goto out;
-			}
-			if ((rc = hostset_copy(&it->got, &it->want)) != 0)
-				goto out;
-		} else {
-			/* Keep off the hosts of fixed ones that start while
-			 * it runs. */
-			while (fp < nfixed && fixed[fp]->s <= it->s)
-				fp++;
-			blocked.n = 0;
-			pin = 0;
-			for (size_t k = fp; k < nfixed && fixed[k]->s < it->e;
-			    k++) {
-				if (pin == 0)
-					pin = fixed[k]->id;
-				if ((rc = hostset_union(&tmp, &blocked,
-				    &fixed[k]->want)) != 0)
-					goto out;
-				hostset_swap(&blocked, &tmp);
-			}
-			if ((rc = hostset_minus(&avail, &free_, &blocked)) != 0)
-				goto out;
-			if (it->want.n > 0 && hostset_subset(&it->want, &avail))
-				rc = hostset_copy(&it->got, &it->want);
-			else
-				rc = hostset_choose(&it->got, &avail, it->nodes,
-				    first_fit);
-			if (rc == ENOSPC) {
-				rc = 0;
-				*failed = it;
-				*conflict = pin != 0 ? pin : holder(&q, &free_);
-				goto out;
-			}
-			if (rc != 0)
-				goto out;
-		}
-		if ((rc = hostset_minus(&tmp, &free_, &it->got)) != 0)
-			goto out;
-		hostset_swap(&free_, &tmp);
-		running_push(&q, it);
-	}
+	for (size_t i = 0; i < p->n && rc == 0 && *failed == NULL; i++)
+		if (!p->it[i].history)
+			rc = sweep_one(&w, &p->it[i], failed, conflict);
 out:
-	free(q.h);
-	free(fixed);
-	hostset_free(&free_);
-	hostset_free(&blocked);
-	hostset_free(&tmp);
-	hostset_free(&avail);
+	free(w.q.h);
+	free(w.fixed);
+	hostset_free(&w.free_);
+	hostset_free(&w.blocked);
+	hostset_free(&w.tmp);
+	hostset_free(&w.avail);
 	return rc;
 }
 

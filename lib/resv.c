@@ -136,6 +136,55 @@ resv_as_of(struct ar_resv *r, int64_t clock)
 	}
 }
 
+/* Are a record's fixed fields what a store can hold, given its expiry
+ * (a hold's, else 0)? */
+static int
+fixed_valid(const struct disk_resv *d, int64_t slot, int64_t expires)
+{
+	unsigned state = d->state & ~STATE_FLAGS;
+
+	if (state != AR_GRANTED && state != AR_CANCELLED && state != AR_EXPIRED)
+		return 0;
+	if ((d->state & STATE_HOLD) && (expires <= 0 || expires > TIME_MAX ||
+	    (d->state & STATE_CONFIRMED)))
+		return 0;
+	if (state == AR_EXPIRED && expires == 0)
+		return 0;
+	return d->start >= 0 && d->start <= TIME_MAX / slot + 1 &&
+	    d->slots != 0 && d->slots <= AR_DURATION_MAX / slot + 1 &&
+	    d->earliest >= 0 && d->latest >= d->earliest &&
+	    d->latest <= TIME_MAX && d->duration > 0 &&
+	    d->duration <= AR_DURATION_MAX && d->nodes != 0 && d->jobs != 0;
+}
+
+/* A record's fixed fields into r, its slots as times; then its labels
+ * and client key, from text. */
+static void
+fixed_fields(const struct disk_resv *d, int64_t slot, const char *text,
+    struct ar_resv *r)
+{
+	r->id = d->id;
+	r->owner = d->owner;
+	r->state = d->state & ~STATE_FLAGS;
+	r->named = (d->state & STATE_NAMED) != 0;
+	r->confirmed = (d->state & STATE_CONFIRMED) != 0;
+	r->earliest = d->earliest;
+	r->latest = d->latest;
+	r->duration = d->duration;
+	r->start = d->start * slot;
+	r->end = (d->start + d->slots) * slot;
+	r->nodes = d->nodes;
+	r->jobs = d->jobs;
+	r->created = d->created;
+	r->changed = d->changed;
+	memcpy(r->user, text, d->user_len);
+	r->user[d->user_len] = '\0';
+	memcpy(r->job, text + d->user_len, d->job_len);
+	r->job[d->job_len] = '\0';
+	memcpy(r->client_key, text + d->user_len + d->job_len, d->key_len);
+	r->client_key[d->key_len] = '\0';
+}
+
 /*
  * Decode a stored record.  The slot length turns slots back into times;
  * a granted reservation that ended by the last purge is finished
@@ -184,38 +233,9 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 		size += sizeof(dc) + dc.account_len;
 	}
 	if ((size != body && size + sizeof(ch) != body) ||
-	    ((d.state & ~STATE_FLAGS) != AR_GRANTED &&
-	    (d.state & ~STATE_FLAGS) != AR_CANCELLED &&
-	    (d.state & ~STATE_FLAGS) != AR_EXPIRED) ||
-	    ((d.state & STATE_HOLD) && (expires <= 0 || expires > TIME_MAX)) ||
-	    ((d.state & ~STATE_FLAGS) == AR_EXPIRED && expires == 0) ||
-	    ((d.state & STATE_HOLD) && (d.state & STATE_CONFIRMED)) ||
-	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
-	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
-	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
-	    d.duration <= 0 || d.duration > AR_DURATION_MAX ||
-	    d.nodes == 0 || d.jobs == 0)
+	    !fixed_valid(&d, slot, expires))
 		return AR_ECORRUPT;
-	r->id = d.id;
-	r->owner = d.owner;
-	r->state = d.state & ~STATE_FLAGS;
-	r->named = (d.state & STATE_NAMED) != 0;
-	r->confirmed = (d.state & STATE_CONFIRMED) != 0;
-	r->earliest = d.earliest;
-	r->latest = d.latest;
-	r->duration = d.duration;
-	r->start = d.start * slot;
-	r->end = (d.start + d.slots) * slot;
-	r->nodes = d.nodes;
-	r->jobs = d.jobs;
-	r->created = d.created;
-	r->changed = d.changed;
-	memcpy(r->user, text, d.user_len);
-	r->user[d.user_len] = '\0';
-	memcpy(r->job, text + d.user_len, d.job_len);
-	r->job[d.job_len] = '\0';
-	memcpy(r->client_key, text + d.user_len + d.job_len, d.key_len);
-	r->client_key[d.key_len] = '\0';
+	fixed_fields(&d, slot, text, r);
 	if (d.state & STATE_SERIES) {
 		memcpy(&ds, text + d.user_len + d.job_len + d.key_len,
 		    sizeof(ds));
