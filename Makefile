@@ -128,8 +128,9 @@ $(B)/stores-file: FORCE
 FORCE:
 
 # What every command links beside its own main: the driver, the table
-# of fields, the charts' shared parts, and the name service and Slurm.
-CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/fields.c cmd/slurm.c
+# of fields, records to values and back, tables and charts, and the
+# name service and Slurm.
+CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/fields.c cmd/records.c cmd/slurm.c
 
 $(B)/bin/%: $(B)/cmd/%.o $(CMD_SHARED:%.c=$(B)/%.o) $(B)/libar.a
 	@mkdir -p $(@D)

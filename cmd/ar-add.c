@@ -172,99 +172,6 @@ shape_request(const struct shape *sh, const struct ar_resv *was,
 	return 0;
 }
 
-/*
- * How a request repeats: every (daily, weekly, N slots or a duration)
- * and count or until.  every=Nslots is -N until apply knows the slot.
- * -1 with err if bad.
- */
-static int
-repeat_fields(struct ctx *x, struct item *it, char *err)
-{
-	struct ar_repeat *rep = &it->rep;
-	const char *every = cmd_get(x, &it->rec, "every");
-	const char *count = cmd_get(x, &it->rec, "count");
-	char msg[AR_ERRMAX], digits[24];
-	size_t d;
-	uint64_t n;
-	int until;
-
-	memset(rep, 0, sizeof(*rep));
-	if ((until = cmd_time_field(x, it, "until", &rep->until, err)) < 0)
-		return -1;
-	if (every == NULL) {
-		if (count == NULL && !until)
-			return 0;
-		snprintf(err, AR_ERRMAX, "field '%s': goes with 'every'",
-		    count != NULL ? "count" : "until");
-		return -1;
-	}
-	d = strspn(every, "0123456789");
-	if (strcmp(every, "daily") == 0)
-		rep->every = 86400;
-	else if (strcmp(every, "weekly") == 0)
-		rep->every = 7 * 86400;
-	else if (d > 0 && d < sizeof(digits) && (strcmp(every + d,
-	    "slot") == 0 || strcmp(every + d, "slots") == 0)) {
-		memcpy(digits, every, d);
-		digits[d] = '\0';
-		if (ar_uint_parse(digits, 1, AR_DURATION_MAX, &n, msg) != 0) {
-			snprintf(err, AR_ERRMAX, "field 'every': %.200s", msg);
-			return -1;
-		}
-		rep->every = -(int64_t)n;
-	} else if (ar_duration_parse(every, &rep->every, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field 'every': %.200s (or daily, "
-		    "weekly, Nslots)", msg);
-		return -1;
-	}
-	if (count != NULL && until) {
-		snprintf(err, AR_ERRMAX, "field 'until': give 'count' or "
-		    "'until', not both");
-		return -1;
-	}
-	if (count == NULL && !until) {
-		snprintf(err, AR_ERRMAX, "missing field 'count' (or 'until')");
-		return -1;
-	}
-	if (count != NULL) {
-		if (ar_uint_parse(count, 1, AR_SERIES_MAX, &n, msg) != 0) {
-			snprintf(err, AR_ERRMAX, "field 'count': %.200s", msg);
-			return -1;
-		}
-		rep->count = (uint32_t)n;
-	} else if (rep->until < it->rq.earliest) {
-		snprintf(err, AR_ERRMAX, "field 'until': before '%s'",
-		    cmd_get(x, &it->rec, "start") ? "start" : "earliest");
-		return -1;
-	}
-	if (it->rq.jobs != 1) {
-		snprintf(err, AR_ERRMAX, "field 'jobs': a series repeats one "
-		    "job");
-		return -1;
-	}
-	return 0;
-}
-
-/* A request's hold: how long it lasts unless confirmed, if given. */
-static int
-hold_field(struct ctx *x, struct item *it, char *err)
-{
-	const char *v = cmd_get(x, &it->rec, "hold");
-	char msg[AR_ERRMAX];
-
-	if (v == NULL)
-		return 0;
-	if (ar_duration_parse(v, &it->rq.hold, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field 'hold': %.200s", msg);
-		return -1;
-	}
-	if (it->rq.hold > AR_HOLD_MAX) {
-		snprintf(err, AR_ERRMAX, "field 'hold': longer than a year");
-		return -1;
-	}
-	return 0;
-}
-
 static int
 prepare(struct ctx *x, struct item *it, char *err)
 {
@@ -275,8 +182,8 @@ prepare(struct ctx *x, struct item *it, char *err)
 		return id_field(x, it, err);
 	if (o->modify)
 		return shape_fields(x, it, &sh, err);
-	if (cmd_request(x, it, err) != 0 || repeat_fields(x, it, err) != 0 ||
-	    hold_field(x, it, err) != 0)
+	if (cmd_request(x, it, err) != 0 || cmd_repeat(x, it, &it->rep, err) != 0 ||
+	    cmd_hold(x, it, err) != 0)
 		return -1;
 	if (it->rq.hold != 0 && it->rep.every != 0) {
 		snprintf(err, AR_ERRMAX, "field 'hold': not for a series");
@@ -369,18 +276,6 @@ emit_confirm(struct ctx *x, struct item *it)
 	ar_record_del(r, "expires");
 	return ar_record_set(r, "status", "granted") != 0 ||
 	    cmd_print(x, r) != 0 ? -1 : 0;
-}
-
-/* A copy's hold: status held and its expiry, or neither. */
-static int
-hold_answer(struct ar_record *r, int64_t expires)
-{
-	if (expires == 0) {
-		ar_record_del(r, "expires");
-		return 0;
-	}
-	return ar_record_set(r, "status", "held") != 0 ||
-	    ar_record_set_time(r, "expires", expires) != 0 ? -1 : 0;
 }
 
 /*
@@ -642,32 +537,11 @@ emit_modify(struct ctx *x, struct item *it)
 	if (it->ngranted == 0)
 		return cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
 	was = &it->moved[0];
-	if (hold_answer(r, it->placed[0].expires) != 0 ||
+	if (cmd_held(r, it->placed[0].expires) != 0 ||
 	    ar_record_set_time(r, "old_start", was->start) != 0 ||
 	    ar_record_set_time(r, "old_end", was->end) != 0 ||
 	    ar_record_set_uint(r, "old_nodes", was->nodes) != 0 ||
 	    cmd_print(x, r) != 0 || emit_moved(x, it) != 0)
-		return -1;
-	return 0;
-}
-
-/* The occurrence's fields of a line: its id if granted (else none),
- * its series (if it has one) and its occurrence number. */
-static int
-occurrence_fields(struct ar_record *r, uint64_t id, uint64_t series,
-    uint32_t occurrence)
-{
-	if (id == 0)
-		ar_record_del(r, "id");
-	else if (ar_record_set_uint(r, "id", id) != 0)
-		return -1;
-	if (series == 0)
-		ar_record_del(r, "series");
-	else if (ar_record_set_uint(r, "series", series) != 0)
-		return -1;
-	if (occurrence == 0)
-		ar_record_del(r, "occurrence");
-	else if (ar_record_set_uint(r, "occurrence", occurrence) != 0)
 		return -1;
 	return 0;
 }
@@ -689,7 +563,7 @@ emit_modify_series(struct ctx *x, struct item *it)
 		return st > 0 ? st : -1;
 	if (it->ngranted == 0) {
 		was = &it->was[last];
-		return occurrence_fields(r, was->id, was->series,
+		return cmd_occurrence(r, was->id, was->series,
 		    was->occurrence) != 0 ||
 		    cmd_answer(it, &it->alts[last]) != 0 ||
 		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
@@ -699,7 +573,7 @@ emit_modify_series(struct ctx *x, struct item *it)
 		was = &it->was[i];
 		it->earliest = now->latest != now->earliest ? now->earliest : -1;
 		it->latest = now->latest != now->earliest ? now->latest : -1;
-		if (occurrence_fields(r, now->id, now->series,
+		if (cmd_occurrence(r, now->id, now->series,
 		    now->occurrence) != 0 ||
 		    cmd_answer(it, &it->alts[i]) != 0 ||
 		    ar_record_set_uint(r, "nodes", now->nodes) != 0 ||
@@ -741,7 +615,7 @@ emit_series(struct ctx *x, struct item *it)
 		shift = (int64_t)(v->occurrence - 1) * it->rep.every;
 		it->earliest = earliest >= 0 ? earliest + shift : -1;
 		it->latest = latest >= 0 ? latest + shift : -1;
-		if (occurrence_fields(r, v->id, v->series, v->occurrence) != 0 ||
+		if (cmd_occurrence(r, v->id, v->series, v->occurrence) != 0 ||
 		    cmd_answer(it, &a) != 0)
 			return -1;
 		ar_record_del(r, "free");
@@ -756,7 +630,7 @@ emit_series(struct ctx *x, struct item *it)
 		    it->rep.every : 0;
 		it->earliest = earliest >= 0 ? earliest + shift : -1;
 		it->latest = latest >= 0 ? latest + shift : -1;
-		if (occurrence_fields(r, a.status == AR_GRANTED ? a.id : 0,
+		if (cmd_occurrence(r, a.status == AR_GRANTED ? a.id : 0,
 		    series, a.occurrence) != 0 || cmd_answer(it, &a) != 0 ||
 		    cmd_print(x, r) != 0)
 			return -1;
@@ -811,7 +685,7 @@ emit(struct ctx *x, struct item *it)
 		if (ar_record_set_uint(r, "id", it->placed[i].id) != 0 ||
 		    (it->rq.jobs > 1 &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
-		    cmd_answer(it, &a) != 0 || hold_answer(r, !a.replayed ?
+		    cmd_answer(it, &a) != 0 || cmd_held(r, !a.replayed ?
 		    it->placed[i].expires : a.status == AR_HELD ?
 		    it->moved[i].expires : 0) != 0)
 			return -1;

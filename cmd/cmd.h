@@ -71,6 +71,7 @@ struct cmd_field {
 	const char *name;
 	unsigned read_by;
 	unsigned printed_by;
+	int numeric;            /* a number wherever it appears */
 };
 
 /* Every field, ending with a NULL name. */
@@ -80,6 +81,10 @@ extern const struct cmd_field cmd_fields[];
  * class's (granted_cN) once for each class, granted_c1 to granted_c8;
  * *n is how many. */
 const char *const *cmd_field_names(size_t *n);
+
+/* The names of the fields that are numbers, NULL-terminated, for
+ * ar_record_numbers. */
+const char *const *cmd_numeric_fields(void);
 
 /* A command: its name, usage, options and what it does with an item. */
 struct cmd {
@@ -198,6 +203,16 @@ int cmd_request(struct ctx *x, struct item *it, char *err);
  * end), if there, bounds it; it->rq.duration is 0 if not. */
 int cmd_job(struct ctx *x, struct item *it, char *err);
 
+/* How a request repeats, into *rep: every (daily, weekly, N slots or a
+ * duration) and count or until; every=Nslots is -N until the slot is
+ * known; every 0 if it does not repeat.  -1 with err if bad. */
+int cmd_repeat(struct ctx *x, struct item *it, struct ar_repeat *rep,
+    char *err);
+
+/* A request's hold, into it->rq.hold: how long it lasts unless
+ * confirmed, if given.  -1 with err if bad. */
+int cmd_hold(struct ctx *x, struct item *it, char *err);
+
 /* ar-search's apply and emit: the answer of ar_search, exit 1 if it
  * does not fit (ar-price quotes this way too). */
 int cmd_search_apply(struct ctx *x, ar_txn *t, struct item *it);
@@ -205,6 +220,15 @@ int cmd_search_emit(struct ctx *x, struct item *it);
 
 /* Set status, reason, start, end and free from an answer. -1: no memory. */
 int cmd_answer(struct item *it, const struct ar_answer *a);
+
+/* A copy's hold: status held and its expiry, or (expires 0) no expiry.
+ * -1: no memory. */
+int cmd_held(struct ar_record *r, int64_t expires);
+
+/* An occurrence's fields: its id if granted (else none), its series (if
+ * it has one) and its occurrence number.  -1: no memory. */
+int cmd_occurrence(struct ar_record *r, uint64_t id, uint64_t series,
+    uint32_t occurrence);
 
 /* Print a record to the batch output; -1 if memory ran out. */
 int cmd_print(struct ctx *x, const struct ar_record *r);
