@@ -35,6 +35,12 @@ struct opts {
 	const char *lead;       /* --lead, as given */
 };
 
+/* What a line of ar-map keeps: the reservation it asks about, or 0
+ * (another command's refusal, passed on). */
+struct map_line {
+	uint64_t id;
+};
+
 static const struct option longopts[] = {
 	{ "plan", no_argument, NULL, 'p' },
 	{ "from", required_argument, NULL, OPT_FROM },
@@ -403,10 +409,11 @@ map_store(struct ctx *x, ar_store *s)
 static int
 prepare_id(struct ctx *x, struct item *it, char *err)
 {
+	struct map_line *l = it->own;
 	int rc;
 
 	/* Another command's refusal passes through untouched. */
-	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) == 0 &&
+	if ((rc = cmd_id_field(x, it, "id", &l->id, err)) == 0 &&
 	    cmd_get(x, &it->rec, "status") == NULL)
 		snprintf(err, AR_ERRMAX, "missing field 'id'");
 	return rc == 1 || (rc == 0 &&
@@ -424,11 +431,14 @@ map_ids(struct ctx *x, struct item *items, size_t n)
 		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
 		return EXIT_STORE;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (items[i].id != 0) {
-			o->ids[o->nids] = items[i].id;
+	for (size_t i = 0; i < n; i++) {
+		const struct map_line *l = items[i].own;
+
+		if (l->id != 0) {
+			o->ids[o->nids] = l->id;
 			o->asked[o->nids++] = &items[i];
 		}
+	}
 	if ((status = map_store(x, x->store)) != 0)
 		return status;
 	for (size_t i = 0; i < n; i++)
@@ -528,6 +538,7 @@ static const struct cmd map = {
 	.option = option,
 	.whole = whole,
 	.whole_reads = 1,
+	.line_size = sizeof(struct map_line),
 };
 
 int

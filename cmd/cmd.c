@@ -405,7 +405,6 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 	it->line = lineno;
 	it->bad = 1;
 	it->nalts = 0;
-	it->nids = 0;
 	if (array_room(&it->alts, &it->altcap, x->answers,
 	    sizeof(*it->alts)) != 0) {
 		cmd_warn(x, lineno, "out of memory");
@@ -494,17 +493,21 @@ cmd_hosts(struct ctx *x)
 	return &x->hosts;
 }
 
-/* Room in the batch for one item more: the items added are empty. */
+/* Room in the batch for one item more: the items added are empty, and
+ * so is what the command keeps of each.  *cap counts only whole items. */
 static int
 grow_items(struct batch *b, size_t *cap)
 {
-	size_t had = *cap;
+	size_t had = *cap, room = *cap, size = b->x->cmd->line_size;
 
-	if (array_room(&b->items, cap, b->n + 1, sizeof(*b->items)) != 0)
+	if (array_room(&b->items, &room, b->n + 1, sizeof(*b->items)) != 0)
 		return -1;
-	memset(b->items + had, 0, (*cap - had) * sizeof(*b->items));
-	for (size_t i = had; i < *cap; i++)
-		ar_record_init(&b->items[i].rec);
+	memset(b->items + had, 0, (room - had) * sizeof(*b->items));
+	for (; *cap < room; ++*cap) {
+		ar_record_init(&b->items[*cap].rec);
+		if (size > 0 && (b->items[*cap].own = calloc(1, size)) == NULL)
+			return -1;
+	}
 	return 0;
 }
 
@@ -596,13 +599,11 @@ input_end(struct reader *r, struct batch *b, size_t cap)
 {
 	for (size_t i = 0; i < cap; i++) {
 		ar_record_free(&b->items[i].rec);
-		free(b->items[i].ids);
 		free(b->items[i].hosts);
-		free(b->items[i].rcs);
-		free(b->items[i].placed);
-		free(b->items[i].moved);
-		free(b->items[i].was);
 		free(b->items[i].alts);
+		if (b->items[i].own != NULL && b->x->cmd->line_free != NULL)
+			b->x->cmd->line_free(b->items[i].own);
+		free(b->items[i].own);
 	}
 	free(b->items);
 	free(r->buf);
@@ -1270,13 +1271,3 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	return status;
 }
 
-int
-cmd_room(struct item *it, size_t n, int was)
-{
-	if (array_room(&it->ids, &it->idcap, n, sizeof(*it->ids)) != 0 ||
-	    array_room(&it->rcs, &it->rcscap, n, sizeof(*it->rcs)) != 0 ||
-	    (was && array_room(&it->was, &it->wascap, n,
-	    sizeof(*it->was)) != 0))
-		return -1;
-	return 0;
-}

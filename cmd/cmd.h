@@ -19,7 +19,8 @@
 
 #define ALTS_MAX 100            /* most alternatives one request may ask */
 
-/* One input line on its way through a command. */
+/* One input line on its way through a command: what every command
+ * keeps of it, and what the command keeps of its own (own). */
 struct item {
 	struct ar_record rec;   /* the input; output fields are set on it */
 	long line;              /* input line number, 0 for arguments */
@@ -28,32 +29,14 @@ struct item {
 	struct ar_request rq;   /* its labels point into rec */
 	int64_t earliest;       /* the fields as given, -1 when absent */
 	int64_t latest;
-	uint64_t id;            /* ar-del: the reservation named by id, or 0 */
-	size_t nids, idcap;     /* ar-del: reservations found, and room */
-	uint64_t *ids;
-	int *rcs;               /* ar-del: the library's answer for each */
-	size_t rcscap;
 	uint32_t *hosts;        /* the hosts the request names, as indexes */
 	size_t hostcap;
-	struct ar_placed *placed;       /* ar-add: copies granted, then moves */
-	size_t ngranted, nplaced, placedcap;
-	struct ar_resv *moved;          /* ar-add: the moved reservations,
-					 * and a replay's copies, as now;
-					 * --modify: first the one changed,
-					 * as it was */
-	size_t movedcap;
-	int refusal;            /* ar-add --modify, ar-suggest --extend:
-				 * AR_ENOTFOUND, AR_EPERM, AR_EDONE, or 0 */
-	struct ar_repeat rep;   /* ar-add: how the request repeats (every
-				 * 0: it does not) */
-	uint64_t series;        /* ar-del, ar-add --modify: the series
-				 * named, or 0 */
-	struct ar_resv *was;    /* ... its reservations, as cancelled, or
-				 * as they were before the change */
-	size_t wascap;
 	size_t nalts;           /* answers in alts */
 	struct ar_answer *alts; /* room for ctx.answers of them */
 	size_t altcap;
+	void *own;              /* the command's own, of line_size bytes:
+				   zero when the item is made, and kept, as
+				   the item is, from one line to another */
 };
 
 struct ctx;
@@ -118,6 +101,10 @@ struct cmd {
 	 * NULL, else when an option set ctx.standalone): a job that needs
 	 * none, with the arguments left after the options; an exit code. */
 	int (*standalone)(struct ctx *, int, char **);
+	/* What the command keeps of each line beyond struct item: its size
+	 * (0: nothing), and what frees what it holds, or NULL. */
+	size_t line_size;
+	void (*line_free)(void *own);
 };
 
 struct ctx {
@@ -236,10 +223,6 @@ int cmd_print(struct ctx *x, const struct ar_record *r);
 /* Add n bytes of text, not a record, to the batch output; -1 if memory
  * ran out. */
 int cmd_write(struct ctx *x, const char *text, size_t n);
-
-/* Make room for n ids (and the library's answers) in it->ids (it->rcs),
- * and with was, n records in it->was; -1 if memory ran out. */
-int cmd_room(struct item *it, size_t n, int was);
 
 /* Fill a record from a reservation (id, series, labels, flags and
  * account, times, nodes, status, and a hold's expiry). */
