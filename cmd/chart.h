@@ -87,4 +87,28 @@ double chart_value_axis(struct textbuf *b, double max, double x, double y,
 void chart_legend(struct textbuf *b, double x, double y, const char *colour,
     const char *name);
 
+/* The figures of ar-report --usage, kept for a table or charts: a set
+ * for each window or group, the total last. */
+struct usage_kept {
+	enum ar_usage_by by;
+	struct ar_pricing pr;   /* the store's classes */
+	struct ar_usage *u;     /* the figures, and their labels ... */
+	char **labels;          /* ... here: NULL for a window's */
+	size_t n, cap, labelcap;
+	int64_t window;         /* --window, for the charts' titles */
+	int64_t now;            /* the clock, for their line */
+	const char *where;      /* the store, for their titles */
+};
+
+/* The figures as a table into b: the window or group, then one column
+ * each, aligned under headings with their units.  -1 if memory ran
+ * out. */
+int chart_usage_table(const struct usage_kept *k, struct textbuf *b);
+
+/* The figures of windows (not groups) as SVG charts into b: utilisation
+ * and acceptance, and with classes revenue per class.  The layout is
+ * fixed, so that a test can find a value where it is drawn (chart.c
+ * says where).  Memory running out sets b->nomem. */
+void chart_usage_svg(const struct usage_kept *k, struct textbuf *b);
+
 #endif

@@ -228,6 +228,18 @@ int cmd_write(struct ctx *x, const char *text, size_t n);
  * account, times, nodes, status, and a hold's expiry). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 
+/* Make r the record of one window, group (label) or total of ar_usage,
+ * as grouped by by; pr names the classes.  A figure not known, or a
+ * fraction of nothing, is JSON's null with nulls, else text ("unknown",
+ * "-").  -1: no memory. */
+int cmd_usage_record(struct ar_record *r, const struct ar_usage *u,
+    const char *label, enum ar_usage_by by, const struct ar_pricing *pr,
+    int nulls);
+
+/* The field, or --by's word, that names a grouping: "window", "user",
+ * "job", "class". */
+const char *cmd_usage_by_name(enum ar_usage_by by);
+
 /* Print the output and messages made so far; -1 on a write error. */
 int cmd_flush(struct ctx *x);
 

@@ -446,3 +446,119 @@ cmd_occurrence(struct ar_record *r, uint64_t id, uint64_t series,
 		return -1;
 	return 0;
 }
+
+/* --- ar-report --usage's figures ------------------------------------- */
+
+static const char *const by_names[] = { "window", "user", "job", "class" };
+
+const char *
+cmd_usage_by_name(enum ar_usage_by by)
+{
+	return by_names[by];
+}
+
+/* The refusal reasons a request may be refused for, as fields. */
+static const enum ar_reason reasons[] = { AR_R_FULL, AR_R_PAST,
+    AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS };
+
+/* Set key to text where a number has none; null in JSON, so that the
+ * field is a number or null. */
+static int
+set_none(int nulls, struct ar_record *r, const char *key,
+    const char *text)
+{
+	return nulls ? ar_record_set_null(r, key) :
+	    ar_record_set(r, key, text);
+}
+
+/* Set key to v, or to "unknown" if it is not known. */
+static int
+set_known(int nulls, struct ar_record *r, const char *key,
+    int known, uint64_t v)
+{
+	return known ? ar_record_set_uint(r, key, v) :
+	    set_none(nulls, r, key, "unknown");
+}
+
+/* A fraction, or "-" when there is nothing to divide. */
+static int
+set_ratio(int nulls, struct ar_record *r, const char *key,
+    int known, uint64_t a, uint64_t b)
+{
+	if (!known)
+		return set_none(nulls, r, key, "unknown");
+	return b == 0 ? set_none(nulls, r, key, "-") :
+	    ar_record_set_real(r, key, (double)a / (double)b);
+}
+
+int
+cmd_usage_record(struct ar_record *r, const struct ar_usage *u,
+    const char *label, enum ar_usage_by by, const struct ar_pricing *pr,
+    int nulls)
+{
+	char key[32];
+	int k = u->known, dk = u->demand_known;
+	uint64_t awt = u->granted ? (uint64_t)((u->wait_sum +
+	    (int64_t)u->granted / 2) / (int64_t)u->granted) : 0;
+
+	ar_record_clear(r);
+	if (u->total && ar_record_set(r, "window", "total") != 0)
+		return -1;
+	if (!u->total && label != NULL) {
+		if (by != AR_BY_CLASS) {
+			if (ar_record_set(r, by_names[by], label) != 0)
+				return -1;
+		} else {
+			size_t c = (size_t)atoi(label);
+
+			if ((c ? ar_record_set_uint(r, "class", c) :
+			    set_none(nulls, r, "class", "none")) != 0 ||
+			    (c >= 1 && c <= pr->n && pr->c[c - 1].name[0] &&
+			    ar_record_set(r, "name", pr->c[c - 1].name) != 0))
+				return -1;
+		}
+	}
+	if (ar_record_set_time(r, "from", u->from) != 0 ||
+	    ar_record_set_time(r, "to", u->to) != 0 ||
+	    (!k && ar_record_set(r, "known", "no") != 0) ||
+	    set_ratio(nulls, r, "utilisation", k, u->reserved, u->capacity) != 0 ||
+	    set_known(nulls, r, "reserved", k, u->reserved) != 0 ||
+	    ((label == NULL || u->total) &&
+	    set_known(nulls, r, "idle", k, u->capacity - u->reserved) != 0) ||
+	    set_known(nulls, r, "granted", k, u->granted) != 0 ||
+	    set_known(nulls, r, "refused", dk, u->refused) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+		snprintf(key, sizeof(key), "refused_%s",
+		    ar_reason_name(reasons[i]));
+		for (char *p = key; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		if (set_known(nulls, r, key, dk, u->refused_by[reasons[i]]) != 0)
+			return -1;
+	}
+	if (set_ratio(nulls, r, "acceptance", k && dk, u->granted, u->granted +
+	    u->refused) != 0 ||
+	    (u->granted ? set_known(nulls, r, "awt", k, awt) :
+	    set_none(nulls, r, "awt", k ? "-" : "unknown")) != 0 ||
+	    set_known(nulls, r, "awt_max", k, (uint64_t)u->wait_max) != 0 ||
+	    set_known(nulls, r, "moved", k, u->moved) != 0)
+		return -1;
+	if (u->classes == 0)
+		return 0;
+	if (set_known(nulls, r, "revenue", k, (uint64_t)u->revenue) != 0)
+		return -1;
+	for (size_t i = 0; i < u->classes; i++) {
+		snprintf(key, sizeof(key), "granted_c%zu", i + 1);
+		if (set_known(nulls, r, key, k, u->class_granted[i]) != 0)
+			return -1;
+		snprintf(key, sizeof(key), "refused_c%zu", i + 1);
+		if (set_known(nulls, r, key, dk, u->class_refused[i]) != 0)
+			return -1;
+		snprintf(key, sizeof(key), "revenue_c%zu", i + 1);
+		if (set_known(nulls, r, key, k,
+		    (uint64_t)u->class_revenue[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
