@@ -24,22 +24,24 @@
 # LC_ALL; a section must say the store it starts from.  Instead of the
 # default store, /var/lib/ar, which is never touched here, AR_STORE
 # names a directory that holds no store, and a section fails if a
-# command made it.  tests/data is there as in the
-# source tree, for the examples "run from the source tree".
+# command made it.  tests/data is there as in the source tree, for the
+# examples "run from the source tree".
 #
 # What may differ, masked in both the text and the output: the owner's
 # uid (owner=, "owner":), which is that of who runs the examples, and
 # map_size=, the store's map as the backend grew it.
 #
-# An example that cannot run here (it needs a PostgreSQL server, a
-# build, the network) is marked in the paragraph right before its
+# An example that cannot run here (it needs a PostgreSQL server, a Slurm
+# controller, a build) is marked in the paragraph right before its
 # block: "(not run by make check: WHY)".  Such a block is listed as a
 # skip with its reason, never run.
 
+# The files: README and every man page.  EX_SRC and EX_DOCS name others,
+# for the case that checks that a wrong example fails.
 SRC=$(dirname "$TESTS")
-EX_DOCS='README cmd/ar-intro.7 cmd/ar-add.1 cmd/ar-del.1 cmd/ar-map.1
-cmd/ar-price.1 cmd/ar-report.1 cmd/ar-search.1 cmd/ar-suggest.1
-format/ar-records.5'
+: "${EX_SRC:=$SRC}"
+[ -n "$EX_DOCS" ] ||
+    EX_DOCS="README $(cd "$SRC" && echo cmd/*.[1-9] format/*.[1-9])"
 
 # ex_extract FILE DIR: the examples of FILE (README, or a man page) into
 # DIR: N.cmd, N.exp for each command, and DIR/plan, a line each of
@@ -66,7 +68,7 @@ ex_extract() {
 		}
 		return out s
 	}
-	function block(    i, j, why, n0, cmd, q, w, end, f) {
+	function block(    i, why, n0, cmd, q, w, end, f) {
 		if (nb == 0) return
 		for (i = 1; i <= nb && b[i] !~ /^\$ /; i++)
 			;
@@ -177,8 +179,10 @@ ex_section() {
 	(cd "$W" && env -i PATH="$PATH" HOME="$W" LC_ALL=C \
 	    AR_STORE="$W/no-store-named" sh "$X/section.sh" </dev/null \
 	    >"$X/section.out" 2>&1)
-	[ -s "$X/section.out" ] && fail "$doc: the section's shell said:" \
-	    "$(sed 's/^/    /' "$X/section.out")"
+	if [ -s "$X/section.out" ]; then
+		fail "$doc: the section's shell said:"
+		sed 's/^/      /' "$X/section.out" >>"$D/.log"
+	fi
 	if [ -e "$W/no-store-named" ]; then
 		fail "$doc: a command made or used the default store: the section names none"
 		rm -rf "$W/no-store-named"
@@ -193,6 +197,15 @@ ex_section() {
 	cmds=
 }
 
+# ex_skips: the blocks of the section marked not run ($skips: LINE ...),
+# listed as skips with their reasons.
+ex_skips() {
+	for s in $skips; do
+		skip "examples: $doc:$s" "not run by make check: $(cat "$X/skip.$s")"
+	done
+	skips=
+}
+
 # ex_doc DOC: every example of DOC, a case per section that has some;
 # the blocks marked not run are listed as skips after their section.
 ex_doc() {
@@ -200,16 +213,14 @@ ex_doc() {
 	X=$TOP/examples/$(echo "$doc" | tr / _)
 	W=$X/home
 	mkdir -p "$X" "$W/tests" && ln -s "$DATA" "$W/tests/data"
-	ex_extract "$SRC/$doc" "$X"
+	ex_extract "$EX_SRC/$doc" "$X"
 	cmds= title= skips= ran=0 begun=
 	while IFS='	' read -r kind a b; do
 		case $kind in
 		S)
 			ex_section
-			for s in $skips; do
-				skip "examples: $doc:${s%%:*}" "not run by make check: $(cat "$X/skip.$s")"
-			done
-			skips= title=$a begun= ;;
+			ex_skips
+			title=$a begun= ;;
 		C)
 			[ -n "$begun" ] || begin "examples: $doc: $title"
 			begun=1
@@ -225,14 +236,170 @@ ex_doc() {
 		esac
 	done <"$X/plan"
 	ex_section
-	for s in $skips; do
-		skip "examples: $doc:$s" "not run by make check: $(cat "$X/skip.$s")"
-	done
+	ex_skips
 	if [ "$ran" = 0 ]; then
 		begin "examples: $doc has examples"
 		fail "$doc: no example found that runs"
 	fi
 }
+
+begin 'examples: the reader takes commands, their continuations and output, sections and marks'
+cat >"$D/README" <<'EOF'
+Title
+=====
+
+Text before a block that cannot run here (not run by make check: it
+needs a server):
+
+    $ never run
+    nor this
+
+A block:
+
+    $ printf '%s\n' a |
+        cat
+    a
+    $ wc -l <<'END'
+    $ b
+    END
+    1
+    $ echo 'one
+    two' \
+      three
+    one
+    two three
+    $ ar-add x
+
+    ar-add: line 1: oops
+    out
+Another
+-------
+
+A file, not a command:
+
+    0 3 * * *  ar-del -q --purge
+EOF
+mkdir "$D/readme"
+ex_extract "$D/README" "$D/readme"
+run cat "$D/readme/plan"
+expect_out <<'EOF'
+S	Title
+X	7	it needs a server
+C	1	12
+C	2	15
+C	3	19
+C	4	24
+S	Another
+EOF
+for k in 1 2 3 4; do
+	printf '%s\n' "-- $k" "$(cat "$D/readme/$k.cmd")" "-- shown"
+	cat "$D/readme/$k.exp"
+done >"$D/cmds"
+run cat "$D/cmds"
+expect_out <<'EOF'
+-- 1
+printf '%s\n' a |
+    cat
+-- shown
+a
+-- 2
+wc -l <<'END'
+$ b
+END
+-- shown
+1
+-- 3
+echo 'one
+two' \
+  three
+-- shown
+one
+two three
+-- 4
+ar-add x
+-- shown
+
+ar-add: line 1: oops
+out
+EOF
+ex_split "$D/readme/4"
+run cat "$D/readme/4.out" "$D/readme/4.eout"
+expect_out '' out 'ar-add: line 1: oops'
+
+begin 'examples: the reader takes a man page as man shows it, and says what it cannot read'
+cat >"$D/page.1" <<'EOF'
+.Sh DESCRIPTION
+.Bd -literal -offset indent
+record=1
+.Ed
+.Sh EXAMPLES
+Two lines, one command:
+.Bd -literal -offset indent
+$ printf '%s\en' \e
+    x\-y
+\&x-y
+.Ed
+.Pp
+Elsewhere
+(not run by make check: it needs
+a server):
+.Bd -literal -offset indent
+$ ar-report --store postgresql://db1/ar --check
+.Ed
+.Pp
+Not as man shows it:
+.Bd -literal -offset indent
+$ echo '\n'
+.Pp
+.Ed
+EOF
+mkdir "$D/page"
+ex_extract "$D/page.1" "$D/page"
+run cat "$D/page/plan"
+expect_out <<'EOF'
+S	DESCRIPTION
+S	EXAMPLES
+C	1	8
+X	17	it needs a server
+E	22	an escape \n in an example
+E	23	a request in an example: .Pp
+C	2	22
+EOF
+run cat "$D/page/1.cmd" "$D/page/1.exp"
+expect_out "printf '%s\\n' \\" '    x-y' 'x-y'
+
+if [ -z "$EX_NESTED" ]; then
+begin 'examples: a section whose output differs, or that names no store, fails, saying where'
+mkdir "$D/src"
+cat >"$D/src/README" <<'EOF'
+Right
+-----
+
+    $ echo yes
+    yes
+
+Wrong
+-----
+
+    $ echo yes
+    no
+    $ ar-report --create --nodes 4
+EOF
+run env EX_NESTED=1 EX_SRC="$D/src" EX_DOCS=README sh "$TESTS/e2e.sh" \
+    "$TESTS/e2e/05-examples.sh"
+expect_exit 1
+filter '/^ok /d'
+expect_out <<'EOF'
+FAIL 4 - examples: README: Wrong
+    README: a command made or used the default store: the section names none
+    README:10: $ echo yes
+      stdout differs from the text shown (-):
+    @@ -1 +1 @@
+    -no
+    +yes
+3 passed, 1 failed
+EOF
+fi
 
 for doc in $EX_DOCS; do
 	ex_doc "$doc"
