@@ -34,7 +34,8 @@
 # An example that cannot run here (it needs a PostgreSQL server, a Slurm
 # controller, a build) is marked in the paragraph right before its
 # block: "(not run by make check: WHY)".  Such a block is listed as a
-# skip with its reason, never run.
+# skip with its reason, never run.  Every file holds an example that
+# runs.
 
 # The files: README and every man page.  EX_SRC and EX_DOCS name others,
 # for the case that checks that a wrong example fails.
