@@ -266,3 +266,12 @@ grep -q '^\.Ev AR_STORE' "$page" || fail 'ar-intro(7) does not say AR_STORE'
 run sh -c 'sed -n "/^\.Sh EXIT STATUS/,/^\.Sh /p" "$1" | grep "^\.It [0-9]"' \
     sh "$page"
 expect_out '.It 0' '.It 1' '.It 2' '.It 3'
+
+# README's list, before its first section, is what a reader meets first.
+begin 'man: README'"'"'s list of commands names every command there is, and no other'
+sed -n '/^Two commands$/q; s/^    \(ar-[a-z]*\)  .*/\1/p' "$SRC/README" |
+    sort >"$D/listed"
+(cd "$AR_BIN" && ls ar-*) | sort >"$D/built"
+run diff "$D/built" "$D/listed"
+expect_exit 0
+expect_out

@@ -44,6 +44,19 @@ refused and once granted, one refused both times counts twice.
 
 EOF
 
+# deps installs what build-deps does and what the tests and benchmarks
+# need; README's Installing names every package of either.
+begin 'deps: README names every package make deps may install'
+sed -n 's/.*missing="\$\$missing \([^"]*\)".*/\1/p' "$SRC/Makefile" |
+    sort -u >"$D/all"
+[ "$(wc -l <"$D/all")" -ge 10 ] || fail 'the Makefile names fewer than ten packages'
+sed -n '/^Building needs a C11 compiler/,/^$/p' "$SRC/README" >"$D/para"
+[ -s "$D/para" ] || fail "README's Installing has no paragraph on what building needs"
+for p in $(cat "$D/all"); do
+	grep -Fqw -- "$p" "$D/para" ||
+	    fail "README's Installing does not name $p, which make deps may install"
+done
+
 begin 'demo: a second run replaces the store of the first'
 demo_run "$D/demo"
 expect_exit 0
