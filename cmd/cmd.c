@@ -961,139 +961,177 @@ drop_rights(const struct cmd *c)
 	return 0;
 }
 
-/* The command, from its options to its exit status. */
-static int
-command(const struct cmd *c, int argc, char **argv, void *data)
-{
-	struct ctx x = { .cmd = c, .data = data, .answers = 1, .write = c->write,
-	    .wait_ms = 30000 };
+/* What the command line asks beside the context: the store, its clock,
+ * and what --create, --upgrade and --group would make of it. */
+struct invocation {
 	struct ar_config cfg;
-	struct option *lo;
-	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");
-	char err[AR_ERRMAX], *so;
-	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
-	int upgrade = 0, simulated = 0, group = 0, from, rights = elevated();
-	int64_t d;
-	uint64_t nodes, host_count = 0;
-	int nodes_opt = 0;
+	const char *dir, *now, *wait;
+	uint64_t host_count;
+	int create, config, upgrade, simulated, group;
+	int now_opt, wait_opt, nodes_opt;       /* given as options */
+};
 
-	guard_std_fds();
-	ar_hostlist_init(&x.hosts);
-	/* getopt's own messages name the command, not the path run. */
-	if (argc > 0)
-		argv[0] = (char *)c->name;
-	ar_config_default(&cfg);
-	x.uid = (uint32_t)getuid();
-	x.now = wall_clock();
-	if ((dir = getenv("AR_STORE")) == NULL || *dir == '\0')
-		dir = DEFAULT_STORE;
+/* An option of --create, a store's configuration, else the command's
+ * own: 0, or -1 for a usage error (said). */
+static int
+config_option(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int opt, char *arg)
+{
+	char err[AR_ERRMAX];
+	uint64_t n;
+	int64_t d;
+
+	switch (opt) {
+	case OPT_OWNERS:
+		if (strcmp(arg, "role") == 0)
+			v->cfg.flags |= AR_ROLE_OWNERS;
+		else if (strcmp(arg, "uid") != 0) {
+			fprintf(stderr, "%s: option '--owners': uid or "
+			    "role, not '%.64s'\n", c->name, arg);
+			return -1;
+		}
+		v->config = 1;
+		break;
+	case OPT_NODES:
+		if (ar_uint_parse(arg, 1, 1000000, &n, err) != 0) {
+			fprintf(stderr, "%s: option '--nodes': %s\n",
+			    c->name, err);
+			return -1;
+		}
+		v->cfg.nodes = (uint32_t)n;
+		v->nodes_opt = v->config = 1;
+		break;
+	case OPT_HOSTS:
+		if (hosts_option(c, arg, &v->cfg, &v->host_count) != 0)
+			return -1;
+		v->config = 1;
+		break;
+	case OPT_MAX_SIZE:
+		/* In MiB: the largest the store's map may grow to. */
+		if (ar_uint_parse(arg, 1, 1 << 24, &n, err) != 0) {
+			fprintf(stderr, "%s: option '--max-size': %s\n",
+			    c->name, err);
+			return -1;
+		}
+		v->cfg.map_max = n << 20;
+		v->config = 1;
+		break;
+	case OPT_SLOT:
+	case OPT_HORIZON:
+		if (cmd_duration_opt(x, opt == OPT_SLOT ?
+		    "option '--slot'" : "option '--horizon'", arg, &d) != 0)
+			return -1;
+		*(opt == OPT_SLOT ? &v->cfg.slot : &v->cfg.horizon) = d;
+		v->config = 1;
+		break;
+	default:
+		if (c->option == NULL || c->option(x, opt, arg) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One option every command takes, else config_option's: 0, or -1 for
+ * a usage error (said). */
+static int
+common_option(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int opt, char *arg)
+{
+	switch (opt) {
+	case 's':
+		if (*arg == '\0') {
+			fprintf(stderr, "%s: option '--store': empty\n",
+			    c->name);
+			return -1;
+		}
+		v->dir = arg;
+		break;
+	case OPT_GROUP:
+		if (group_parse(arg, &v->cfg.group) != 0) {
+			fprintf(stderr, "%s: option '--group': no group "
+			    "'%.64s'\n", c->name, arg);
+			return -1;
+		}
+		v->group = 1;
+		break;
+	case 'j':
+		x->json = AR_REC_JSON;
+		break;
+	case OPT_NOW:
+		v->now = arg;
+		v->now_opt = 1;
+		break;
+	case OPT_WAIT:
+		v->wait = arg;
+		v->wait_opt = 1;
+		break;
+	case OPT_CREATE:
+		v->create = 1;
+		break;
+	case OPT_UPGRADE:
+		v->upgrade = 1;
+		break;
+	case OPT_SIMULATED:
+		v->simulated = 1;
+		break;
+	default:
+		return config_option(c, x, v, opt, arg);
+	}
+	return 0;
+}
+
+/* Read the options into x and v: -1 to go on with the operands left in
+ * *argc and *argv, else the exit status (--help and --version are done,
+ * a usage error is said). */
+static int
+parse_options(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int *argc, char ***argv)
+{
+	struct option *lo;
+	char *so;
+	int opt, status = -1;
+
 	if (options(c, &lo, &so) != 0) {
 		fprintf(stderr, "%s: out of memory\n", c->name);
 		return EXIT_STORE;
 	}
-	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+	while (status < 0 &&
+	    (opt = getopt_long(*argc, *argv, so, lo, NULL)) != -1) {
 		switch (opt) {
-		case 's':
-			if (*optarg == '\0') {
-				fprintf(stderr, "%s: option '--store': empty\n",
-				    c->name);
-				goto usage;
-			}
-			dir = optarg;
-			break;
-		case OPT_GROUP:
-			if (group_parse(optarg, &cfg.group) != 0) {
-				fprintf(stderr, "%s: option '--group': no group "
-				    "'%.64s'\n", c->name, optarg);
-				goto usage;
-			}
-			group = 1;
-			break;
-		case 'j':
-			x.json = AR_REC_JSON;
-			break;
-		case OPT_NOW:
-			now = optarg;
-			now_opt = 1;
-			break;
-		case OPT_WAIT:
-			wait = optarg;
-			wait_opt = 1;
-			break;
-		case OPT_CREATE:
-			create = 1;
-			break;
-		case OPT_UPGRADE:
-			upgrade = 1;
-			break;
-		case OPT_SIMULATED:
-			simulated = 1;
-			break;
-		case OPT_OWNERS:
-			if (strcmp(optarg, "role") == 0)
-				cfg.flags |= AR_ROLE_OWNERS;
-			else if (strcmp(optarg, "uid") != 0) {
-				fprintf(stderr, "%s: option '--owners': uid or "
-				    "role, not '%.64s'\n", c->name, optarg);
-				goto usage;
-			}
-			config = 1;
-			break;
-		case OPT_NODES:
-			if (ar_uint_parse(optarg, 1, 1000000, &nodes, err) != 0) {
-				fprintf(stderr, "%s: option '--nodes': %s\n",
-				    c->name, err);
-				goto usage;
-			}
-			cfg.nodes = (uint32_t)nodes;
-			nodes_opt = config = 1;
-			break;
-		case OPT_HOSTS:
-			if (hosts_option(c, optarg, &cfg, &host_count) != 0)
-				goto usage;
-			config = 1;
-			break;
-		case OPT_MAX_SIZE:
-			/* In MiB: the largest the store's map may grow to. */
-			if (ar_uint_parse(optarg, 1, 1 << 24, &nodes, err) != 0) {
-				fprintf(stderr, "%s: option '--max-size': %s\n",
-				    c->name, err);
-				goto usage;
-			}
-			cfg.map_max = nodes << 20;
-			config = 1;
-			break;
-		case OPT_SLOT:
-		case OPT_HORIZON:
-			if (cmd_duration_opt(&x, opt == OPT_SLOT ?
-			    "option '--slot'" : "option '--horizon'", optarg,
-			    &d) != 0)
-				goto usage;
-			*(opt == OPT_SLOT ? &cfg.slot : &cfg.horizon) = d;
-			config = 1;
-			break;
 		case 'h':
 			usage(c, stdout);
 			cmd_fields_help(stdout, c);
-			free(lo);
-			free(so);
-			return fflush(stdout) == 0 ? 0 : EXIT_STORE;
+			status = fflush(stdout) == 0 ? 0 : EXIT_STORE;
+			break;
 		case 'V':
 			printf("%s (ar) %s\n", c->name, AR_VERSION);
-			free(lo);
-			free(so);
-			return fflush(stdout) == 0 ? 0 : EXIT_STORE;
+			status = fflush(stdout) == 0 ? 0 : EXIT_STORE;
+			break;
 		default:
-			if (c->option == NULL || c->option(&x, opt, optarg) != 0)
-				goto usage;
+			if (common_option(c, x, v, opt, optarg) != 0)
+				status = EXIT_USAGE;
 		}
 	}
-	if (c->options_end != NULL && c->options_end(&x) != 0)
-		goto usage;
+	if (status < 0 && c->options_end != NULL && c->options_end(x) != 0)
+		status = EXIT_USAGE;
 	free(lo);
 	free(so);
-	argc -= optind;
-	argv += optind;
+	if (status == EXIT_USAGE)
+		usage(c, stderr);
+	*argc -= optind;
+	*argv += optind;
+	return status;
+}
+
+/* The options taken together, the clock and the wait read: -1 to go on,
+ * else the exit status (the error said). */
+static int
+settle_options(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int rights)
+{
+	char err[AR_ERRMAX];
+	int64_t d;
+
 	/* The caller's environment is not the store's to follow. */
 	if (rights && getenv("AR_NOW") != NULL) {
 		fprintf(stderr, "%s: AR_NOW: a command installed setgid takes "
@@ -1101,85 +1139,174 @@ command(const struct cmd *c, int argc, char **argv, void *data)
 		    c->name);
 		return EXIT_USAGE;
 	}
-	if (now != NULL) {
-		if (ar_time_parse(now, x.now, &x.now, err) != 0) {
-			fprintf(stderr, "%s: %s: %s\n", c->name, now_opt ?
+	if (v->now != NULL) {
+		if (ar_time_parse(v->now, x->now, &x->now, err) != 0) {
+			fprintf(stderr, "%s: %s: %s\n", c->name, v->now_opt ?
 			    "option '--now'" : "AR_NOW", err);
 			return EXIT_USAGE;
 		}
-		x.fixed_now = 1;
+		x->fixed_now = 1;
 	}
-	if (wait != NULL) {
-		if (strcmp(wait, "0") == 0)
+	if (v->wait != NULL) {
+		if (strcmp(v->wait, "0") == 0)
 			d = 0;
-		else if (cmd_duration_opt(&x, wait_opt ? "option '--wait'" :
-		    "AR_WAIT", wait, &d) != 0)
+		else if (cmd_duration_opt(x, v->wait_opt ? "option '--wait'" :
+		    "AR_WAIT", v->wait, &d) != 0)
 			return EXIT_USAGE;
-		x.wait_ms = (long)(d * 1000);
+		x->wait_ms = (long)(d * 1000);
 	}
-	if (config && !create) {
+	if (v->config && !v->create) {
 		fprintf(stderr, "%s: --nodes, --hosts, --slot, --horizon, "
 		    "--max-size and --owners go with --create\n",
 		    c->name);
 		return EXIT_USAGE;
 	}
-	if (simulated && !create && !upgrade) {
+	if (v->simulated && !v->create && !v->upgrade) {
 		fprintf(stderr, "%s: --simulated goes with --create or "
 		    "--upgrade\n", c->name);
 		return EXIT_USAGE;
 	}
-	if (simulated)
-		cfg.flags |= AR_SIMULATED;
-	if ((cfg.flags & AR_ROLE_OWNERS) &&
-	    strcmp(ar_backend_name(dir), "postgresql") != 0) {
+	if (v->simulated)
+		v->cfg.flags |= AR_SIMULATED;
+	if ((v->cfg.flags & AR_ROLE_OWNERS) &&
+	    strcmp(ar_backend_name(v->dir), "postgresql") != 0) {
 		fprintf(stderr, "%s: option '--owners': role is for a "
 		    "PostgreSQL store (an LMDB store's owners are uids)\n",
 		    c->name);
 		return EXIT_USAGE;
 	}
-	if (cfg.hosts != NULL) {
-		if (nodes_opt && cfg.nodes != host_count) {
+	if (v->cfg.hosts != NULL) {
+		if (v->nodes_opt && v->cfg.nodes != v->host_count) {
 			fprintf(stderr, "%s: option '--nodes': %lu, but '--hosts' "
-			    "names %lu\n", c->name, (unsigned long)cfg.nodes,
-			    (unsigned long)host_count);
+			    "names %lu\n", c->name, (unsigned long)v->cfg.nodes,
+			    (unsigned long)v->host_count);
 			return EXIT_USAGE;
 		}
-		cfg.nodes = (uint32_t)host_count;
+		v->cfg.nodes = (uint32_t)v->host_count;
 	}
-	if (c->prepare == NULL && c->whole == NULL)
-		x.standalone = 1;
-	x.dir = dir;
-	ar_where_masked(dir, x.shown, sizeof(x.shown));
-	/*
-	 * With the rights of a setgid install: only a listed store; and what
-	 * needs no store's files, or makes or converts a store, or talks to
-	 * a server, runs with the caller's own rights from the start.
-	 */
-	if (rights && !x.standalone && !store_listed(dir)) {
+	return -1;
+}
+
+/*
+ * With the rights of a setgid install: only a listed store; and what
+ * needs no store's files, or makes or converts a store, or talks to
+ * a server, runs with the caller's own rights from the start.  -1 to go
+ * on, else the exit status.
+ */
+static int
+setgid_rules(const struct cmd *c, const struct ctx *x,
+    const struct invocation *v)
+{
+	if (!x->standalone && !store_listed(v->dir)) {
 		fprintf(stderr, "%s: %s: not a store that this command, "
-		    "installed setgid, serves (see %s)\n", c->name, dir,
+		    "installed setgid, serves (see %s)\n", c->name, v->dir,
 		    AR_STORES_FILE);
 		return EXIT_USAGE;
 	}
-	if (rights && x.store_wide && getuid() != 0) {
+	if (x->store_wide && getuid() != 0) {
 		fprintf(stderr, "%s: %s: only root changes a shared store for "
 		    "every user this way (the command is installed setgid)\n",
-		    c->name, dir);
+		    c->name, v->dir);
 		return EXIT_USAGE;
 	}
-	if (rights && (x.standalone || create || upgrade || group ||
-	    strcmp(ar_backend_name(dir), "postgresql") == 0) &&
+	if ((x->standalone || v->create || v->upgrade || v->group ||
+	    strcmp(ar_backend_name(v->dir), "postgresql") == 0) &&
 	    drop_rights(c) != 0)
 		return EXIT_STORE;
+	return -1;
+}
+
+/* Upgrade, create or share the store as asked, then open it into
+ * x->store and read its clock: -1 to go on, else the exit status (the
+ * store closed). */
+static int
+open_store(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int rights)
+{
+	int from, rc, status;
+
+	/* Before anything is made: the store would be live. */
+	if (v->create && x->fixed_now && !v->simulated)
+		return live_refusal(c, v->now_opt);
+	/* An old store is converted before --create compares it; a
+	 * missing one is for --create to make. */
+	if (v->upgrade && (rc = ar_upgrade(v->dir, v->cfg.flags &
+	    AR_SIMULATED, x->wait_ms, &from)) != 0 &&
+	    !(v->create && rc == AR_ENOSTORE))
+		return cmd_store_error(x, rc);
+	if (v->upgrade && rc == 0 && from < AR_FORMAT_VERSION)
+		fprintf(stderr, "%s: %s: upgraded from format %d to %d; its "
+		    "clock %s\n", c->name, v->dir, from, AR_FORMAT_VERSION,
+		    v->simulated ? "stays simulated" : "is now live, the "
+		    "system clock (--upgrade --simulated keeps a simulated "
+		    "one)");
+	if (v->create && (status = create_store(x, &v->cfg)) != 0)
+		return status;
+	/* --group alone shares the store that is there (a PostgreSQL
+	 * store's users are its database's roles: nothing to do). */
+	if (v->group && !v->create && (rc = ar_share(v->dir,
+	    v->cfg.group)) != 0 && rc != EOPNOTSUPP)
+		return cmd_store_error(x, rc);
+	/* Every file of the store is open: the rights go for good. */
+	rc = ar_open(v->dir, x->write ? 0 : AR_RDONLY, &x->store);
+	if (rights && drop_rights(c) != 0) {
+		ar_close(x->store);
+		x->store = NULL;
+		return EXIT_STORE;
+	}
+	if (rc != 0)
+		return cmd_store_error(x, rc);
+	ar_set_wait(x->store, x->wait_ms);
+	if ((rc = store_clock(x)) != 0)
+		status = (cmd_store_error(x, rc), EXIT_STORE);
+	else if (x->fixed_now && x->write && x->live)
+		status = live_refusal(c, v->now_opt);
+	else
+		return -1;
+	ar_close(x->store);
+	x->store = NULL;
+	return status;
+}
+
+/* The command, from its options to its exit status. */
+static int
+command(const struct cmd *c, int argc, char **argv, void *data)
+{
+	struct ctx x = { .cmd = c, .data = data, .answers = 1, .write = c->write,
+	    .wait_ms = 30000 };
+	struct invocation v = { .now = getenv("AR_NOW"),
+	    .wait = getenv("AR_WAIT") };
+	int rights = elevated(), status;
+
+	guard_std_fds();
+	ar_hostlist_init(&x.hosts);
+	/* getopt's own messages name the command, not the path run. */
+	if (argc > 0)
+		argv[0] = (char *)c->name;
+	ar_config_default(&v.cfg);
+	x.uid = (uint32_t)getuid();
+	x.now = wall_clock();
+	if ((v.dir = getenv("AR_STORE")) == NULL || *v.dir == '\0')
+		v.dir = DEFAULT_STORE;
+	if ((status = parse_options(c, &x, &v, &argc, &argv)) >= 0 ||
+	    (status = settle_options(c, &x, &v, rights)) >= 0)
+		goto done;
+	if (c->prepare == NULL && c->whole == NULL)
+		x.standalone = 1;
+	x.dir = v.dir;
+	ar_where_masked(v.dir, x.shown, sizeof(x.shown));
+	if (rights && (status = setgid_rules(c, &x, &v)) >= 0)
+		goto done;
 	if (x.standalone) {
-		if (create || upgrade || group) {
+		if (v.create || v.upgrade || v.group) {
 			fprintf(stderr, "%s: %s: this mode uses no store\n",
-			    c->name, create ? "--create" : upgrade ?
+			    c->name, v.create ? "--create" : v.upgrade ?
 			    "--upgrade" : "--group");
-			return EXIT_USAGE;
+			status = EXIT_USAGE;
+			goto done;
 		}
 		status = c->standalone(&x, argc, argv);
-		goto done;
+		goto flush;
 	}
 	if (c->prepare == NULL)
 		x.whole = 1;
@@ -1187,51 +1314,14 @@ command(const struct cmd *c, int argc, char **argv, void *data)
 	x.argv = argv;
 	if (argc > 0 && x.whole && !c->whole_reads) {
 		fprintf(stderr, "%s: takes no records as arguments\n", c->name);
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+		goto done;
 	}
-	/* Before anything is made: the store would be live. */
-	if (create && x.fixed_now && !simulated)
-		return live_refusal(c, now_opt);
-	/* An old store is converted before --create compares it; a
-	 * missing one is for --create to make. */
-	if (upgrade && (rc = ar_upgrade(dir, cfg.flags & AR_SIMULATED,
-	    x.wait_ms, &from)) != 0 && !(create && rc == AR_ENOSTORE))
-		return cmd_store_error(&x, rc);
-	if (upgrade && rc == 0 && from < AR_FORMAT_VERSION)
-		fprintf(stderr, "%s: %s: upgraded from format %d to %d; its "
-		    "clock %s\n", c->name, dir, from, AR_FORMAT_VERSION,
-		    simulated ? "stays simulated" : "is now live, the system "
-		    "clock (--upgrade --simulated keeps a simulated one)");
-	if (create && (status = create_store(&x, &cfg)) != 0)
-		return status;
-	/* --group alone shares the store that is there (a PostgreSQL
-	 * store's users are its database's roles: nothing to do). */
-	if (group && !create && (rc = ar_share(dir, cfg.group)) != 0 &&
-	    rc != EOPNOTSUPP)
-		return cmd_store_error(&x, rc);
-	/* Every file of the store is open: the rights go for good. */
-	rc = ar_open(dir, x.write ? 0 : AR_RDONLY, &x.store);
-	if (rights && drop_rights(c) != 0) {
-		ar_close(x.store);
-		return EXIT_STORE;
-	}
-	if (rc != 0)
-		return cmd_store_error(&x, rc);
-	ar_set_wait(x.store, x.wait_ms);
-	if ((rc = store_clock(&x)) != 0) {
-		cmd_store_error(&x, rc);
-		ar_close(x.store);
-		free(x.host_names);
-		return EXIT_STORE;
-	}
-	if (x.fixed_now && x.write && x.live) {
-		ar_close(x.store);
-		free(x.host_names);
-		return live_refusal(c, now_opt);
-	}
+	if ((status = open_store(c, &x, &v, rights)) >= 0)
+		goto done;
 	status = x.whole ? c->whole(&x, x.store) :
 	    run_records(&x, argc, argv);
-done:
+flush:
 	/* A whole-store or standalone job that failed prints nothing, not a
 	 * part (but what it said it found, as --check's violations, it
 	 * prints). */
@@ -1242,17 +1332,13 @@ done:
 		    strerror(errno));
 		status = EXIT_STORE;
 	}
+done:
 	ar_close(x.store);
 	free(x.out);
 	free(x.err);
 	free(x.host_names);
 	ar_hostlist_free(&x.hosts);
 	return status;
-usage:
-	free(lo);
-	free(so);
-	usage(c, stderr);
-	return EXIT_USAGE;
 }
 
 /*
