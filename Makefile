@@ -176,7 +176,7 @@ deps: build-deps
 		missing="$$missing libnss-wrapper"; \
 	$(APT_MISSING)
 
-.PHONY: all build-deps deps demo check test unit e2e crash-test install-test crash san \
+.PHONY: all build-deps deps demo check test unit floors e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
 	fuzz-short fuzz bench bench-run garq flexbench rmbench bench-quick install \
 	uninstall clean FORCE
@@ -290,7 +290,15 @@ install-test: all
 		grep -v '^ok ' $(B)/packaging.log; \
 		tail -n 1 $(B)/packaging.log >>$(RESULTS); exit $$rc
 
-test: unit e2e crash-test coalloc-test install-test
+# Every call in lib/ goes down the stack of floors lib/internal.h names,
+# or sideways, never up: read from the objects' symbols.
+floors: $(LIB_OBJ)
+	@echo "== tests/floors.sh ($(B)/lib)"
+	@sh tests/floors.sh $(B)/lib >$(B)/floors.log 2>&1; rc=$$?; \
+		cat $(B)/floors.log; tail -n 1 $(B)/floors.log >>$(RESULTS); \
+		exit $$rc
+
+test: unit floors e2e crash-test coalloc-test install-test
 
 # ar-map --slurm against a throwaway slurmctld (tests/slurm.sh):
 # SLURM_ROUNDS random rounds, the exporter SIGKILLed at random moments

@@ -5,7 +5,8 @@
  * The library is a stack of floors.  A file calls functions of its own
  * floor and of the floors below it, never of one above, so that a
  * floor can be read, tested and changed knowing only what lies under
- * it.  From the ground up:
+ * it (tests/floors.sh, in make check, reads the objects' symbols and
+ * fails on a call up).  From the ground up:
  *
  * 1. Storage: the seam every backend fills (kv.h; kv.c, the table of
  *    backends and the walk over a table) and the backends (lmdb/, pg/,
