@@ -49,8 +49,17 @@ CMD_LINK = $(if $(filter 1,$(STATIC)),-static $(LMDB_LIBS) -lpthread -lm,$(LMDB_
 # Debian puts it.
 PQ_CFLAGS = $(shell $(PKG_CONFIG) --cflags libpq 2>/dev/null || \
 	echo -I$$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql))
-ALL_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS) -Ilib -Iformat -Icmd \
-	$(LMDB_CFLAGS) $(PQ_CFLAGS) $(CFLAGS)
+# Each layer is compiled with the include path of its own headers and
+# of the layers below it, no other: lib/ sees lib/ alone (and its
+# backends' system headers), format/ lib/ too, cmd/ all three; so an
+# include that reaches a layer up does not compile.  The tests, fuzz
+# targets and benchmarks see every layer.
+BASE_CFLAGS = $(WARN) -D_DEFAULT_SOURCE $(CPPFLAGS)
+LIB_CFLAGS = $(BASE_CFLAGS) -Ilib $(LMDB_CFLAGS) $(PQ_CFLAGS) $(CFLAGS)
+FORMAT_CFLAGS = $(BASE_CFLAGS) -Iformat -Ilib $(CFLAGS)
+CMD_CFLAGS = $(BASE_CFLAGS) -Icmd -Iformat -Ilib $(CFLAGS)
+ALL_CFLAGS = $(BASE_CFLAGS) -Ilib -Iformat -Icmd $(LMDB_CFLAGS) $(PQ_CFLAGS) \
+	$(CFLAGS)
 
 FORMAT_SRC = $(wildcard format/*.c)
 LIB_SRC = $(wildcard lib/*.c lib/*/*.c)
@@ -62,7 +71,7 @@ MAN7 = cmd/ar-intro.7
 
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
-HEADERS = lib/ar.h lib/internal.h lib/kv.h lib/mem/mem.h lib/pg/pg.h lib/pg/pq.h \
+HEADERS = lib/ar.h lib/array.h lib/internal.h lib/kv.h lib/mem/mem.h lib/pg/pq.h \
 	format/format.h cmd/cmd.h cmd/chart.h cmd/slurm.h fuzz/run.h fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)
@@ -71,9 +80,17 @@ all: $(B)/libar.a $(B)/libar.so $(CMDS)
 # intermediate files: they are relinked for fuzzing and benchmarks.
 .SECONDARY:
 
-$(B)/%.o: %.c $(HEADERS)
+$(B)/lib/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(B)/format/%.o: format/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(FORMAT_CFLAGS) -c $< -o $@
+
+$(B)/cmd/%.o: cmd/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CMD_CFLAGS) -c $< -o $@
 
 $(B)/libar.a: $(LIB_OBJ) $(FORMAT_OBJ)
 	rm -f $@
@@ -87,9 +104,13 @@ ABI = 0
 SONAME = libar.so.$(ABI)
 PIC_OBJ = $(LIB_SRC:%.c=$(B)/pic/%.o) $(FORMAT_SRC:%.c=$(B)/pic/%.o)
 
-$(B)/pic/%.o: %.c $(HEADERS)
+$(B)/pic/lib/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(LIB_CFLAGS) -fPIC -c $< -o $@
+
+$(B)/pic/format/%.o: format/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(FORMAT_CFLAGS) -fPIC -c $< -o $@
 
 $(B)/libar.so: $(PIC_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ \
@@ -97,7 +118,7 @@ $(B)/libar.so: $(PIC_OBJ)
 
 # cmd.o is built again when STORES_FILE changes (make install
 # sysconfdir=/etc after make): $(B)/stores-file says what it was built with.
-$(B)/cmd/cmd.o: ALL_CFLAGS += -DAR_STORES_FILE='"$(STORES_FILE)"'
+$(B)/cmd/cmd.o: CMD_CFLAGS += -DAR_STORES_FILE='"$(STORES_FILE)"'
 $(B)/cmd/cmd.o: $(B)/stores-file
 
 $(B)/stores-file: FORCE
@@ -107,12 +128,13 @@ $(B)/stores-file: FORCE
 FORCE:
 
 # What every command links beside its own main: the driver, the table
-# of fields, the charts' shared parts, and the name service and Slurm.
-CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/fields.c cmd/slurm.c
+# of fields, records to values and back, tables and charts, and the
+# name service and Slurm.
+CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/fields.c cmd/records.c cmd/slurm.c
 
 $(B)/bin/%: $(B)/cmd/%.o $(CMD_SHARED:%.c=$(B)/%.o) $(B)/libar.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
+	$(CC) $(CMD_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMD_LINK)
 
 # Dependencies come from Debian: what is missing is installed.
 # build-deps is what make, and so make demo, needs: a C compiler and the
@@ -154,7 +176,7 @@ deps: build-deps
 		missing="$$missing libnss-wrapper"; \
 	$(APT_MISSING)
 
-.PHONY: all build-deps deps demo check test unit e2e crash-test install-test crash san \
+.PHONY: all build-deps deps demo check test unit floors e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
 	fuzz-short fuzz bench bench-run garq flexbench rmbench bench-quick install \
 	uninstall clean FORCE
@@ -268,7 +290,15 @@ install-test: all
 		grep -v '^ok ' $(B)/packaging.log; \
 		tail -n 1 $(B)/packaging.log >>$(RESULTS); exit $$rc
 
-test: unit e2e crash-test coalloc-test install-test
+# Every call in lib/ goes down the stack of floors lib/internal.h names,
+# or sideways, never up: read from the objects' symbols.
+floors: $(LIB_OBJ)
+	@echo "== tests/floors.sh ($(B)/lib)"
+	@sh tests/floors.sh $(B)/lib >$(B)/floors.log 2>&1; rc=$$?; \
+		cat $(B)/floors.log; tail -n 1 $(B)/floors.log >>$(RESULTS); \
+		exit $$rc
+
+test: unit floors e2e crash-test coalloc-test install-test
 
 # ar-map --slurm against a throwaway slurmctld (tests/slurm.sh):
 # SLURM_ROUNDS random rounds, the exporter SIGKILLed at random moments

@@ -9,12 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cmd.h"
 
 struct opts {
 	unsigned flags;         /* the request's */
 	int modify;             /* --modify */
 	int confirm;            /* --confirm */
+};
+
+/* What a line of ar-add keeps from prepare to emit. */
+struct add_line {
+	uint64_t id;            /* --confirm, --modify: the one named */
+	uint64_t series;        /* --modify: the series named, or 0 */
+	struct ar_repeat rep;   /* how the request repeats (every 0: it
+				   does not) */
+	struct ar_placed *placed;       /* copies granted, then moves */
+	size_t ngranted, nplaced, placedcap;
+	struct ar_resv *moved;  /* the moved reservations, and a replay's
+				   copies, as now; --modify: first the one
+				   changed, as it was */
+	size_t movedcap;
+	int refusal;            /* --confirm, --modify: AR_ENOTFOUND,
+				   AR_EPERM, AR_EDONE, AR_ENOTHOLD, or 0 */
+	uint64_t *ids;          /* --modify series=N: its reservations ... */
+	struct ar_resv *was;    /* ... as they were before the change */
+	size_t nids, idcap, wascap;
 };
 
 /* The fields a modify reads; the others pass through. */
@@ -63,13 +83,14 @@ option(struct ctx *x, int opt, const char *arg)
 	return -1;
 }
 
-/* The id of the reservation a line names, into it->id; -1 with err. */
+/* The id of the reservation a line names, into the line's id; -1 with err. */
 static int
 id_field(struct ctx *x, struct item *it, char *err)
 {
+	struct add_line *l = it->own;
 	int rc;
 
-	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) == 0)
+	if ((rc = cmd_id_field(x, it, "id", &l->id, err)) == 0)
 		snprintf(err, AR_ERRMAX, "missing field 'id'");
 	return rc == 1 ? 0 : -1;
 }
@@ -82,6 +103,7 @@ id_field(struct ctx *x, struct item *it, char *err)
 static int
 shape_fields(struct ctx *x, struct item *it, struct shape *sh, char *err)
 {
+	struct add_line *l = it->own;
 	const char *v;
 	char msg[AR_ERRMAX];
 	int64_t from;
@@ -90,9 +112,9 @@ shape_fields(struct ctx *x, struct item *it, struct shape *sh, char *err)
 	sh->start = sh->earliest = sh->latest = sh->end = -1;
 	sh->duration = 0;
 	sh->nodes = 0;
-	it->series = 0;
-	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) == 0 &&
-	    (rc = cmd_id_field(x, it, "series", &it->series, err)) == 0)
+	l->series = 0;
+	if ((rc = cmd_id_field(x, it, "id", &l->id, err)) == 0 &&
+	    (rc = cmd_id_field(x, it, "series", &l->series, err)) == 0)
 		snprintf(err, AR_ERRMAX, "missing field 'id' (or 'series')");
 	if (rc != 1)
 		return -1;
@@ -171,102 +193,10 @@ shape_request(const struct shape *sh, const struct ar_resv *was,
 	return 0;
 }
 
-/*
- * How a request repeats: every (daily, weekly, N slots or a duration)
- * and count or until.  every=Nslots is -N until apply knows the slot.
- * -1 with err if bad.
- */
-static int
-repeat_fields(struct ctx *x, struct item *it, char *err)
-{
-	struct ar_repeat *rep = &it->rep;
-	const char *every = cmd_get(x, &it->rec, "every");
-	const char *count = cmd_get(x, &it->rec, "count");
-	char msg[AR_ERRMAX], digits[24];
-	size_t d;
-	uint64_t n;
-	int until;
-
-	memset(rep, 0, sizeof(*rep));
-	if ((until = cmd_time_field(x, it, "until", &rep->until, err)) < 0)
-		return -1;
-	if (every == NULL) {
-		if (count == NULL && !until)
-			return 0;
-		snprintf(err, AR_ERRMAX, "field '%s': goes with 'every'",
-		    count != NULL ? "count" : "until");
-		return -1;
-	}
-	d = strspn(every, "0123456789");
-	if (strcmp(every, "daily") == 0)
-		rep->every = 86400;
-	else if (strcmp(every, "weekly") == 0)
-		rep->every = 7 * 86400;
-	else if (d > 0 && d < sizeof(digits) && (strcmp(every + d,
-	    "slot") == 0 || strcmp(every + d, "slots") == 0)) {
-		memcpy(digits, every, d);
-		digits[d] = '\0';
-		if (ar_uint_parse(digits, 1, AR_DURATION_MAX, &n, msg) != 0) {
-			snprintf(err, AR_ERRMAX, "field 'every': %.200s", msg);
-			return -1;
-		}
-		rep->every = -(int64_t)n;
-	} else if (ar_duration_parse(every, &rep->every, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field 'every': %.200s (or daily, "
-		    "weekly, Nslots)", msg);
-		return -1;
-	}
-	if (count != NULL && until) {
-		snprintf(err, AR_ERRMAX, "field 'until': give 'count' or "
-		    "'until', not both");
-		return -1;
-	}
-	if (count == NULL && !until) {
-		snprintf(err, AR_ERRMAX, "missing field 'count' (or 'until')");
-		return -1;
-	}
-	if (count != NULL) {
-		if (ar_uint_parse(count, 1, AR_SERIES_MAX, &n, msg) != 0) {
-			snprintf(err, AR_ERRMAX, "field 'count': %.200s", msg);
-			return -1;
-		}
-		rep->count = (uint32_t)n;
-	} else if (rep->until < it->rq.earliest) {
-		snprintf(err, AR_ERRMAX, "field 'until': before '%s'",
-		    cmd_get(x, &it->rec, "start") ? "start" : "earliest");
-		return -1;
-	}
-	if (it->rq.jobs != 1) {
-		snprintf(err, AR_ERRMAX, "field 'jobs': a series repeats one "
-		    "job");
-		return -1;
-	}
-	return 0;
-}
-
-/* A request's hold: how long it lasts unless confirmed, if given. */
-static int
-hold_field(struct ctx *x, struct item *it, char *err)
-{
-	const char *v = cmd_get(x, &it->rec, "hold");
-	char msg[AR_ERRMAX];
-
-	if (v == NULL)
-		return 0;
-	if (ar_duration_parse(v, &it->rq.hold, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field 'hold': %.200s", msg);
-		return -1;
-	}
-	if (it->rq.hold > AR_HOLD_MAX) {
-		snprintf(err, AR_ERRMAX, "field 'hold': longer than a year");
-		return -1;
-	}
-	return 0;
-}
-
 static int
 prepare(struct ctx *x, struct item *it, char *err)
 {
+	struct add_line *l = it->own;
 	struct opts *o = x->data;
 	struct shape sh;
 
@@ -274,10 +204,10 @@ prepare(struct ctx *x, struct item *it, char *err)
 		return id_field(x, it, err);
 	if (o->modify)
 		return shape_fields(x, it, &sh, err);
-	if (cmd_request(x, it, err) != 0 || repeat_fields(x, it, err) != 0 ||
-	    hold_field(x, it, err) != 0)
+	if (cmd_request(x, it, err) != 0 || cmd_repeat(x, it, &l->rep, err) != 0 ||
+	    cmd_hold(x, it, err) != 0)
 		return -1;
-	if (it->rq.hold != 0 && it->rep.every != 0) {
+	if (it->rq.hold != 0 && l->rep.every != 0) {
 		snprintf(err, AR_ERRMAX, "field 'hold': not for a series");
 		return -1;
 	}
@@ -293,31 +223,24 @@ prepare(struct ctx *x, struct item *it, char *err)
 static int
 keep_placed(ar_txn *t, struct item *it, int all)
 {
+	struct add_line *l = it->own;
 	const struct ar_placed *g, *m;
 	size_t ng, nm;
 	int rc;
 
 	ar_added(t, &g, &ng, &m, &nm);
-	if (ng + nm > it->placedcap) {
-		struct ar_placed *p;
-		struct ar_resv *r;
-
-		if ((p = realloc(it->placed, (ng + nm) * sizeof(*p))) == NULL)
-			return ENOMEM;
-		it->placed = p;
-		if ((r = realloc(it->moved, (ng + nm) * sizeof(*r))) == NULL)
-			return ENOMEM;
-		it->moved = r;
-		it->placedcap = ng + nm;
-	}
+	if (array_room(&l->placed, &l->placedcap, ng + nm,
+	    sizeof(*l->placed)) != 0 || array_room(&l->moved,
+	    &l->movedcap, ng + nm, sizeof(*l->moved)) != 0)
+		return ENOMEM;
 	if (ng > 0)             /* a refusal lists nothing, maybe no array */
-		memcpy(it->placed, g, ng * sizeof(*g));
+		memcpy(l->placed, g, ng * sizeof(*g));
 	if (nm > 0)
-		memcpy(it->placed + ng, m, nm * sizeof(*m));
-	it->ngranted = ng;
-	it->nplaced = ng + nm;
-	for (size_t i = all ? 0 : ng; i < it->nplaced; i++)
-		if ((rc = ar_get(t, it->placed[i].id, &it->moved[i])) != 0)
+		memcpy(l->placed + ng, m, nm * sizeof(*m));
+	l->ngranted = ng;
+	l->nplaced = ng + nm;
+	for (size_t i = all ? 0 : ng; i < l->nplaced; i++)
+		if ((rc = ar_get(t, l->placed[i].id, &l->moved[i])) != 0)
 			return rc;
 	return 0;
 }
@@ -339,24 +262,25 @@ refusal(int rc, enum ar_status state)
 static int
 confirm(struct ctx *x, ar_txn *t, struct item *it)
 {
+	struct add_line *l = it->own;
 	struct ar_resv r;
 	int rc;
 
 	it->nalts = 1;
 	it->alts[0].status = 0;
-	rc = ar_confirm(t, it->id, x->uid, &r);
+	rc = ar_confirm(t, l->id, x->uid, &r);
 	if (rc == 0 || rc == AR_EDONE)
 		it->alts[0].status = r.state;
 	if (rc == AR_ENOTFOUND || rc == AR_EPERM || rc == AR_EDONE ||
 	    rc == AR_ENOTHOLD) {
 		cmd_warn(x, it->line, "reservation %llu: %s",
-		    (unsigned long long)it->id, rc == AR_EDONE &&
+		    (unsigned long long)l->id, rc == AR_EDONE &&
 		    r.state == AR_EXPIRED ? "the hold expired" :
 		    ar_strerror(rc));
-		it->refusal = rc;
+		l->refusal = rc;
 		return 0;
 	}
-	it->refusal = 0;
+	l->refusal = 0;
 	it->wrote = rc == 0;
 	return rc;
 }
@@ -365,44 +289,18 @@ confirm(struct ctx *x, ar_txn *t, struct item *it)
 static int
 emit_confirm(struct ctx *x, struct item *it)
 {
+	struct add_line *l = it->own;
 	struct ar_record *r = &it->rec;
 
-	if (it->refusal != 0)
+	if (l->refusal != 0)
 		return ar_record_set(r, "status", "refused") != 0 ||
-		    ar_record_set(r, "reason", refusal(it->refusal,
+		    ar_record_set(r, "reason", refusal(l->refusal,
 		    it->alts[0].status)) != 0 || cmd_print(x, r) != 0 ? -1 :
 		    EXIT_REFUSED;
 	ar_record_del(r, "reason");
 	ar_record_del(r, "expires");
 	return ar_record_set(r, "status", "granted") != 0 ||
 	    cmd_print(x, r) != 0 ? -1 : 0;
-}
-
-/* A copy's hold: status held and its expiry, or neither. */
-static int
-hold_answer(struct ar_record *r, int64_t expires)
-{
-	if (expires == 0) {
-		ar_record_del(r, "expires");
-		return 0;
-	}
-	return ar_record_set(r, "status", "held") != 0 ||
-	    ar_record_set_time(r, "expires", expires) != 0 ? -1 : 0;
-}
-
-/* Room for n answers in it->alts; -1 if memory ran out. */
-static int
-alts_room(struct item *it, size_t n)
-{
-	struct ar_answer *a;
-
-	if (n <= it->altcap)
-		return 0;
-	if ((a = realloc(it->alts, n * sizeof(*a))) == NULL)
-		return -1;
-	it->alts = a;
-	it->altcap = n;
-	return 0;
 }
 
 /*
@@ -414,6 +312,7 @@ static int
 modify_series(struct ctx *x, ar_txn *t, struct item *it,
     const struct shape *sh)
 {
+	struct add_line *l = it->own;
 	struct opts *o = x->data;
 	struct ar_request *rqs;
 	struct shape one;
@@ -422,47 +321,49 @@ modify_series(struct ctx *x, ar_txn *t, struct item *it,
 	int64_t off;
 	int rc;
 
-	if ((rc = ar_series(t, it->series, it->ids, it->idcap, &n)) != 0)
+	if ((rc = ar_series(t, l->series, l->ids, l->idcap, &n)) != 0)
 		return rc;
-	if (cmd_room(it, n, 1) != 0 || alts_room(it, n) != 0)
+	if (array_room(&l->ids, &l->idcap, n, sizeof(*l->ids)) != 0 ||
+	    array_room(&l->was, &l->wascap, n, sizeof(*l->was)) != 0 ||
+	    array_room(&it->alts, &it->altcap, n, sizeof(*it->alts)) != 0)
 		return ENOMEM;
-	if (n > 0 && (rc = ar_series(t, it->series, it->ids, n, &n)) != 0)
+	if (n > 0 && (rc = ar_series(t, l->series, l->ids, n, &n)) != 0)
 		return rc;
 	if (n == 0) {
 		cmd_warn(x, it->line, "series %llu: no live reservation",
-		    (unsigned long long)it->series);
-		it->refusal = AR_ENOTFOUND;
+		    (unsigned long long)l->series);
+		l->refusal = AR_ENOTFOUND;
 		return 0;
 	}
 	if ((rqs = calloc(n, sizeof(*rqs))) == NULL)
 		return ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		if ((rc = ar_get(t, it->ids[i], &it->was[i])) != 0)
+		if ((rc = ar_get(t, l->ids[i], &l->was[i])) != 0)
 			goto out;
 		one = *sh;
-		off = it->was[i].earliest - it->was[0].earliest;
+		off = l->was[i].earliest - l->was[0].earliest;
 		one.start += one.start >= 0 ? off : 0;
 		one.earliest += one.earliest >= 0 ? off : 0;
 		one.latest += one.latest >= 0 ? off : 0;
 		one.end += one.end >= 0 ? off : 0;
-		if (shape_request(&one, &it->was[i], &rqs[i], err) != 0) {
+		if (shape_request(&one, &l->was[i], &rqs[i], err) != 0) {
 			cmd_warn(x, it->line, "%s", err);
 			it->nalts = 0;
 			goto out;
 		}
 		rqs[i].flags = o->flags;
 	}
-	rc = ar_modify_all(t, it->ids, n, x->uid, rqs, it->alts, &failed);
+	rc = ar_modify_all(t, l->ids, n, x->uid, rqs, it->alts, &failed);
 	if (rc == AR_ENOTFOUND || rc == AR_EPERM || rc == AR_EDONE) {
 		cmd_warn(x, it->line, "reservation %llu: %s",
-		    (unsigned long long)it->ids[failed], ar_strerror(rc));
-		it->refusal = rc;
+		    (unsigned long long)l->ids[failed], ar_strerror(rc));
+		l->refusal = rc;
 		rc = 0;
 		goto out;
 	}
 	if (rc != 0 || (rc = keep_placed(t, it, 1)) != 0)
 		goto out;
-	it->nids = n;
+	l->nids = n;
 	it->nalts = failed < n ? failed + 1 : n;
 	it->wrote = failed == n;
 out:
@@ -478,6 +379,7 @@ out:
 static int
 modify(struct ctx *x, ar_txn *t, struct item *it)
 {
+	struct add_line *l = it->own;
 	struct opts *o = x->data;
 	struct shape sh;
 	struct ar_resv was;
@@ -485,34 +387,34 @@ modify(struct ctx *x, ar_txn *t, struct item *it)
 	int rc;
 
 	it->nalts = 1;
-	it->ngranted = it->nplaced = 0;
-	it->refusal = 0;
+	l->ngranted = l->nplaced = 0;
+	l->refusal = 0;
 	it->earliest = it->latest = -1;
 	/* As prepare read them, on the same clock. */
 	if (shape_fields(x, it, &sh, err) != 0)
 		return EINVAL;
-	if (it->series != 0)
+	if (l->series != 0)
 		return modify_series(x, t, it, &sh);
-	if ((rc = ar_get(t, it->id, &was)) == 0) {
+	if ((rc = ar_get(t, l->id, &was)) == 0) {
 		if (shape_request(&sh, &was, &it->rq, err) != 0) {
 			cmd_warn(x, it->line, "%s", err);
 			it->nalts = 0;
 			return 0;
 		}
 		it->rq.flags = o->flags;
-		rc = ar_modify(t, it->id, x->uid, &it->rq, &it->alts[0]);
+		rc = ar_modify(t, l->id, x->uid, &it->rq, &it->alts[0]);
 	}
 	if (rc == AR_ENOTFOUND || rc == AR_EPERM || rc == AR_EDONE) {
 		cmd_warn(x, it->line, "reservation %llu: %s",
-		    (unsigned long long)it->id, ar_strerror(rc));
-		it->refusal = rc;
+		    (unsigned long long)l->id, ar_strerror(rc));
+		l->refusal = rc;
 		return 0;
 	}
 	if (rc != 0 || (rc = keep_placed(t, it, 0)) != 0)
 		return rc;
 	it->wrote = it->alts[0].status == AR_GRANTED;
-	if (it->ngranted == 1) {
-		it->moved[0] = was;
+	if (l->ngranted == 1) {
+		l->moved[0] = was;
 		/* The window is told when it is one, or was given. */
 		if (it->rq.latest != it->rq.earliest || sh.earliest >= 0 ||
 		    sh.latest >= 0) {
@@ -530,31 +432,32 @@ modify(struct ctx *x, ar_txn *t, struct item *it)
 static int
 apply_series(struct ctx *x, ar_txn *t, struct item *it)
 {
+	struct add_line *l = it->own;
 	const struct ar_answer *occ;
 	struct ar_info info;
 	size_t n;
 	int rc;
 
 	/* The slot's length is known now: the store's. */
-	if (it->rep.every < 0) {
+	if (l->rep.every < 0) {
 		if ((rc = ar_info(t, &info)) != 0)
 			return rc;
-		if (-it->rep.every > AR_DURATION_MAX / info.config.slot) {
+		if (-l->rep.every > AR_DURATION_MAX / info.config.slot) {
 			cmd_warn(x, it->line, "field 'every': longer than 100 "
 			    "years");
 			it->nalts = 0;
 			return 0;
 		}
-		it->rep.every *= -info.config.slot;
+		l->rep.every *= -info.config.slot;
 	}
-	if ((rc = ar_add_series(t, &it->rq, &it->rep, &it->alts[0])) != 0 ||
+	if ((rc = ar_add_series(t, &it->rq, &l->rep, &it->alts[0])) != 0 ||
 	    (rc = keep_placed(t, it, 1)) != 0)
 		return rc;
 	it->wrote = !it->alts[0].replayed;
 	ar_occurrences(t, &occ, &n);
 	if (n == 0)
 		return 0;
-	if (alts_room(it, n) != 0)
+	if (array_room(&it->alts, &it->altcap, n, sizeof(*it->alts)) != 0)
 		return ENOMEM;
 	memcpy(it->alts, occ, n * sizeof(*occ));
 	it->nalts = n;
@@ -564,6 +467,7 @@ apply_series(struct ctx *x, ar_txn *t, struct item *it)
 static int
 apply(struct ctx *x, ar_txn *t, struct item *it)
 {
+	struct add_line *l = it->own;
 	struct opts *o = x->data;
 	int rc;
 
@@ -571,13 +475,13 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		return modify(x, t, it);
 	if (o->confirm)
 		return confirm(x, t, it);
-	if (it->rep.every != 0) {
+	if (l->rep.every != 0) {
 		it->nalts = 1;
-		it->ngranted = it->nplaced = 0;
+		l->ngranted = l->nplaced = 0;
 		return apply_series(x, t, it);
 	}
 	it->nalts = 1;
-	it->ngranted = it->nplaced = 0;
+	l->ngranted = l->nplaced = 0;
 	if ((rc = ar_add(t, &it->rq, &it->alts[0])) != 0)
 		return rc;
 	/* A replay's copies are told in the state they are in now. */
@@ -587,7 +491,7 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 	it->wrote = !it->alts[0].replayed;
 	/* Copies refused after others were granted (--partial) are told the
 	 * room left at the window's first start, as one copy alone would. */
-	if (it->ngranted > 0 && it->ngranted < it->rq.jobs &&
+	if (l->ngranted > 0 && l->ngranted < it->rq.jobs &&
 	    !it->alts[0].replayed) {
 		struct ar_request one = it->rq;
 
@@ -604,14 +508,15 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 static int
 emit_moved(struct ctx *x, struct item *it)
 {
-	for (size_t i = it->ngranted; i < it->nplaced; i++) {
+	struct add_line *l = it->own;
+	for (size_t i = l->ngranted; i < l->nplaced; i++) {
 		struct ar_record moved;
 		int rc;
 
 		ar_record_init(&moved);
-		rc = cmd_resv(&moved, &it->moved[i]) != 0 ||
+		rc = cmd_resv(&moved, &l->moved[i]) != 0 ||
 		    ar_record_set_time(&moved, "old_start",
-		    it->placed[i].from) != 0 ||
+		    l->placed[i].from) != 0 ||
 		    ar_record_set(&moved, "status", "moved") != 0 ||
 		    cmd_print(x, &moved) != 0;
 		ar_record_free(&moved);
@@ -629,6 +534,7 @@ emit_moved(struct ctx *x, struct item *it)
 static int
 modify_refused(struct ctx *x, struct item *it)
 {
+	struct add_line *l = it->own;
 	struct ar_record *r = &it->rec;
 
 	if (it->nalts == 0)
@@ -636,10 +542,10 @@ modify_refused(struct ctx *x, struct item *it)
 	ar_record_del(r, "old_start");
 	ar_record_del(r, "old_end");
 	ar_record_del(r, "old_nodes");
-	if (it->refusal == 0)
+	if (l->refusal == 0)
 		return 0;
 	return ar_record_set(r, "status", "refused") != 0 ||
-	    ar_record_set(r, "reason", refusal(it->refusal, 0)) != 0 ||
+	    ar_record_set(r, "reason", refusal(l->refusal, 0)) != 0 ||
 	    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
 }
 
@@ -651,6 +557,7 @@ modify_refused(struct ctx *x, struct item *it)
 static int
 emit_modify(struct ctx *x, struct item *it)
 {
+	struct add_line *l = it->own;
 	struct ar_record *r = &it->rec;
 	const struct ar_resv *was;
 	int st;
@@ -660,35 +567,14 @@ emit_modify(struct ctx *x, struct item *it)
 	if (cmd_answer(it, &it->alts[0]) != 0 ||
 	    ar_record_set_uint(r, "nodes", it->rq.nodes) != 0)
 		return -1;
-	if (it->ngranted == 0)
+	if (l->ngranted == 0)
 		return cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
-	was = &it->moved[0];
-	if (hold_answer(r, it->placed[0].expires) != 0 ||
+	was = &l->moved[0];
+	if (cmd_held(r, l->placed[0].expires) != 0 ||
 	    ar_record_set_time(r, "old_start", was->start) != 0 ||
 	    ar_record_set_time(r, "old_end", was->end) != 0 ||
 	    ar_record_set_uint(r, "old_nodes", was->nodes) != 0 ||
 	    cmd_print(x, r) != 0 || emit_moved(x, it) != 0)
-		return -1;
-	return 0;
-}
-
-/* The occurrence's fields of a line: its id if granted (else none),
- * its series (if it has one) and its occurrence number. */
-static int
-occurrence_fields(struct ar_record *r, uint64_t id, uint64_t series,
-    uint32_t occurrence)
-{
-	if (id == 0)
-		ar_record_del(r, "id");
-	else if (ar_record_set_uint(r, "id", id) != 0)
-		return -1;
-	if (series == 0)
-		ar_record_del(r, "series");
-	else if (ar_record_set_uint(r, "series", series) != 0)
-		return -1;
-	if (occurrence == 0)
-		ar_record_del(r, "occurrence");
-	else if (ar_record_set_uint(r, "occurrence", occurrence) != 0)
 		return -1;
 	return 0;
 }
@@ -701,6 +587,7 @@ occurrence_fields(struct ar_record *r, uint64_t id, uint64_t series,
 static int
 emit_modify_series(struct ctx *x, struct item *it)
 {
+	struct add_line *l = it->own;
 	struct ar_record *r = &it->rec;
 	const struct ar_resv *now, *was;
 	size_t last = it->nalts - 1;
@@ -708,19 +595,19 @@ emit_modify_series(struct ctx *x, struct item *it)
 
 	if ((st = modify_refused(x, it)) != 0)
 		return st > 0 ? st : -1;
-	if (it->ngranted == 0) {
-		was = &it->was[last];
-		return occurrence_fields(r, was->id, was->series,
+	if (l->ngranted == 0) {
+		was = &l->was[last];
+		return cmd_occurrence(r, was->id, was->series,
 		    was->occurrence) != 0 ||
 		    cmd_answer(it, &it->alts[last]) != 0 ||
 		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
 	}
-	for (size_t i = 0; i < it->ngranted; i++) {
-		now = &it->moved[i];
-		was = &it->was[i];
+	for (size_t i = 0; i < l->ngranted; i++) {
+		now = &l->moved[i];
+		was = &l->was[i];
 		it->earliest = now->latest != now->earliest ? now->earliest : -1;
 		it->latest = now->latest != now->earliest ? now->latest : -1;
-		if (occurrence_fields(r, now->id, now->series,
+		if (cmd_occurrence(r, now->id, now->series,
 		    now->occurrence) != 0 ||
 		    cmd_answer(it, &it->alts[i]) != 0 ||
 		    ar_record_set_uint(r, "nodes", now->nodes) != 0 ||
@@ -742,27 +629,28 @@ emit_modify_series(struct ctx *x, struct item *it)
 static int
 emit_series(struct ctx *x, struct item *it)
 {
+	struct add_line *l = it->own;
 	struct ar_record *r = &it->rec;
 	struct ar_answer a;
 	const struct ar_resv *v;
 	int64_t earliest = it->earliest, latest = it->latest, shift;
-	uint64_t series = it->ngranted > 0 ? it->moved[0].series : 0;
+	uint64_t series = l->ngranted > 0 ? l->moved[0].series : 0;
 	int refused = 0;
 
 	if (!it->alts[0].replayed)
 		ar_record_del(r, "replayed");
-	for (size_t i = 0; it->alts[0].replayed && i < it->ngranted; i++) {
-		v = &it->moved[i];
+	for (size_t i = 0; it->alts[0].replayed && i < l->ngranted; i++) {
+		v = &l->moved[i];
 		a = it->alts[0];
 		a.start = v->start;
 		a.end = v->end;
 		a.status = v->state;
 		a.cls = v->cls;
 		a.price = v->price;
-		shift = (int64_t)(v->occurrence - 1) * it->rep.every;
+		shift = (int64_t)(v->occurrence - 1) * l->rep.every;
 		it->earliest = earliest >= 0 ? earliest + shift : -1;
 		it->latest = latest >= 0 ? latest + shift : -1;
-		if (occurrence_fields(r, v->id, v->series, v->occurrence) != 0 ||
+		if (cmd_occurrence(r, v->id, v->series, v->occurrence) != 0 ||
 		    cmd_answer(it, &a) != 0)
 			return -1;
 		ar_record_del(r, "free");
@@ -774,10 +662,10 @@ emit_series(struct ctx *x, struct item *it)
 		a = it->alts[i];
 		refused |= a.status != AR_GRANTED;
 		shift = a.occurrence > 0 ? (int64_t)(a.occurrence - 1) *
-		    it->rep.every : 0;
+		    l->rep.every : 0;
 		it->earliest = earliest >= 0 ? earliest + shift : -1;
 		it->latest = latest >= 0 ? latest + shift : -1;
-		if (occurrence_fields(r, a.status == AR_GRANTED ? a.id : 0,
+		if (cmd_occurrence(r, a.status == AR_GRANTED ? a.id : 0,
 		    series, a.occurrence) != 0 || cmd_answer(it, &a) != 0 ||
 		    cmd_print(x, r) != 0)
 			return -1;
@@ -798,12 +686,13 @@ emit_series(struct ctx *x, struct item *it)
 static int
 emit(struct ctx *x, struct item *it)
 {
+	struct add_line *l = it->own;
 	struct ar_answer a = it->alts[0];
 	struct ar_record *r = &it->rec;
-	size_t refused = it->rq.jobs - it->ngranted;
+	size_t refused = it->rq.jobs - l->ngranted;
 
 	if (((struct opts *)x->data)->modify)
-		return it->series != 0 ? emit_modify_series(x, it) :
+		return l->series != 0 ? emit_modify_series(x, it) :
 		    emit_modify(x, it);
 	if (((struct opts *)x->data)->confirm)
 		return emit_confirm(x, it);
@@ -815,7 +704,7 @@ emit(struct ctx *x, struct item *it)
 		    (unsigned long long)a.id);
 		return EXIT_USAGE;
 	}
-	if (it->rep.every != 0)
+	if (l->rep.every != 0)
 		return emit_series(x, it);
 	if (a.replayed)
 		refused = 0;    /* why copies were refused then is not kept */
@@ -823,18 +712,18 @@ emit(struct ctx *x, struct item *it)
 		ar_record_del(r, "replayed");
 	if (refused > 0 && !(it->rq.flags & AR_PARTIAL))
 		refused = 1;
-	for (size_t i = 0; i < it->ngranted; i++) {
-		a.start = it->placed[i].start;
-		a.end = it->placed[i].end;
-		a.free = it->placed[i].free;
+	for (size_t i = 0; i < l->ngranted; i++) {
+		a.start = l->placed[i].start;
+		a.end = l->placed[i].end;
+		a.free = l->placed[i].free;
 		if (a.replayed)
-			a.status = ar_resv_status(&it->moved[i]);
-		if (ar_record_set_uint(r, "id", it->placed[i].id) != 0 ||
+			a.status = ar_resv_status(&l->moved[i]);
+		if (ar_record_set_uint(r, "id", l->placed[i].id) != 0 ||
 		    (it->rq.jobs > 1 &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
-		    cmd_answer(it, &a) != 0 || hold_answer(r, !a.replayed ?
-		    it->placed[i].expires : a.status == AR_HELD ?
-		    it->moved[i].expires : 0) != 0)
+		    cmd_answer(it, &a) != 0 || cmd_held(r, !a.replayed ?
+		    l->placed[i].expires : a.status == AR_HELD ?
+		    l->moved[i].expires : 0) != 0)
 			return -1;
 		if (a.replayed) {
 			ar_record_del(r, "free");
@@ -846,7 +735,7 @@ emit(struct ctx *x, struct item *it)
 	}
 	if (refused > 0)
 		ar_record_del(r, "id");
-	for (size_t i = it->ngranted; i < it->ngranted + refused; i++)
+	for (size_t i = l->ngranted; i < l->ngranted + refused; i++)
 		if ((it->rq.jobs > 1 && (it->rq.flags & AR_PARTIAL) &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
 		    cmd_answer(it, &it->alts[it->nalts - 1]) != 0 ||
@@ -854,7 +743,18 @@ emit(struct ctx *x, struct item *it)
 			return -1;
 	if (emit_moved(x, it) != 0)
 		return -1;
-	return it->ngranted < it->rq.jobs ? EXIT_REFUSED : 0;
+	return l->ngranted < it->rq.jobs ? EXIT_REFUSED : 0;
+}
+
+static void
+line_free(void *own)
+{
+	struct add_line *l = own;
+
+	free(l->placed);
+	free(l->moved);
+	free(l->ids);
+	free(l->was);
 }
 
 static const struct cmd add = {
@@ -868,6 +768,8 @@ static const struct cmd add = {
 	.prepare = prepare,
 	.apply = apply,
 	.emit = emit,
+	.line_size = sizeof(struct add_line),
+	.line_free = line_free,
 };
 
 int

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cmd.h"
 
 struct opts {
@@ -15,6 +16,17 @@ struct opts {
 };
 
 enum { OPT_FORGET = 300 };
+
+/* What a line of ar-del keeps: the reservation or series it names, the
+ * reservations it found and the library's answer for each. */
+struct del_line {
+	uint64_t id;            /* named by id, or 0 */
+	uint64_t series;        /* named by series, or 0 */
+	uint64_t *ids;          /* the reservations found, ... */
+	int *rcs;               /* ... the library's answer for each, ... */
+	struct ar_resv *was;    /* ... and those of a series as cancelled */
+	size_t nids, idcap, rcscap, wascap;
+};
 
 static const struct option longopts[] = {
 	{ "forget", required_argument, NULL, OPT_FORGET },
@@ -42,15 +54,37 @@ option(struct ctx *x, int opt, const char *arg)
 	return 0;
 }
 
+/* Room for n reservations found, and (was) their records; -1 if memory
+ * ran out. */
+static int
+room(struct del_line *l, size_t n, int was)
+{
+	return array_room(&l->ids, &l->idcap, n, sizeof(*l->ids)) != 0 ||
+	    array_room(&l->rcs, &l->rcscap, n, sizeof(*l->rcs)) != 0 ||
+	    (was && array_room(&l->was, &l->wascap, n,
+	    sizeof(*l->was)) != 0) ? -1 : 0;
+}
+
+static void
+line_free(void *own)
+{
+	struct del_line *l = own;
+
+	free(l->ids);
+	free(l->rcs);
+	free(l->was);
+}
+
 static int
 prepare(struct ctx *x, struct item *it, char *err)
 {
+	struct del_line *l = it->own;
 	const char *v;
 	int rc;
 
-	it->series = 0;
-	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) != 0 ||
-	    (rc = cmd_id_field(x, it, "series", &it->series, err)) != 0)
+	l->series = 0;
+	if ((rc = cmd_id_field(x, it, "id", &l->id, err)) != 0 ||
+	    (rc = cmd_id_field(x, it, "series", &l->series, err)) != 0)
 		return rc == 1 ? 0 : -1;
 	v = cmd_get(x, &it->rec, "user");
 	if (v == NULL || strlen(v) > AR_LABEL_MAX ||
@@ -67,42 +101,43 @@ prepare(struct ctx *x, struct item *it, char *err)
 static int
 apply(struct ctx *x, ar_txn *t, struct item *it)
 {
+	struct del_line *l = it->own;
 	const char *user = cmd_get(x, &it->rec, "user");
 	const char *job = cmd_get(x, &it->rec, "job");
 	struct ar_resv r;
 	size_t found;
 	int rc;
 
-	if (it->id != 0) {
-		if (cmd_room(it, 1, 0) != 0)
+	if (l->id != 0) {
+		if (room(l, 1, 0) != 0)
 			return ENOMEM;
-		it->ids[0] = it->id;
-		it->nids = 1;
-	} else if (it->series != 0) {
-		if ((rc = ar_series(t, it->series, it->ids, it->idcap,
+		l->ids[0] = l->id;
+		l->nids = 1;
+	} else if (l->series != 0) {
+		if ((rc = ar_series(t, l->series, l->ids, l->idcap,
 		    &found)) != 0)
 			return rc;
-		if (cmd_room(it, found, 1) != 0 || (found > 0 &&
-		    (rc = ar_series(t, it->series, it->ids, found,
+		if (room(l, found, 1) != 0 || (found > 0 &&
+		    (rc = ar_series(t, l->series, l->ids, found,
 		    &found)) != 0))
 			return rc ? rc : ENOMEM;
-		it->nids = found;
+		l->nids = found;
 	} else {
 		/* Learn how many match, then fetch them all. */
-		if ((rc = ar_find(t, user, job, it->ids, it->idcap, &found)) != 0)
+		if ((rc = ar_find(t, user, job, l->ids, l->idcap, &found)) != 0)
 			return rc;
-		if (found > it->idcap && (cmd_room(it, found, 0) != 0 ||
-		    (rc = ar_find(t, user, job, it->ids, found, &found)) != 0))
+		if (found > l->idcap && (room(l, found, 0) != 0 ||
+		    (rc = ar_find(t, user, job, l->ids, found, &found)) != 0))
 			return rc ? rc : ENOMEM;
-		it->nids = found;
+		l->nids = found;
 	}
-	for (size_t i = 0; i < it->nids; i++) {
-		rc = ar_cancel(t, it->ids[i], x->uid, it->series != 0 ?
-		    &it->was[i] : &r);
+	for (size_t i = 0; i < l->nids; i++) {
+		rc = ar_cancel(t, l->ids[i], x->uid, l->series != 0 ?
+		    &l->was[i] : &r);
 		if (rc != 0 && rc != AR_ENOTFOUND && rc != AR_EPERM &&
 		    rc != AR_EDONE)
 			return rc;
-		it->rcs[i] = rc;
+		l->rcs[i] = rc;
 		it->wrote |= rc == 0;
 	}
 	return 0;
@@ -118,28 +153,29 @@ refusal(int rc)
 static int
 emit(struct ctx *x, struct item *it)
 {
+	struct del_line *l = it->own;
 	struct ar_record *r = &it->rec;
 	int status = 0;
 
-	if (it->nids == 0) {
-		cmd_warn(x, it->line, it->series != 0 ? "no live reservation "
+	if (l->nids == 0) {
+		cmd_warn(x, it->line, l->series != 0 ? "no live reservation "
 		    "in that series" : "no live reservation with that user "
 		    "and job");
 		return ar_record_set(r, "status", "refused") != 0 ||
 		    ar_record_set(r, "reason", "not-found") != 0 ||
 		    cmd_print(x, r) != 0 ? -1 : EXIT_REFUSED;
 	}
-	for (size_t i = 0; i < it->nids; i++) {
-		int rc = it->rcs[i];
+	for (size_t i = 0; i < l->nids; i++) {
+		int rc = l->rcs[i];
 
 		if (rc != 0) {
 			cmd_warn(x, it->line, "reservation %llu: %s",
-			    (unsigned long long)it->ids[i], ar_strerror(rc));
+			    (unsigned long long)l->ids[i], ar_strerror(rc));
 			status = EXIT_REFUSED;
 		}
-		if (ar_record_set_uint(r, "id", it->ids[i]) != 0 ||
-		    (it->series != 0 && rc == 0 && ar_record_set_uint(r,
-		    "occurrence", it->was[i].occurrence) != 0) ||
+		if (ar_record_set_uint(r, "id", l->ids[i]) != 0 ||
+		    (l->series != 0 && rc == 0 && ar_record_set_uint(r,
+		    "occurrence", l->was[i].occurrence) != 0) ||
 		    ar_record_set(r, "status", rc ? "refused" : "cancelled"))
 			return -1;
 		if (rc == 0)
@@ -234,6 +270,8 @@ static const struct cmd del = {
 	.apply = apply,
 	.emit = emit,
 	.whole = whole,
+	.line_size = sizeof(struct del_line),
+	.line_free = line_free,
 };
 
 int

@@ -35,6 +35,12 @@ struct opts {
 	const char *lead;       /* --lead, as given */
 };
 
+/* What a line of ar-map keeps: the reservation it asks about, or 0
+ * (another command's refusal, passed on). */
+struct map_line {
+	uint64_t id;
+};
+
 static const struct option longopts[] = {
 	{ "plan", no_argument, NULL, 'p' },
 	{ "from", required_argument, NULL, OPT_FROM },
@@ -191,7 +197,7 @@ id_record(const struct ar_mapped *m, void *arg)
 
 struct gantt {
 	struct ctx *x;
-	struct ar_buf b;        /* the chart, drawn in memory */
+	struct textbuf b;        /* the chart, drawn in memory */
 	struct chart_time a;    /* the time drawn, across */
 	int64_t now;            /* the clock's line */
 	size_t hosts;
@@ -229,21 +235,21 @@ gantt_begin(struct gantt *g)
 	g->a.w = GANTT_WIDTH;
 	g->nusers = 0;
 	g->others = 0;
-	ar_svg_begin(&g->b, (int)(GANTT_LEFT + GANTT_WIDTH + 20.0),
+	chart_begin(&g->b, (int)(GANTT_LEFT + GANTT_WIDTH + 20.0),
 	    (int)(gantt_bottom(g) + 56.0));
 	chart_title(&g->b, GANTT_LEFT, 16, "The plan on hosts (time in UTC "
 	    "across, hosts down)", g->x->dir, &g->a);
 	/* Host names, as many as fit. */
 	step = g->row >= 12.0 ? 1 : (size_t)(12.0 / g->row) + 1;
 	for (size_t i = 0; h != NULL && i < g->hosts; i += step) {
-		ar_buf_printf(&g->b, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">",
+		textbuf_printf(&g->b, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">",
 		    GANTT_LEFT - 6.0, GANTT_TOP + g->row * ((double)i + 0.5) +
 		    4.0);
-		ar_buf_xml(&g->b, ar_hostlist_name(h, (uint32_t)i, name));
-		ar_buf_printf(&g->b, "</text>\n");
+		textbuf_xml(&g->b, ar_hostlist_name(h, (uint32_t)i, name));
+		textbuf_printf(&g->b, "</text>\n");
 	}
 	chart_time_axis(&g->b, &g->a, GANTT_TOP, gantt_bottom(g));
-	ar_buf_printf(&g->b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
+	textbuf_printf(&g->b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
 	    "height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", GANTT_LEFT,
 	    GANTT_TOP, GANTT_WIDTH, g->row * (double)g->hosts);
 }
@@ -282,20 +288,20 @@ gantt_bar(const struct ar_mapped *m, void *arg)
 			;
 		y = GANTT_TOP + g->row * (double)m->hosts[i];
 		h = g->row * (double)(j - i);
-		ar_buf_printf(&g->b, "<g><title>reservation %s", label);
+		textbuf_printf(&g->b, "<g><title>reservation %s", label);
 		if (*m->r.user) {
-			ar_buf_printf(&g->b, " user ");
-			ar_buf_xml(&g->b, m->r.user);
+			textbuf_printf(&g->b, " user ");
+			textbuf_xml(&g->b, m->r.user);
 		}
-		ar_buf_printf(&g->b, "</title><rect class=\"resv\" data-id=\"%s\" "
+		textbuf_printf(&g->b, "</title><rect class=\"resv\" data-id=\"%s\" "
 		    "x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
 		    "fill=\"%s\" stroke=\"white\" stroke-width=\"0.5\"/>", label,
 		    x0, y, x1 - x0, h, fill);
 		if (h >= 10.0 && x1 - x0 >= 7.0 * (double)strlen(label))
-			ar_buf_printf(&g->b, "<text x=\"%.2f\" y=\"%.2f\" "
+			textbuf_printf(&g->b, "<text x=\"%.2f\" y=\"%.2f\" "
 			    "text-anchor=\"middle\" fill=\"white\">%s</text>",
 			    (x0 + x1) / 2.0, y + h / 2.0 + 4.0, label);
-		ar_buf_printf(&g->b, "</g>\n");
+		textbuf_printf(&g->b, "</g>\n");
 	}
 	return g->b.nomem ? ENOMEM : 0;
 }
@@ -314,7 +320,7 @@ gantt_end(struct gantt *g)
 	if (g->others)
 		chart_legend(&g->b, GANTT_LEFT + 110.0 * (double)i, y,
 		    user_fill[GANTT_USERS], "other users");
-	ar_buf_printf(&g->b, "</svg>\n");
+	textbuf_printf(&g->b, "</svg>\n");
 }
 
 /* The range: from the clock to the horizon unless given. */
@@ -366,7 +372,7 @@ map_txn(ar_txn *t, void *arg)
 		return ar_map(t, o->flags, 0, 0, o->ids, o->nids, id_record, x);
 	case SVG:
 		/* Drawn in memory, written to the file once committed. */
-		ar_buf_free(&o->chart->b);
+		textbuf_free(&o->chart->b);
 		o->chart->now = ar_txn_now(t);
 		gantt_begin(o->chart);
 		return ar_map(t, o->flags, o->lo, o->hi, NULL, 0, gantt_bar,
@@ -403,10 +409,11 @@ map_store(struct ctx *x, ar_store *s)
 static int
 prepare_id(struct ctx *x, struct item *it, char *err)
 {
+	struct map_line *l = it->own;
 	int rc;
 
 	/* Another command's refusal passes through untouched. */
-	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) == 0 &&
+	if ((rc = cmd_id_field(x, it, "id", &l->id, err)) == 0 &&
 	    cmd_get(x, &it->rec, "status") == NULL)
 		snprintf(err, AR_ERRMAX, "missing field 'id'");
 	return rc == 1 || (rc == 0 &&
@@ -424,11 +431,14 @@ map_ids(struct ctx *x, struct item *items, size_t n)
 		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
 		return EXIT_STORE;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (items[i].id != 0) {
-			o->ids[o->nids] = items[i].id;
+	for (size_t i = 0; i < n; i++) {
+		const struct map_line *l = items[i].own;
+
+		if (l->id != 0) {
+			o->ids[o->nids] = l->id;
 			o->asked[o->nids++] = &items[i];
 		}
+	}
 	if ((status = map_store(x, x->store)) != 0)
 		return status;
 	for (size_t i = 0; i < n; i++)
@@ -506,13 +516,13 @@ whole(struct ctx *x, ar_store *s)
 	o->chart = &g;
 	if ((status = map_store(x, s)) == 0) {
 		gantt_end(&g);
-		if (ar_buf_save(&g.b, o->svg) != 0) {
+		if (textbuf_save(&g.b, o->svg) != 0) {
 			fprintf(stderr, "%s: %s: %s\n", x->cmd->name, o->svg,
 			    strerror(errno));
 			status = errno == ENOMEM ? EXIT_STORE : EXIT_USAGE;
 		}
 	}
-	ar_buf_free(&g.b);
+	textbuf_free(&g.b);
 	return status;
 }
 
@@ -528,6 +538,7 @@ static const struct cmd map = {
 	.option = option,
 	.whole = whole,
 	.whole_reads = 1,
+	.line_size = sizeof(struct map_line),
 };
 
 int

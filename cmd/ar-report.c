@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "chart.h"
+#include "array.h"
 #include "cmd.h"
 
 enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE, DUMP };
@@ -242,158 +243,38 @@ free_slots(struct out *o, ar_txn *t)
 	return 0;
 }
 
-/* --usage: the figures as they come, kept for --table and --svg. */
+/* --usage: the figures as they come, printed, or kept for --table and
+ * --svg. */
 struct usage {
 	struct out *o;
-	struct ar_pricing pr;
-	enum ar_usage_by by;
 	int keep;               /* keep them, print at the end */
 	int nulls;              /* JSON records: a figure not known, or a
 				   fraction of nothing, is null, not the
 				   text key=value has for it */
-	struct ar_usage *u;
-	char **labels;
-	size_t n, cap;
-	int64_t window;         /* --window, for the chart's title */
-	int64_t now;            /* the clock, for the chart's line */
+	struct usage_kept k;
 };
-
-static const char *const by_names[] = { "window", "user", "job", "class" };
-
-/* The refusal reasons a request may be refused for, as fields. */
-static const enum ar_reason reasons[] = { AR_R_FULL, AR_R_PAST,
-    AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS };
-
-/* Set key to text where a number has none; null in JSON, so that the
- * field is a number or null. */
-static int
-set_none(const struct usage *us, struct ar_record *r, const char *key,
-    const char *text)
-{
-	return us->nulls ? ar_record_set_null(r, key) :
-	    ar_record_set(r, key, text);
-}
-
-/* Set key to v, or to "unknown" if it is not known. */
-static int
-set_known(const struct usage *us, struct ar_record *r, const char *key,
-    int known, uint64_t v)
-{
-	return known ? ar_record_set_uint(r, key, v) :
-	    set_none(us, r, key, "unknown");
-}
-
-/* A fraction, or "-" when there is nothing to divide. */
-static int
-set_ratio(const struct usage *us, struct ar_record *r, const char *key,
-    int known, uint64_t a, uint64_t b)
-{
-	if (!known)
-		return set_none(us, r, key, "unknown");
-	return b == 0 ? set_none(us, r, key, "-") :
-	    ar_record_set_real(r, key, (double)a / (double)b);
-}
-
-/* The record of one window, group or total. */
-static int
-usage_record(const struct usage *us, const struct ar_usage *u,
-    const char *label, struct ar_record *r)
-{
-	char key[32];
-	int k = u->known, dk = u->demand_known;
-	uint64_t awt = u->granted ? (uint64_t)((u->wait_sum +
-	    (int64_t)u->granted / 2) / (int64_t)u->granted) : 0;
-
-	ar_record_clear(r);
-	if (u->total && ar_record_set(r, "window", "total") != 0)
-		return -1;
-	if (!u->total && label != NULL) {
-		if (us->by != AR_BY_CLASS) {
-			if (ar_record_set(r, by_names[us->by], label) != 0)
-				return -1;
-		} else {
-			size_t c = (size_t)atoi(label);
-
-			if ((c ? ar_record_set_uint(r, "class", c) :
-			    set_none(us, r, "class", "none")) != 0 ||
-			    (c >= 1 && c <= us->pr.n && us->pr.c[c - 1].name[0] &&
-			    ar_record_set(r, "name", us->pr.c[c - 1].name) != 0))
-				return -1;
-		}
-	}
-	if (ar_record_set_time(r, "from", u->from) != 0 ||
-	    ar_record_set_time(r, "to", u->to) != 0 ||
-	    (!k && ar_record_set(r, "known", "no") != 0) ||
-	    set_ratio(us, r, "utilisation", k, u->reserved, u->capacity) != 0 ||
-	    set_known(us, r, "reserved", k, u->reserved) != 0 ||
-	    ((label == NULL || u->total) &&
-	    set_known(us, r, "idle", k, u->capacity - u->reserved) != 0) ||
-	    set_known(us, r, "granted", k, u->granted) != 0 ||
-	    set_known(us, r, "refused", dk, u->refused) != 0)
-		return -1;
-	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
-		snprintf(key, sizeof(key), "refused_%s",
-		    ar_reason_name(reasons[i]));
-		for (char *p = key; *p; p++)
-			if (*p == '-')
-				*p = '_';
-		if (set_known(us, r, key, dk, u->refused_by[reasons[i]]) != 0)
-			return -1;
-	}
-	if (set_ratio(us, r, "acceptance", k && dk, u->granted, u->granted +
-	    u->refused) != 0 ||
-	    (u->granted ? set_known(us, r, "awt", k, awt) :
-	    set_none(us, r, "awt", k ? "-" : "unknown")) != 0 ||
-	    set_known(us, r, "awt_max", k, (uint64_t)u->wait_max) != 0 ||
-	    set_known(us, r, "moved", k, u->moved) != 0)
-		return -1;
-	if (u->classes == 0)
-		return 0;
-	if (set_known(us, r, "revenue", k, (uint64_t)u->revenue) != 0)
-		return -1;
-	for (size_t i = 0; i < u->classes; i++) {
-		snprintf(key, sizeof(key), "granted_c%zu", i + 1);
-		if (set_known(us, r, key, k, u->class_granted[i]) != 0)
-			return -1;
-		snprintf(key, sizeof(key), "refused_c%zu", i + 1);
-		if (set_known(us, r, key, dk, u->class_refused[i]) != 0)
-			return -1;
-		snprintf(key, sizeof(key), "revenue_c%zu", i + 1);
-		if (set_known(us, r, key, k,
-		    (uint64_t)u->class_revenue[i]) != 0)
-			return -1;
-	}
-	return 0;
-}
 
 /* One window, group or total from the library: printed, or kept. */
 static int
 usage_one(const struct ar_usage *u, void *arg)
 {
 	struct usage *us = arg;
+	struct usage_kept *k = &us->k;
 	struct out *o = us->o;
 
 	if (!us->keep)
-		return usage_record(us, u, u->label, &o->rec) != 0 ||
-		    cmd_print(o->x, &o->rec) != 0 ? ENOMEM : 0;
-	if (us->n == us->cap) {
-		size_t cap = us->cap ? 2 * us->cap : 64;
-		struct ar_usage *nu = realloc(us->u, cap * sizeof(*nu));
-		char **nl;
-
-		if (nu == NULL)
-			return ENOMEM;
-		us->u = nu;
-		if ((nl = realloc(us->labels, cap * sizeof(*nl))) == NULL)
-			return ENOMEM;
-		us->labels = nl;
-		us->cap = cap;
-	}
-	us->u[us->n] = *u;
-	us->labels[us->n] = NULL;
-	if (u->label != NULL && (us->labels[us->n] = strdup(u->label)) == NULL)
+		return cmd_usage_record(&o->rec, u, u->label, k->by, &k->pr,
+		    us->nulls) != 0 || cmd_print(o->x, &o->rec) != 0 ?
+		    ENOMEM : 0;
+	if (array_room(&k->u, &k->cap, k->n + 1, sizeof(*k->u)) != 0 ||
+	    array_room(&k->labels, &k->labelcap, k->n + 1,
+	    sizeof(*k->labels)) != 0)
 		return ENOMEM;
-	us->u[us->n++].label = NULL;
+	k->u[k->n] = *u;
+	k->labels[k->n] = NULL;
+	if (u->label != NULL && (k->labels[k->n] = strdup(u->label)) == NULL)
+		return ENOMEM;
+	k->u[k->n++].label = NULL;
 	return 0;
 }
 
@@ -454,7 +335,8 @@ usage_args(struct ctx *x, ar_txn *t, int64_t *from, int64_t *to,
 	*window = 12 * i.config.slot;
 	*by = AR_BY_WINDOW;
 	if (op->by != NULL) {
-		for (b = 1; b < 4 && strcmp(op->by, by_names[b]) != 0; b++)
+		for (b = 1; b < 4 && strcmp(op->by, cmd_usage_by_name(b)) != 0;
+		    b++)
 			;
 		if (b == 4) {
 			fprintf(stderr, "%s: option '--by': unknown label '%.40s' "
@@ -493,292 +375,42 @@ usage_args(struct ctx *x, ar_txn *t, int64_t *from, int64_t *to,
 	return 0;
 }
 
-/* The columns of --table: a record's field, its heading with its unit,
- * and whether it is a fraction shown as a percentage. */
-static const struct column {
-	const char *key, *head;
-	int percent;
-} columns[] = {
-	{ "utilisation", "utilisation(%)", 1 },
-	{ "idle", "idle(node-slots)", 0 },
-	{ "granted", "granted", 0 },
-	{ "refused", "refused", 0 },
-	{ "acceptance", "acceptance(%)", 1 },
-	{ "awt", "awt(s)", 0 },
-	{ "awt_max", "awt_max(s)", 0 },
-	{ "moved", "moved", 0 },
-	{ "revenue", "revenue", 0 },
-};
-#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
-#define NCELLS (NCOLUMNS + 2)
-
-/* The cells of one row of the table: the window or label, then the
- * columns' values. */
-static int
-table_row(const struct usage *us, size_t i, struct ar_record *r,
-    char cells[NCELLS][AR_TIMEBUF + AR_LABEL_MAX])
-{
-	const struct ar_usage *u = &us->u[i];
-	const char *v;
-	char *end;
-	double d;
-
-	if (usage_record(us, u, us->labels[i], r) != 0)
-		return -1;
-	if (us->by == AR_BY_WINDOW) {
-		ar_time_format(u->from, cells[0]);
-		if (u->total)
-			snprintf(cells[1], sizeof(cells[1]), "%s", "total");
-		else
-			ar_time_format(u->to, cells[1]);
-	} else {
-		snprintf(cells[0], sizeof(cells[0]), "%s", u->total ? "total" :
-		    ar_record_get(r, us->by == AR_BY_CLASS && ar_record_get(r,
-		    "name") ? "name" : by_names[us->by]));
-		cells[1][0] = '\0';
-	}
-	for (size_t c = 0; c < NCOLUMNS; c++) {
-		v = ar_record_get(r, columns[c].key);
-		if (v == NULL)
-			v = "";
-		d = strtod(v, &end);
-		if (columns[c].percent && *v != '\0' && *end == '\0')
-			snprintf(cells[c + 2], sizeof(cells[0]), "%.1f", 100 * d);
-		else
-			snprintf(cells[c + 2], sizeof(cells[0]), "%s", v);
-	}
-	return 0;
-}
-
 /* --table: the figures aligned in columns under headings with units. */
 static int
-usage_table(struct usage *us)
+usage_table(struct ctx *x, const struct usage_kept *k)
 {
-	char cells[NCELLS][AR_TIMEBUF + AR_LABEL_MAX];
-	const char *head[NCELLS];
-	int width[NCELLS] = { 0 };
-	size_t ncells = us->u[0].classes ? NCELLS : NCELLS - 1;
-	struct ar_record *r = &us->o->rec;
-	struct ar_buf b = { NULL, 0, 0, 0 };
+	struct textbuf b = { NULL, 0, 0, 0 };
 	int rc = 0;
 
-	head[0] = us->by == AR_BY_WINDOW ? "from" : by_names[us->by];
-	head[1] = us->by == AR_BY_WINDOW ? "to" : "";
-	for (size_t c = 0; c < NCOLUMNS; c++)
-		head[c + 2] = columns[c].head;
-	for (size_t c = 0; c < ncells; c++)
-		width[c] = (int)strlen(head[c]);
-	/* Twice over the rows: the widths, then the text. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t c = 0; pass == 1 && c < ncells; c++)
-			if (c != 1 || width[1] > 0)
-				ar_buf_printf(&b, c + 1 < ncells ? (c < 2 ? "%-*s  " :
-				    "%*s  ") : "%*s\n", width[c], head[c]);
-		for (size_t i = 0; i < us->n; i++) {
-			if (table_row(us, i, r, cells) != 0)
-				return ENOMEM;
-			for (size_t c = 0; c < ncells; c++) {
-				int w = (int)strlen(cells[c]);
-
-				if (pass == 0 && w > width[c])
-					width[c] = w;
-				if (pass == 1 && (c != 1 || width[1] > 0))
-					ar_buf_printf(&b, c + 1 < ncells ? (c < 2 ?
-					    "%-*s  " : "%*s  ") : "%*s\n",
-					    width[c], cells[c]);
-			}
-		}
-	}
-	if (b.nomem || cmd_write(us->o->x, b.p, b.n) != 0)
+	if (chart_usage_table(k, &b) != 0 || cmd_write(x, b.p, b.n) != 0)
 		rc = ENOMEM;
-	ar_buf_free(&b);
+	textbuf_free(&b);
 	return rc;
 }
 
-/*
- * --svg: charts of the windows, as SVG.  The layout is fixed so that a
- * test can find a value where it is drawn: each chart's plot is PLOT_W
- * by PLOT_H pixels, its top left corner PLOT_X across and PLOT_Y below
- * the chart's top; time runs across it from the first window's start to
- * the last one's end, so that a window is as wide as it is long; a value
- * v of the axis's top m is drawn up to PLOT_Y + PLOT_H (1 - v / m).
- */
-#define SVG_W 800
-#define CHART_H 320
-#define PLOT_X 70
-#define PLOT_Y 52
-#define PLOT_W 600
-#define PLOT_H 200
-#define LEGEND_Y (PLOT_Y + PLOT_H + 30)
-
-/* The classes' colours, first class first; the windows' utilisation in
- * one colour before the clock (what was used) and another after it
- * (what is booked). */
-static const char *const palette[] = { "#4477aa", "#ee6677", "#228833",
-    "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#000000" };
-#define COLOUR_USED "#777777"
-#define COLOUR_BOOKED "#4477aa"
-#define COLOUR_ACCEPT "#ee6677"
-
-/* A chart's frame at top: title, store and range, value and time axes. */
-static struct chart_time
-frame(struct ar_buf *b, const struct usage *us, size_t n, int top,
-    const char *what, double *max, const char *unit)
-{
-	struct chart_time a = { us->u[0].from, us->u[n - 1].to, PLOT_X,
-	    PLOT_W };
-	char title[128], w[AR_TIMEBUF];
-
-	snprintf(title, sizeof(title), "%s per %s window", what,
-	    ar_duration_format(us->window, w));
-	chart_title(b, PLOT_X, top + 18, title, us->o->x->dir, &a);
-	chart_time_axis(b, &a, top + PLOT_Y, top + PLOT_Y + PLOT_H);
-	*max = chart_value_axis(b, *max, PLOT_X, top + PLOT_Y + PLOT_H,
-	    PLOT_H, unit);
-	return a;
-}
-
-/* Window i's column on axis a: its left edge and width, a tenth in from
- * each side. */
-static void
-column_of(const struct chart_time *a, const struct ar_usage *u, double *x,
-    double *w)
-{
-	double left = chart_x(a, u->from), right = chart_x(a, u->to);
-
-	*x = left + (right - left) / 10;
-	*w = (right - left) * 8 / 10;
-}
-
-/* Window u's bar from x, w wide, h high on a chart at top: the part
- * before the clock in the colour of use, the rest in that of bookings. */
-static void
-bar(struct ar_buf *b, const struct chart_time *a, int64_t now, double x,
-    double w, double h, int top)
-{
-	double split = chart_x(a, now), y = top + PLOT_Y + PLOT_H - h;
-
-	if (split > x)
-		ar_buf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-		    "height=\"%.2f\" fill=\"" COLOUR_USED "\"/>\n", x, y,
-		    (split < x + w ? split : x + w) - x, h);
-	if (split < x + w)
-		ar_buf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-		    "height=\"%.2f\" fill=\"" COLOUR_BOOKED "\"/>\n",
-		    split > x ? split : x, y, x + w - (split > x ? split : x),
-		    h);
-}
-
+/* --svg: charts of the windows, into path, or - for stdout. */
 static int
-usage_svg(struct usage *us)
+usage_svg(struct ctx *x, const struct usage_kept *k, const char *path)
 {
-	struct opts *op = us->o->x->data;
-	struct ar_buf b = { NULL, 0, 0, 0 };
-	size_t n = us->n - 1;   /* the windows, without the total */
-	int charts = us->u[0].classes ? 2 : 1, top, rc = 0;
-	double x, w, max = 100, mid;
-	struct chart_time a;
+	struct textbuf b = { NULL, 0, 0, 0 };
+	int rc = 0;
 
-	if (us->by != AR_BY_WINDOW || n == 0) {
+	if (k->by != AR_BY_WINDOW || k->n <= 1) {
 		fprintf(stderr, "%s: option '--svg': charts are drawn per "
-		    "window, not with '--by'\n", us->o->x->cmd->name);
+		    "window, not with '--by'\n", x->cmd->name);
 		return EINVAL;
 	}
-	ar_svg_begin(&b, SVG_W, charts * CHART_H);
-	/* Utilisation as bars, acceptance as a line with a dot per window,
-	 * both as percentages; a window not known is left empty. */
-	top = 0;
-	a = frame(&b, us, n, top, "Utilisation and acceptance", &max,
-	    "utilisation, acceptance (%)");
-	for (size_t i = 0; i < n; i++) {
-		const struct ar_usage *u = &us->u[i];
-		double h = u->capacity ? (double)PLOT_H * (double)u->reserved /
-		    (double)u->capacity : 0;
-
-		if (!u->known)
-			continue;
-		column_of(&a, u, &x, &w);
-		bar(&b, &a, us->now, x, w, h, top);
-	}
-	ar_buf_printf(&b, "<polyline fill=\"none\" stroke=\"" COLOUR_ACCEPT "\" "
-	    "stroke-width=\"2\" points=\"");
-	for (size_t i = 0; i < n; i++) {
-		const struct ar_usage *u = &us->u[i];
-
-		mid = (chart_x(&a, u->from) + chart_x(&a, u->to)) / 2;
-		if (u->known && u->demand_known && u->granted + u->refused > 0)
-			ar_buf_printf(&b, "%.2f,%.2f ", mid, top + PLOT_Y +
-			    PLOT_H - (double)PLOT_H * (double)u->granted /
-			    (double)(u->granted + u->refused));
-	}
-	ar_buf_printf(&b, "\"/>\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct ar_usage *u = &us->u[i];
-
-		mid = (chart_x(&a, u->from) + chart_x(&a, u->to)) / 2;
-		if (u->known && u->demand_known && u->granted + u->refused > 0)
-			ar_buf_printf(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
-			    "fill=\"" COLOUR_ACCEPT "\"/>\n", mid, top +
-			    PLOT_Y + PLOT_H - (double)PLOT_H *
-			    (double)u->granted / (double)(u->granted +
-			    u->refused));
-	}
-	chart_now(&b, &a, us->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
-	chart_legend(&b, PLOT_X, top + LEGEND_Y, COLOUR_USED,
-	    "used (before now)");
-	chart_legend(&b, PLOT_X + 150, top + LEGEND_Y, COLOUR_BOOKED,
-	    "booked (after now)");
-	chart_legend(&b, PLOT_X + 300, top + LEGEND_Y, COLOUR_ACCEPT,
-	    "acceptance");
-	/* Revenue per class, stacked, the first class at the bottom. */
-	if (charts == 2) {
-		top = CHART_H;
-		max = 0;
-		for (size_t i = 0; i < n; i++)
-			if ((double)us->u[i].revenue > max)
-				max = (double)us->u[i].revenue;
-		a = frame(&b, us, n, top, "Revenue per class", &max,
-		    "revenue (minor units)");
-		for (size_t i = 0; i < n; i++) {
-			const struct ar_usage *u = &us->u[i];
-			double y = top + PLOT_Y + PLOT_H, h;
-
-			if (!u->known)
-				continue;
-			column_of(&a, u, &x, &w);
-			for (size_t c = 0; c < u->classes; c++) {
-				h = (double)PLOT_H *
-				    (double)u->class_revenue[c] / max;
-				y -= h;
-				ar_buf_printf(&b, "<rect x=\"%.2f\" y=\"%.2f\" "
-				    "width=\"%.2f\" height=\"%.2f\" "
-				    "fill=\"%s\"/>\n", x, y, w, h, palette[c]);
-			}
-		}
-		chart_now(&b, &a, us->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
-		for (size_t c = 0; c < us->u[0].classes; c++) {
-			char name[AR_CLASS_NAME_MAX + 16];
-
-			if (us->pr.c[c].name[0])
-				snprintf(name, sizeof(name), "%s",
-				    us->pr.c[c].name);
-			else
-				snprintf(name, sizeof(name), "class %zu", c + 1);
-			chart_legend(&b, PLOT_X + 150 * (double)c, top +
-			    LEGEND_Y, palette[c], name);
-		}
-	}
-	ar_buf_printf(&b, "</svg>\n");
+	chart_usage_svg(k, &b);
 	if (b.nomem)
 		rc = ENOMEM;
-	else if (strcmp(op->svg, "-") == 0)
-		rc = cmd_write(us->o->x, b.p, b.n) != 0 ? ENOMEM : 0;
-	else if (ar_buf_save(&b, op->svg) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", us->o->x->cmd->name, op->svg,
+	else if (strcmp(path, "-") == 0)
+		rc = cmd_write(x, b.p, b.n) != 0 ? ENOMEM : 0;
+	else if (textbuf_save(&b, path) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, path,
 		    strerror(errno));
 		rc = EINVAL;
 	}
-	ar_buf_free(&b);
+	textbuf_free(&b);
 	return rc;
 }
 
@@ -787,6 +419,7 @@ usage(struct out *o, ar_txn *t)
 {
 	struct opts *op = o->x->data;
 	struct usage us;
+	struct usage_kept *k = &us.k;
 	int64_t from, to, window;
 	int rc;
 
@@ -794,20 +427,21 @@ usage(struct out *o, ar_txn *t)
 	us.o = o;
 	us.keep = op->table || op->svg != NULL;
 	us.nulls = o->x->json && !us.keep;
-	if ((rc = usage_args(o->x, t, &from, &to, &window, &us.by)) != 0 ||
-	    (rc = ar_pricing(t, &us.pr)) != 0)
+	k->where = o->x->dir;
+	if ((rc = usage_args(o->x, t, &from, &to, &window, &k->by)) != 0 ||
+	    (rc = ar_pricing(t, &k->pr)) != 0)
 		return rc;
-	us.window = window;
-	us.now = ar_txn_now(t);
-	rc = ar_usage(t, from, to, window, us.by, usage_one, &us);
+	k->window = window;
+	k->now = ar_txn_now(t);
+	rc = ar_usage(t, from, to, window, k->by, usage_one, &us);
 	if (rc == 0 && op->table)
-		rc = usage_table(&us);
+		rc = usage_table(o->x, k);
 	if (rc == 0 && op->svg != NULL)
-		rc = usage_svg(&us);
-	for (size_t i = 0; i < us.n; i++)
-		free(us.labels[i]);
-	free(us.labels);
-	free(us.u);
+		rc = usage_svg(o->x, k, op->svg);
+	for (size_t i = 0; i < k->n; i++)
+		free(k->labels[i]);
+	free(k->labels);
+	free(k->u);
 	return rc;
 }
 
@@ -891,14 +525,9 @@ hex(const void *data, size_t n, char **buf, size_t *cap)
 {
 	static const char digit[] = "0123456789abcdef";
 	const unsigned char *p = data;
-	char *q;
 
-	if (2 * n + 1 > *cap) {
-		if ((q = realloc(*buf, 2 * n + 1)) == NULL)
-			return NULL;
-		*buf = q;
-		*cap = 2 * n + 1;
-	}
+	if (array_room(buf, cap, 2 * n + 1, 1) != 0)
+		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		(*buf)[2 * i] = digit[p[i] >> 4];
 		(*buf)[2 * i + 1] = digit[p[i] & 15];
@@ -1039,7 +668,6 @@ static long
 hex_field(struct loader *l, char **p, const char *name, size_t off)
 {
 	size_t n = strlen(name), len;
-	unsigned char *b;
 	char *s = *p, *end;
 
 	if (strncmp(s, name, n) != 0 || s[n] != '=') {
@@ -1056,12 +684,8 @@ hex_field(struct loader *l, char **p, const char *name, size_t off)
 		    "lowercase hex\n", l->x->cmd->name, l->lineno, name);
 		return -1;
 	}
-	if (off + len / 2 > l->bcap) {
-		if ((b = realloc(l->bytes, off + len / 2 + 1)) == NULL)
-			return -1;
-		l->bytes = b;
-		l->bcap = off + len / 2 + 1;
-	}
+	if (array_room(&l->bytes, &l->bcap, off + len / 2 + 1, 1) != 0)
+		return -1;
 	for (size_t i = 0; i < len / 2; i++)
 		l->bytes[off + i] = (unsigned char)(nibble(s[2 * i]) << 4 |
 		    nibble(s[2 * i + 1]));

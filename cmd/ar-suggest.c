@@ -20,6 +20,13 @@ struct opts {
 	int move;               /* --move: another start in its window */
 };
 
+/* What a line of ar-suggest --extend keeps: the reservation it names,
+ * and the library's refusal of it (AR_ENOTFOUND, AR_EDONE) or 0. */
+struct suggest_line {
+	uint64_t id;
+	int refusal;
+};
+
 static const struct option longopts[] = {
 	{ "limit", required_argument, NULL, 'l' },
 	{ "count", required_argument, NULL, 'k' },
@@ -84,12 +91,13 @@ options_end(struct ctx *x)
 static int
 extend_fields(struct ctx *x, struct item *it, char *err)
 {
+	struct suggest_line *l = it->own;
 	static const char *const shape[] = { "start", "earliest", "latest",
 	    "end", "duration", "nodes", "jobs", "hosts" };
 	int rc;
 
 	it->earliest = it->latest = -1;
-	if ((rc = cmd_id_field(x, it, "id", &it->id, err)) == 0)
+	if ((rc = cmd_id_field(x, it, "id", &l->id, err)) == 0)
 		snprintf(err, AR_ERRMAX, "missing field 'id'");
 	if (rc != 1)
 		return -1;
@@ -118,15 +126,16 @@ prepare(struct ctx *x, struct item *it, char *err)
 static int
 extend(struct ctx *x, ar_txn *t, struct item *it)
 {
+	struct suggest_line *l = it->own;
 	struct opts *o = x->data;
 	int rc;
 
-	it->refusal = 0;
-	rc = ar_furthest(t, it->id, o->move ? AR_WINDOW : 0, &it->alts[0]);
+	l->refusal = 0;
+	rc = ar_furthest(t, l->id, o->move ? AR_WINDOW : 0, &it->alts[0]);
 	if (rc == AR_ENOTFOUND || rc == AR_EDONE) {
 		cmd_warn(x, it->line, "reservation %llu: %s",
-		    (unsigned long long)it->id, ar_strerror(rc));
-		it->refusal = rc;
+		    (unsigned long long)l->id, ar_strerror(rc));
+		l->refusal = rc;
 		return 0;
 	}
 	return rc;
@@ -154,13 +163,14 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 static int
 emit_one(struct ctx *x, struct item *it)
 {
+	struct suggest_line *l = it->own;
 	struct opts *o = x->data;
 	struct ar_answer *a = &it->alts[0];
 	struct ar_record *r = &it->rec;
 
-	if (it->refusal != 0)
+	if (l->refusal != 0)
 		return ar_record_set(r, "status", "unavailable") != 0 ||
-		    ar_record_set(r, "reason", it->refusal == AR_ENOTFOUND ?
+		    ar_record_set(r, "reason", l->refusal == AR_ENOTFOUND ?
 		    "not-found" : "done") != 0 || cmd_print(x, r) != 0 ? -1 :
 		    EXIT_REFUSED;
 	if (a->status == AR_SUGGESTED && (o->mode == LONGEST || o->move) &&
@@ -209,6 +219,7 @@ static const struct cmd suggest = {
 	.prepare = prepare,
 	.apply = apply,
 	.emit = emit,
+	.line_size = sizeof(struct suggest_line),
 };
 
 int

@@ -1,15 +1,127 @@
 /*
- * chart.c - the parts of the commands' SVG charts that they share.  A
+ * chart.c - the commands' presentation: text made in memory before it
+ * goes out whole (a table, a chart, a command line), and the parts of
+ * the SVG charts that the commands share.  A
  * reader of a chart wants to know at a glance what it shows and when:
  * so the title names the store and the time drawn, time ticks fall on
  * round hours or days (a window of any length is drawn to scale between
  * them), the clock is a line of its own, and a value axis counts in
  * round steps of its unit.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "array.h"
 #include "chart.h"
+#include "cmd.h"
+
+void
+textbuf_printf(struct textbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->nomem)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p != NULL ? b->p + b->n : NULL,
+		    b->p != NULL ? b->cap - b->n : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->nomem = 1;
+			return;
+		}
+		if (b->p != NULL && b->n + (size_t)n < b->cap) {
+			b->n += (size_t)n;
+			return;
+		}
+		/* Room for what did not fit, and the NUL vsnprintf ends it
+		 * with. */
+		if (array_room(&b->p, &b->cap, b->n + (size_t)n + 1, 1) != 0) {
+			b->nomem = 1;
+			return;
+		}
+	}
+}
+
+void
+textbuf_xml(struct textbuf *b, const char *s)
+{
+	for (; *s != '\0'; s++)
+		switch (*s) {
+		case '<':
+			textbuf_printf(b, "&lt;");
+			break;
+		case '>':
+			textbuf_printf(b, "&gt;");
+			break;
+		case '&':
+			textbuf_printf(b, "&amp;");
+			break;
+		case '"':
+			textbuf_printf(b, "&quot;");
+			break;
+		default:
+			textbuf_printf(b, "%c", *s);
+		}
+}
+
+void
+chart_begin(struct textbuf *b, int width, int height)
+{
+	textbuf_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+	    "font-size=\"11\">\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+	    width, height, width, height);
+}
+
+int
+textbuf_save(const struct textbuf *b, const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+	int e;
+
+	if (b->nomem) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.%ld~", path, (long)getpid()) >=
+	    (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((f = fopen(tmp, "w")) == NULL)
+		return -1;
+	if (fwrite(b->p, 1, b->n, f) != b->n) {
+		e = errno ? errno : EIO;
+		fclose(f);
+		remove(tmp);
+		errno = e;
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		e = errno;
+		remove(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void
+textbuf_free(struct textbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
 
 #define DAY 86400
 #define WEEK (7 * DAY)
@@ -37,28 +149,28 @@ when(int64_t t, char *buf)
 }
 
 void
-chart_title(struct ar_buf *b, double x, double y, const char *title,
+chart_title(struct textbuf *b, double x, double y, const char *title,
     const char *where, const struct chart_time *a)
 {
 	char lo[AR_TIMEBUF], hi[AR_TIMEBUF], name[64];
 	const char *s;
 	size_t n;
 
-	ar_buf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\">",
+	textbuf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\">",
 	    x, y);
-	ar_buf_xml(b, title);
-	ar_buf_printf(b, "</text>\n<text x=\"%.0f\" y=\"%.0f\" "
+	textbuf_xml(b, title);
+	textbuf_printf(b, "</text>\n<text x=\"%.0f\" y=\"%.0f\" "
 	    "font-size=\"11\" fill=\"#444\">store ", x, y + 15);
 	if (strncmp(where, "postgresql://", 13) == 0 ||
 	    strncmp(where, "postgres://", 11) == 0) {
 		s = strstr(where, "store=");
 		n = s != NULL ? strcspn(s + 6, "&#") : 0;
 		snprintf(name, sizeof(name), "%.*s", (int)n, n ? s + 6 : "");
-		ar_buf_xml(b, n ? name : "default");
-		ar_buf_printf(b, " (PostgreSQL)");
+		textbuf_xml(b, n ? name : "default");
+		textbuf_printf(b, " (PostgreSQL)");
 	} else
-		ar_buf_xml(b, where);
-	ar_buf_printf(b, ", %s to %s UTC</text>\n", when(a->lo, lo),
+		textbuf_xml(b, where);
+	textbuf_printf(b, ", %s to %s UTC</text>\n", when(a->lo, lo),
 	    when(a->hi, hi));
 }
 
@@ -85,7 +197,7 @@ time_step(const struct chart_time *a)
 }
 
 void
-chart_time_axis(struct ar_buf *b, const struct chart_time *a, double top,
+chart_time_axis(struct textbuf *b, const struct chart_time *a, double top,
     double y)
 {
 	int64_t step = time_step(a), origin = step >= WEEK ? MONDAY : 0;
@@ -103,18 +215,18 @@ chart_time_axis(struct ar_buf *b, const struct chart_time *a, double top,
 			label[10] = '\0';
 		else
 			label[16] = '\0';
-		ar_buf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"#ddd\"/>\n"
+		textbuf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"#ddd\"/>\n"
 		    "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK "\" "
 		    "stroke-width=\"2\"/>\n<text x=\"%.2f\" y=\"%.2f\" "
 		    "text-anchor=\"middle\">%s</text>\n", x, top, y, x, y,
 		    y + 6, x, y + 18, label + (t % DAY == 0 ? 5 : 11));
 	}
-	ar_buf_printf(b, "<path d=\"M%.2f %.2fH%.2f\" stroke=\"" CHART_INK
+	textbuf_printf(b, "<path d=\"M%.2f %.2fH%.2f\" stroke=\"" CHART_INK
 	    "\"/>\n", a->x, y, a->x + a->w);
 }
 
 void
-chart_now(struct ar_buf *b, const struct chart_time *a, int64_t now,
+chart_now(struct textbuf *b, const struct chart_time *a, int64_t now,
     double top, double y)
 {
 	double x;
@@ -122,13 +234,13 @@ chart_now(struct ar_buf *b, const struct chart_time *a, int64_t now,
 	if (now < a->lo || now > a->hi)
 		return;
 	x = chart_x(a, now);
-	ar_buf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK
+	textbuf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK
 	    "\" stroke-width=\"2\"/>\n<text x=\"%.2f\" y=\"%.2f\" "
 	    "text-anchor=\"middle\">now</text>\n", x, top - 4, y, x, top - 7);
 }
 
 double
-chart_value_axis(struct ar_buf *b, double max, double x, double y,
+chart_value_axis(struct textbuf *b, double max, double x, double y,
     double h, const char *unit)
 {
 	static const double nice[] = { 1, 2, 2.5, 5, 10 };
@@ -150,22 +262,22 @@ chart_value_axis(struct ar_buf *b, double max, double x, double y,
 	for (double v = 0; v <= top + step / 2; v += step) {
 		double at = y - h * v / top;
 
-		ar_buf_printf(b, "<path d=\"M%.2f %.2fH%.2f\" stroke=\""
+		textbuf_printf(b, "<path d=\"M%.2f %.2fH%.2f\" stroke=\""
 		    CHART_INK "\" stroke-width=\"2\"/>\n<text x=\"%.2f\" y=\"%.2f\" "
 		    "text-anchor=\"end\">%.10g</text>\n", x - 5, at, x, x - 8,
 		    at + 4, v);
 	}
-	ar_buf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK
+	textbuf_printf(b, "<path d=\"M%.2f %.2fV%.2f\" stroke=\"" CHART_INK
 	    "\"/>\n<text x=\"%.2f\" y=\"%.2f\" transform=\"rotate(-90 %.2f "
 	    "%.2f)\" text-anchor=\"middle\">", x, y - h, y, x - 52, y - h / 2,
 	    x - 52, y - h / 2);
-	ar_buf_xml(b, unit);
-	ar_buf_printf(b, "</text>\n");
+	textbuf_xml(b, unit);
+	textbuf_printf(b, "</text>\n");
 	return top;
 }
 
 void
-chart_legend(struct ar_buf *b, double x, double y, const char *colour,
+chart_legend(struct textbuf *b, double x, double y, const char *colour,
     const char *name)
 {
 	char shown[25];
@@ -177,9 +289,291 @@ chart_legend(struct ar_buf *b, double x, double y, const char *colour,
 		    ((unsigned char)name[n] & 0xc0) == 0x80; n--)
 			;
 	snprintf(shown, sizeof(shown), "%.*s", (int)n, name);
-	ar_buf_printf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" "
+	textbuf_printf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" "
 	    "height=\"12\" fill=\"%s\"/>\n<text x=\"%.0f\" y=\"%.0f\">", x, y,
 	    colour, x + 16, y + 11);
-	ar_buf_xml(b, shown);
-	ar_buf_printf(b, "</text>\n");
+	textbuf_xml(b, shown);
+	textbuf_printf(b, "</text>\n");
+}
+
+/* --- ar-report --usage: a table and charts of its figures ------------ */
+
+/* The columns of --table: a record's field, its heading with its unit,
+ * and whether it is a fraction shown as a percentage. */
+static const struct column {
+	const char *key, *head;
+	int percent;
+} columns[] = {
+	{ "utilisation", "utilisation(%)", 1 },
+	{ "idle", "idle(node-slots)", 0 },
+	{ "granted", "granted", 0 },
+	{ "refused", "refused", 0 },
+	{ "acceptance", "acceptance(%)", 1 },
+	{ "awt", "awt(s)", 0 },
+	{ "awt_max", "awt_max(s)", 0 },
+	{ "moved", "moved", 0 },
+	{ "revenue", "revenue", 0 },
+};
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+#define NCELLS (NCOLUMNS + 2)
+
+/* The cells of one row of the table: the window or label, then the
+ * columns' values. */
+static int
+table_row(const struct usage_kept *k, size_t i, struct ar_record *r,
+    char cells[NCELLS][AR_TIMEBUF + AR_LABEL_MAX])
+{
+	const struct ar_usage *u = &k->u[i];
+	const char *v;
+	char *end;
+	double d;
+
+	if (cmd_usage_record(r, u, k->labels[i], k->by, &k->pr, 0) != 0)
+		return -1;
+	if (k->by == AR_BY_WINDOW) {
+		ar_time_format(u->from, cells[0]);
+		if (u->total)
+			snprintf(cells[1], sizeof(cells[1]), "%s", "total");
+		else
+			ar_time_format(u->to, cells[1]);
+	} else {
+		snprintf(cells[0], sizeof(cells[0]), "%s", u->total ? "total" :
+		    ar_record_get(r, k->by == AR_BY_CLASS && ar_record_get(r,
+		    "name") ? "name" : cmd_usage_by_name(k->by)));
+		cells[1][0] = '\0';
+	}
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		v = ar_record_get(r, columns[c].key);
+		if (v == NULL)
+			v = "";
+		d = strtod(v, &end);
+		if (columns[c].percent && *v != '\0' && *end == '\0')
+			snprintf(cells[c + 2], sizeof(cells[0]), "%.1f", 100 * d);
+		else
+			snprintf(cells[c + 2], sizeof(cells[0]), "%s", v);
+	}
+	return 0;
+}
+
+int
+chart_usage_table(const struct usage_kept *k, struct textbuf *b)
+{
+	char cells[NCELLS][AR_TIMEBUF + AR_LABEL_MAX];
+	const char *head[NCELLS];
+	int width[NCELLS] = { 0 };
+	size_t ncells = k->u[0].classes ? NCELLS : NCELLS - 1;
+	struct ar_record r;
+	int rc = 0;
+
+	head[0] = k->by == AR_BY_WINDOW ? "from" : cmd_usage_by_name(k->by);
+	head[1] = k->by == AR_BY_WINDOW ? "to" : "";
+	for (size_t c = 0; c < NCOLUMNS; c++)
+		head[c + 2] = columns[c].head;
+	for (size_t c = 0; c < ncells; c++)
+		width[c] = (int)strlen(head[c]);
+	ar_record_init(&r);
+	/* Twice over the rows: the widths, then the text. */
+	for (int pass = 0; pass < 2 && rc == 0; pass++) {
+		for (size_t c = 0; pass == 1 && c < ncells; c++)
+			if (c != 1 || width[1] > 0)
+				textbuf_printf(b, c + 1 < ncells ? (c < 2 ? "%-*s  " :
+				    "%*s  ") : "%*s\n", width[c], head[c]);
+		for (size_t i = 0; i < k->n && rc == 0; i++) {
+			if ((rc = table_row(k, i, &r, cells)) != 0)
+				break;
+			for (size_t c = 0; c < ncells; c++) {
+				int w = (int)strlen(cells[c]);
+
+				if (pass == 0 && w > width[c])
+					width[c] = w;
+				if (pass == 1 && (c != 1 || width[1] > 0))
+					textbuf_printf(b, c + 1 < ncells ? (c < 2 ?
+					    "%-*s  " : "%*s  ") : "%*s\n",
+					    width[c], cells[c]);
+			}
+		}
+	}
+	ar_record_free(&r);
+	return rc != 0 || b->nomem ? -1 : 0;
+}
+
+/*
+ * --svg: charts of the windows, as SVG.  The layout is fixed so that a
+ * test can find a value where it is drawn: each chart's plot is PLOT_W
+ * by PLOT_H pixels, its top left corner PLOT_X across and PLOT_Y below
+ * the chart's top; time runs across it from the first window's start to
+ * the last one's end, so that a window is as wide as it is long; a value
+ * v of the axis's top m is drawn up to PLOT_Y + PLOT_H (1 - v / m).
+ */
+#define SVG_W 800
+#define CHART_H 320
+#define PLOT_X 70
+#define PLOT_Y 52
+#define PLOT_W 600
+#define PLOT_H 200
+#define LEGEND_Y (PLOT_Y + PLOT_H + 30)
+
+/* The classes' colours, first class first; the windows' utilisation in
+ * one colour before the clock (what was used) and another after it
+ * (what is booked). */
+static const char *const palette[] = { "#4477aa", "#ee6677", "#228833",
+    "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#000000" };
+#define COLOUR_USED "#777777"
+#define COLOUR_BOOKED "#4477aa"
+#define COLOUR_ACCEPT "#ee6677"
+
+/* A chart's frame at top: title, store and range, value and time axes. */
+static struct chart_time
+frame(struct textbuf *b, const struct usage_kept *k, size_t n, int top,
+    const char *what, double *max, const char *unit)
+{
+	struct chart_time a = { k->u[0].from, k->u[n - 1].to, PLOT_X,
+	    PLOT_W };
+	char title[128], w[AR_TIMEBUF];
+
+	snprintf(title, sizeof(title), "%s per %s window", what,
+	    ar_duration_format(k->window, w));
+	chart_title(b, PLOT_X, top + 18, title, k->where, &a);
+	chart_time_axis(b, &a, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+	*max = chart_value_axis(b, *max, PLOT_X, top + PLOT_Y + PLOT_H,
+	    PLOT_H, unit);
+	return a;
+}
+
+/* Window i's column on axis a: its left edge and width, a tenth in from
+ * each side. */
+static void
+column_of(const struct chart_time *a, const struct ar_usage *u, double *x,
+    double *w)
+{
+	double left = chart_x(a, u->from), right = chart_x(a, u->to);
+
+	*x = left + (right - left) / 10;
+	*w = (right - left) * 8 / 10;
+}
+
+/* Window u's bar from x, w wide, h high on a chart at top: the part
+ * before the clock in the colour of use, the rest in that of bookings. */
+static void
+bar(struct textbuf *b, const struct chart_time *a, int64_t now, double x,
+    double w, double h, int top)
+{
+	double split = chart_x(a, now), y = top + PLOT_Y + PLOT_H - h;
+
+	if (split > x)
+		textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		    "height=\"%.2f\" fill=\"" COLOUR_USED "\"/>\n", x, y,
+		    (split < x + w ? split : x + w) - x, h);
+	if (split < x + w)
+		textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		    "height=\"%.2f\" fill=\"" COLOUR_BOOKED "\"/>\n",
+		    split > x ? split : x, y, x + w - (split > x ? split : x),
+		    h);
+}
+
+/* The windows' utilisation as bars, their acceptance as a line with a
+ * dot per window, both as percentages, on the chart at top; a window not
+ * known is left empty.  n: the windows, without the total. */
+static void
+utilisation_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
+    int top)
+{
+	double x, w, max = 100, mid, y;
+	struct chart_time a;
+
+	a = frame(b, k, n, top, "Utilisation and acceptance", &max,
+	    "utilisation, acceptance (%)");
+	for (size_t i = 0; i < n; i++) {
+		const struct ar_usage *u = &k->u[i];
+		double h = u->capacity ? (double)PLOT_H * (double)u->reserved /
+		    (double)u->capacity : 0;
+
+		if (!u->known)
+			continue;
+		column_of(&a, u, &x, &w);
+		bar(b, &a, k->now, x, w, h, top);
+	}
+	textbuf_printf(b, "<polyline fill=\"none\" stroke=\"" COLOUR_ACCEPT
+	    "\" stroke-width=\"2\" points=\"");
+	for (int dots = 0; dots < 2; dots++) {
+		for (size_t i = 0; i < n; i++) {
+			const struct ar_usage *u = &k->u[i];
+
+			if (!u->known || !u->demand_known ||
+			    u->granted + u->refused == 0)
+				continue;
+			mid = (chart_x(&a, u->from) + chart_x(&a, u->to)) / 2;
+			y = top + PLOT_Y + PLOT_H - (double)PLOT_H *
+			    (double)u->granted / (double)(u->granted +
+			    u->refused);
+			textbuf_printf(b, dots ? "<circle cx=\"%.2f\" "
+			    "cy=\"%.2f\" r=\"4\" fill=\"" COLOUR_ACCEPT
+			    "\"/>\n" : "%.2f,%.2f ", mid, y);
+		}
+		/* The line's points, then a dot at each. */
+		if (!dots)
+			textbuf_printf(b, "\"/>\n");
+	}
+	chart_now(b, &a, k->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+	chart_legend(b, PLOT_X, top + LEGEND_Y, COLOUR_USED,
+	    "used (before now)");
+	chart_legend(b, PLOT_X + 150, top + LEGEND_Y, COLOUR_BOOKED,
+	    "booked (after now)");
+	chart_legend(b, PLOT_X + 300, top + LEGEND_Y, COLOUR_ACCEPT,
+	    "acceptance");
+}
+
+/* The windows' revenue per class, stacked, the first class at the
+ * bottom, on the chart at top.  n: the windows, without the total. */
+static void
+revenue_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
+    int top)
+{
+	double x, w, max = 0;
+	struct chart_time a;
+
+	for (size_t i = 0; i < n; i++)
+		if ((double)k->u[i].revenue > max)
+			max = (double)k->u[i].revenue;
+	a = frame(b, k, n, top, "Revenue per class", &max,
+	    "revenue (minor units)");
+	for (size_t i = 0; i < n; i++) {
+		const struct ar_usage *u = &k->u[i];
+		double y = top + PLOT_Y + PLOT_H, h;
+
+		if (!u->known)
+			continue;
+		column_of(&a, u, &x, &w);
+		for (size_t c = 0; c < u->classes; c++) {
+			h = (double)PLOT_H * (double)u->class_revenue[c] / max;
+			y -= h;
+			textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" "
+			    "width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
+			    x, y, w, h, palette[c]);
+		}
+	}
+	chart_now(b, &a, k->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+	for (size_t c = 0; c < k->u[0].classes; c++) {
+		char name[AR_CLASS_NAME_MAX + 16];
+
+		if (k->pr.c[c].name[0])
+			snprintf(name, sizeof(name), "%s", k->pr.c[c].name);
+		else
+			snprintf(name, sizeof(name), "class %zu", c + 1);
+		chart_legend(b, PLOT_X + 150 * (double)c, top + LEGEND_Y,
+		    palette[c], name);
+	}
+}
+
+void
+chart_usage_svg(const struct usage_kept *k, struct textbuf *b)
+{
+	size_t n = k->n - 1;    /* the windows, without the total */
+	int charts = k->u[0].classes ? 2 : 1;
+
+	chart_begin(b, SVG_W, charts * CHART_H);
+	utilisation_chart(k, b, n, 0);
+	if (charts == 2)
+		revenue_chart(k, b, n, CHART_H);
+	textbuf_printf(b, "</svg>\n");
 }

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cmd.h"
 #include "slurm.h"
 
@@ -102,16 +103,9 @@ cmd_warn(struct ctx *x, long line, const char *fmt, ...)
 	n = strlen(msg);
 	/* Inside a write batch, messages wait for its commit as output does. */
 	if (x->hold) {
-		if (x->errlen + n + 1 > x->errcap) {
-			size_t cap = (x->errlen + n + 1) * 2;
-			char *p = realloc(x->err, cap);
-
-			if (p == NULL) {
-				x->nomem = 1;
-				return;
-			}
-			x->err = p;
-			x->errcap = cap;
+		if (array_room(&x->err, &x->errcap, x->errlen + n + 1, 1) != 0) {
+			x->nomem = 1;
+			return;
 		}
 		memcpy(x->err + x->errlen, msg, n);
 		x->err[x->errlen + n] = '\n';
@@ -130,7 +124,7 @@ static int
 reader_next(struct reader *r, char **line, size_t *len)
 {
 	int toolong = 0;
-	char *nl, *p;
+	char *nl;
 	ssize_t n;
 
 	for (;;) {
@@ -156,12 +150,8 @@ reader_next(struct reader *r, char **line, size_t *len)
 			r->len -= r->off;
 			r->off = 0;
 		}
-		if (r->cap - r->len < 4096) {
-			if ((p = realloc(r->buf, r->cap * 2)) == NULL)
-				return -1;
-			r->buf = p;
-			r->cap *= 2;
-		}
+		if (array_room(&r->buf, &r->cap, r->len + 4096, 1) != 0)
+			return -1;
 		n = read(r->fd, r->buf + r->len, r->cap - r->len);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -211,15 +201,9 @@ args_line(struct ctx *x, int argc, char **argv, char **line, size_t *len)
 			free(buf);
 			return -1;
 		}
-		if (n + need > cap) {
-			char *nb;
-
-			cap = (n + need) * 2;
-			if ((nb = realloc(buf, cap)) == NULL) {
-				free(buf);
-				return -2;
-			}
-			buf = nb;
+		if (array_room(&buf, &cap, n + need, 1) != 0) {
+			free(buf);
+			return -2;
 		}
 		if (n > 0)
 			buf[n++] = ' ';
@@ -247,18 +231,8 @@ cmd_print(struct ctx *x, const struct ar_record *r)
 int
 cmd_write(struct ctx *x, const char *text, size_t n)
 {
-	char *p;
-	size_t cap;
-
-	if (x->outlen + n > x->outcap) {
-		cap = x->outcap ? x->outcap : 4096;
-		while (cap < x->outlen + n)
-			cap *= 2;
-		if ((p = realloc(x->out, cap)) == NULL)
-			return -1;
-		x->out = p;
-		x->outcap = cap;
-	}
+	if (array_room(&x->out, &x->outcap, x->outlen + n, 1) != 0)
+		return -1;
 	memcpy(x->out + x->outlen, text, n);
 	x->outlen += n;
 	return 0;
@@ -417,17 +391,6 @@ run_batch(struct ctx *x, struct batch *b)
 	return b->status;
 }
 
-/*
- * The fields that are numbers wherever they appear (format/RECORDS.md):
- * read as text, from key=value, the command line or a JSON string, they
- * are written as JSON numbers all the same, whether the command reads
- * them or passes them through.
- */
-static const char *const numeric_fields[] = { "id", "nodes", "jobs",
-    "free", "copy", "owner", "class", "price", "conflict", "limit",
-    "protection", "old_limit", "mean", "sd", "series", "occurrence",
-    "count", NULL };
-
 /* Parse one line into it and prepare it; 0, or EXIT_USAGE. */
 static int
 take_line(struct ctx *x, struct item *it, const char *line, size_t len,
@@ -442,16 +405,10 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 	it->line = lineno;
 	it->bad = 1;
 	it->nalts = 0;
-	it->nids = 0;
-	if (it->altcap < x->answers) {
-		struct ar_answer *a = realloc(it->alts, x->answers * sizeof(*a));
-
-		if (a == NULL) {
-			cmd_warn(x, lineno, "out of memory");
-			return EXIT_STORE;
-		}
-		it->alts = a;
-		it->altcap = x->answers;
+	if (array_room(&it->alts, &it->altcap, x->answers,
+	    sizeof(*it->alts)) != 0) {
+		cmd_warn(x, lineno, "out of memory");
+		return EXIT_STORE;
 	}
 	if (len > AR_LINE_MAX) {
 		cmd_warn(x, lineno, "line longer than %d bytes", AR_LINE_MAX);
@@ -470,7 +427,7 @@ take_line(struct ctx *x, struct item *it, const char *line, size_t len,
 			cmd_warn(x, lineno, "%s", err);
 			return EXIT_USAGE;
 		}
-	ar_record_numbers(&it->rec, numeric_fields);
+	ar_record_numbers(&it->rec, cmd_numeric_fields());
 	if (prepare(x, it, err) != 0) {
 		cmd_warn(x, lineno, "%s", err);
 		return EXIT_USAGE;
@@ -536,20 +493,21 @@ cmd_hosts(struct ctx *x)
 	return &x->hosts;
 }
 
-/* Double the batch's room for items. */
+/* Room in the batch for one item more: the items added are empty, and
+ * so is what the command keeps of each.  *cap counts only whole items. */
 static int
 grow_items(struct batch *b, size_t *cap)
 {
-	size_t n = *cap ? 2 * *cap : 4;
-	struct item *p;
+	size_t had = *cap, room = *cap, size = b->x->cmd->line_size;
 
-	if ((p = realloc(b->items, n * sizeof(*p))) == NULL)
+	if (array_room(&b->items, &room, b->n + 1, sizeof(*b->items)) != 0)
 		return -1;
-	memset(p + *cap, 0, (n - *cap) * sizeof(*p));
-	for (size_t i = *cap; i < n; i++)
-		ar_record_init(&p[i].rec);
-	b->items = p;
-	*cap = n;
+	memset(b->items + had, 0, (room - had) * sizeof(*b->items));
+	for (; *cap < room; ++*cap) {
+		ar_record_init(&b->items[*cap].rec);
+		if (size > 0 && (b->items[*cap].own = calloc(1, size)) == NULL)
+			return -1;
+	}
 	return 0;
 }
 
@@ -641,13 +599,11 @@ input_end(struct reader *r, struct batch *b, size_t cap)
 {
 	for (size_t i = 0; i < cap; i++) {
 		ar_record_free(&b->items[i].rec);
-		free(b->items[i].ids);
 		free(b->items[i].hosts);
-		free(b->items[i].rcs);
-		free(b->items[i].placed);
-		free(b->items[i].moved);
-		free(b->items[i].was);
 		free(b->items[i].alts);
+		if (b->items[i].own != NULL && b->x->cmd->line_free != NULL)
+			b->x->cmd->line_free(b->items[i].own);
+		free(b->items[i].own);
 	}
 	free(b->items);
 	free(r->buf);
@@ -1005,139 +961,177 @@ drop_rights(const struct cmd *c)
 	return 0;
 }
 
-/* The command, from its options to its exit status. */
-static int
-command(const struct cmd *c, int argc, char **argv, void *data)
-{
-	struct ctx x = { .cmd = c, .data = data, .answers = 1, .write = c->write,
-	    .wait_ms = 30000 };
+/* What the command line asks beside the context: the store, its clock,
+ * and what --create, --upgrade and --group would make of it. */
+struct invocation {
 	struct ar_config cfg;
-	struct option *lo;
-	const char *dir, *now = getenv("AR_NOW"), *wait = getenv("AR_WAIT");
-	char err[AR_ERRMAX], *so;
-	int create = 0, config = 0, now_opt = 0, wait_opt = 0, opt, rc, status;
-	int upgrade = 0, simulated = 0, group = 0, from, rights = elevated();
-	int64_t d;
-	uint64_t nodes, host_count = 0;
-	int nodes_opt = 0;
+	const char *dir, *now, *wait;
+	uint64_t host_count;
+	int create, config, upgrade, simulated, group;
+	int now_opt, wait_opt, nodes_opt;       /* given as options */
+};
 
-	guard_std_fds();
-	ar_hostlist_init(&x.hosts);
-	/* getopt's own messages name the command, not the path run. */
-	if (argc > 0)
-		argv[0] = (char *)c->name;
-	ar_config_default(&cfg);
-	x.uid = (uint32_t)getuid();
-	x.now = wall_clock();
-	if ((dir = getenv("AR_STORE")) == NULL || *dir == '\0')
-		dir = DEFAULT_STORE;
+/* An option of --create, a store's configuration, else the command's
+ * own: 0, or -1 for a usage error (said). */
+static int
+config_option(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int opt, char *arg)
+{
+	char err[AR_ERRMAX];
+	uint64_t n;
+	int64_t d;
+
+	switch (opt) {
+	case OPT_OWNERS:
+		if (strcmp(arg, "role") == 0)
+			v->cfg.flags |= AR_ROLE_OWNERS;
+		else if (strcmp(arg, "uid") != 0) {
+			fprintf(stderr, "%s: option '--owners': uid or "
+			    "role, not '%.64s'\n", c->name, arg);
+			return -1;
+		}
+		v->config = 1;
+		break;
+	case OPT_NODES:
+		if (ar_uint_parse(arg, 1, 1000000, &n, err) != 0) {
+			fprintf(stderr, "%s: option '--nodes': %s\n",
+			    c->name, err);
+			return -1;
+		}
+		v->cfg.nodes = (uint32_t)n;
+		v->nodes_opt = v->config = 1;
+		break;
+	case OPT_HOSTS:
+		if (hosts_option(c, arg, &v->cfg, &v->host_count) != 0)
+			return -1;
+		v->config = 1;
+		break;
+	case OPT_MAX_SIZE:
+		/* In MiB: the largest the store's map may grow to. */
+		if (ar_uint_parse(arg, 1, 1 << 24, &n, err) != 0) {
+			fprintf(stderr, "%s: option '--max-size': %s\n",
+			    c->name, err);
+			return -1;
+		}
+		v->cfg.map_max = n << 20;
+		v->config = 1;
+		break;
+	case OPT_SLOT:
+	case OPT_HORIZON:
+		if (cmd_duration_opt(x, opt == OPT_SLOT ?
+		    "option '--slot'" : "option '--horizon'", arg, &d) != 0)
+			return -1;
+		*(opt == OPT_SLOT ? &v->cfg.slot : &v->cfg.horizon) = d;
+		v->config = 1;
+		break;
+	default:
+		if (c->option == NULL || c->option(x, opt, arg) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One option every command takes, else config_option's: 0, or -1 for
+ * a usage error (said). */
+static int
+common_option(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int opt, char *arg)
+{
+	switch (opt) {
+	case 's':
+		if (*arg == '\0') {
+			fprintf(stderr, "%s: option '--store': empty\n",
+			    c->name);
+			return -1;
+		}
+		v->dir = arg;
+		break;
+	case OPT_GROUP:
+		if (group_parse(arg, &v->cfg.group) != 0) {
+			fprintf(stderr, "%s: option '--group': no group "
+			    "'%.64s'\n", c->name, arg);
+			return -1;
+		}
+		v->group = 1;
+		break;
+	case 'j':
+		x->json = AR_REC_JSON;
+		break;
+	case OPT_NOW:
+		v->now = arg;
+		v->now_opt = 1;
+		break;
+	case OPT_WAIT:
+		v->wait = arg;
+		v->wait_opt = 1;
+		break;
+	case OPT_CREATE:
+		v->create = 1;
+		break;
+	case OPT_UPGRADE:
+		v->upgrade = 1;
+		break;
+	case OPT_SIMULATED:
+		v->simulated = 1;
+		break;
+	default:
+		return config_option(c, x, v, opt, arg);
+	}
+	return 0;
+}
+
+/* Read the options into x and v: -1 to go on with the operands left in
+ * *argc and *argv, else the exit status (--help and --version are done,
+ * a usage error is said). */
+static int
+parse_options(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int *argc, char ***argv)
+{
+	struct option *lo;
+	char *so;
+	int opt, status = -1;
+
 	if (options(c, &lo, &so) != 0) {
 		fprintf(stderr, "%s: out of memory\n", c->name);
 		return EXIT_STORE;
 	}
-	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+	while (status < 0 &&
+	    (opt = getopt_long(*argc, *argv, so, lo, NULL)) != -1) {
 		switch (opt) {
-		case 's':
-			if (*optarg == '\0') {
-				fprintf(stderr, "%s: option '--store': empty\n",
-				    c->name);
-				goto usage;
-			}
-			dir = optarg;
-			break;
-		case OPT_GROUP:
-			if (group_parse(optarg, &cfg.group) != 0) {
-				fprintf(stderr, "%s: option '--group': no group "
-				    "'%.64s'\n", c->name, optarg);
-				goto usage;
-			}
-			group = 1;
-			break;
-		case 'j':
-			x.json = AR_REC_JSON;
-			break;
-		case OPT_NOW:
-			now = optarg;
-			now_opt = 1;
-			break;
-		case OPT_WAIT:
-			wait = optarg;
-			wait_opt = 1;
-			break;
-		case OPT_CREATE:
-			create = 1;
-			break;
-		case OPT_UPGRADE:
-			upgrade = 1;
-			break;
-		case OPT_SIMULATED:
-			simulated = 1;
-			break;
-		case OPT_OWNERS:
-			if (strcmp(optarg, "role") == 0)
-				cfg.flags |= AR_ROLE_OWNERS;
-			else if (strcmp(optarg, "uid") != 0) {
-				fprintf(stderr, "%s: option '--owners': uid or "
-				    "role, not '%.64s'\n", c->name, optarg);
-				goto usage;
-			}
-			config = 1;
-			break;
-		case OPT_NODES:
-			if (ar_uint_parse(optarg, 1, 1000000, &nodes, err) != 0) {
-				fprintf(stderr, "%s: option '--nodes': %s\n",
-				    c->name, err);
-				goto usage;
-			}
-			cfg.nodes = (uint32_t)nodes;
-			nodes_opt = config = 1;
-			break;
-		case OPT_HOSTS:
-			if (hosts_option(c, optarg, &cfg, &host_count) != 0)
-				goto usage;
-			config = 1;
-			break;
-		case OPT_MAX_SIZE:
-			/* In MiB: the largest the store's map may grow to. */
-			if (ar_uint_parse(optarg, 1, 1 << 24, &nodes, err) != 0) {
-				fprintf(stderr, "%s: option '--max-size': %s\n",
-				    c->name, err);
-				goto usage;
-			}
-			cfg.map_max = nodes << 20;
-			config = 1;
-			break;
-		case OPT_SLOT:
-		case OPT_HORIZON:
-			if (cmd_duration_opt(&x, opt == OPT_SLOT ?
-			    "option '--slot'" : "option '--horizon'", optarg,
-			    &d) != 0)
-				goto usage;
-			*(opt == OPT_SLOT ? &cfg.slot : &cfg.horizon) = d;
-			config = 1;
-			break;
 		case 'h':
 			usage(c, stdout);
 			cmd_fields_help(stdout, c);
-			free(lo);
-			free(so);
-			return fflush(stdout) == 0 ? 0 : EXIT_STORE;
+			status = fflush(stdout) == 0 ? 0 : EXIT_STORE;
+			break;
 		case 'V':
 			printf("%s (ar) %s\n", c->name, AR_VERSION);
-			free(lo);
-			free(so);
-			return fflush(stdout) == 0 ? 0 : EXIT_STORE;
+			status = fflush(stdout) == 0 ? 0 : EXIT_STORE;
+			break;
 		default:
-			if (c->option == NULL || c->option(&x, opt, optarg) != 0)
-				goto usage;
+			if (common_option(c, x, v, opt, optarg) != 0)
+				status = EXIT_USAGE;
 		}
 	}
-	if (c->options_end != NULL && c->options_end(&x) != 0)
-		goto usage;
+	if (status < 0 && c->options_end != NULL && c->options_end(x) != 0)
+		status = EXIT_USAGE;
 	free(lo);
 	free(so);
-	argc -= optind;
-	argv += optind;
+	if (status == EXIT_USAGE)
+		usage(c, stderr);
+	*argc -= optind;
+	*argv += optind;
+	return status;
+}
+
+/* The options taken together, the clock and the wait read: -1 to go on,
+ * else the exit status (the error said). */
+static int
+settle_options(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int rights)
+{
+	char err[AR_ERRMAX];
+	int64_t d;
+
 	/* The caller's environment is not the store's to follow. */
 	if (rights && getenv("AR_NOW") != NULL) {
 		fprintf(stderr, "%s: AR_NOW: a command installed setgid takes "
@@ -1145,85 +1139,174 @@ command(const struct cmd *c, int argc, char **argv, void *data)
 		    c->name);
 		return EXIT_USAGE;
 	}
-	if (now != NULL) {
-		if (ar_time_parse(now, x.now, &x.now, err) != 0) {
-			fprintf(stderr, "%s: %s: %s\n", c->name, now_opt ?
+	if (v->now != NULL) {
+		if (ar_time_parse(v->now, x->now, &x->now, err) != 0) {
+			fprintf(stderr, "%s: %s: %s\n", c->name, v->now_opt ?
 			    "option '--now'" : "AR_NOW", err);
 			return EXIT_USAGE;
 		}
-		x.fixed_now = 1;
+		x->fixed_now = 1;
 	}
-	if (wait != NULL) {
-		if (strcmp(wait, "0") == 0)
+	if (v->wait != NULL) {
+		if (strcmp(v->wait, "0") == 0)
 			d = 0;
-		else if (cmd_duration_opt(&x, wait_opt ? "option '--wait'" :
-		    "AR_WAIT", wait, &d) != 0)
+		else if (cmd_duration_opt(x, v->wait_opt ? "option '--wait'" :
+		    "AR_WAIT", v->wait, &d) != 0)
 			return EXIT_USAGE;
-		x.wait_ms = (long)(d * 1000);
+		x->wait_ms = (long)(d * 1000);
 	}
-	if (config && !create) {
+	if (v->config && !v->create) {
 		fprintf(stderr, "%s: --nodes, --hosts, --slot, --horizon, "
 		    "--max-size and --owners go with --create\n",
 		    c->name);
 		return EXIT_USAGE;
 	}
-	if (simulated && !create && !upgrade) {
+	if (v->simulated && !v->create && !v->upgrade) {
 		fprintf(stderr, "%s: --simulated goes with --create or "
 		    "--upgrade\n", c->name);
 		return EXIT_USAGE;
 	}
-	if (simulated)
-		cfg.flags |= AR_SIMULATED;
-	if ((cfg.flags & AR_ROLE_OWNERS) &&
-	    strcmp(ar_backend_name(dir), "postgresql") != 0) {
+	if (v->simulated)
+		v->cfg.flags |= AR_SIMULATED;
+	if ((v->cfg.flags & AR_ROLE_OWNERS) &&
+	    strcmp(ar_backend_name(v->dir), "postgresql") != 0) {
 		fprintf(stderr, "%s: option '--owners': role is for a "
 		    "PostgreSQL store (an LMDB store's owners are uids)\n",
 		    c->name);
 		return EXIT_USAGE;
 	}
-	if (cfg.hosts != NULL) {
-		if (nodes_opt && cfg.nodes != host_count) {
+	if (v->cfg.hosts != NULL) {
+		if (v->nodes_opt && v->cfg.nodes != v->host_count) {
 			fprintf(stderr, "%s: option '--nodes': %lu, but '--hosts' "
-			    "names %lu\n", c->name, (unsigned long)cfg.nodes,
-			    (unsigned long)host_count);
+			    "names %lu\n", c->name, (unsigned long)v->cfg.nodes,
+			    (unsigned long)v->host_count);
 			return EXIT_USAGE;
 		}
-		cfg.nodes = (uint32_t)host_count;
+		v->cfg.nodes = (uint32_t)v->host_count;
 	}
-	if (c->prepare == NULL && c->whole == NULL)
-		x.standalone = 1;
-	x.dir = dir;
-	ar_where_masked(dir, x.shown, sizeof(x.shown));
-	/*
-	 * With the rights of a setgid install: only a listed store; and what
-	 * needs no store's files, or makes or converts a store, or talks to
-	 * a server, runs with the caller's own rights from the start.
-	 */
-	if (rights && !x.standalone && !store_listed(dir)) {
+	return -1;
+}
+
+/*
+ * With the rights of a setgid install: only a listed store; and what
+ * needs no store's files, or makes or converts a store, or talks to
+ * a server, runs with the caller's own rights from the start.  -1 to go
+ * on, else the exit status.
+ */
+static int
+setgid_rules(const struct cmd *c, const struct ctx *x,
+    const struct invocation *v)
+{
+	if (!x->standalone && !store_listed(v->dir)) {
 		fprintf(stderr, "%s: %s: not a store that this command, "
-		    "installed setgid, serves (see %s)\n", c->name, dir,
+		    "installed setgid, serves (see %s)\n", c->name, v->dir,
 		    AR_STORES_FILE);
 		return EXIT_USAGE;
 	}
-	if (rights && x.store_wide && getuid() != 0) {
+	if (x->store_wide && getuid() != 0) {
 		fprintf(stderr, "%s: %s: only root changes a shared store for "
 		    "every user this way (the command is installed setgid)\n",
-		    c->name, dir);
+		    c->name, v->dir);
 		return EXIT_USAGE;
 	}
-	if (rights && (x.standalone || create || upgrade || group ||
-	    strcmp(ar_backend_name(dir), "postgresql") == 0) &&
+	if ((x->standalone || v->create || v->upgrade || v->group ||
+	    strcmp(ar_backend_name(v->dir), "postgresql") == 0) &&
 	    drop_rights(c) != 0)
 		return EXIT_STORE;
+	return -1;
+}
+
+/* Upgrade, create or share the store as asked, then open it into
+ * x->store and read its clock: -1 to go on, else the exit status (the
+ * store closed). */
+static int
+open_store(const struct cmd *c, struct ctx *x, struct invocation *v,
+    int rights)
+{
+	int from, rc, status;
+
+	/* Before anything is made: the store would be live. */
+	if (v->create && x->fixed_now && !v->simulated)
+		return live_refusal(c, v->now_opt);
+	/* An old store is converted before --create compares it; a
+	 * missing one is for --create to make. */
+	if (v->upgrade && (rc = ar_upgrade(v->dir, v->cfg.flags &
+	    AR_SIMULATED, x->wait_ms, &from)) != 0 &&
+	    !(v->create && rc == AR_ENOSTORE))
+		return cmd_store_error(x, rc);
+	if (v->upgrade && rc == 0 && from < AR_FORMAT_VERSION)
+		fprintf(stderr, "%s: %s: upgraded from format %d to %d; its "
+		    "clock %s\n", c->name, v->dir, from, AR_FORMAT_VERSION,
+		    v->simulated ? "stays simulated" : "is now live, the "
+		    "system clock (--upgrade --simulated keeps a simulated "
+		    "one)");
+	if (v->create && (status = create_store(x, &v->cfg)) != 0)
+		return status;
+	/* --group alone shares the store that is there (a PostgreSQL
+	 * store's users are its database's roles: nothing to do). */
+	if (v->group && !v->create && (rc = ar_share(v->dir,
+	    v->cfg.group)) != 0 && rc != EOPNOTSUPP)
+		return cmd_store_error(x, rc);
+	/* Every file of the store is open: the rights go for good. */
+	rc = ar_open(v->dir, x->write ? 0 : AR_RDONLY, &x->store);
+	if (rights && drop_rights(c) != 0) {
+		ar_close(x->store);
+		x->store = NULL;
+		return EXIT_STORE;
+	}
+	if (rc != 0)
+		return cmd_store_error(x, rc);
+	ar_set_wait(x->store, x->wait_ms);
+	if ((rc = store_clock(x)) != 0)
+		status = (cmd_store_error(x, rc), EXIT_STORE);
+	else if (x->fixed_now && x->write && x->live)
+		status = live_refusal(c, v->now_opt);
+	else
+		return -1;
+	ar_close(x->store);
+	x->store = NULL;
+	return status;
+}
+
+/* The command, from its options to its exit status. */
+static int
+command(const struct cmd *c, int argc, char **argv, void *data)
+{
+	struct ctx x = { .cmd = c, .data = data, .answers = 1, .write = c->write,
+	    .wait_ms = 30000 };
+	struct invocation v = { .now = getenv("AR_NOW"),
+	    .wait = getenv("AR_WAIT") };
+	int rights = elevated(), status;
+
+	guard_std_fds();
+	ar_hostlist_init(&x.hosts);
+	/* getopt's own messages name the command, not the path run. */
+	if (argc > 0)
+		argv[0] = (char *)c->name;
+	ar_config_default(&v.cfg);
+	x.uid = (uint32_t)getuid();
+	x.now = wall_clock();
+	if ((v.dir = getenv("AR_STORE")) == NULL || *v.dir == '\0')
+		v.dir = DEFAULT_STORE;
+	if ((status = parse_options(c, &x, &v, &argc, &argv)) >= 0 ||
+	    (status = settle_options(c, &x, &v, rights)) >= 0)
+		goto done;
+	if (c->prepare == NULL && c->whole == NULL)
+		x.standalone = 1;
+	x.dir = v.dir;
+	ar_where_masked(v.dir, x.shown, sizeof(x.shown));
+	if (rights && (status = setgid_rules(c, &x, &v)) >= 0)
+		goto done;
 	if (x.standalone) {
-		if (create || upgrade || group) {
+		if (v.create || v.upgrade || v.group) {
 			fprintf(stderr, "%s: %s: this mode uses no store\n",
-			    c->name, create ? "--create" : upgrade ?
+			    c->name, v.create ? "--create" : v.upgrade ?
 			    "--upgrade" : "--group");
-			return EXIT_USAGE;
+			status = EXIT_USAGE;
+			goto done;
 		}
 		status = c->standalone(&x, argc, argv);
-		goto done;
+		goto flush;
 	}
 	if (c->prepare == NULL)
 		x.whole = 1;
@@ -1231,51 +1314,14 @@ command(const struct cmd *c, int argc, char **argv, void *data)
 	x.argv = argv;
 	if (argc > 0 && x.whole && !c->whole_reads) {
 		fprintf(stderr, "%s: takes no records as arguments\n", c->name);
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+		goto done;
 	}
-	/* Before anything is made: the store would be live. */
-	if (create && x.fixed_now && !simulated)
-		return live_refusal(c, now_opt);
-	/* An old store is converted before --create compares it; a
-	 * missing one is for --create to make. */
-	if (upgrade && (rc = ar_upgrade(dir, cfg.flags & AR_SIMULATED,
-	    x.wait_ms, &from)) != 0 && !(create && rc == AR_ENOSTORE))
-		return cmd_store_error(&x, rc);
-	if (upgrade && rc == 0 && from < AR_FORMAT_VERSION)
-		fprintf(stderr, "%s: %s: upgraded from format %d to %d; its "
-		    "clock %s\n", c->name, dir, from, AR_FORMAT_VERSION,
-		    simulated ? "stays simulated" : "is now live, the system "
-		    "clock (--upgrade --simulated keeps a simulated one)");
-	if (create && (status = create_store(&x, &cfg)) != 0)
-		return status;
-	/* --group alone shares the store that is there (a PostgreSQL
-	 * store's users are its database's roles: nothing to do). */
-	if (group && !create && (rc = ar_share(dir, cfg.group)) != 0 &&
-	    rc != EOPNOTSUPP)
-		return cmd_store_error(&x, rc);
-	/* Every file of the store is open: the rights go for good. */
-	rc = ar_open(dir, x.write ? 0 : AR_RDONLY, &x.store);
-	if (rights && drop_rights(c) != 0) {
-		ar_close(x.store);
-		return EXIT_STORE;
-	}
-	if (rc != 0)
-		return cmd_store_error(&x, rc);
-	ar_set_wait(x.store, x.wait_ms);
-	if ((rc = store_clock(&x)) != 0) {
-		cmd_store_error(&x, rc);
-		ar_close(x.store);
-		free(x.host_names);
-		return EXIT_STORE;
-	}
-	if (x.fixed_now && x.write && x.live) {
-		ar_close(x.store);
-		free(x.host_names);
-		return live_refusal(c, now_opt);
-	}
+	if ((status = open_store(c, &x, &v, rights)) >= 0)
+		goto done;
 	status = x.whole ? c->whole(&x, x.store) :
 	    run_records(&x, argc, argv);
-done:
+flush:
 	/* A whole-store or standalone job that failed prints nothing, not a
 	 * part (but what it said it found, as --check's violations, it
 	 * prints). */
@@ -1286,17 +1332,13 @@ done:
 		    strerror(errno));
 		status = EXIT_STORE;
 	}
+done:
 	ar_close(x.store);
 	free(x.out);
 	free(x.err);
 	free(x.host_names);
 	ar_hostlist_free(&x.hosts);
 	return status;
-usage:
-	free(lo);
-	free(so);
-	usage(c, stderr);
-	return EXIT_USAGE;
 }
 
 /*
@@ -1315,351 +1357,3 @@ cmd_main(const struct cmd *c, int argc, char **argv, void *data)
 	return status;
 }
 
-int
-cmd_time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
-    char *err)
-{
-	const char *v = cmd_get(x, &it->rec, key);
-	char msg[AR_ERRMAX];
-
-	if (v == NULL)
-		return 0;
-	if (ar_time_parse(v, x->now, t, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
-		return -1;
-	}
-	return 1;
-}
-
-/* Read a count field, 1 to max, into *n (1 if absent); -1 with err if
- * bad.  (take_line made it a number for JSON.) */
-static int
-count_field(struct ctx *x, struct item *it, const char *key, uint64_t max,
-    uint32_t *n, char *err)
-{
-	const char *v = cmd_get(x, &it->rec, key);
-	char msg[AR_ERRMAX];
-	uint64_t u;
-
-	*n = 1;
-	if (v == NULL)
-		return 0;
-	if (ar_uint_parse(v, 1, max, &u, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
-		return -1;
-	}
-	*n = (uint32_t)u;
-	return 0;
-}
-
-/* A label or key of at most max bytes: the record's text (which stays
- * put until the next line). */
-static int
-label_field(struct ctx *x, struct item *it, const char *key, int max,
-    const char **dst, char *err)
-{
-	const char *v = cmd_get(x, &it->rec, key);
-
-	if (v != NULL && strlen(v) > (size_t)max) {
-		snprintf(err, AR_ERRMAX, "field '%s': longer than %d bytes",
-		    key, max);
-		return -1;
-	}
-	*dst = v == NULL ? "" : v;
-	return 0;
-}
-
-/* flags= (maint) and account=, which the scheduler is told: -1 with
- * err if bad.  An account Slurm would misread is refused here, where
- * the user can mend it, not found at export. */
-static int
-sched_fields(struct ctx *x, struct item *it, char *err)
-{
-	const char *f = cmd_get(x, &it->rec, "flags"), *why;
-	struct ar_request *rq = &it->rq;
-
-	if (f != NULL) {
-		if (strcmp(f, "maint") != 0) {
-			snprintf(err, AR_ERRMAX, "field 'flags': unknown flag "
-			    "'%.40s' (maint is the one there is)", f);
-			return -1;
-		}
-		rq->resv_flags = AR_RESV_MAINT;
-	}
-	if (label_field(x, it, "account", AR_LABEL_MAX, &rq->account, err) != 0)
-		return -1;
-	if (*rq->account && (why = slurm_name_problem(rq->account)) != NULL) {
-		snprintf(err, AR_ERRMAX, "field 'account': %s", why);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The hosts a request names, as indexes in the store's list; they are
- * its nodes, for one job.  -1 with err if bad.
- */
-static int
-hosts_field(struct ctx *x, struct item *it, char *err)
-{
-	const char *v = cmd_get(x, &it->rec, "hosts");
-	const struct ar_hostlist *all;
-	struct ar_hostlist h;
-	struct ar_request *rq = &it->rq;
-	char msg[AR_ERRMAX];
-	uint32_t *idx;
-	int rc;
-
-	if (v == NULL)
-		return 0;
-	if ((all = cmd_hosts(x)) == NULL) {
-		snprintf(err, AR_ERRMAX, "field 'hosts': the store's host list "
-		    "is unreadable");
-		return -1;
-	}
-	ar_hostlist_init(&h);
-	/* No more than the store has: a short list may name millions. */
-	if ((rc = ar_hostlist_parse_max(v, all->count, &h, msg)) != 0) {
-		snprintf(err, AR_ERRMAX, "field 'hosts': %.200s",
-		    rc == -2 ? "out of memory" : msg);
-		return -1;
-	}
-	rc = -1;
-	if (h.count > it->hostcap) {
-		if ((idx = realloc(it->hosts, h.count * sizeof(*idx))) == NULL) {
-			snprintf(err, AR_ERRMAX, "out of memory");
-			goto out;
-		}
-		it->hosts = idx;
-		it->hostcap = h.count;
-	}
-	if (ar_hostlist_find_all(all, &h, it->hosts, msg) != 0)
-		snprintf(err, AR_ERRMAX, "field 'hosts': %.200s", msg);
-	else if (cmd_get(x, &it->rec, "nodes") != NULL &&
-	    rq->nodes != h.count)
-		snprintf(err, AR_ERRMAX, "field 'nodes': %lu, but 'hosts' names "
-		    "%lu", (unsigned long)rq->nodes, (unsigned long)h.count);
-	else if (rq->jobs != 1)
-		snprintf(err, AR_ERRMAX, "field 'jobs': named hosts are for "
-		    "one job");
-	else if (ar_record_set_uint(&it->rec, "nodes", h.count) != 0)
-		snprintf(err, AR_ERRMAX, "out of memory");
-	else {
-		rq->nodes = (uint32_t)h.count;
-		rq->hosts = it->hosts;
-		rq->nhosts = (uint32_t)h.count;
-		rc = 0;
-	}
-out:
-	ar_hostlist_free(&h);
-	return rc;
-}
-
-int
-cmd_id_field(struct ctx *x, struct item *it, const char *key, uint64_t *id,
-    char *err)
-{
-	const char *v = cmd_get(x, &it->rec, key);
-	char msg[AR_ERRMAX];
-
-	*id = 0;
-	if (v == NULL)
-		return 0;
-	if (ar_uint_parse(v, 1, UINT64_MAX, id, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
-		return -1;
-	}
-	return 1;
-}
-
-/* The request fields; timed: a duration (or end) must be given. */
-static int
-request_fields(struct ctx *x, struct item *it, int timed, char *err)
-{
-	struct ar_request *rq = &it->rq;
-	int64_t start, earliest, latest, end, dur;
-	int hs, he, hl, hend, hd;
-	const char *v;
-	char msg[AR_ERRMAX];
-
-	memset(rq, 0, sizeof(*rq));
-	it->earliest = it->latest = -1;
-	if ((hs = cmd_time_field(x, it, "start", &start, err)) < 0 ||
-	    (he = cmd_time_field(x, it, "earliest", &earliest, err)) < 0 ||
-	    (hl = cmd_time_field(x, it, "latest", &latest, err)) < 0 ||
-	    (hend = cmd_time_field(x, it, "end", &end, err)) < 0)
-		return -1;
-	hd = (v = cmd_get(x, &it->rec, "duration")) != NULL;
-	if (hd && ar_duration_parse(v, &dur, msg) != 0) {
-		snprintf(err, AR_ERRMAX, "field 'duration': %.200s", msg);
-		return -1;
-	}
-	if (!hs && !he) {
-		snprintf(err, AR_ERRMAX, "missing field 'start' (or 'earliest')");
-		return -1;
-	}
-	if (he)
-		it->earliest = earliest;
-	if (hl)
-		it->latest = latest;
-	/* A start inside a window narrows it to [start, latest]. */
-	rq->earliest = hs ? start : earliest;
-	rq->latest = hl ? latest : rq->earliest;
-	if (hs && he && start < earliest) {
-		snprintf(err, AR_ERRMAX, "field 'start': before 'earliest'");
-		return -1;
-	}
-	if (rq->latest < rq->earliest) {
-		snprintf(err, AR_ERRMAX, "field 'latest': before '%s'",
-		    hs ? "start" : "earliest");
-		return -1;
-	}
-	if (!hend && !hd && timed) {
-		snprintf(err, AR_ERRMAX, "missing field 'duration' (or 'end')");
-		return -1;
-	}
-	if (hend && end <= rq->earliest) {
-		snprintf(err, AR_ERRMAX, "field 'end': not after '%s'",
-		    hs ? "start" : "earliest");
-		return -1;
-	}
-	/* Output records carry both, end rounded to slots: duration wins. */
-	rq->duration = hd ? dur : hend ? end - rq->earliest : 0;
-	if (rq->duration > AR_DURATION_MAX) {
-		snprintf(err, AR_ERRMAX, "field '%s': more than 100 years %s",
-		    hd ? "duration" : "end", hd ? "long" : hs ?
-		    "after 'start'" : "after 'earliest'");
-		return -1;
-	}
-	if (count_field(x, it, "nodes", 1000000, &rq->nodes, err) != 0 ||
-	    count_field(x, it, "jobs", AR_JOBS_MAX, &rq->jobs, err) != 0 ||
-	    label_field(x, it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
-	    label_field(x, it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
-	    label_field(x, it, "client_key", AR_CLIENT_KEY_MAX,
-	    &rq->client_key, err) != 0 || hosts_field(x, it, err) != 0 ||
-	    sched_fields(x, it, err) != 0)
-		return -1;
-	rq->owner = x->uid;
-	return 0;
-}
-
-int
-cmd_request(struct ctx *x, struct item *it, char *err)
-{
-	return request_fields(x, it, 1, err);
-}
-
-int
-cmd_job(struct ctx *x, struct item *it, char *err)
-{
-	return request_fields(x, it, 0, err);
-}
-
-int
-cmd_answer(struct item *it, const struct ar_answer *a)
-{
-	struct ar_record *r = &it->rec;
-
-	if (a->end < 0)
-		ar_record_del(r, "end");        /* no time to print */
-	if (ar_record_set_time(r, "start", a->start) != 0 ||
-	    (a->end >= 0 && ar_record_set_time(r, "end", a->end) != 0) ||
-	    (it->earliest >= 0 &&
-	    ar_record_set_time(r, "earliest", it->earliest) != 0) ||
-	    (it->latest >= 0 &&
-	    ar_record_set_time(r, "latest", it->latest) != 0))
-		return -1;
-	if (a->reason == AR_R_NONE || a->reason == AR_R_FULL ||
-	    a->reason == AR_R_LIMIT || a->reason == AR_R_BOOKING) {
-		if (ar_record_set_int(r, "free", a->free) != 0)
-			return -1;
-	} else
-		ar_record_del(r, "free");
-	if (a->cls != 0 && (ar_record_set_uint(r, "class", a->cls) != 0 ||
-	    ar_record_set_int(r, "price", a->price) != 0))
-		return -1;
-	if (ar_record_set(r, "status", ar_status_name(a->status)) != 0)
-		return -1;
-	if (a->reason == AR_R_NONE)
-		ar_record_del(r, "reason");
-	else if (ar_record_set(r, "reason", ar_reason_name(a->reason)) != 0)
-		return -1;
-	if (a->reason != AR_R_HOSTS || a->conflict == 0)
-		ar_record_del(r, "conflict");
-	else if (ar_record_set_uint(r, "conflict", a->conflict) != 0)
-		return -1;
-	return 0;
-}
-
-int
-cmd_search_apply(struct ctx *x, ar_txn *t, struct item *it)
-{
-	(void)x;
-	it->nalts = 1;
-	return ar_search(t, &it->rq, &it->alts[0]);
-}
-
-int
-cmd_search_emit(struct ctx *x, struct item *it)
-{
-	if (cmd_answer(it, &it->alts[0]) != 0 || cmd_print(x, &it->rec) != 0)
-		return -1;
-	return it->alts[0].status == AR_AVAILABLE ? 0 : EXIT_REFUSED;
-}
-
-int
-cmd_resv(struct ar_record *r, const struct ar_resv *v)
-{
-	ar_record_clear(r);
-	if (ar_record_set_uint(r, "id", v->id) != 0 ||
-	    (v->series != 0 && (ar_record_set_uint(r, "series",
-	    v->series) != 0 || ar_record_set_uint(r, "occurrence",
-	    v->occurrence) != 0)) ||
-	    (*v->user && ar_record_set(r, "user", v->user) != 0) ||
-	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
-	    (*v->client_key &&
-	    ar_record_set(r, "client_key", v->client_key) != 0) ||
-	    ((v->resv_flags & AR_RESV_MAINT) &&
-	    ar_record_set(r, "flags", "maint") != 0) ||
-	    (*v->account && ar_record_set(r, "account", v->account) != 0) ||
-	    ar_record_set_time(r, "start", v->start) != 0 ||
-	    ar_record_set_time(r, "end", v->end) != 0 ||
-	    ar_record_set_int(r, "nodes", v->nodes) != 0 ||
-	    (v->jobs > 1 && ar_record_set_int(r, "jobs", v->jobs) != 0) ||
-	    (v->latest != v->earliest &&
-	    (ar_record_set_time(r, "earliest", v->earliest) != 0 ||
-	    ar_record_set_time(r, "latest", v->latest) != 0)) ||
-	    ar_record_set_int(r, "owner", v->owner) != 0 ||
-	    (v->cls != 0 && (ar_record_set_uint(r, "class", v->cls) != 0 ||
-	    ar_record_set_int(r, "price", v->price) != 0)) ||
-	    ar_record_set(r, "status", ar_status_name(ar_resv_status(v))) != 0 ||
-	    (v->expires != 0 &&
-	    ar_record_set_time(r, "expires", v->expires) != 0))
-		return -1;
-	return 0;
-}
-
-int
-cmd_room(struct item *it, size_t n, int was)
-{
-	uint64_t *ids;
-	int *rcs;
-	struct ar_resv *w;
-
-	if (n > it->idcap) {
-		if ((ids = realloc(it->ids, n * sizeof(*ids))) == NULL)
-			return -1;
-		it->ids = ids;
-		if ((rcs = realloc(it->rcs, n * sizeof(*rcs))) == NULL)
-			return -1;
-		it->rcs = rcs;
-		it->idcap = n;
-	}
-	if (was && n > it->wascap) {
-		if ((w = realloc(it->was, n * sizeof(*w))) == NULL)
-			return -1;
-		it->was = w;
-		it->wascap = n;
-	}
-	return 0;
-}

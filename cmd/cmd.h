@@ -19,7 +19,8 @@
 
 #define ALTS_MAX 100            /* most alternatives one request may ask */
 
-/* One input line on its way through a command. */
+/* One input line on its way through a command: what every command
+ * keeps of it, and what the command keeps of its own (own). */
 struct item {
 	struct ar_record rec;   /* the input; output fields are set on it */
 	long line;              /* input line number, 0 for arguments */
@@ -28,30 +29,14 @@ struct item {
 	struct ar_request rq;   /* its labels point into rec */
 	int64_t earliest;       /* the fields as given, -1 when absent */
 	int64_t latest;
-	uint64_t id;            /* ar-del: the reservation named by id, or 0 */
-	size_t nids, idcap;     /* ar-del: reservations found, and room */
-	uint64_t *ids;
-	int *rcs;               /* ar-del: the library's answer for each */
 	uint32_t *hosts;        /* the hosts the request names, as indexes */
 	size_t hostcap;
-	struct ar_placed *placed;       /* ar-add: copies granted, then moves */
-	size_t ngranted, nplaced, placedcap;
-	struct ar_resv *moved;          /* ar-add: the moved reservations,
-					 * and a replay's copies, as now;
-					 * --modify: first the one changed,
-					 * as it was */
-	int refusal;            /* ar-add --modify, ar-suggest --extend:
-				 * AR_ENOTFOUND, AR_EPERM, AR_EDONE, or 0 */
-	struct ar_repeat rep;   /* ar-add: how the request repeats (every
-				 * 0: it does not) */
-	uint64_t series;        /* ar-del, ar-add --modify: the series
-				 * named, or 0 */
-	struct ar_resv *was;    /* ... its reservations, as cancelled, or
-				 * as they were before the change */
-	size_t wascap;
 	size_t nalts;           /* answers in alts */
 	struct ar_answer *alts; /* room for ctx.answers of them */
 	size_t altcap;
+	void *own;              /* the command's own, of line_size bytes:
+				   zero when the item is made, and kept, as
+				   the item is, from one line to another */
 };
 
 struct ctx;
@@ -69,6 +54,7 @@ struct cmd_field {
 	const char *name;
 	unsigned read_by;
 	unsigned printed_by;
+	int numeric;            /* a number wherever it appears */
 };
 
 /* Every field, ending with a NULL name. */
@@ -78,6 +64,10 @@ extern const struct cmd_field cmd_fields[];
  * class's (granted_cN) once for each class, granted_c1 to granted_c8;
  * *n is how many. */
 const char *const *cmd_field_names(size_t *n);
+
+/* The names of the fields that are numbers, NULL-terminated, for
+ * ar_record_numbers. */
+const char *const *cmd_numeric_fields(void);
 
 /* A command: its name, usage, options and what it does with an item. */
 struct cmd {
@@ -111,6 +101,10 @@ struct cmd {
 	 * NULL, else when an option set ctx.standalone): a job that needs
 	 * none, with the arguments left after the options; an exit code. */
 	int (*standalone)(struct ctx *, int, char **);
+	/* What the command keeps of each line beyond struct item: its size
+	 * (0: nothing), and what frees what it holds, or NULL. */
+	size_t line_size;
+	void (*line_free)(void *own);
 };
 
 struct ctx {
@@ -196,6 +190,16 @@ int cmd_request(struct ctx *x, struct item *it, char *err);
  * end), if there, bounds it; it->rq.duration is 0 if not. */
 int cmd_job(struct ctx *x, struct item *it, char *err);
 
+/* How a request repeats, into *rep: every (daily, weekly, N slots or a
+ * duration) and count or until; every=Nslots is -N until the slot is
+ * known; every 0 if it does not repeat.  -1 with err if bad. */
+int cmd_repeat(struct ctx *x, struct item *it, struct ar_repeat *rep,
+    char *err);
+
+/* A request's hold, into it->rq.hold: how long it lasts unless
+ * confirmed, if given.  -1 with err if bad. */
+int cmd_hold(struct ctx *x, struct item *it, char *err);
+
 /* ar-search's apply and emit: the answer of ar_search, exit 1 if it
  * does not fit (ar-price quotes this way too). */
 int cmd_search_apply(struct ctx *x, ar_txn *t, struct item *it);
@@ -204,6 +208,15 @@ int cmd_search_emit(struct ctx *x, struct item *it);
 /* Set status, reason, start, end and free from an answer. -1: no memory. */
 int cmd_answer(struct item *it, const struct ar_answer *a);
 
+/* A copy's hold: status held and its expiry, or (expires 0) no expiry.
+ * -1: no memory. */
+int cmd_held(struct ar_record *r, int64_t expires);
+
+/* An occurrence's fields: its id if granted (else none), its series (if
+ * it has one) and its occurrence number.  -1: no memory. */
+int cmd_occurrence(struct ar_record *r, uint64_t id, uint64_t series,
+    uint32_t occurrence);
+
 /* Print a record to the batch output; -1 if memory ran out. */
 int cmd_print(struct ctx *x, const struct ar_record *r);
 
@@ -211,13 +224,21 @@ int cmd_print(struct ctx *x, const struct ar_record *r);
  * ran out. */
 int cmd_write(struct ctx *x, const char *text, size_t n);
 
-/* Make room for n ids (and the library's answers) in it->ids (it->rcs),
- * and with was, n records in it->was; -1 if memory ran out. */
-int cmd_room(struct item *it, size_t n, int was);
-
 /* Fill a record from a reservation (id, series, labels, flags and
  * account, times, nodes, status, and a hold's expiry). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
+
+/* Make r the record of one window, group (label) or total of ar_usage,
+ * as grouped by by; pr names the classes.  A figure not known, or a
+ * fraction of nothing, is JSON's null with nulls, else text ("unknown",
+ * "-").  -1: no memory. */
+int cmd_usage_record(struct ar_record *r, const struct ar_usage *u,
+    const char *label, enum ar_usage_by by, const struct ar_pricing *pr,
+    int nulls);
+
+/* The field, or --by's word, that names a grouping: "window", "user",
+ * "job", "class". */
+const char *cmd_usage_by_name(enum ar_usage_by by);
 
 /* Print the output and messages made so far; -1 on a write error. */
 int cmd_flush(struct ctx *x);

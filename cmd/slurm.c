@@ -39,6 +39,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
+#include "chart.h"
 #include "slurm.h"
 
 /* A reservation ending this close to the clock is left to end. */
@@ -46,23 +48,6 @@
 #define ARGS_MAX 16
 
 extern char **environ;
-
-static int
-grow(char **p, size_t *len, size_t *cap, size_t more)
-{
-	char *n;
-	size_t c = *cap ? *cap : 256;
-
-	while (c < *len + more + 1)
-		c *= 2;
-	if (c != *cap) {
-		if ((n = realloc(*p, c)) == NULL)
-			return -1;
-		*p = n;
-		*cap = c;
-	}
-	return 0;
-}
 
 int
 child_run(char *const argv[], char *const env[], struct child *c)
@@ -74,10 +59,12 @@ child_run(char *const argv[], char *const env[], struct child *c)
 	ssize_t n;
 
 	memset(c, 0, sizeof(*c));
-	if (grow(&c->out, &c->outlen, &ocap, 0) != 0 ||
-	    grow(&c->err, &c->errlen, &ecap, 0) != 0 || pipe(out) != 0 ||
+	/* Each a string, empty until the child writes. */
+	if (array_room(&c->out, &ocap, 1, 1) != 0 ||
+	    array_room(&c->err, &ecap, 1, 1) != 0 || pipe(out) != 0 ||
 	    pipe(err) != 0)
 		goto fail;
+	c->out[0] = c->err[0] = '\0';
 	if ((pid = fork()) < 0)
 		goto fail;
 	if (pid == 0) {
@@ -111,7 +98,7 @@ child_run(char *const argv[], char *const env[], struct child *c)
 
 			if (p[i].fd < 0 || p[i].revents == 0)
 				continue;
-			if (grow(b, l, cp, 4096) != 0)
+			if (array_room(b, cp, *l + 4096 + 1, 1) != 0)
 				goto fail_wait;
 			n = read(p[i].fd, *b + *l, 4096);
 			if (n > 0)
@@ -422,15 +409,8 @@ held_parse(struct sync *y, char *line)
 	    (h.accounts = strdup(accounts ? accounts : "")) == NULL ||
 	    held_hosts(y, &h) != 0)
 		goto nomem;
-	if (y->nh == y->hcap) {
-		size_t cap = y->hcap ? 2 * y->hcap : 64;
-		struct held *n = realloc(y->h, cap * sizeof(*n));
-
-		if (n == NULL)
-			goto nomem;
-		y->h = n;
-		y->hcap = cap;
-	}
+	if (array_room(&y->h, &y->hcap, y->nh + 1, sizeof(*y->h)) != 0)
+		goto nomem;
 	y->h[y->nh++] = h;
 	return 0;
 nomem:
@@ -532,15 +512,8 @@ want_add(const struct ar_mapped *m, void *arg)
 		return 0;       /* not yet: Slurm would idle the nodes */
 	if (m->r.end <= y->now + END_MARGIN)
 		return 0;
-	if (y->nw == y->wcap) {
-		size_t c = y->wcap ? 2 * y->wcap : 64;
-		struct want *n = realloc(y->w, c * sizeof(*n));
-
-		if (n == NULL)
-			return ENOMEM;
-		y->w = n;
-		y->wcap = c;
-	}
+	if (array_room(&y->w, &y->wcap, y->nw + 1, sizeof(*y->w)) != 0)
+		return ENOMEM;
 	w = &y->w[y->nw];
 	memset(w, 0, sizeof(*w));
 	w->id = m->r.id;
@@ -684,16 +657,9 @@ op_new(struct sync *y, enum op_kind kind, uint64_t id, struct want *w)
 	static const char *const verb[] = { "delete", "create", "update" };
 	struct op *o;
 
-	if (y->nop == y->opcap) {
-		size_t c = y->opcap ? 2 * y->opcap : 64;
-		struct op *n = realloc(y->op, c * sizeof(*n));
-
-		if (n == NULL) {
-			y->nomem = 1;
-			return NULL;
-		}
-		y->op = n;
-		y->opcap = c;
+	if (array_room(&y->op, &y->opcap, y->nop + 1, sizeof(*y->op)) != 0) {
+		y->nomem = 1;
+		return NULL;
 	}
 	o = &y->op[y->nop++];
 	memset(o, 0, sizeof(*o));
@@ -808,34 +774,34 @@ ops_free(struct sync *y)
 
 /* A word for sh: quoted when it holds more than plain characters. */
 static int
-shell_word(struct ar_buf *b, const char *s)
+shell_word(struct textbuf *b, const char *s)
 {
 	if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	    "0123456789_-.,:/=@%+") == strlen(s) && *s) {
-		ar_buf_printf(b, "%s", s);
+		textbuf_printf(b, "%s", s);
 		return 0;
 	}
-	ar_buf_printf(b, "'");
+	textbuf_printf(b, "'");
 	for (; *s; s++)
-		ar_buf_printf(b, *s == '\'' ? "'\\''" : "%c", *s);
-	ar_buf_printf(b, "'");
+		textbuf_printf(b, *s == '\'' ? "'\\''" : "%c", *s);
+	textbuf_printf(b, "'");
 	return 0;
 }
 
 static int
 print_op(struct sync *y, const struct op *o)
 {
-	struct ar_buf b = { 0 };
+	struct textbuf b = { 0 };
 	int rc;
 
-	ar_buf_printf(&b, "TZ=UTC0");
+	textbuf_printf(&b, "TZ=UTC0");
 	for (int a = 0; a < o->argc; a++) {
-		ar_buf_printf(&b, " ");
+		textbuf_printf(&b, " ");
 		shell_word(&b, o->argv[a]);
 	}
-	ar_buf_printf(&b, "\n");
+	textbuf_printf(&b, "\n");
 	rc = b.nomem ? -1 : cmd_write(y->x, b.p, b.n);
-	ar_buf_free(&b);
+	textbuf_free(&b);
 	return rc;
 }
 

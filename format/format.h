@@ -7,7 +7,9 @@
  * fields pass through a pipeline of commands untouched.
  *
  * Times are seconds since the epoch (int64_t); durations are seconds.
- * Nothing here knows about the store.  Functions never print and never
+ * Nothing here knows about the store; what the library writes as the
+ * records do, times and host lists, and the size of a message
+ * (AR_ERRMAX), this takes from lib/ar.h.  Functions never print and never
  * exit; on failure they return -1 and leave a one-line message (no
  * trailing newline, no "command:" prefix) in the caller's buffer, such
  * as  invalid month 13 in '2026-13-01T00:00Z'  so that the caller can
@@ -21,11 +23,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ar.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define AR_ERRMAX 256           /* size of every error message buffer */
 #define AR_LINE_MAX 65536       /* longest accepted input line, in bytes */
 #define AR_KEY_MAX 64           /* longest accepted field name */
 
@@ -57,23 +60,6 @@ int ar_time_parse(const char *s, int64_t now, int64_t *t, char *err);
  * Returns 0 and stores seconds in *d, or -1 with a message in err.
  */
 int ar_duration_parse(const char *s, int64_t *d, char *err);
-
-/*
- * Format a time as ISO 8601 UTC ("2026-11-21T10:00:00Z") into buf, which
- * has room for AR_TIMEBUF bytes.  Returns buf.  A time outside the range
- * ar_time_parse accepts is printed too (proleptic Gregorian, any number
- * of year digits), but does not parse back.
- */
-#define AR_TIMEBUF 32
-char *ar_time_format(int64_t t, char *buf);
-
-/*
- * Format a duration canonically into buf (AR_TIMEBUF bytes): the largest
- * units first, d h m s, zero groups left out ("1d12h", "1h30m", "45s");
- * 0 is "0s", a negative d is printed with a '-' (both for display only).
- * ar_duration_parse(ar_duration_format(d)) == d.  Returns buf.
- */
-char *ar_duration_format(int64_t d, char *buf);
 
 /*
  * Parse an unsigned decimal integer in [min, max] (no sign, no blanks, no
@@ -223,140 +209,6 @@ void ar_record_del(struct ar_record *r, const char *key);
  */
 int ar_record_print(const struct ar_record *r, int flags, char **buf,
     size_t *len, size_t *cap);
-
-/*
- * Host lists, as Slurm writes them: comma-separated host names, each of
- * which may hold bracketed lists of numbers and ranges, as in
- * cn[001-064],gpu[1-4] or rack[1-2]-node[01-04] (format/RECORDS.md).
- * A list is a set: it never holds a host twice, and its hosts are
- * numbered 0 .. count-1 in one sorted order whatever order they were
- * written in, the order in which ar_hostlist_format prints them.  It is
- * kept as runs of numbers, not as names, so that cn[0000001-1000000]
- * costs a few bytes.  Host indexes are uint32_t: a list has at most
- * AR_HOSTS_MAX hosts.
- */
-#define AR_HOSTS_MAX 1000000    /* hosts in one list */
-#define AR_HOSTNAME_MAX 255     /* bytes in one host name */
-
-struct ar_hostrun;
-struct ar_hostfam;
-
-/* A host list.  Read count; the other members are the list's own. */
-struct ar_hostlist {
-	size_t count;                   /* hosts in the list */
-	struct ar_hostrun *runs;
-	size_t nruns;
-	struct ar_hostfam *fams;
-	size_t nfams;
-	char *text;
-};
-
-/* Initialise an empty list (count 0). */
-void ar_hostlist_init(struct ar_hostlist *h);
-
-/* Free everything a list owns; it is then empty and may be reused. */
-void ar_hostlist_free(struct ar_hostlist *h);
-
-/*
- * Parse the host list s into h, replacing what h held.  Names are made
- * of letters, digits, '-', '.' and '_', at most AR_HOSTNAME_MAX bytes
- * once expanded, with no run of more than 18 digits; brackets hold
- * numbers and ranges (cn[1-3,7]) written with the low bound's number
- * of digits (cn[001-010], cn[8-10]); several brackets in one name
- * expand to every combination.  Refused, with the byte where it was
- * found (1-based): an empty list or name, blanks, control and other
- * characters, unbalanced or nested brackets, an empty, reversed or
- * malformed range, a range whose bounds disagree on zero padding
- * ("mixed widths in range '1-010' at byte 4"), a host given twice
- * ("duplicate host 'cn5' at byte 9"), more than AR_HOSTS_MAX hosts.
- * Returns 0, or -1 with a message in err (AR_ERRMAX bytes); -2 if
- * memory ran out.  After a failure h is empty.
- */
-int ar_hostlist_parse(const char *s, struct ar_hostlist *h, char *err);
-
-/*
- * The same, refusing lists of more than max hosts (at most
- * AR_HOSTS_MAX): "more than 64 hosts at byte 10".  Hosts that share no
- * prefix and suffix with their neighbours cost about 80 bytes each and
- * their names while parsing, and a short list can name a million of
- * them (a[1-1000000]b0), so a list from an untrusted source is best
- * parsed with the number of hosts it may name.
- */
-int ar_hostlist_parse_max(const char *s, size_t max, struct ar_hostlist *h,
-    char *err);
-
-/*
- * Append the whole list, compactly, to a growing buffer: *buf of *cap
- * bytes (may start NULL/0), at *len, and keep it NUL-terminated.  Hosts
- * are printed in their order, one bracketed list per prefix and suffix,
- * consecutive numbers as ranges: cn[001-004,009],gpu[1-4].  What is
- * printed parses back to the same list and prints the same again.  An
- * empty list prints nothing.  Returns 0, or -1 if memory ran out (*len
- * is then unchanged).
- */
-int ar_hostlist_format(const struct ar_hostlist *h, char **buf,
-    size_t *len, size_t *cap);
-
-/*
- * The same for the n hosts whose indexes are in idx, which must
- * increase strictly and be below h->count: the hosts that a
- * reservation holds, say.  Returns 0, -1 if memory ran out, or -2 if
- * an index is out of range or out of order; *len is unchanged after a
- * failure.
- */
-int ar_hostlist_format_subset(const struct ar_hostlist *h,
-    const uint32_t *idx, size_t n, char **buf, size_t *len, size_t *cap);
-
-/*
- * Write the name of host i into buf, which has room for
- * AR_HOSTNAME_MAX + 1 bytes.  Returns buf, or NULL if i >= h->count.
- */
-char *ar_hostlist_name(const struct ar_hostlist *h, uint32_t i, char *buf);
-
-/*
- * Look up a host by name.  Returns 0 and stores its index in *i, or -1
- * if the list does not hold it.
- */
-int ar_hostlist_find(const struct ar_hostlist *h, const char *name,
-    uint32_t *i);
-
-/*
- * Store in idx[0 .. sub->count) the index in h of every host of sub, in
- * sub's order, which is increasing in h too: the hosts a request names,
- * as indexes in the store's list.  Returns 0, or -1 with a message in
- * err such as "unknown host 'cn099'" if a host of sub is not in h.
- */
-int ar_hostlist_find_all(const struct ar_hostlist *h,
-    const struct ar_hostlist *sub, uint32_t *idx, char *err);
-
-/*
- * Text made in memory, to go out whole: a table, an SVG image.  Start
- * from all zeros.  A failure to grow sets nomem and makes the rest no-ops.
- */
-struct ar_buf {
-	char *p;                /* the text, n bytes (not NUL-terminated) */
-	size_t n, cap;
-	int nomem;              /* memory ran out: the text is incomplete */
-};
-
-/* Append, as printf does. */
-void ar_buf_printf(struct ar_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* Append s with XML's special characters escaped. */
-void ar_buf_xml(struct ar_buf *b, const char *s);
-
-/* Append the opening of an SVG image of width x height pixels, on
- * white; it ends with "</svg>\n". */
-void ar_svg_begin(struct ar_buf *b, int width, int height);
-
-/* Write the text to path whole: under a name of its own, then renamed
- * into place, so that nobody sees half of it.  0, or -1 with errno
- * (ENOMEM if the text is incomplete). */
-int ar_buf_save(const struct ar_buf *b, const char *path);
-
-/* Free the text; it is then empty. */
-void ar_buf_free(struct ar_buf *b);
 
 #ifdef __cplusplus
 }

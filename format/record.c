@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "format.h"
 
 #define JSON_DEPTH 32	/* nesting levels, the record's own braces too */
@@ -203,21 +204,8 @@ dupn(struct ar_record *r, const char *s, size_t n)
 static int
 grow(struct ar_record *r)
 {
-	struct ar_field *f;
-	size_t cap, size;
-
-	if (r->nfields < r->cap)
-		return 0;
-	if (r->cap == 0)
-		cap = 8;
-	else if (__builtin_mul_overflow(r->cap, 2, &cap))
-		return -1;
-	if (__builtin_mul_overflow(cap, sizeof(*f), &size) ||
-	    (f = realloc(r->fields, size)) == NULL)
-		return -1;
-	r->fields = f;
-	r->cap = cap;
-	return 0;
+	return array_room(&r->fields, &r->cap, r->nfields + 1,
+	    sizeof(*r->fields)) != 0 ? -1 : 0;
 }
 
 /* Append an empty field, owned by the record from now on. */
@@ -925,7 +913,7 @@ ar_record_print(const struct ar_record *r, int flags, char **buf,
 	const struct ar_field *f;
 	const struct ar_text *t;
 	size_t i, n, text = 0, need;
-	char *o, *nb;
+	char *o;
 	int json = flags & AR_REC_JSON;
 
 	/*
@@ -941,16 +929,9 @@ ar_record_print(const struct ar_record *r, int flags, char **buf,
 	    __builtin_mul_overflow(need, 6, &need) ||
 	    __builtin_add_overflow(need, 3, &need))
 		return -1;
-	/* Grow at least twofold, so that appending many lines is linear. */
-	if (*cap - *len < need) {
-		n = *cap > SIZE_MAX / 2 ? SIZE_MAX : *cap * 2;
-		if (n - *len < need && __builtin_add_overflow(*len, need, &n))
-			return -1;
-		if ((nb = realloc(*buf, n)) == NULL)
-			return -1;
-		*buf = nb;
-		*cap = n;
-	}
+	if (__builtin_add_overflow(*len, need, &n) ||
+	    array_room(buf, cap, n, 1) != 0)
+		return -1;
 
 	o = *buf + *len;
 	if (json)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "ar.h"
 #include "message.h"
 
 #define BOUND 100000	/* hosts in a list, at most */

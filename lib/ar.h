@@ -3,16 +3,24 @@
  *
  * A store holds a slotted ring of per-slot node counts (GarQ), the
  * reservation records, and the list of reservations starting in each
- * slot.  Its address (dir, or where, below) picks where it lives: a
+ * slot.  Its address (where, below) picks the backend that keeps it: a
  * postgresql:// or postgres:// URI names a store in a PostgreSQL
  * database; mem:NAME a store in the memory of the calling process, which
  * lasts until the process ends, is shared by every ar_open of that name
  * in the process and by no other process, and has one writer at a time
  * (a second gets AR_ETIMEDOUT at once): for tests and fuzzing, never for
  * data that must be kept; anything else is a directory holding an LMDB
- * environment, the default.  Every function returns 0 on success
- * or an error code: a positive errno value, one of LMDB's MDB_* codes, or
- * one of the AR_E* codes below; ar_strerror() names any of them.  The
+ * environment, the default.  Every backend keeps the same bytes and
+ * gives the same answers; what one has that another has not (files and
+ * their modes, a map that grows, a server) is said where it matters.
+ *
+ * Every function returns 0 on success or an error code: a positive errno
+ * value, one of the AR_E* codes below, or a code of the store's backend
+ * for a failure of its own that no AR_E* code names (LMDB's MDB_* codes,
+ * MDB_CORRUPTED or MDB_READERS_FULL say; "the backend's codes" below).
+ * Whatever reads or writes a store may also fail with AR_ESERVER when it
+ * is PostgreSQL's and the server or the connection fails, and with
+ * ENOMEM when it is in memory.  ar_strerror() names any code.  The
  * library never prints and never exits.
  *
  * Times are seconds since the epoch; a request's start rounds up to a slot
@@ -34,7 +42,7 @@ extern "C" {
 #define AR_VERSION "0.1.0"
 #define AR_FORMAT_VERSION 7     /* on-disk schema, see format/SCHEMA.md */
 
-/* Error codes of the library's own (LMDB's are -30799 .. -30780). */
+/* Error codes of the library's own (clear of LMDB's, -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
 #define AR_EEXIST    (-30601)   /* a store with another configuration exists */
 #define AR_EVERSION  (-30602)   /* the store has another format version */
@@ -43,7 +51,9 @@ extern "C" {
 #define AR_ENOTFOUND (-30605)   /* no such reservation */
 #define AR_EPERM     (-30606)   /* not the reservation's owner */
 #define AR_EDONE     (-30607)   /* the reservation is cancelled or finished */
-#define AR_EFULL     (-30608)   /* the store reached its maximum size */
+#define AR_EFULL     (-30608)   /* no room in the store: ar_grow, then redo
+				   the work; from ar_grow, the store is at
+				   its maximum size */
 #define AR_EHALF     (-30620)   /* a creation was interrupted: create again */
 /* Not an error: what ar_write()'s function returns to keep nothing. */
 #define AR_UNCHANGED (-30621)
@@ -102,7 +112,7 @@ struct ar_config {
 				   for a new store, unchanged for one there */
 	long group;             /* group id to share the store with, or -1 */
 	const char *hosts;      /* the nodes' names as a host list (see
-				   format.h) of exactly nodes hosts, or NULL
+				   below) of exactly nodes hosts, or NULL
 				   for the default, node[1-N] zero-padded
 				   to the digits of N (node[01-64]) */
 	unsigned flags;         /* AR_SIMULATED, AR_ROLE_OWNERS; 0: a live
@@ -129,7 +139,8 @@ struct ar_info {
 	uint64_t next_id;       /* the id the next reservation gets */
 	uint64_t live;          /* reservations not yet purged or cancelled */
 	uint64_t records;       /* all records, history included */
-	uint64_t map_size;      /* the current map size, bytes */
+	uint64_t map_size;      /* the current map size, bytes (an LMDB
+				   store's; 0 for a store without a map) */
 };
 
 /*
@@ -270,41 +281,46 @@ struct ar_class {
 void ar_config_default(struct ar_config *cfg);
 
 /*
- * Create a store in directory dir (made if missing, mode 0770 before the
- * umask, with the parents it lacks, as mkdir -p) with configuration cfg,
- * its clock set to now.  For a live store now is 0 for the system clock
- * (a PostgreSQL store's: its server's), or a time not later than that.
- * The store is made
- * whole under a temporary name and then linked in, so a creation killed
- * at any moment leaves no store or a complete one.  Creating a store that
- * exists with the same nodes, slot and horizon does nothing and succeeds
- * (map_max is then not applied: see ar_set_max_size); a store an older
- * ar's interrupted creation left is finished.  With cfg->group >= 0 the
- * directory becomes that group's, setgid and mode 2770, and the store's
- * files mode 0660 in that group, whatever the umask, so that the group's
+ * Create a store at where with configuration cfg, its clock set to now.
+ * For a live store now is 0 for the system clock (a PostgreSQL store's:
+ * its server's), or a time not later than that.  The store is made
+ * whole before anyone sees it, so a creation killed at any moment leaves
+ * no store or a complete one: an LMDB store under a temporary name in
+ * its directory (made if missing, mode 0770 before the umask, with the
+ * parents it lacks, as mkdir -p), then linked in; a PostgreSQL or memory
+ * store in one transaction.  Creating a store that exists with the same
+ * nodes, slot and horizon does nothing and succeeds (map_max is then
+ * not applied: see ar_set_max_size); a store an older ar's interrupted
+ * creation left is finished.  With cfg->group >= 0 an LMDB store's
+ * directory becomes that group's, setgid and mode 2770, and its files
+ * mode 0660 in that group, whatever the umask, so that the group's
  * members may read and write it; an existing store is given to the group
- * too.  Errors: EINVAL (a bad configuration: nodes not in 1 .. 1,000,000,
- * slot not in 1 s .. 1 day, horizon not a whole number of slots or more
- * than 10 million slots, map_max neither 0 nor at least 1 MiB, now not in
- * the years 1970-9999, hosts not a host list of exactly nodes hosts,
- * flags other than AR_SIMULATED and AR_ROLE_OWNERS, AR_ROLE_OWNERS for
- * a store that is not PostgreSQL's), AR_ELIVE (a live store, now later
- * than the system clock), ENOTDIR (dir is not a directory), AR_EEXIST
- * (a store with another nodes, slot, horizon, clock, owners, or hosts if
- * they are given), AR_EVERSION, AR_EUPGRADE (a store of an older format
- * is there), errno values from mkdir, chown, chmod, open and link,
- * AR_ESERVER, LMDB's codes.
+ * too (a store of another backend has no files: see ar_share).  Errors:
+ * EINVAL (a bad configuration: nodes not in 1 .. 1,000,000, slot not in
+ * 1 s .. 1 day, horizon not a whole number of slots or more than 10
+ * million slots, map_max neither 0 nor at least 1 MiB, now not in the
+ * years 1970-9999, hosts not a host list of exactly nodes hosts, flags
+ * other than AR_SIMULATED and AR_ROLE_OWNERS, AR_ROLE_OWNERS for a store
+ * that is not PostgreSQL's), AR_ELIVE (a live store, now later than the
+ * system clock), AR_EWHERE (a URI whose store= name is bad), ENOTDIR (an
+ * LMDB store's address is not a directory), AR_EEXIST (a store with
+ * another nodes, slot, horizon, clock, owners, or hosts if they are
+ * given), AR_EVERSION, AR_EUPGRADE (a store of an older format is
+ * there), errno values from mkdir, chown, chmod, open and link,
+ * AR_EFULL, ENOMEM, AR_ESERVER, the backend's codes.
  */
-int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
+int ar_create(const char *where, const struct ar_config *cfg, int64_t now);
 
 #define AR_RDONLY 0x1           /* open for reading only */
 
 /*
- * Open the store in dir and clear the reader slots of dead processes.
- * Up to 4096 processes may hold transactions on a store at once.  Every
- * file an LMDB store needs is opened here (writer.lock too, unless
- * AR_RDONLY), none later: a program may give up the rights it opened
- * them with (ar's commands do when installed setgid).  On a store whose
+ * Open the store at where (AR_RDONLY: for reading only).  On an LMDB
+ * store the reader slots of dead processes are cleared, up to 4096
+ * processes may hold transactions at once, and every file the store
+ * needs is opened here (writer.lock too, unless AR_RDONLY), none later:
+ * a program may give up the rights it opened them with (ar's commands
+ * do when installed setgid).  A PostgreSQL store is one connection,
+ * made here.  On a store whose
  * owners are roles (AR_ROLE_OWNERS), the session's role is asked once:
  * it owns what the handle books, and a superuser or a member of the role
  * ar_admin acts as root (0) does; the owner and who given to ar_add,
@@ -312,14 +328,14 @@ int ar_create(const char *dir, const struct ar_config *cfg, int64_t now);
  * Errors: AR_ENOSTORE (no store there; nothing is created), AR_EHALF (an
  * older ar's creation was interrupted: create it again), AR_EUPGRADE
  * (the store has an older format that ar_upgrade converts), AR_EVERSION
- * (any other format), AR_ECORRUPT, ENOTSUP (owners are roles, on a
- * backend without roles), AR_ESERVER, ENOMEM, errno values from open,
- * LMDB's codes.
+ * (any other format), AR_ECORRUPT, AR_EWHERE, ENOTSUP (owners are
+ * roles, on a backend without roles), AR_ESERVER, ENOMEM, errno values
+ * from open, the backend's codes.
  */
-int ar_open(const char *dir, unsigned flags, ar_store **sp);
+int ar_open(const char *where, unsigned flags, ar_store **sp);
 
 /*
- * Convert the store in dir to AR_FORMAT_VERSION, in one write
+ * Convert the store at where to AR_FORMAT_VERSION, in one write
  * transaction taken under the writer lock (waiting at most wait_ms
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
@@ -335,10 +351,11 @@ int ar_open(const char *dir, unsigned flags, ar_store **sp);
  * holds AR_SIMULATED, which keeps it so; its owners stay uids.  A clock
  * moved ahead of the system clock before stays so (it never runs back),
  * and ar_check tells it.  Errors: AR_ENOSTORE, AR_EVERSION (a format it
- * cannot convert), AR_ETIMEDOUT, AR_ECORRUPT, AR_EFULL, errno values
- * from open, LMDB's codes.
+ * cannot convert), AR_ETIMEDOUT, AR_ECORRUPT, AR_EFULL (the store at its
+ * maximum size), AR_EWHERE, ENOMEM, errno values from open, AR_ESERVER,
+ * the backend's codes.
  */
-int ar_upgrade(const char *dir, unsigned flags, long wait_ms, int *from);
+int ar_upgrade(const char *where, unsigned flags, long wait_ms, int *from);
 
 /*
  * An entry of one of a store's tables, as ar_dump gives it and ar_load
@@ -357,7 +374,8 @@ struct ar_entry {
 /*
  * Call fn with every entry of every table, as read transaction t sees
  * them, the meta's first, until fn returns nonzero, which is returned.
- * EACCES for a write transaction (its changes are partly in memory).
+ * Errors: EACCES (a write transaction: its changes are partly in
+ * memory), AR_ECORRUPT (no meta), the backend's codes, and fn's.
  */
 int ar_dump(ar_txn *t, int (*fn)(const struct ar_entry *, void *),
     void *arg);
@@ -366,11 +384,15 @@ int ar_dump(ar_txn *t, int (*fn)(const struct ar_entry *, void *),
  * Make the store at where (a path or a URI, as for ar_create) holding
  * exactly the entries next gives, in one transaction: next returns 1
  * with *e filled (valid until the next call), 0 after the last, or an
- * error, which is returned and leaves no store.  EEXIST if a store is
- * there already; AR_ECORRUPT if the entries are not a store's (the meta
- * first, known tables, no key twice, a meta ar_open would read);
- * AR_EUPGRADE if they are an older format's (ar_upgrade then converts
- * the store made).  Run ar_check on the result to verify the rest.
+ * error, which is returned and leaves no store.  Run ar_check on the
+ * result to verify what the entries mean.  Errors: EEXIST (a store is
+ * there already), AR_ECORRUPT (the entries are not a store's: the meta
+ * first, known tables, no key twice, a meta ar_open would read),
+ * AR_EUPGRADE (they are an older format's: ar_upgrade then converts the
+ * store made), ENOTSUP (a store whose owners are roles, for a backend
+ * without roles), the errors of creating a store (ar_create's: errno
+ * values, AR_EWHERE, AR_EFULL, ENOMEM, AR_ESERVER, the backend's
+ * codes), and next's.
  */
 int ar_load(const char *where, int (*next)(struct ar_entry *, void *),
     void *arg);
@@ -395,7 +417,7 @@ int ar_share(const char *where, long group);
  */
 int ar_denied(const char *where, unsigned flags, char *path, size_t size);
 /* The backend an address names: "postgresql" for a postgresql:// or
- * postgres:// URI, else "lmdb" (a directory). */
+ * postgres:// URI, "memory" for mem:NAME, else "lmdb" (a directory). */
 const char *ar_backend_name(const char *where);
 
 /* Close a store; every transaction on it must be ended first. */
@@ -406,11 +428,13 @@ void ar_close(ar_store *s);
 void ar_set_wait(ar_store *s, long ms);
 
 /* The pid of the process holding the writer lock (after AR_ETIMEDOUT),
- * or 0 if it is not known. */
+ * or 0 if it is not known (a PostgreSQL store's writer may be on another
+ * host). */
 long ar_lock_holder(ar_store *s);
 
-/* Let go of what the handle keeps between transactions (a reader slot):
- * call it before waiting a long time, e.g. for input. */
+/* Let go of what the handle keeps between transactions (an LMDB
+ * store's reader slot): call it before waiting a long time, e.g. for
+ * input. */
 void ar_idle(ar_store *s);
 
 /*
@@ -424,36 +448,40 @@ void ar_idle(ar_store *s);
  * hold that expired by the clock (see ar_confirm): its slots are free;
  * when there are none this costs one cursor lookup.  A read transaction
  * reads a hold past its expiry as AR_EXPIRED too (ar_get), but its slots
- * stay taken until a writer comes.  One transaction at a time per store handle.  Errors:
- * AR_ETIMEDOUT, EACCES (writing a read-only store), AR_ELIVE (writing a
- * live store at a now later than the system clock), AR_ECORRUPT,
- * MDB_MAP_FULL (releasing holds: ar_grow, then begin again; ar_write
- * does), AR_ESERVER, LMDB's codes.
+ * stay taken until a writer comes.  One transaction at a time per store
+ * handle.  Errors: AR_ETIMEDOUT, EACCES (writing a read-only store),
+ * AR_ELIVE (writing a live store at a now later than the system clock),
+ * AR_ECORRUPT, AR_EFULL (releasing holds: ar_grow, then begin again;
+ * ar_write does), ENOMEM, AR_ESERVER, the backend's codes.
  */
 #define AR_WRITE 0x1
 #define AR_FREEING 0x2          /* ar_grow, ar_write: the work frees room */
 int ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp);
 
-/* Commit and free a transaction; it is freed whatever the result.
- * Errors: MDB_MAP_FULL (call ar_grow and redo the work), ENOSPC, EIO. */
+/* Commit and free a transaction; it is freed whatever the result, and
+ * nothing it did is kept unless it returns 0.  Errors: AR_EFULL (call
+ * ar_grow and redo the work), ENOSPC, EIO, AR_ESERVER, the backend's
+ * codes. */
 int ar_txn_commit(ar_txn *t);
 
 /* Abandon and free a transaction: nothing it did is kept. */
 void ar_txn_abort(ar_txn *t);
 
 /*
- * Double the map after MDB_MAP_FULL, up to the store's map_max; no
- * transaction may be open.  With AR_FREEING (the work frees room, as a
- * cancel or a purge does) up to map_max plus a reserve of 1/16 of it, at
- * least 1 MiB, so that a full store can still be emptied.  Errors:
- * AR_EFULL (that limit is reached), LMDB's codes.
+ * Make room after AR_EFULL, for the next transaction: an LMDB store's
+ * map doubles, up to the store's map_max (a store of another backend
+ * has no map to grow: 0); no transaction may be open.  With AR_FREEING
+ * (the work frees room, as a cancel or a purge does) up to map_max plus
+ * a reserve of 1/16 of it, at least 1 MiB, so that a full store can
+ * still be emptied.  Errors: AR_EFULL (that limit is reached),
+ * AR_ECORRUPT, AR_ESERVER, the backend's codes.
  */
 int ar_grow(ar_store *s, unsigned flags);
 
 /*
- * Run fn(t, arg) in one write transaction and commit it, growing the map
- * (ar_grow with flags) and running fn again from the start when the map
- * is full, so fn must redo all its work each time.  fn returns 0 to
+ * Run fn(t, arg) in one write transaction and commit it, making room
+ * (ar_grow with flags) and running fn again from the start when the
+ * store is full (AR_EFULL), so fn must redo all its work each time.  fn returns 0 to
  * commit, AR_UNCHANGED to end the transaction without writing anything
  * of its own (ar_write then returns 0, and commits only the holds the
  * transaction released, if any), or an error code to abort; that code is
@@ -466,12 +494,14 @@ int ar_write(ar_store *s, unsigned flags, int64_t now,
 
 /*
  * Set the largest size the store may grow to, in bytes, in write
- * transaction t.  Errors: EACCES (read transaction), EINVAL (below 1 MiB
- * or below the map's current size).
+ * transaction t (an LMDB store's map; another backend keeps it and has
+ * no map).  Errors: EACCES (read transaction), EINVAL (below 1 MiB or
+ * below the map's current size), the backend's codes.
  */
 int ar_set_max_size(ar_txn *t, uint64_t map_max);
 
-/* Describe the store as seen by transaction t. */
+/* Describe the store as seen by transaction t.  Errors: the backend's
+ * codes (of reading an LMDB store's map size). */
 int ar_info(ar_txn *t, struct ar_info *info);
 
 /* The store clock of transaction t (the later of its now and the store's). */
@@ -484,7 +514,8 @@ int64_t ar_txn_now(const ar_txn *t);
  * AR_AVAILABLE and that interval, or AR_UNAVAILABLE, the reason and the
  * interval at the window's first start; and the least free node count
  * over the interval.  Errors: EINVAL (a malformed request: zero nodes,
- * jobs or duration, or latest < earliest), LMDB's codes.
+ * jobs or duration, or latest < earliest), AR_ECORRUPT, ENOMEM (the plan
+ * mapped, while named hosts are in it), AR_ESERVER, the backend's codes.
  */
 int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -518,7 +549,8 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * before the horizon, AR_R_CAPACITY) with the free count in its slot and
  * no end (-1).  The rest of rq is read as ar_search reads it, so that a
  * field requests gain (a partition) counts here too.  Errors: EINVAL (a
- * malformed request, but a duration of 0), ENOMEM, LMDB's codes.
+ * malformed request, but a duration of 0), AR_ECORRUPT, ENOMEM,
+ * AR_ESERVER, the backend's codes.
  */
 int ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -544,7 +576,7 @@ int ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
  * slot after its end, whose free count it tells; AR_R_HORIZON; AR_R_HOSTS
  * and the conflict).  ans->id is id.  Errors: EINVAL (unknown flags),
  * AR_ENOTFOUND, AR_EDONE (cancelled, expired or ended), ENOMEM,
- * AR_ECORRUPT, LMDB's codes.
+ * AR_ECORRUPT, AR_ESERVER, the backend's codes.
  */
 int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
     struct ar_answer *ans);
@@ -585,7 +617,8 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  *
  * Errors: EINVAL (a malformed request, a client key longer than
  * AR_CLIENT_KEY_MAX), EACCES (read transaction), AR_ECORRUPT (a key entry
- * that does not match its records), MDB_MAP_FULL, ENOMEM, LMDB's codes.
+ * that does not match its records), AR_EFULL, ENOMEM, AR_ESERVER, the
+ * backend's codes.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -654,7 +687,8 @@ void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
  * reads as AR_EXPIRED, changed at its expiry, whether or not a writer has
  * released it (see ar_txn_begin); any other granted one that ended by the
  * clock reads as AR_FINISHED, changed at its end, whether or not it was
- * purged.  Errors: AR_ENOTFOUND, AR_ECORRUPT. */
+ * purged.  Errors: AR_ENOTFOUND, AR_ECORRUPT, AR_ESERVER, the backend's
+ * codes. */
 int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
 
 /*
@@ -663,7 +697,8 @@ int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
  * its remaining slots are freed and the record is kept as history with
  * state AR_CANCELLED.  The record as it is afterwards goes to r.
  * Errors: AR_ENOTFOUND, AR_EPERM, AR_EDONE (already cancelled or
- * ended), EACCES (read transaction), MDB_MAP_FULL, LMDB's codes.
+ * ended), EACCES (read transaction), AR_ECORRUPT, AR_EFULL, AR_ESERVER,
+ * the backend's codes.
  * Cancelling a hold releases it: that is how a hold is given up.
  */
 int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
@@ -679,7 +714,7 @@ int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
  * afterwards goes to r, also on AR_EDONE (its state then says whether
  * it expired, was cancelled or finished) and AR_ENOTHOLD.  Errors:
  * AR_ENOTFOUND, AR_EPERM, AR_EDONE, AR_ENOTHOLD, EACCES (read
- * transaction), AR_ECORRUPT, MDB_MAP_FULL, LMDB's codes.
+ * transaction), AR_ECORRUPT, AR_EFULL, AR_ESERVER, the backend's codes.
  */
 int ar_confirm(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 
@@ -711,8 +746,8 @@ enum ar_status ar_resv_status(const struct ar_resv *r);
  * other nodes).  Errors, before anything changed: EINVAL (a malformed
  * request, jobs not 1, hosts named), EACCES (read transaction),
  * AR_ENOTFOUND, AR_EPERM, AR_EDONE (cancelled or ended); and, leaving a
- * change half made, so that t must be aborted: AR_ECORRUPT,
- * MDB_MAP_FULL, ENOMEM, LMDB's codes.
+ * change half made, so that t must be aborted: AR_ECORRUPT, AR_EFULL,
+ * ENOMEM, AR_ESERVER, the backend's codes.
  */
 int ar_modify(ar_txn *t, uint64_t id, uint32_t who,
     const struct ar_request *rq, struct ar_answer *ans);
@@ -726,7 +761,7 @@ int ar_modify(ar_txn *t, uint64_t id, uint32_t who,
  * store is as it was, *failed is its index and ans[*failed] says why;
  * else *failed is n.  Errors: those of ar_modify, before anything
  * changed (*failed the one at fault), and ENOMEM; on AR_ECORRUPT,
- * MDB_MAP_FULL or LMDB's codes t must be aborted.
+ * AR_EFULL, AR_ESERVER or the backend's codes t must be aborted.
  */
 int ar_modify_all(ar_txn *t, const uint64_t *ids, size_t n, uint32_t who,
     const struct ar_request *rqs, struct ar_answer *ans, size_t *failed);
@@ -734,7 +769,7 @@ int ar_modify_all(ar_txn *t, const uint64_t *ids, size_t n, uint32_t who,
 /*
  * The live reservations (granted, not ended by the store clock) of
  * series series: up to max of their ids in ids, ascending, and in *n how
- * many there are.  Errors: AR_ECORRUPT, LMDB's codes.
+ * many there are.  Errors: AR_ECORRUPT, AR_ESERVER, the backend's codes.
  */
 int ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
     size_t *n);
@@ -746,7 +781,8 @@ int ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
  * so they are never found) and store up to max of their ids in ids,
  * ascending; *n is how many there are in all.  The label index keeps
  * ended ones until a purge, so each record is read to tell.  Errors:
- * EINVAL (a label longer than AR_LABEL_MAX), AR_ECORRUPT, LMDB's codes.
+ * EINVAL (a label longer than AR_LABEL_MAX), AR_ECORRUPT, AR_ESERVER,
+ * the backend's codes.
  */
 int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
     size_t max, size_t *n);
@@ -758,7 +794,8 @@ int ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
  * end).  Without fn an unlabelled reservation leaves them without its
  * record being read.  Ring slots before the clock are reused lazily.  A
  * purge that finds nothing to take out changes nothing.
- * Errors: EACCES, MDB_MAP_FULL, LMDB's codes, and fn's nonzero return.
+ * Errors: EACCES (read transaction), AR_ECORRUPT, AR_EFULL, AR_ESERVER,
+ * the backend's codes, and fn's nonzero return.
  */
 int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),
     void *arg);
@@ -768,7 +805,9 @@ int ar_purge(ar_txn *t, int (*fn)(const struct ar_resv *, void *),
 /*
  * Call fn for every reservation record in id order (with AR_LIVE only
  * those granted and not ended), stopping at fn's first nonzero return,
- * which is returned.  Records read as ar_get() reads them.
+ * which is returned.  Records read as ar_get() reads them.  Errors:
+ * AR_ECORRUPT (a record that does not decode), AR_ESERVER, the backend's
+ * codes, and fn's nonzero return.
  */
 int ar_list(ar_txn *t, unsigned flags,
     int (*fn)(const struct ar_resv *, void *), void *arg);
@@ -794,8 +833,9 @@ int ar_list(ar_txn *t, unsigned flags,
  * id to each of its occurrences are of that series, their occurrence
  * numbers rising, of one owner.  And a live store's clock is not ahead
  * of the system clock.  fn, if not NULL, is called with a one-line
- * description of each violation; *bad is how many there were.  Errors:
- * ENOMEM, LMDB's codes.
+ * description of each violation; *bad is how many there were (what the
+ * store holds wrong is a violation, not an error).  Errors: ENOMEM,
+ * AR_ESERVER, the backend's codes.
  */
 int ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad);
@@ -807,7 +847,8 @@ struct ar_pricing {
 	int64_t retention;      /* seconds a purge keeps demand entries */
 };
 
-/* The price classes as transaction t sees them. */
+/* The price classes as transaction t sees them.  It returns 0: t read
+ * them when it began (an error then is ar_txn_begin's). */
 int ar_pricing(ar_txn *t, struct ar_pricing *p);
 
 /*
@@ -818,9 +859,10 @@ int ar_pricing(ar_txn *t, struct ar_pricing *p);
  * cover [0, forever) with neither gap nor overlap.  Reservations granted
  * under older limits stay.  On EINVAL *bad is the index of the class and
  * *field names the field at fault ("price", "limit", "min", "ahead_min",
- * "ahead_max", "name", "retention", "class").  Errors: EINVAL, EACCES (read transaction), EBUSY (the
- * number of classes would change while a live reservation has a class),
- * LMDB's codes.
+ * "ahead_max", "name", "retention", "class").  Errors: EINVAL, EACCES
+ * (read transaction), EBUSY (the number of classes would change while a
+ * live reservation has a class), AR_ECORRUPT, ENOMEM, AR_ESERVER, the
+ * backend's codes.
  */
 int ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
     const char **field);
@@ -843,7 +885,8 @@ struct ar_demand {
  * until it returns nonzero (which is returned).  ar_add logs every
  * outcome with price classes, and every refusal without (a grant's
  * record tells the rest); ar_purge drops entries older than the
- * retention, ar_forget those older than it is told.  Errors: AR_ECORRUPT, LMDB's codes.
+ * retention, ar_forget those older than it is told.  Errors: AR_ECORRUPT,
+ * AR_ESERVER, the backend's codes, and fn's nonzero return.
  */
 int ar_demand(ar_txn *t, int64_t since,
     int (*fn)(const struct ar_demand *, void *), void *arg);
@@ -858,12 +901,13 @@ int ar_demand(ar_txn *t, int64_t since,
  * or where the history is too short for any, over the slots asked for,
  * mean[j] and sd[j] (population standard deviation) are class j + 1's;
  * 0 without demand.
- * Errors: ENOMEM, AR_ECORRUPT, LMDB's codes.
+ * Errors: ENOMEM, AR_ECORRUPT, AR_ESERVER, the backend's codes.
  */
 int ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd);
 
 /* The least free node count over slots [from, to) (seconds, slot aligned),
- * for reports and tests.  Errors: EINVAL (outside the ring's window). */
+ * for reports and tests.  Errors: EINVAL (outside the ring's window),
+ * AR_ECORRUPT, AR_ESERVER, the backend's codes. */
 int ar_free(ar_txn *t, int64_t from, int64_t to, uint32_t *free);
 
 /*
@@ -925,7 +969,8 @@ int ar_booking_limits(uint32_t capacity, enum ar_rm_method method,
  * nested).  fc[0 .. *n) tells the forecasts, and the limits and
  * protection levels as set (y_j = C - b_(j+1)).  Reservations granted under
  * the old limits stay.  Errors: EACCES (read transaction), AR_ENOTFOUND
- * (the store has no classes), EINVAL (method), ENOMEM, LMDB's codes.
+ * (the store has no classes), EINVAL (method), ENOMEM, AR_ECORRUPT,
+ * AR_ESERVER, the backend's codes.
  */
 int ar_update_limits(ar_txn *t, enum ar_rm_method method, int64_t since,
     struct ar_fare_class *fc, size_t *n);
@@ -934,7 +979,8 @@ int ar_update_limits(ar_txn *t, enum ar_rm_method method, int64_t since,
  * The plan on named hosts.  The store's nodes have names, a host list
  * given when it was created; host i is the i-th of that list in its
  * sorted order.  ar_hosts() gives the list as text, valid until the
- * transaction ends.  Errors: AR_ECORRUPT, LMDB's codes.
+ * transaction ends.  Errors: AR_ECORRUPT, AR_ESERVER, the backend's
+ * codes.
  */
 int ar_hosts(ar_txn *t, const char **names);
 
@@ -980,7 +1026,8 @@ struct ar_mapped {
  * count as told (ar_export's tells do not), so one never told is
  * AR_MAP_NEW however often it was mapped.
  * Errors: EINVAL (a bad range), ENOMEM, AR_ECORRUPT (the plan cannot
- * be mapped: admission never allows it), LMDB's codes.
+ * be mapped: admission never allows it), AR_EFULL (keeping the mapping),
+ * AR_ESERVER, the backend's codes, and fn's nonzero return.
  */
 int ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
     const uint64_t *ids, size_t nids,
@@ -1002,12 +1049,13 @@ struct ar_acked {
  * they differ, every other entry goes.  Errors: EACCES (read
  * transaction), EINVAL (an interval not slot aligned or empty, no
  * hosts, hosts not increasing or not the store's), AR_ENOTFOUND (an id
- * without a record), ENOMEM, LMDB's codes.
+ * without a record), ENOMEM, AR_ECORRUPT, AR_EFULL, AR_ESERVER, the
+ * backend's codes.
  */
 int ar_export_record(ar_txn *t, const struct ar_acked *a, size_t n);
 
 /* Whether the ledger says the scheduler acknowledged reservation id.
- * Errors: LMDB's codes. */
+ * Errors: AR_ESERVER, the backend's codes. */
 int ar_export_acked(ar_txn *t, uint64_t id, int *yes);
 
 /*
@@ -1067,8 +1115,8 @@ struct ar_usage {
  * horizon before from to to, not with the whole history.  Errors:
  * EINVAL (from not before to, either outside the years 1970-9999, a
  * window that is not a positive whole number of slots, more than
- * AR_USAGE_MAX windows, an unknown by), ENOMEM, AR_ECORRUPT, LMDB's
- * codes, and fn's nonzero return.
+ * AR_USAGE_MAX windows, an unknown by), ENOMEM, AR_ECORRUPT, AR_ESERVER,
+ * the backend's codes, and fn's nonzero return.
  */
 int ar_usage(ar_txn *t, int64_t from, int64_t to, int64_t window,
     enum ar_usage_by by, int (*fn)(const struct ar_usage *, void *),
@@ -1082,10 +1130,142 @@ int ar_usage(ar_txn *t, int64_t from, int64_t to, int64_t window,
  * *entries count them.  Reports over windows from before on stay as
  * they were; earlier ones are then told as not known.  Run it after
  * ar_purge.  Errors: EACCES (read transaction), EINVAL (before outside
- * the years 1970-9999), AR_ECORRUPT, ENOMEM, MDB_MAP_FULL, LMDB's codes.
+ * the years 1970-9999), AR_ECORRUPT, ENOMEM, AR_EFULL, AR_ESERVER, the
+ * backend's codes.
  */
 int ar_forget(ar_txn *t, int64_t before, uint64_t *records,
     uint64_t *entries);
+
+/*
+ * Text as the records write it (format/RECORDS.md), which the library
+ * reads and writes too: times and durations printed, and host lists, in
+ * which a store names its nodes.  A function that fails leaves a
+ * one-line message in a buffer of AR_ERRMAX bytes: printable ASCII,
+ * under 200 bytes, quoted input cut to 40 bytes.
+ */
+#define AR_ERRMAX 256           /* size of every error message buffer */
+
+/*
+ * Format a time as ISO 8601 UTC ("2026-11-21T10:00:00Z") into buf, which
+ * has room for AR_TIMEBUF bytes.  Returns buf.  A time outside the range
+ * ar_time_parse (format.h) accepts is printed too (proleptic Gregorian, any number
+ * of year digits), but does not parse back.
+ */
+#define AR_TIMEBUF 32
+char *ar_time_format(int64_t t, char *buf);
+
+/*
+ * Format a duration canonically into buf (AR_TIMEBUF bytes): the largest
+ * units first, d h m s, zero groups left out ("1d12h", "1h30m", "45s");
+ * 0 is "0s", a negative d is printed with a '-' (both for display only).
+ * ar_duration_parse(ar_duration_format(d)) == d.  Returns buf.
+ */
+char *ar_duration_format(int64_t d, char *buf);
+
+/*
+ * Host lists, as Slurm writes them: comma-separated host names, each of
+ * which may hold bracketed lists of numbers and ranges, as in
+ * cn[001-064],gpu[1-4] or rack[1-2]-node[01-04] (format/RECORDS.md).
+ * A list is a set: it never holds a host twice, and its hosts are
+ * numbered 0 .. count-1 in one sorted order whatever order they were
+ * written in, the order in which ar_hostlist_format prints them.  It is
+ * kept as runs of numbers, not as names, so that cn[0000001-1000000]
+ * costs a few bytes.  Host indexes are uint32_t: a list has at most
+ * AR_HOSTS_MAX hosts.
+ */
+#define AR_HOSTS_MAX 1000000    /* hosts in one list */
+#define AR_HOSTNAME_MAX 255     /* bytes in one host name */
+
+struct ar_hostrun;
+struct ar_hostfam;
+
+/* A host list.  Read count; the other members are the list's own. */
+struct ar_hostlist {
+	size_t count;                   /* hosts in the list */
+	struct ar_hostrun *runs;
+	size_t nruns;
+	struct ar_hostfam *fams;
+	size_t nfams;
+	char *text;
+};
+
+/* Initialise an empty list (count 0). */
+void ar_hostlist_init(struct ar_hostlist *h);
+
+/* Free everything a list owns; it is then empty and may be reused. */
+void ar_hostlist_free(struct ar_hostlist *h);
+
+/*
+ * Parse the host list s into h, replacing what h held.  Names are made
+ * of letters, digits, '-', '.' and '_', at most AR_HOSTNAME_MAX bytes
+ * once expanded, with no run of more than 18 digits; brackets hold
+ * numbers and ranges (cn[1-3,7]) written with the low bound's number
+ * of digits (cn[001-010], cn[8-10]); several brackets in one name
+ * expand to every combination.  Refused, with the byte where it was
+ * found (1-based): an empty list or name, blanks, control and other
+ * characters, unbalanced or nested brackets, an empty, reversed or
+ * malformed range, a range whose bounds disagree on zero padding
+ * ("mixed widths in range '1-010' at byte 4"), a host given twice
+ * ("duplicate host 'cn5' at byte 9"), more than AR_HOSTS_MAX hosts.
+ * Returns 0, or -1 with a message in err (AR_ERRMAX bytes); -2 if
+ * memory ran out.  After a failure h is empty.
+ */
+int ar_hostlist_parse(const char *s, struct ar_hostlist *h, char *err);
+
+/*
+ * The same, refusing lists of more than max hosts (at most
+ * AR_HOSTS_MAX): "more than 64 hosts at byte 10".  Hosts that share no
+ * prefix and suffix with their neighbours cost about 80 bytes each and
+ * their names while parsing, and a short list can name a million of
+ * them (a[1-1000000]b0), so a list from an untrusted source is best
+ * parsed with the number of hosts it may name.
+ */
+int ar_hostlist_parse_max(const char *s, size_t max, struct ar_hostlist *h,
+    char *err);
+
+/*
+ * Append the whole list, compactly, to a growing buffer: *buf of *cap
+ * bytes (may start NULL/0), at *len, and keep it NUL-terminated.  Hosts
+ * are printed in their order, one bracketed list per prefix and suffix,
+ * consecutive numbers as ranges: cn[001-004,009],gpu[1-4].  What is
+ * printed parses back to the same list and prints the same again.  An
+ * empty list prints nothing.  Returns 0, or -1 if memory ran out (*len
+ * is then unchanged).
+ */
+int ar_hostlist_format(const struct ar_hostlist *h, char **buf,
+    size_t *len, size_t *cap);
+
+/*
+ * The same for the n hosts whose indexes are in idx, which must
+ * increase strictly and be below h->count: the hosts that a
+ * reservation holds, say.  Returns 0, -1 if memory ran out, or -2 if
+ * an index is out of range or out of order; *len is unchanged after a
+ * failure.
+ */
+int ar_hostlist_format_subset(const struct ar_hostlist *h,
+    const uint32_t *idx, size_t n, char **buf, size_t *len, size_t *cap);
+
+/*
+ * Write the name of host i into buf, which has room for
+ * AR_HOSTNAME_MAX + 1 bytes.  Returns buf, or NULL if i >= h->count.
+ */
+char *ar_hostlist_name(const struct ar_hostlist *h, uint32_t i, char *buf);
+
+/*
+ * Look up a host by name.  Returns 0 and stores its index in *i, or -1
+ * if the list does not hold it.
+ */
+int ar_hostlist_find(const struct ar_hostlist *h, const char *name,
+    uint32_t *i);
+
+/*
+ * Store in idx[0 .. sub->count) the index in h of every host of sub, in
+ * sub's order, which is increasing in h too: the hosts a request names,
+ * as indexes in the store's list.  Returns 0, or -1 with a message in
+ * err such as "unknown host 'cn099'" if a host of sub is not in h.
+ */
+int ar_hostlist_find_all(const struct ar_hostlist *h,
+    const struct ar_hostlist *sub, uint32_t *idx, char *err);
 
 /*
  * A store's address as a message may show it (where, as ar_open takes
@@ -1098,7 +1278,8 @@ int ar_forget(ar_txn *t, int64_t before, uint64_t *records,
  */
 size_t ar_where_masked(const char *where, char *buf, size_t size);
 
-/* A message for any code the library returns: its own, LMDB's, errno's. */
+/* A message for any code the library returns: its own, its backends',
+ * errno's. */
 const char *ar_strerror(int code);
 
 /* The word used for a status or reason in records ("granted", "full"). */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "array.h"
 #include "internal.h"
 
 /* A host that a reservation holds over slots [s, e). */
@@ -37,7 +37,9 @@ struct checker {
 						   classes i and cheaper */
 	uint64_t live, movable, records, max_id;
 	uint64_t keyed;         /* records with a client key */
+	uint64_t key_ids;       /* ... and ids in the key index */
 	uint64_t held;          /* live holds */
+	uint64_t hold_entries;  /* ... and entries in the hold index */
 	struct ar_hostlist names;       /* the hosts' names, if meta has them */
 	int named;
 	struct holds pins;      /* of live reservations */
@@ -145,8 +147,6 @@ check_hold(struct checker *c, const struct ar_resv *r)
 	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
-/* Every record: decodable, in its window, indexed iff live; its nodes
- * are added to the expected counts. */
 /*
  * The occurrences of a series were granted in one admission, so their
  * ids follow each other (some may be forgotten since), from the series'
@@ -172,245 +172,260 @@ check_series(struct checker *c, const struct ar_resv *r)
 		    r->id, r->series, p->id);
 }
 
+/* Where a record is indexed: its end list entry (-1 if none, else its
+ * label bit), its movable list entry (-1 if none), its label entry. */
+struct indexed {
+	int ends, flex, labels;
+	int labelled;           /* it has a label, so an entry in labels */
+};
+
 static int
-check_records(struct checker *c)
+indexes_of(struct checker *c, const struct ar_resv *r, struct indexed *in)
 {
 	ar_txn *t = c->t;
-	int64_t slot = t->m.slot, top = t->base + t->m.horizon;
-	struct kv_cursor *cur;
-	struct kv_val k, v;
+	unsigned char idv[8], lkey[2 * AR_LABEL_MAX + 1];
+	struct kv_val iv = { 8, idv }, lk = { 0, lkey };
+	int rc;
+
+	key_u64(idv, r->id);
+	lk.size = label_key(r->user, r->job, lkey);
+	in->labelled = lk.size > 1;
+	in->labels = 0;
+	if ((rc = slots_find(t, &t->ends, (uint64_t)(r->end / t->m.slot),
+	    r->id, &in->ends)) != 0 || (rc = slots_find(t, &t->flex,
+	    (uint64_t)(r->start / t->m.slot), r->id, &in->flex)) != 0)
+		return rc;
+	if (in->labelled && (rc = has_entry(t, KV_LABELS, &lk, &iv,
+	    &in->labels)) != 0)
+		return rc;
+	return 0;
+}
+
+/* A live record's nodes, in the counts expected of the slots it covers
+ * from the rings' base on: the node ring's, and its class's limits'. */
+static void
+count_nodes(struct checker *c, const struct ar_resv *r)
+{
+	ar_txn *t = c->t;
+	int64_t top = t->base + t->m.horizon, from = r->start / t->m.slot;
+	int64_t to = r->end / t->m.slot;
+
+	if (from < t->base)
+		from = t->base;
+	for (int64_t s = from; s < to && s < top; s++) {
+		c->expect[s - t->base] += (uint64_t)r->nodes * r->jobs;
+		for (uint32_t i = 2; i <= r->cls && i <= t->pr.n; i++)
+			c->limit[i][s - t->base] += (uint64_t)r->nodes * r->jobs;
+	}
+}
+
+/* A live record: in every index it belongs in, in its window and the
+ * horizon, pinned and held as it says, of a class the store has. */
+static int
+check_live(struct checker *c, const struct ar_resv *r, const struct indexed *in)
+{
+	ar_txn *t = c->t;
+	int64_t slot = t->m.slot, from = r->start / slot, to = r->end / slot;
+	int rc;
+
+	c->live++;
+	if (in->ends < 0)
+		violation(c, "reservation %" PRIu64 " is missing from "
+		    "the end list of its slot", r->id);
+	else if (in->ends != in->labelled)
+		violation(c, "reservation %" PRIu64 "'s end entry says "
+		    "it is %slabelled", r->id, in->ends ? "" : "not ");
+	c->movable += resv_movable(t, r);
+	if ((in->flex >= 0) != resv_movable(t, r))
+		violation(c, "reservation %" PRIu64 " is %s the list of "
+		    "movable reservations", r->id, in->flex >= 0 ?
+		    "wrongly in" : "missing from");
+	if (in->labelled && !in->labels)
+		violation(c, "reservation %" PRIu64 " is missing from "
+		    "the label index", r->id);
+	if (from < slot_up(t, r->earliest) || from > slot_up(t, r->latest))
+		violation(c, "reservation %" PRIu64 " starts outside "
+		    "its window", r->id);
+	if (to > t->base + t->m.horizon)
+		violation(c, "reservation %" PRIu64 " ends beyond the "
+		    "horizon", r->id);
+	if ((r->named && (rc = check_pinned(c, r)) != 0) ||
+	    (r->expires != 0 && (rc = check_hold(c, r)) != 0))
+		return rc;
+	c->running += to > t->now / slot;
+	/* An ended one counts nowhere: its class may be gone. */
+	if (r->cls > t->pr.n && r->end > t->now)
+		violation(c, "reservation %" PRIu64 " has class %" PRIu32
+		    ", the store %" PRIu32, r->id, r->cls, t->pr.n);
+	count_nodes(c, r);
+	return 0;
+}
+
+/* Every record: decodable, in the series it says, indexed iff live (and
+ * then as check_live says); with a client key, in the key index. */
+static int
+check_record(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct checker *c = arg;
+	struct indexed in;
 	struct ar_resv r;
 	int rc;
 
-	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
-		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		unsigned char idv[8], lkey[2 * AR_LABEL_MAX + 1];
-		struct kv_val iv = { 8, idv }, lk = { 0, lkey };
-		int64_t from, to;
-		int in_ends, in_flex, in_labels = 0;
-
-		c->records++;
-		if (k.size != 8 || resv_decode(t, &v, &r) != 0 ||
-		    r.id != u64_key(k.data)) {
-			violation(c, "record %" PRIu64 " cannot be decoded",
-			    k.size == 8 ? u64_key(k.data) : 0);
-			continue;
-		}
-		if (r.id > c->max_id)
-			c->max_id = r.id;
-		check_series(c, &r);
-		c->prev = r;
-		from = r.start / slot;
-		to = r.end / slot;
-		key_u64(idv, r.id);
-		lk.size = label_key(r.user, r.job, lkey);
-		if ((rc = slots_find(t, &t->ends, (uint64_t)to, r.id,
-		    &in_ends)) != 0 || (rc = slots_find(t, &t->flex,
-		    (uint64_t)from, r.id, &in_flex)) != 0)
-			break;
-		if (lk.size > 1 && (rc = has_entry(t, KV_LABELS, &lk,
-		    &iv, &in_labels)) != 0)
-			break;
-		if (r.client_key[0] != '\0' && (rc = check_keyed(c, &r)) != 0)
-			break;
-		if (r.state != AR_GRANTED) {
-			if (in_ends >= 0 || in_flex >= 0 || in_labels)
-				violation(c, "reservation %" PRIu64 " is %s but "
-				    "still indexed", r.id, ar_status_name(r.state));
-			continue;
-		}
-		c->live++;
-		if (in_ends < 0)
-			violation(c, "reservation %" PRIu64 " is missing from "
-			    "the end list of its slot", r.id);
-		else if (in_ends != (lk.size > 1))
-			violation(c, "reservation %" PRIu64 "'s end entry says "
-			    "it is %slabelled", r.id, in_ends ? "" : "not ");
-		c->movable += resv_movable(t, &r);
-		if ((in_flex >= 0) != resv_movable(t, &r))
-			violation(c, "reservation %" PRIu64 " is %s the list of "
-			    "movable reservations", r.id, in_flex >= 0 ?
-			    "wrongly in" : "missing from");
-		if (lk.size > 1 && !in_labels)
-			violation(c, "reservation %" PRIu64 " is missing from "
-			    "the label index", r.id);
-		if (from < slot_up(t, r.earliest) || from > slot_up(t, r.latest))
-			violation(c, "reservation %" PRIu64 " starts outside "
-			    "its window", r.id);
-		if (to > top)
-			violation(c, "reservation %" PRIu64 " ends beyond the "
-			    "horizon", r.id);
-		if (r.named && (rc = check_pinned(c, &r)) != 0)
-			break;
-		if (r.expires != 0 && (rc = check_hold(c, &r)) != 0)
-			break;
-		c->running += to > t->now / slot;
-		if (from < t->base)
-			from = t->base;
-		/* An ended one counts nowhere: its class may be gone. */
-		if (r.cls > t->pr.n && r.end > t->now)
-			violation(c, "reservation %" PRIu64 " has class %" PRIu32
-			    ", the store %" PRIu32, r.id, r.cls, t->pr.n);
-		for (int64_t s = from; s < to && s < top; s++) {
-			c->expect[s - t->base] += (uint64_t)r.nodes * r.jobs;
-			for (uint32_t i = 2; i <= r.cls && i <= t->pr.n; i++)
-				c->limit[i][s - t->base] +=
-				    (uint64_t)r.nodes * r.jobs;
-		}
+	(void)cur;
+	c->records++;
+	if (k->size != 8 || resv_decode(c->t, v, &r) != 0 ||
+	    r.id != u64_key(k->data)) {
+		violation(c, "record %" PRIu64 " cannot be decoded",
+		    k->size == 8 ? u64_key(k->data) : 0);
+		return 0;
 	}
-	kv_cursor_close(cur);
-	return rc == KV_NOTFOUND ? 0 : rc;
-}
-
-/* Every entry of a dup-sorted index names a live record that belongs
- * there; match says whether record r belongs under key k. */
-static int
-check_index(struct checker *c, enum kv_table dbi, const char *what, size_t size,
-    int (*match)(const ar_txn *, const struct kv_val *, const struct kv_val *,
-    const struct ar_resv *))
-{
-	ar_txn *t = c->t;
-	struct kv_cursor *cur;
-	struct kv_val k, v;
-	struct ar_resv r;
-	int rc;
-
-	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
+	if (r.id > c->max_id)
+		c->max_id = r.id;
+	check_series(c, &r);
+	c->prev = r;
+	if ((rc = indexes_of(c, &r, &in)) != 0 ||
+	    (r.client_key[0] != '\0' && (rc = check_keyed(c, &r)) != 0))
 		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		uint64_t id;
-
-		if (v.size != size) {
-			violation(c, "%s entry of the wrong size", what);
-			continue;
-		}
-		id = u64_key(v.data);
-		rc = resv_get(t, id, &r);
-		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
-			violation(c, "%s entry names reservation %" PRIu64
-			    " which has no record", what, id);
-		else if (rc != 0)
-			break;
-		else if (r.state != AR_GRANTED || !match(t, &k, &v, &r))
-			violation(c, "%s entry for reservation %" PRIu64
-			    " does not match its record", what, id);
-	}
-	kv_cursor_close(cur);
-	return rc == KV_NOTFOUND ? 0 : rc;
-}
-
-static int
-label_matches(const ar_txn *t, const struct kv_val *k, const struct kv_val *v,
-    const struct ar_resv *r)
-{
-	unsigned char lkey[2 * AR_LABEL_MAX + 1];
-	size_t len = label_key(r->user, r->job, lkey);
-
-	(void)t;
-	(void)v;
-	return k->size == len && memcmp(k->data, lkey, len) == 0;
+	if (r.state == AR_GRANTED)
+		return check_live(c, &r, &in);
+	if (in.ends >= 0 || in.flex >= 0 || in.labels)
+		violation(c, "reservation %" PRIu64 " is %s but "
+		    "still indexed", r.id, ar_status_name(r.state));
+	return 0;
 }
 
 /*
- * Every entry of the key index: a well-formed value naming existing
- * records of the key's owner that carry the key; as many ids in all as
- * there are records with a key.
+ * The record that an entry of an index (what: "label index entry",
+ * say) names, into r: 1, or 0 after a violation if it has none, or an
+ * error.
  */
 static int
-check_keys(struct checker *c)
+named_record(struct checker *c, const char *what, uint64_t id,
+    struct ar_resv *r)
 {
-	ar_txn *t = c->t;
-	struct kv_cursor *cur;
-	struct kv_val k, v;
+	int rc = resv_get(c->t, id, r);
+
+	if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT) {
+		violation(c, "%s names reservation %" PRIu64 " which has no "
+		    "record", what, id);
+		return 0;
+	}
+	return rc != 0 ? rc : 1;
+}
+
+/* The label index: each entry names a live record with its labels. */
+static int
+check_label(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct checker *c = arg;
+	unsigned char lkey[2 * AR_LABEL_MAX + 1];
+	struct ar_resv r;
+	uint64_t id;
+	int rc;
+
+	(void)cur;
+	if (v->size != 8) {
+		violation(c, "label index entry of the wrong size");
+		return 0;
+	}
+	id = u64_key(v->data);
+	if ((rc = named_record(c, "label index entry", id, &r)) != 1)
+		return rc;
+	if (r.state != AR_GRANTED || k->size != label_key(r.user, r.job,
+	    lkey) || memcmp(k->data, lkey, k->size) != 0)
+		violation(c, "label index entry for reservation %" PRIu64
+		    " does not match its record", id);
+	return 0;
+}
+
+/*
+ * The key index: each entry well formed, naming existing records of the
+ * key's owner that carry the key; as many ids in all as there are
+ * records with a key.
+ */
+static int
+check_key(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct checker *c = arg;
+	const unsigned char *kb = k->data;
 	struct key_entry e;
 	struct ar_resv r;
-	uint64_t ids = 0;
+	uint32_t owner;
 	size_t n;
 	int rc;
 
-	if ((rc = kv_cursor_open(t->txn, KV_KEYS, &cur)) != 0)
-		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		const unsigned char *kb = k.data;
-		uint32_t owner;
-
-		if (k.size <= 4 || k.size > KEYS_KEY_MAX ||
-		    key_decode(&v, &e, &n) != 0) {
-			violation(c, "key index entry of the wrong size");
-			continue;
-		}
-		owner = (uint32_t)kb[0] << 24 | (uint32_t)kb[1] << 16 |
-		    (uint32_t)kb[2] << 8 | kb[3];
-		for (size_t i = 0; i < n; i++) {
-			uint64_t id = key_id(&v, i);
-
-			ids++;
-			rc = resv_get(t, id, &r);
-			if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
-				violation(c, "key index entry names reservation %"
-				    PRIu64 " which has no record", id);
-			else if (rc != 0)
-				goto out;
-			else if (r.owner != owner ||
-			    strlen(r.client_key) != k.size - 4 ||
-			    memcmp(r.client_key, (const char *)k.data + 4,
-			    k.size - 4) != 0)
-				violation(c, "key index entry for reservation %"
-				    PRIu64 " does not match its record", id);
-			rc = 0;
-		}
+	(void)cur;
+	if (k->size <= 4 || k->size > KEYS_KEY_MAX ||
+	    key_decode(v, &e, &n) != 0) {
+		violation(c, "key index entry of the wrong size");
+		return 0;
 	}
-out:
-	kv_cursor_close(cur);
-	if (rc == KV_NOTFOUND && ids != c->keyed)
-		violation(c, "the key index names %" PRIu64 " reservations, %"
-		    PRIu64 " records have a key", ids, c->keyed);
-	return rc == KV_NOTFOUND ? 0 : rc;
+	owner = (uint32_t)kb[0] << 24 | (uint32_t)kb[1] << 16 |
+	    (uint32_t)kb[2] << 8 | kb[3];
+	for (size_t i = 0; i < n; i++) {
+		uint64_t id = key_id(v, i);
+
+		c->key_ids++;
+		if ((rc = named_record(c, "key index entry", id, &r)) == 0)
+			continue;
+		if (rc != 1)
+			return rc;
+		if (r.owner != owner || strlen(r.client_key) != k->size - 4 ||
+		    memcmp(r.client_key, kb + 4, k->size - 4) != 0)
+			violation(c, "key index entry for reservation %" PRIu64
+			    " does not match its record", id);
+	}
+	return 0;
 }
 
-/* Every entry of the hold index names a live hold with that expiry; as
+/* The hold index: each entry names a live hold with that expiry; as
  * many as there are. */
 static int
-check_holds(struct checker *c)
+check_held(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
 {
-	ar_txn *t = c->t;
-	struct kv_cursor *cur;
-	struct kv_val k, v;
+	struct checker *c = arg;
 	struct ar_resv r;
-	uint64_t entries = 0, id;
+	uint64_t id;
 	int rc;
 
-	if ((rc = kv_cursor_open(t->txn, KV_HOLDS, &cur)) != 0)
-		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		entries++;
-		if (k.size != 16 || v.size != 0) {
-			violation(c, "hold index entry of the wrong size");
-			continue;
-		}
-		id = u64_key((const char *)k.data + 8);
-		rc = resv_get(t, id, &r);
-		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
-			violation(c, "hold index entry names reservation %"
-			    PRIu64 " which has no record", id);
-		else if (rc != 0)
-			break;
-		else if (r.state != AR_GRANTED || r.expires !=
-		    (int64_t)u64_key(k.data))
-			violation(c, "hold index entry for reservation %" PRIu64
-			    " does not match its record", id);
-		rc = 0;
+	(void)cur;
+	c->hold_entries++;
+	if (k->size != 16 || v->size != 0) {
+		violation(c, "hold index entry of the wrong size");
+		return 0;
 	}
-	kv_cursor_close(cur);
-	if (rc == KV_NOTFOUND && entries != c->held)
+	id = u64_key((const char *)k->data + 8);
+	if ((rc = named_record(c, "hold index entry", id, &r)) != 1)
+		return rc;
+	if (r.state != AR_GRANTED || r.expires != (int64_t)u64_key(k->data))
+		violation(c, "hold index entry for reservation %" PRIu64
+		    " does not match its record", id);
+	return 0;
+}
+
+/* The indexes besides the slot lists: labels, client keys, holds. */
+static int
+check_indexes(struct checker *c)
+{
+	struct kv_txn *txn = c->t->txn;
+	int rc;
+
+	if ((rc = kv_walk(txn, KV_LABELS, NULL, check_label, c)) != 0 ||
+	    (rc = kv_walk(txn, KV_KEYS, NULL, check_key, c)) != 0)
+		return rc;
+	if (c->key_ids != c->keyed)
+		violation(c, "the key index names %" PRIu64 " reservations, %"
+		    PRIu64 " records have a key", c->key_ids, c->keyed);
+	if ((rc = kv_walk(txn, KV_HOLDS, NULL, check_held, c)) != 0)
+		return rc;
+	if (c->hold_entries != c->held)
 		violation(c, "the hold index has %" PRIu64 " entries, there are %"
-		    PRIu64 " holds", entries, c->held);
-	return rc == KV_NOTFOUND ? 0 : rc;
+		    PRIu64 " holds", c->hold_entries, c->held);
+	return 0;
 }
 
 /* Does entry a sort before b? */
@@ -420,6 +435,84 @@ below(const struct slot_entry *a, const struct slot_entry *b)
 	uint64_t ai = a->id & ~ENTRY_LABELLED, bi = b->id & ~ENTRY_LABELLED;
 
 	return a->slot < b->slot || (a->slot == b->slot && ai < bi);
+}
+
+/* A slot list as check_list walks it. */
+struct list_walk {
+	struct checker *c;
+	const char *what;       /* "end list", "movable list" */
+	int starts;             /* entries are start slots, not ends */
+	int first;              /* at the first bucket */
+	struct slot_entry top;  /* the largest entry so far */
+	uint64_t entries;
+};
+
+/* One entry of bucket bound (below which only the first bucket may
+ * hold any) names a live record that ends (starts) in its slot. */
+static int
+list_entry(struct list_walk *w, const struct slot_entry *bound,
+    const struct slot_entry *e, int i)
+{
+	struct checker *c = w->c;
+	uint64_t id = e->id & ~ENTRY_LABELLED;
+	char what[32];
+	struct ar_resv r;
+	int rc;
+
+	w->entries++;
+	if (!w->first && below(e, bound))
+		violation(c, "%s entry for reservation %" PRIu64 " is below "
+		    "its bucket's bound", w->what, id);
+	if (i == 0 || below(&w->top, e))
+		w->top = *e;
+	snprintf(what, sizeof(what), "%s entry", w->what);
+	if ((rc = named_record(c, what, id, &r)) != 1)
+		return rc;
+	if (r.state != AR_GRANTED || (uint64_t)((w->starts ? r.start :
+	    r.end) / c->t->m.slot) != e->slot || (w->starts && id != e->id))
+		violation(c, "%s entry for reservation %" PRIu64 " does not "
+		    "match its record", w->what, id);
+	return 0;
+}
+
+/* One bucket: whole entries, at least one and at most BUCKET_CAP,
+ * above the bucket before, each as list_entry says. */
+static int
+list_bucket(struct list_walk *w, const struct kv_val *k,
+    const struct kv_val *v)
+{
+	size_t n = v->size / sizeof(struct slot_entry);
+	struct slot_entry bound, e;
+	int rc;
+
+	if (k->size != 16 || v->size % sizeof(struct slot_entry) || n == 0 ||
+	    n > BUCKET_CAP) {
+		violation(w->c, "%s bucket of the wrong size", w->what);
+		return 0;
+	}
+	bound.slot = u64_key(k->data);
+	bound.id = u64_key((const unsigned char *)k->data + 8);
+	if (!w->first && !below(&w->top, &bound))
+		violation(w->c, "%s bucket before bound %" PRIu64 "/%" PRIu64
+		    " holds a later entry", w->what, bound.slot, bound.id);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(&e, (const char *)v->data + i * sizeof(e), sizeof(e));
+		if ((rc = list_entry(w, &bound, &e, (int)i)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+list_visit(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct list_walk *w = arg;
+	int rc = list_bucket(w, k, v);
+
+	(void)cur;
+	w->first = 0;
+	return rc;
 }
 
 /*
@@ -433,64 +526,15 @@ static int
 check_list(struct checker *c, enum kv_table dbi, const char *what, int starts,
     uint64_t expected)
 {
-	ar_txn *t = c->t;
-	struct kv_cursor *cur;
-	struct kv_val k, v;
-	struct slot_entry bound, top = { 0, 0 }, e;
-	struct ar_resv r;
-	uint64_t entries = 0;
-	int rc, first = 1;
+	struct list_walk w = { c, what, starts, 1, { 0, 0 }, 0 };
+	int rc;
 
-	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
+	if ((rc = kv_walk(c->t->txn, dbi, NULL, list_visit, &w)) != 0)
 		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT), first = 0) {
-		size_t n = v.size / sizeof(struct slot_entry);
-
-		if (k.size != 16 || v.size % sizeof(struct slot_entry) ||
-		    n == 0 || n > BUCKET_CAP) {
-			violation(c, "%s bucket of the wrong size", what);
-			continue;
-		}
-		bound.slot = u64_key(k.data);
-		bound.id = u64_key((const unsigned char *)k.data + 8);
-		if (!first && !below(&top, &bound))
-			violation(c, "%s bucket before bound %" PRIu64 "/%"
-			    PRIu64 " holds a later entry", what, bound.slot,
-			    bound.id);
-		for (size_t i = 0; i < n; i++) {
-			uint64_t id;
-
-			memcpy(&e, (const char *)v.data + i * sizeof(e),
-			    sizeof(e));
-			id = e.id & ~ENTRY_LABELLED;
-			entries++;
-			if (!first && below(&e, &bound))
-				violation(c, "%s entry for reservation %" PRIu64
-				    " is below its bucket's bound", what, id);
-			if (i == 0 || below(&top, &e))
-				top = e;
-			rc = resv_get(t, id, &r);
-			if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT)
-				violation(c, "%s entry names reservation %"
-				    PRIu64 " which has no record", what, id);
-			else if (rc != 0)
-				goto out;
-			else if (r.state != AR_GRANTED ||
-			    (uint64_t)((starts ? r.start : r.end) /
-			    t->m.slot) != e.slot ||
-			    (starts && id != e.id))
-				violation(c, "%s entry for reservation %" PRIu64
-				    " does not match its record", what, id);
-			rc = 0;
-		}
-	}
-out:
-	kv_cursor_close(cur);
-	if (rc == KV_NOTFOUND && entries != expected)
+	if (w.entries != expected)
 		violation(c, "the %s holds %" PRIu64 " entries for %" PRIu64
-		    " reservations", what, entries, expected);
-	return rc == KV_NOTFOUND ? 0 : rc;
+		    " reservations", what, w.entries, expected);
+	return 0;
 }
 
 /*
@@ -544,18 +588,11 @@ static int
 holds_add(struct holds *hs, uint64_t id, int64_t s, int64_t e,
     const struct run *runs, size_t nruns)
 {
-	struct hold *h;
-	size_t cap;
-
 	for (size_t i = 0; i < nruns; i++)
 		for (uint32_t x = 0; x < runs[i].count; x++) {
-			if (hs->n == hs->cap) {
-				cap = hs->cap ? 2 * hs->cap : 256;
-				if ((h = realloc(hs->h, cap * sizeof(*h))) == NULL)
-					return ENOMEM;
-				hs->h = h;
-				hs->cap = cap;
-			}
+			if (array_room(&hs->h, &hs->cap, hs->n + 1,
+			    sizeof(*hs->h)) != 0)
+				return ENOMEM;
 			hs->h[hs->n++] = (struct hold){ id, s, e,
 			    runs[i].first + x };
 		}
@@ -660,7 +697,7 @@ static int
 check_overlaps(struct checker *c, struct holds *hs, const char *what)
 {
 	struct hold *h = hs->h, *top = NULL;
-	struct clash *cl = NULL, *more;
+	struct clash *cl = NULL;
 	size_t ncl = 0, cap = 0;
 	char name[AR_HOSTNAME_MAX + 1];
 
@@ -672,13 +709,9 @@ check_overlaps(struct checker *c, struct holds *hs, const char *what)
 			continue;
 		}
 		if (h[i].s < top->e) {
-			if (ncl == cap) {
-				cap = cap ? 2 * cap : 16;
-				if ((more = realloc(cl, cap * sizeof(*cl))) == NULL) {
-					free(cl);
-					return ENOMEM;
-				}
-				cl = more;
+			if (array_room(&cl, &cap, ncl + 1, sizeof(*cl)) != 0) {
+				free(cl);
+				return ENOMEM;
 			}
 			cl[ncl++] = (struct clash){
 			    top->id < h[i].id ? top->id : h[i].id,
@@ -726,133 +759,119 @@ check_names(struct checker *c)
 	return 0;
 }
 
-/*
- * Every pin: well formed, naming a reservation that named its hosts,
- * live or ended but not purged yet, under its end slot, with as many
- * hosts as it has nodes.  The live ones' hosts go to c->pins.
- */
+/* A table of the mapping as check_pins and check_entries walk it. */
+struct map_walk {
+	struct checker *c;
+	const char *what;       /* "pin", "map entry", "export entry" */
+	struct holds *live;     /* where the live ones' hosts go, or NULL */
+	struct hostset hosts, told;     /* an entry's */
+};
+
+/* A pin: well formed, naming a reservation that named its hosts, live
+ * or ended but not purged yet, under its end slot, with as many hosts
+ * as it has nodes.  A live one's hosts go to live. */
 static int
-check_pins(struct checker *c)
+check_pin(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
 {
+	struct map_walk *w = arg;
+	struct checker *c = w->c;
 	ar_txn *t = c->t;
-	int64_t now = t->now / t->m.slot;
-	struct hostset hs = { 0 };
+	int64_t slot = t->m.slot;
 	struct ar_resv r;
-	struct kv_cursor *cur;
-	struct kv_val k, v;
+	uint64_t id;
 	int rc;
 
-	if ((rc = kv_cursor_open(t->txn, KV_PINS, &cur)) != 0)
-		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		uint64_t id;
-
-		if (k.size != 16) {
-			violation(c, "pin with a key of the wrong size");
-			continue;
-		}
-		id = u64_key((const unsigned char *)k.data + 8);
-		if ((rc = map_pin_decode(t, &v, &hs)) == AR_ECORRUPT) {
-			violation(c, "pin of reservation %" PRIu64 " is "
-			    "malformed", id);
-			continue;
-		}
-		if (rc != 0)
-			break;
-		rc = resv_get(t, id, &r);
-		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT) {
-			violation(c, "pin names reservation %" PRIu64 " which "
-			    "has no record", id);
-			continue;
-		}
-		if (rc != 0)
-			break;
-		if (r.state != AR_GRANTED || !r.named ||
-		    (uint64_t)(r.end / t->m.slot) != u64_key(k.data) ||
-		    hostset_count(&hs) != r.nodes) {
-			violation(c, "pin of reservation %" PRIu64 " does not "
-			    "match its record", id);
-			continue;
-		}
-		if (r.end / t->m.slot > now && (rc = holds_add(&c->pins, id,
-		    r.start / t->m.slot, r.end / t->m.slot, hs.r, hs.n)) != 0)
-			break;
+	(void)cur;
+	if (k->size != 16) {
+		violation(c, "pin with a key of the wrong size");
+		return 0;
 	}
-	kv_cursor_close(cur);
-	hostset_free(&hs);
-	return rc == KV_NOTFOUND ? 0 : rc;
+	id = u64_key((const unsigned char *)k->data + 8);
+	if ((rc = map_pin_decode(t, v, &w->hosts)) == AR_ECORRUPT) {
+		violation(c, "pin of reservation %" PRIu64 " is malformed", id);
+		return 0;
+	}
+	if (rc != 0 || (rc = named_record(c, "pin", id, &r)) != 1)
+		return rc;
+	if (r.state != AR_GRANTED || !r.named ||
+	    (uint64_t)(r.end / slot) != u64_key(k->data) ||
+	    hostset_count(&w->hosts) != r.nodes) {
+		violation(c, "pin of reservation %" PRIu64 " does not match "
+		    "its record", id);
+		return 0;
+	}
+	if (r.end / slot > t->now / slot)
+		return holds_add(w->live, id, r.start / slot, r.end / slot,
+		    w->hosts.r, w->hosts.n);
+	return 0;
 }
 
 /*
- * Every entry of `map` or `exported`: well formed, naming a record (in
+ * An entry of `map` or `exported`: well formed, naming a record (in
  * `map`, with as many nodes).  The entries of live reservations mapped
  * for the interval they have now, or for the start they had when they
  * started, go to live, if not NULL.
  */
 static int
-check_entries(struct checker *c, enum kv_table dbi, const char *what,
-    struct holds *live)
+check_entry(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
 {
+	struct map_walk *w = arg;
+	struct checker *c = w->c;
 	ar_txn *t = c->t;
-	int64_t now = t->now / t->m.slot;
-	struct hostset hosts = { 0 }, told = { 0 };
+	int64_t slot = t->m.slot, now = t->now / slot;
 	struct disk_map d;
 	struct ar_resv r;
-	struct kv_cursor *cur;
-	struct kv_val k, v;
+	uint64_t id;
 	int rc;
 
-	if ((rc = kv_cursor_open(t->txn, dbi, &cur)) != 0)
-		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		uint64_t id;
-
-		if (k.size != 8) {
-			violation(c, "%s entry with a key of the wrong size",
-			    what);
-			continue;
-		}
-		id = u64_key(k.data);
-		/* The hosts told last are as many as its nodes were then,
-		 * which a modify may have changed since. */
-		rc = map_entry_decode(t, &v, &d, &hosts, &told);
-		if (rc == AR_ECORRUPT) {
-			violation(c, "%s entry of reservation %" PRIu64 " is "
-			    "malformed", what, id);
-			continue;
-		}
-		if (rc != 0)
-			break;
-		rc = resv_get(t, id, &r);
-		if (rc == AR_ENOTFOUND || rc == AR_ECORRUPT) {
-			violation(c, "%s entry names reservation %" PRIu64
-			    " which has no record", what, id);
-			continue;
-		}
-		if (rc != 0)
-			break;
-		/* What was exported stays as told when a modify changes the
-		 * nodes; the map is mapped again then. */
-		if (live != NULL && d.nodes != r.nodes) {
-			violation(c, "%s entry of reservation %" PRIu64 " does "
-			    "not match its record", what, id);
-			continue;
-		}
-		/* As map.c takes it: a started one keeps its hosts when only
-		 * its end changed. */
-		if (live != NULL && r.state == AR_GRANTED &&
-		    r.end / t->m.slot > now && d.start == r.start / t->m.slot &&
-		    (d.start + d.slots == r.end / t->m.slot || d.start <= now) &&
-		    (rc = holds_add(live, id, d.start, r.end / t->m.slot,
-		    hosts.r, hosts.n)) != 0)
-			break;
+	(void)cur;
+	if (k->size != 8) {
+		violation(c, "%s with a key of the wrong size", w->what);
+		return 0;
 	}
-	kv_cursor_close(cur);
-	hostset_free(&hosts);
-	hostset_free(&told);
-	return rc == KV_NOTFOUND ? 0 : rc;
+	id = u64_key(k->data);
+	/* The hosts told last are as many as its nodes were then, which a
+	 * modify may have changed since. */
+	rc = map_entry_decode(t, v, &d, &w->hosts, &w->told);
+	if (rc == AR_ECORRUPT) {
+		violation(c, "%s of reservation %" PRIu64 " is malformed",
+		    w->what, id);
+		return 0;
+	}
+	if (rc != 0 || (rc = named_record(c, w->what, id, &r)) != 1)
+		return rc;
+	/* What was exported stays as told when a modify changes the nodes;
+	 * the map is mapped again then. */
+	if (w->live != NULL && d.nodes != r.nodes) {
+		violation(c, "%s of reservation %" PRIu64 " does not match "
+		    "its record", w->what, id);
+		return 0;
+	}
+	/* As map.c takes it: a started one keeps its hosts when only its
+	 * end changed. */
+	if (w->live != NULL && r.state == AR_GRANTED && r.end / slot > now &&
+	    d.start == r.start / slot &&
+	    (d.start + d.slots == r.end / slot || d.start <= now))
+		return holds_add(w->live, id, d.start, r.end / slot,
+		    w->hosts.r, w->hosts.n);
+	return 0;
+}
+
+/* Walk table tb of the mapping with visit, as what; live as they say. */
+static int
+check_map_table(struct checker *c, enum kv_table tb, const char *what,
+    struct holds *live,
+    int (*visit)(struct kv_cursor *, const struct kv_val *,
+    const struct kv_val *, void *))
+{
+	struct map_walk w = { c, what, live, { 0 }, { 0 } };
+	int rc = kv_walk(c->t->txn, tb, NULL, visit, &w);
+
+	hostset_free(&w.hosts);
+	hostset_free(&w.told);
+	return rc;
 }
 
 /* A reservation as the sweep mapped it: exactly its nodes in hosts,
@@ -910,9 +929,11 @@ check_mapping(struct checker *c)
 	uint64_t failed, conflict, id;
 	int rc;
 
-	if ((rc = check_names(c)) != 0 || (rc = check_pins(c)) != 0 ||
-	    (rc = check_entries(c, KV_MAP, "map", &c->kept)) != 0 ||
-	    (rc = check_entries(c, KV_EXPORTED, "export", NULL)) != 0)
+	if ((rc = check_names(c)) != 0 || (rc = check_map_table(c, KV_PINS,
+	    "pin", &c->pins, check_pin)) != 0 || (rc = check_map_table(c,
+	    KV_MAP, "map entry", &c->kept, check_entry)) != 0 ||
+	    (rc = check_map_table(c, KV_EXPORTED, "export entry", NULL,
+	    check_entry)) != 0)
 		return rc;
 	/* A pin or entry it cannot read is told above. */
 	if ((rc = map_verify(t, plan_got, c, &failed, &conflict)) ==
@@ -985,13 +1006,11 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 			rc = ENOMEM;
 			goto out;
 		}
-	if ((rc = check_records(&c)) == 0 &&
+	if ((rc = kv_walk(t->txn, KV_RESV, NULL, check_record, &c)) == 0 &&
 	    (rc = check_list(&c, KV_ENDS, "end list", 0, c.live)) == 0 &&
 	    (rc = check_list(&c, KV_FLEX, "movable list", 1,
 	    c.movable)) == 0 &&
-	    (rc = check_index(&c, KV_LABELS, "label index", 8,
-	    label_matches)) == 0 &&
-	    (rc = check_keys(&c)) == 0 && (rc = check_holds(&c)) == 0)
+	    (rc = check_indexes(&c)) == 0)
 		rc = check_ring(&c, &t->ring, 1, c.expect);
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = check_ring(&c, &t->limit[i], i, c.limit[i]);

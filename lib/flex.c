@@ -9,7 +9,7 @@
  * window of their own) are taken out, the copy is placed, and they are put
  * back inside their windows - later only (EDS) or nearest first, earlier
  * or later (LRH), in the order they were granted.  Every attempt runs in a
- * savepoint, a nested LMDB transaction (txn.c), so a failed one is undone
+ * savepoint, a nested transaction (savepoint.c), so a failed one is undone
  * exactly: this is the thesis's putBackAllShiftedJob, without the
  * bookkeeping.
  *
@@ -26,25 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
 
 #define MOVERS_MAX 32
 #define LOOKBACK (24 * 3600)   /* seconds */
 #define STARTS_MAX 288
-
-int
-placed_grow(struct ar_placed **a, size_t n, size_t *cap)
-{
-	struct ar_placed *p;
-
-	if (n < *cap)
-		return 0;
-	if ((p = realloc(*a, (*cap ? 2 * *cap : 16) * sizeof(*p))) == NULL)
-		return ENOMEM;
-	*a = p;
-	*cap = *cap ? 2 * *cap : 16;
-	return 0;
-}
 
 /* Note that reservation r now starts at slot s; it started at from. */
 static int
@@ -56,7 +43,8 @@ log_move(ar_txn *t, const struct ar_resv *r, int64_t from)
 	for (i = 0; i < t->nmoved && t->moved[i].id != r->id; i++)
 		;
 	if (i == t->nmoved) {
-		if ((rc = placed_grow(&t->moved, t->nmoved, &t->mcap)) != 0)
+		if ((rc = array_room(&t->moved, &t->mcap, t->nmoved + 1,
+		    sizeof(*t->moved))) != 0)
 			return rc;
 		t->moved[t->nmoved].free = 0;
 		t->moved[t->nmoved].expires = 0;       /* holds never move */
@@ -146,7 +134,7 @@ blocker(ar_txn *t, const struct slot_entry *e, void *arg)
 	if (i == *bl->n && r->end / t->m.slot > bl->b &&
 	    may_move(t, r, bl->own, &lo, &hi))
 		++*bl->n;
-	return *bl->n < MOVERS_MAX ? 0 : SCAN_STOP;
+	return *bl->n < MOVERS_MAX ? 0 : KV_STOP;
 }
 
 /*
@@ -164,7 +152,7 @@ blockers(ar_txn *t, int64_t b, uint64_t own, struct ar_resv *out, size_t *n)
 		return 0;
 	rc = slots_scan(t, &t->flex, (uint64_t)(from < 0 ? 0 : from),
 	    (uint64_t)b, blocker, &bl);
-	return rc == SCAN_STOP ? 0 : rc;
+	return rc == KV_STOP ? 0 : rc;
 }
 
 /* Does a reservation of class cls, len slots and need nodes fit at slot
@@ -404,7 +392,8 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	    (int64_t)sp->need)) != 0) ||
 	    (r.named && (rc = map_pin(t, &r, rq->hosts, rq->nhosts, 1)) != 0))
 		return rc;
-	if ((rc = placed_grow(&t->granted, t->ngranted, &t->gcap)) != 0)
+	if ((rc = array_room(&t->granted, &t->gcap, t->ngranted + 1,
+	    sizeof(*t->granted))) != 0)
 		return rc;
 	t->granted[t->ngranted++] = (struct ar_placed){ r.id, r.start, r.end,
 	    was ? was->start : r.start, free, r.expires };
@@ -647,139 +636,10 @@ admit_request(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	return admit_span(t, rq, &sp, NULL, ans);
 }
 
-/*
- * The answer to a request whose key e names earlier copies: those copies
- * as they are now, or (ans->reason AR_R_KEY) a refusal if the request is
- * not the one they were granted for (asked: its copies, or a series'
- * occurrences).
- */
-static int
-replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
-    const struct kv_val *e, struct ar_answer *ans)
-{
-	struct key_entry ke;
-	struct ar_resv r;
-	size_t n;
-	int rc;
-
-	if ((rc = key_decode(e, &ke, &n)) != 0)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		if ((rc = resv_get(t, key_id(e, i), &r)) != 0)
-			return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
-		if (r.owner != rq->owner || strcmp(r.client_key,
-		    rq->client_key) != 0)
-			return AR_ECORRUPT;
-		if (i == 0 && (r.nodes != rq->nodes || ke.jobs != asked ||
-		    r.duration != rq->duration)) {
-			ans->status = AR_REFUSED;
-			ans->reason = AR_R_KEY;
-			ans->id = r.id;
-			return 0;
-		}
-		if ((rc = placed_grow(&t->granted, t->ngranted, &t->gcap)) != 0)
-			return rc;
-		memset(&t->granted[t->ngranted], 0, sizeof(*t->granted));
-		t->granted[t->ngranted].id = r.id;
-		t->granted[t->ngranted].start = r.start;
-		t->granted[t->ngranted].end = r.end;
-		t->granted[t->ngranted].expires = r.expires;
-		t->granted[t->ngranted++].from = r.start;
-		if (i == 0) {
-			ans->status = r.state;
-			ans->id = r.id;
-			ans->start = r.start;
-			ans->end = r.end;
-			/* As booked, not as the retry would be classed now. */
-			ans->cls = r.cls;
-			ans->price = r.price;
-		}
-	}
-	ans->reason = AR_R_NONE;        /* a start past by now is no matter */
-	ans->free = 0;
-	ans->replayed = 1;
-	return 0;
-}
-
 int
 admit_logged(ar_txn *t, const struct ar_request *rq,
     const struct ar_answer *ans, uint32_t granted)
 {
 	return demand_log(t, rq, ans->cls, granted,
 	    ans->status == AR_GRANTED ? AR_R_NONE : ans->reason);
-}
-
-/* ar_add without the client key: a series (rep), or one request. */
-static int
-admit_any(ar_txn *t, const struct ar_request *rq,
-    const struct ar_repeat *rep, struct ar_answer *ans)
-{
-	int rc;
-
-	if (rep != NULL)
-		return admit_series(t, rq, rep, ans);
-	return (rc = admit_request(t, rq, ans)) != 0 ? rc :
-	    admit_logged(t, rq, ans, (uint32_t)t->ngranted);
-}
-
-/*
- * Admission with the client key: a key granted before is answered from
- * its reservations, a new one is recorded with the copies granted, in the
- * same transaction.  A refusal records nothing.
- */
-static int
-add(ar_txn *t, const struct ar_request *asked_for,
-    const struct ar_repeat *rep, struct ar_answer *ans)
-{
-	struct ar_request own = *asked_for, *rq = &own;
-	const char *key = rq->client_key;
-	uint64_t asked = rq->jobs;
-	struct span sp;
-	struct kv_val e;
-	int rc;
-
-	/* Where owners are roles, the session's books, whatever it says. */
-	own.owner = txn_owner(t, asked_for->owner);
-	t->ngranted = t->nmoved = t->nocc = 0;
-	if (!t->write)
-		return EACCES;
-	if (rep != NULL && (rc = series_size(rq, rep, &asked)) != 0)
-		return rc;
-	if (key == NULL || *key == '\0')
-		return admit_any(t, rq, rep, ans);
-	if (strlen(key) > AR_CLIENT_KEY_MAX)
-		return EINVAL;
-	/* A malformed request is that, whatever its key. */
-	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
-		return rc;
-	if ((rc = key_get(t, rq->owner, key, &e)) == 0)
-		return replay(t, rq, asked, &e, ans);
-	if (rc != AR_ENOTFOUND || (rc = admit_any(t, rq, rep, ans)) != 0 ||
-	    ans->status != AR_GRANTED)
-		return rc;
-	return key_put(t, rq->owner, key, (uint32_t)asked, t->granted,
-	    t->ngranted);
-}
-
-int
-ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
-{
-	return add(t, rq, NULL, ans);
-}
-
-int
-ar_add_series(ar_txn *t, const struct ar_request *rq,
-    const struct ar_repeat *rep, struct ar_answer *ans)
-{
-	return add(t, rq, rep, ans);
-}
-
-void
-ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
-    const struct ar_placed **moved, size_t *nm)
-{
-	*granted = t->granted;
-	*ng = t->ngranted;
-	*moved = t->moved;
-	*nm = t->nmoved;
 }

@@ -11,8 +11,6 @@
  * them) it reads nothing, and when none expired the first entry of
  * `holds` is all it reads.
  */
-#include <errno.h>
-
 #include "internal.h"
 
 int

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
 
 void
@@ -21,22 +22,14 @@ hostset_free(struct hostset *s)
 int
 hostset_append(struct hostset *s, uint32_t first, uint32_t count)
 {
-	struct run *r;
-	size_t cap;
-
 	if (count == 0)
 		return 0;
 	if (s->n > 0 && s->r[s->n - 1].first + s->r[s->n - 1].count == first) {
 		s->r[s->n - 1].count += count;
 		return 0;
 	}
-	if (s->n == s->cap) {
-		cap = s->cap ? 2 * s->cap : 8;
-		if ((r = realloc(s->r, cap * sizeof(*r))) == NULL)
-			return ENOMEM;
-		s->r = r;
-		s->cap = cap;
-	}
+	if (array_room(&s->r, &s->cap, s->n + 1, sizeof(*s->r)) != 0)
+		return ENOMEM;
 	s->r[s->n].first = first;
 	s->r[s->n].count = count;
 	s->n++;

@@ -1,6 +1,45 @@
 /*
  * internal.h - what the library's files share and nobody else sees.
  * The on-disk layout described here is specified in format/SCHEMA.md.
+ *
+ * The library is a stack of floors.  A file calls functions of its own
+ * floor and of the floors below it, never of one above, so that a
+ * floor can be read, tested and changed knowing only what lies under
+ * it (tests/floors.sh, in make check, reads the objects' symbols and
+ * fails on a call up).  From the ground up:
+ *
+ * 1. Storage: the seam every backend fills (kv.h; kv.c, the table of
+ *    backends and the walk over a table) and the backends (lmdb/, pg/,
+ *    mem/); a store's address (where.c); the store handle, its meta,
+ *    the storage's side of a transaction and the store clock (store.c).
+ *    And what knows no store: growing arrays (array.h), times printed
+ *    (times.c).
+ * 2. Records and rings: the slotted ring (ring.c), the slot lists
+ *    (slots.c), the reservation records and their indexes, labels and
+ *    client keys (resv.c), the price classes in the rings (classes.c),
+ *    the demand log (demand.c), host sets and host lists (hostset.c,
+ *    hostlist.c).
+ * 3. The plan on hosts (map.c): pins, the mapping kept, the sweep that
+ *    maps the plan, ar_map and the export ledger.  It lies below
+ *    booking, which asks it whether the plan still maps with what it
+ *    admits while named hosts are in it.
+ * 4. Booking: a request reduced to slots and where it fits (search.c),
+ *    savepoints (savepoint.c), what admission did (added.c), holds
+ *    (hold.c), cancelling and purging (cancel.c), admission and its
+ *    moves (flex.c), series (series.c), ar_add and its client keys
+ *    (add.c), changes (modify.c), the longest job and how far a
+ *    reservation grows (longest.c).  Within the floor a file calls only
+ *    those named before it.
+ * 5. Reports: the price classes as set and updated from the demand
+ *    log (pricing.c, with EMSR in price.c), usage and forgetting
+ *    history (report.c), the invariant check (check.c).
+ * 6. What the API composes of every floor: transactions (txn.c:
+ *    ar_txn_begin opens the storage's transaction, readies the rings
+ *    and the price classes, then releases the holds that expired) and
+ *    stores created and upgraded (create.c).
+ *
+ * One object crosses the floors, the transaction (struct ar_txn): it
+ * holds each floor's part of what a transaction keeps in memory.
  */
 #ifndef AR_INTERNAL_H
 #define AR_INTERNAL_H
@@ -10,31 +49,7 @@
 #include "ar.h"
 #include "kv.h"
 
-/*
- * The ring is stored as chunks of CHUNK_SLOTS consecutive slots, one LMDB
- * value each, sized to fill one 4 KiB overflow page: LMDB then hands out
- * a pointer to mapped memory, aligned, so a scan over consecutive slots
- * reads consecutive memory, and a write modifies the page in place.
- * Each chunk keeps the largest count of every block of BLOCK_SLOTS slots
- * and of the whole chunk, and the ring keeps every chunk's peak in one
- * summary value, so the cost of checking an interval grows with the
- * number of chunks it covers, not with its slots.
- */
-#define CHUNK_SLOTS 960
-#define BLOCK_SLOTS 32
-#define CHUNK_BLOCKS (CHUNK_SLOTS / BLOCK_SLOTS)
-
-struct chunk {
-	uint64_t number;        /* absolute chunk number (slot / CHUNK_SLOTS) */
-	uint32_t peak;          /* largest count in used[] */
-	uint32_t spare;
-	uint32_t blockmax[CHUNK_BLOCKS];        /* largest count per block */
-	uint32_t used[CHUNK_SLOTS];             /* nodes in use per slot */
-};
-
-/* The summary: per ring position, chunk number << PEAK_BITS | its peak. */
-#define PEAK_BITS 20            /* capacity is at most 1,000,000 nodes */
-#define SUMMARY_KEY 0xffffffffu
+/* --- 1. storage ------------------------------------------------------- */
 
 /* The store's configuration and counters, one value under key "meta". */
 struct meta {
@@ -72,6 +87,146 @@ struct meta {
 
 #define META_MAGIC 0x61725354u  /* "arST" */
 
+#define TIME_MAX 253402300799LL        /* 9999-12-31T23:59:59Z */
+#define HORIZON_MAX_SLOTS 10000000      /* slots in a store's horizon */
+#define WAIT_DEFAULT_MS 30000           /* a writer's wait for another */
+
+struct ar_store {
+	const struct kv_backend *be;
+	struct kv_store *ks;
+	ar_txn *spare;          /* an ended transaction, kept for the next */
+	long wait_ms;
+	unsigned flags;
+	int roles;              /* owners are database roles: ... */
+	uint32_t role;          /* ... the session's, which owns what it
+				   books, ... */
+	int admin;              /* ... and may act for any owner */
+};
+
+/* Big-endian keys, so that the tables' byte order is numeric order. */
+static inline void
+key_u64(unsigned char *buf, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		buf[i] = (unsigned char)v;
+}
+
+static inline uint64_t
+u64_key(const void *buf)
+{
+	const unsigned char *p = buf;
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* store.c */
+/* The meta's key in KV_META. */
+extern const struct kv_val meta_key;
+/* Read the meta through txn into m: AR_EUPGRADE if it is of an older
+ * format (read whole, for ar_upgrade), AR_EVERSION, AR_ECORRUPT. */
+int meta_read(struct kv_txn *txn, struct meta *m);
+/* Write t's meta. */
+int meta_put(ar_txn *t);
+/* Write the store's host list, as text. */
+int hosts_put(struct kv_txn *txn, const char *text);
+/* A live store's clock for a transaction given now (0: the system
+ * clock, *system), the clock kept being kept; AR_ELIVE for a writer
+ * asking for a clock ahead of both. */
+int live_clock(struct kv_txn *txn, int write, int64_t now, int64_t kept,
+    int64_t *system, int64_t *clock);
+/* Close the store s and free it. */
+void store_close(ar_store *s);
+/* Begin t's transaction at the backend of store s: read its meta, set
+ * the store clock (from now, as ar_txn_begin takes it) and the rings'
+ * base. */
+int store_begin(ar_txn *t, ar_store *s, int write, int64_t now);
+/* Commit t's transaction at the backend, its meta first if it changed;
+ * abort it if that fails. */
+int store_commit(ar_txn *t);
+/* Abort t's transaction at the backend, if it began. */
+void store_abort(ar_txn *t);
+/* Seconds to slots, rounding up: a start on a boundary stays there. */
+int64_t slot_up(const ar_txn *t, int64_t time);
+/* Who acts: uid, or on a store whose owners are roles the session's
+ * role; and who may change what (0: anything). */
+uint32_t txn_owner(const ar_txn *t, uint32_t uid);
+uint32_t txn_who(const ar_txn *t, uint32_t who);
+
+/* --- 2. records and rings --------------------------------------------- */
+
+/*
+ * The ring is stored as chunks of CHUNK_SLOTS consecutive slots, one LMDB
+ * value each, sized to fill one 4 KiB overflow page: LMDB then hands out
+ * a pointer to mapped memory, aligned, so a scan over consecutive slots
+ * reads consecutive memory, and a write modifies the page in place.
+ * Each chunk keeps the largest count of every block of BLOCK_SLOTS slots
+ * and of the whole chunk, and the ring keeps every chunk's peak in one
+ * summary value, so the cost of checking an interval grows with the
+ * number of chunks it covers, not with its slots.
+ */
+#define CHUNK_SLOTS 960
+#define BLOCK_SLOTS 32
+#define CHUNK_BLOCKS (CHUNK_SLOTS / BLOCK_SLOTS)
+
+struct chunk {
+	uint64_t number;        /* absolute chunk number (slot / CHUNK_SLOTS) */
+	uint32_t peak;          /* largest count in used[] */
+	uint32_t spare;
+	uint32_t blockmax[CHUNK_BLOCKS];        /* largest count per block */
+	uint32_t used[CHUNK_SLOTS];             /* nodes in use per slot */
+};
+
+/* The summary: per ring position, chunk number << PEAK_BITS | its peak. */
+#define PEAK_BITS 20            /* capacity is at most 1,000,000 nodes */
+#define SUMMARY_KEY 0xffffffffu
+
+/*
+ * What a transaction knows of one ring position.  A chunk the transaction
+ * changes lives in copy until ring_flush() writes it to LMDB, at commit
+ * or before a nested transaction begins or commits; a chunk it only reads
+ * is LMDB's page, remembered in c while the transaction's gen matches.
+ */
+struct cached {
+	const struct chunk *c;
+	uint64_t gen;
+	struct chunk *copy;     /* kept from one transaction to the next */
+	int dirty;              /* copy holds changes LMDB does not have */
+};
+
+/*
+ * A ring (ring.c): counts per slot, such as the nodes in use.  The node
+ * ring's keys are its bare u32 positions; a ring with another id puts
+ * the id first (u32, big-endian), so that several share one database.
+ */
+struct ring {
+	enum kv_table dbi;
+	uint32_t id;            /* 0: the node ring */
+	uint32_t chunks;        /* ring positions */
+	uint32_t capacity;      /* the room a fit may fill in a slot */
+	uint32_t max;           /* the largest count a slot may hold: the
+				   capacity, or the nodes for a ring whose
+				   capacity is a booking limit */
+	int64_t base;           /* first slot the ring answers for ... */
+	int64_t horizon;        /* ... and how many */
+	/* What the transaction knows of it: */
+	uint64_t *summary;      /* the summary, loaded on first use */
+	int summary_loaded;
+	int summary_dirty;      /* written back at commit */
+	struct cached *cache;   /* per position */
+	uint32_t *dirty;        /* positions whose copy is dirty ... */
+	size_t ndirty;          /* ... and how many */
+	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
+};
+
+/* What ring_save() keeps to undo a ring's changes. */
+struct ring_save {
+	uint64_t *summary;
+	int summary_dirty;
+};
+
 /*
  * An entry of a slot list (slots.c): a slot and a reservation id.  In the
  * end list the id's top bit says the reservation is also in the label
@@ -84,7 +239,6 @@ struct slot_entry {
 };
 
 #define ENTRY_LABELLED (UINT64_C(1) << 63)
-#define SCAN_STOP (-1)
 #define BUCKET_CAP 255
 
 /* A slot list as a transaction sees it: its database, and its buckets in
@@ -153,57 +307,6 @@ struct key_entry {
 
 #define KEYS_KEY_MAX (4 + AR_CLIENT_KEY_MAX)
 
-struct ar_store {
-	const struct kv_backend *be;
-	struct kv_store *ks;
-	ar_txn *spare;          /* an ended transaction, kept for the next */
-	long wait_ms;
-	unsigned flags;
-	int roles;              /* owners are database roles: ... */
-	uint32_t role;          /* ... the session's, which owns what it
-				   books, ... */
-	int admin;              /* ... and may act for any owner */
-};
-
-/*
- * What a transaction knows of one ring position.  A chunk the transaction
- * changes lives in copy until ring_flush() writes it to LMDB, at commit
- * or before a nested transaction begins or commits; a chunk it only reads
- * is LMDB's page, remembered in c while the transaction's gen matches.
- */
-struct cached {
-	const struct chunk *c;
-	uint64_t gen;
-	struct chunk *copy;     /* kept from one transaction to the next */
-	int dirty;              /* copy holds changes LMDB does not have */
-};
-
-/*
- * A ring (ring.c): counts per slot, such as the nodes in use.  The node
- * ring's keys are its bare u32 positions; a ring with another id puts
- * the id first (u32, big-endian), so that several share one database.
- */
-struct ring {
-	enum kv_table dbi;
-	uint32_t id;            /* 0: the node ring */
-	uint32_t chunks;        /* ring positions */
-	uint32_t capacity;      /* the room a fit may fill in a slot */
-	uint32_t max;           /* the largest count a slot may hold: the
-				   capacity, or the nodes for a ring whose
-				   capacity is a booking limit */
-	int64_t base;           /* first slot the ring answers for ... */
-	int64_t horizon;        /* ... and how many */
-	/* What the transaction knows of it: */
-	uint64_t *summary;      /* the summary, loaded on first use */
-	int summary_loaded;
-	int summary_dirty;      /* written back at commit */
-	struct cached *cache;   /* per position */
-	uint32_t *dirty;        /* positions whose copy is dirty ... */
-	size_t ndirty;          /* ... and how many */
-	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
-};
-
-/* What ring_save() keeps to undo a ring's changes. */
 /*
  * The price classes (classes.c), one value under the key "classes" in
  * `pricing`; no value: none.  The classes in price order, each an
@@ -238,91 +341,6 @@ struct disk_demand {
 	uint8_t spare;
 };
 
-struct ring_save {
-	uint64_t *summary;
-	int summary_dirty;
-};
-
-/*
- * A transaction, and the parts of the store it holds in memory: the
- * ring, the slot lists, the record cursor.  They share txn, the backend's
- * transaction, and gen: a page pointer a part keeps is good while gen
- * has not moved since it was taken (see txn_wrote()).
- */
-struct ar_txn {
-	ar_store *s;
-	struct kv_txn *txn;
-	int write;
-	int locked;             /* holds the writer flock */
-	int meta_dirty;
-	struct meta m;
-	struct meta begun;      /* the meta as it was read: txn_changed() */
-	int64_t now;            /* store clock for this transaction */
-	int64_t kept;           /* the clock the store kept when it began */
-	int64_t system;         /* a live store's system clock then; 0 for
-				   a simulated one */
-	int64_t released;       /* holds expiring by this clock are released:
-				   a write transaction's now, or the clock
-				   the last writer left */
-	int expired;            /* holds this transaction released */
-	int64_t base;           /* first slot the rings are authoritative for */
-	uint64_t gen;           /* bumped when values read may have moved */
-	int flushed;            /* this transaction holds dirty chunk pages */
-	struct ring ring;       /* nodes in use per slot */
-	struct pricing pr;      /* the price classes, loaded at begin */
-	uint64_t demand_seq;    /* the next demand entry's key; 0: unknown */
-	int pins;               /* a reservation with named hosts has not
-				   ended: 1, 0, or -1 not known yet */
-	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
-	 * cheaper, whose capacity is the booking limit b_i (class 1's is
-	 * the node ring, b_1 the capacity). */
-	struct ring limit[AR_CLASSES_MAX + 1];
-	struct kv_cursor *resv_cur;   /* on the records, kept where it was last used */
-	struct slot_list ends;  /* live reservations by end slot */
-	struct slot_list flex;  /* movable ones by start slot */
-	struct ar_placed *granted, *moved;      /* what the last ar_add did */
-	size_t ngranted, nmoved, gcap, mcap;
-	/* Admitting a series (series.c): the occurrence a grant is, from 1
-	 * (0: no series), and the series, 0 until one is granted; and
-	 * what each occurrence was answered. */
-	uint32_t occurrence;
-	uint64_t series;
-	struct ar_answer *occ;
-	size_t nocc, occap;
-};
-
-/*
- * A write, to any table: a value read is good until the transaction
- * writes (kv.h); with LMDB, when the transaction holds dirty chunk
- * pages, LMDB may spill them to disk and free their memory,
- * so chunk pointers taken before are forgotten.  Chunks flushed by an
- * enclosing transaction are stable while a nested one runs, and clean
- * pages stay put for the whole transaction.
- */
-static inline void
-txn_wrote(ar_txn *t)
-{
-	if (t->flushed)
-		t->gen++;
-}
-
-/*
- * A savepoint (txn.c): a nested transaction, and what the parts of
- * the transaction keep in memory as they were when it began.
- */
-struct savepoint {
-	struct kv_txn *parent;
-	struct meta m;
-	int meta_dirty, flushed;
-	struct ring_save ring;
-	struct ring_save limit[AR_CLASSES_MAX + 1];     /* as in ar_txn, */
-	uint32_t nlimits;       /* ... 2 to this many saved */
-	size_t ngranted, nmoved;        /* ar_add's lists */
-	struct ar_placed *moved;
-};
-
-#define TIME_MAX 253402300799LL        /* 9999-12-31T23:59:59Z */
-
 /* A request reduced to slots. */
 struct span {
 	int64_t first;          /* earliest start slot */
@@ -332,197 +350,8 @@ struct span {
 	uint32_t cls;           /* price class, 0 for none */
 };
 
-/* ops.c */
-/* Reservation id into r if it is live and who (0: root) may change it:
- * EACCES (a read transaction), AR_ENOTFOUND, AR_EPERM, AR_EDONE. */
-int resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
-/* Take live reservation r out of the rings' future and the indexes,
- * and write it with state, changed at changed. */
-int retire(ar_txn *t, struct ar_resv *r, enum ar_status state,
-    int64_t changed);
-int to_span(ar_txn *t, const struct ar_request *rq, int together,
-    struct span *sp, struct ar_answer *ans);
-int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
-
-/* flex.c */
-/* Make room in *a, of *cap, for an n + 1-th element; ENOMEM. */
-int placed_grow(struct ar_placed **a, size_t n, size_t *cap);
-/* ar_add of one request (not a series), without its client key and
- * without the demand log. */
-int admit_request(ar_txn *t, const struct ar_request *rq,
-    struct ar_answer *ans);
-/* Record the outcome of an admission of rq in the demand log. */
-int admit_logged(ar_txn *t, const struct ar_request *rq,
-    const struct ar_answer *ans, uint32_t granted);
-/* Admit rq, reduced to slots in sp (its reason none), as ar_add does
- * after the client key, the plan's mapping included; with was, as the
- * new shape of that reservation, which is out of the rings and lists
- * (ar_modify). */
-int admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
-    const struct ar_resv *was, struct ar_answer *ans);
-
-/* ring.c: each takes the ring r, and t for its transaction */
-int ring_begin(struct ring *r, uint32_t chunks, uint32_t capacity,
-    int64_t base, int64_t horizon);
-void ring_free(struct ring *r);
-int ring_first_over(ar_txn *t, struct ring *r, int64_t from, int64_t to,
-    uint32_t cap, int64_t *bad);
-int ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to,
-    uint32_t *peak);
-int ring_first_fit(ar_txn *t, struct ring *r, int64_t lo, int64_t hi,
-    int64_t len, uint64_t need, int64_t *start);
-int ring_add(ar_txn *t, struct ring *r, int64_t from, int64_t to,
-    int64_t delta);
-int ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to,
-    uint32_t *out);
-int ring_flush_chunks(ar_txn *t, struct ring *r);
-int ring_flush(ar_txn *t, struct ring *r);
-/* Has r changes in memory that ring_flush would write? */
-int ring_pending(const struct ring *r);
-int ring_save(ar_txn *t, struct ring *r, struct ring_save *rs);
-void ring_restore(struct ring *r, struct ring_save *rs);
-void ring_release(struct ring_save *rs);
-
-/* slots.c: the end list (t->ends) and the movable list (t->flex) */
-/* Enter (slot, id) in list l; labelled sets its label bit. */
-int slots_add(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
-    int labelled);
-/* Take (slot, id) out of l; AR_ECORRUPT if it is not there. */
-int slots_remove(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id);
-/* Is (slot, id) in l?  *labelled: -1 if not, else its label bit. */
-int slots_find(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
-    int *labelled);
-/* visit() the entries of l with slots in [from, to], in (slot, id) order,
- * until it returns nonzero (which is returned; SCAN_STOP: enough, not an
- * error). */
-int slots_scan(ar_txn *t, struct slot_list *l, uint64_t from, uint64_t to,
-    int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg);
-/* Write both lists' changed buckets to the store. */
-int slots_flush(ar_txn *t);
-/* Have the lists changed buckets that slots_flush would write? */
-int slots_pending(const ar_txn *t);
-/* Forget the buckets in memory: their transaction ended or was undone. */
-void slots_discard(ar_txn *t);
-/* Free the buckets' memory. */
-void slots_free(ar_txn *t);
-/* Take every entry with a slot up to last out of l; *purged counts them.
- * visit(), if not NULL, sees each labelled one, or (all) every one in
- * (slot, id) order, before it goes. */
-int slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
-    int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg,
-    uint64_t *purged);
-
-/* classes.c: price classes and the booking limits on admission */
-/* Load the pricing of transaction t and ready its limit rings. */
-int classes_begin(ar_txn *t);
-/* Format 6 to 7, in write transaction txn: each class's floor, where
- * older formats left the bytes unused (and not always zero), is 0. */
-int classes_upgrade(struct kv_txn *txn);
-/* The class of a request asked at earliest, by its book-ahead. */
-uint32_t class_of(const ar_txn *t, int64_t earliest);
-/* The first start in [lo, hi] where need nodes of class cls fit for len
- * slots, in the node ring and within every limit that binds cls; -1. */
-int fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start);
-/* The start of the next run of fitting starts after prev, which fits. */
-int fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start);
-/* The first slot of [from, to) where need nodes of class cls do not fit
- * in some ring, or to. */
-int fit_end(ar_txn *t, uint32_t cls, int64_t from, int64_t to, uint64_t need,
-    int64_t *end);
-/* Why copies of sp found no room in [first, hi]: AR_R_BOOKING if the
- * nodes alone would have held them all, first fit one by one, else
- * AR_R_FULL. */
-int fit_refusal(ar_txn *t, const struct span *sp, int64_t hi,
-    uint32_t copies, enum ar_reason *reason);
-/* Add delta nodes of class cls over [from, to) to every ring it counts in. */
-int fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to,
-    int64_t delta);
-/* Begin a new store's demand log with an entry of no request (jobs 0),
- * which says the log holds every refusal from then on. */
-int demand_begin(struct kv_txn *txn, int64_t now);
-/* Log an admission outcome: every one with classes, else refusals. */
-int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
-    uint32_t granted, enum ar_reason reason);
-/* Drop demand entries older than the retention; *dropped counts them. */
-int demand_prune(ar_txn *t, uint64_t *dropped);
-/* Forget where the demand log ends: a nested transaction was undone. */
-void demand_forget(ar_txn *t);
-/* Drop demand entries asked before a time; *dropped counts them. */
-int demand_drop(ar_txn *t, int64_t before, uint64_t *dropped);
-
-/* resv.c */
-int resv_put(ar_txn *t, const struct ar_resv *r);
-void resv_cursor_close(ar_txn *t);
-int resv_get(ar_txn *t, uint64_t id, struct ar_resv *r);
-int resv_decode(const ar_txn *t, const struct kv_val *v, struct ar_resv *r);
-/* Read r as of clock: a hold past its expiry expired, an ended one
- * finished. */
-void resv_as_of(struct ar_resv *r, int64_t clock);
-size_t label_key(const char *user, const char *job, unsigned char *buf);
-int resv_index(ar_txn *t, const struct ar_resv *r, int add);
-int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);
-/* resv_index without the label index: the labels stay as they are. */
-int resv_list(ar_txn *t, const struct ar_resv *r, int add);
-int resv_movable(const ar_txn *t, const struct ar_resv *r);
-/* The key index; a key has at most AR_CLIENT_KEY_MAX bytes, the key of
- * the index (keys_key) at most KEYS_KEY_MAX. */
-size_t keys_key(uint32_t owner, const char *key, unsigned char *buf);
-/* owner's entry for key in *v (the backend's memory), or AR_ENOTFOUND. */
-int key_get(ar_txn *t, uint32_t owner, const char *key, struct kv_val *v);
-/* Check an entry: its header in *e, its n ids; AR_ECORRUPT if bad. */
-int key_decode(const struct kv_val *v, struct key_entry *e, size_t *n);
-uint64_t key_id(const struct kv_val *v, size_t i);
-/* Record owner's key for the n copies granted of jobs asked. */
-int key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
-    const struct ar_placed *granted, size_t n);
-
-/* series.c */
-/* ar_add of a series, without its client key, the demand log included. */
-int admit_series(ar_txn *t, const struct ar_request *rq,
-    const struct ar_repeat *rep, struct ar_answer *ans);
-/* The occurrences rq repeated as rep says are, in *count; EINVAL if
- * they are malformed. */
-int series_size(const struct ar_request *rq, const struct ar_repeat *rep,
-    uint64_t *count);
-
-/* hold.c */
-/* Enter hold r in, or (add == 0) take it out of, the hold index. */
-int hold_index(ar_txn *t, const struct ar_resv *r, int add);
-/* Release the holds that expired by the clock (ar_txn_begin). */
-int holds_expire(ar_txn *t);
-
-/* txn.c */
-/* Begin a nested transaction: what t does next can be undone as a whole.
- * Savepoints nest; each ends with txn_undo() or txn_keep(). */
-int txn_save(ar_txn *t, struct savepoint *sp);
-/* Undo everything since the savepoint. */
-void txn_undo(ar_txn *t, struct savepoint *sp);
-/* Keep what was done since the savepoint; undo it if that fails. */
-int txn_keep(ar_txn *t, struct savepoint *sp);
-
-/* Big-endian keys, so that the tables' byte order is numeric order. */
-static inline void
-key_u64(unsigned char *buf, uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		buf[i] = (unsigned char)v;
-}
-
-static inline uint64_t
-u64_key(const void *buf)
-{
-	const unsigned char *p = buf;
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /*
- * Hosts (hostset.c): a set of host indexes as runs, ascending, none
+ * Host sets (hostset.c): a set of host indexes as runs, ascending, none
  * empty and no two touching.  Results go to out, which may not be an
  * operand; ENOMEM if memory ran out.
  */
@@ -556,10 +385,212 @@ int64_t hostset_common(const struct hostset *a, const struct hostset *b);
 int hostset_choose(struct hostset *out, const struct hostset *avail,
     uint64_t k, int first_fit);
 
+/* ring.c: each takes the ring r, and t for its transaction */
+int ring_begin(struct ring *r, uint32_t chunks, uint32_t capacity,
+    int64_t base, int64_t horizon);
+void ring_free(struct ring *r);
+int ring_first_over(ar_txn *t, struct ring *r, int64_t from, int64_t to,
+    uint32_t cap, int64_t *bad);
+int ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to,
+    uint32_t *peak);
+int ring_first_fit(ar_txn *t, struct ring *r, int64_t lo, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start);
+int ring_add(ar_txn *t, struct ring *r, int64_t from, int64_t to,
+    int64_t delta);
+int ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to,
+    uint32_t *out);
+int ring_flush_chunks(ar_txn *t, struct ring *r);
+int ring_flush(ar_txn *t, struct ring *r);
+/* Has r changes in memory that ring_flush would write? */
+int ring_pending(const struct ring *r);
+int ring_save(ar_txn *t, struct ring *r, struct ring_save *rs);
+void ring_restore(struct ring *r, struct ring_save *rs);
+void ring_release(struct ring_save *rs);
+
+/* slots.c: the end list (t->ends) and the movable list (t->flex) */
+/* Enter (slot, id) in list l; labelled sets its label bit. */
+int slots_add(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
+    int labelled);
+/* Take (slot, id) out of l; AR_ECORRUPT if it is not there. */
+int slots_remove(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id);
+/* Is (slot, id) in l?  *labelled: -1 if not, else its label bit. */
+int slots_find(ar_txn *t, struct slot_list *l, uint64_t slot, uint64_t id,
+    int *labelled);
+/* visit() the entries of l with slots in [from, to], in (slot, id) order,
+ * until it returns nonzero (which is returned; KV_STOP: enough, not an
+ * error). */
+int slots_scan(ar_txn *t, struct slot_list *l, uint64_t from, uint64_t to,
+    int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg);
+/* Write both lists' changed buckets to the store. */
+int slots_flush(ar_txn *t);
+/* Have the lists changed buckets that slots_flush would write? */
+int slots_pending(const ar_txn *t);
+/* Forget the buckets in memory: their transaction ended or was undone. */
+void slots_discard(ar_txn *t);
+/* Free the buckets' memory. */
+void slots_free(ar_txn *t);
+/* Take every entry with a slot up to last out of l; *purged counts them.
+ * visit(), if not NULL, sees each labelled one, or (all) every one in
+ * (slot, id) order, before it goes. */
+int slots_purge(ar_txn *t, struct slot_list *l, uint64_t last, int all,
+    int (*visit)(ar_txn *, const struct slot_entry *, void *), void *arg,
+    uint64_t *purged);
+
+/* resv.c */
+int resv_put(ar_txn *t, const struct ar_resv *r);
+void resv_cursor_close(ar_txn *t);
+int resv_get(ar_txn *t, uint64_t id, struct ar_resv *r);
+int resv_decode(const ar_txn *t, const struct kv_val *v, struct ar_resv *r);
+/* Read r as of clock: a hold past its expiry expired, an ended one
+ * finished. */
+void resv_as_of(struct ar_resv *r, int64_t clock);
+size_t label_key(const char *user, const char *job, unsigned char *buf);
+int resv_index(ar_txn *t, const struct ar_resv *r, int add);
+int resv_index_more(ar_txn *t, const struct ar_resv *r, int add);
+/* resv_index without the label index: the labels stay as they are. */
+int resv_list(ar_txn *t, const struct ar_resv *r, int add);
+int resv_movable(const ar_txn *t, const struct ar_resv *r);
+/* The key index; a key has at most AR_CLIENT_KEY_MAX bytes, the key of
+ * the index (keys_key) at most KEYS_KEY_MAX. */
+size_t keys_key(uint32_t owner, const char *key, unsigned char *buf);
+/* owner's entry for key in *v (the backend's memory), or AR_ENOTFOUND. */
+int key_get(ar_txn *t, uint32_t owner, const char *key, struct kv_val *v);
+/* Check an entry: its header in *e, its n ids; AR_ECORRUPT if bad. */
+int key_decode(const struct kv_val *v, struct key_entry *e, size_t *n);
+uint64_t key_id(const struct kv_val *v, size_t i);
+/* Record owner's key for the n copies granted of jobs asked. */
+int key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
+    const struct ar_placed *granted, size_t n);
+/* Reservation id into r if it is live and who (0: root) may change it:
+ * EACCES (a read transaction), AR_ENOTFOUND, AR_EPERM, AR_EDONE. */
+int resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
+/* Take live reservation r out of the rings' future and the indexes,
+ * and write it with state, changed at changed. */
+int retire(ar_txn *t, struct ar_resv *r, enum ar_status state,
+    int64_t changed);
+
+/* classes.c: price classes and their booking limits in the rings */
+/* Load the pricing of transaction t and ready its limit rings. */
+int classes_begin(ar_txn *t);
+/* Make pr the price classes of write transaction t, its limit rings
+ * following (unchanged classes write nothing). */
+int classes_put(ar_txn *t, const struct pricing *pr);
+/* Format 6 to 7, in write transaction txn: each class's floor, where
+ * older formats left the bytes unused (and not always zero), is 0. */
+int classes_upgrade(struct kv_txn *txn);
+/* The class of a request asked at earliest, by its book-ahead. */
+uint32_t class_of(const ar_txn *t, int64_t earliest);
+/* The first start in [lo, hi] where need nodes of class cls fit for len
+ * slots, in the node ring and within every limit that binds cls; -1. */
+int fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
+    uint64_t need, int64_t *start);
+/* The start of the next run of fitting starts after prev, which fits. */
+int fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
+    uint64_t need, int64_t *start);
+/* The first slot of [from, to) where need nodes of class cls do not fit
+ * in some ring, or to. */
+int fit_end(ar_txn *t, uint32_t cls, int64_t from, int64_t to, uint64_t need,
+    int64_t *end);
+/* Why copies of sp found no room in [first, hi]: AR_R_BOOKING if the
+ * nodes alone would have held them all, first fit one by one, else
+ * AR_R_FULL. */
+int fit_refusal(ar_txn *t, const struct span *sp, int64_t hi,
+    uint32_t copies, enum ar_reason *reason);
+/* Add delta nodes of class cls over [from, to) to every ring it counts in. */
+int fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to,
+    int64_t delta);
+
+/* demand.c */
+/* Begin a new store's demand log with an entry of no request (jobs 0),
+ * which says the log holds every refusal from then on. */
+int demand_begin(struct kv_txn *txn, int64_t now);
+/* Log an admission outcome: every one with classes, else refusals. */
+int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
+    uint32_t granted, enum ar_reason reason);
+/* Drop demand entries older than the retention; *dropped counts them. */
+int demand_prune(ar_txn *t, uint64_t *dropped);
+/* Forget where the demand log ends: a nested transaction was undone. */
+void demand_forget(ar_txn *t);
+/* Drop demand entries asked before a time; *dropped counts them. */
+int demand_drop(ar_txn *t, int64_t before, uint64_t *dropped);
+
+/* --- the transaction -------------------------------------------------- */
+
 /*
- * The mapping (map.c).  An entry of `map`, under the reservation's id:
- * this header, then its hosts' runs, then the runs it had when ar_map
- * last told them (printed), if it has.
+ * A transaction, and the parts of the store it holds in memory, each
+ * floor's: the storage's transaction, meta and clock; the rings, the
+ * slot lists, the price classes and the record cursor; the plan's pins;
+ * what admission did.  They share txn, the backend's transaction, and
+ * gen: a page pointer a part keeps is good while gen has not moved
+ * since it was taken (see txn_wrote()).
+ */
+struct ar_txn {
+	/* The storage's (store.c): */
+	ar_store *s;
+	struct kv_txn *txn;
+	int write;
+	int meta_dirty;
+	struct meta m;
+	struct meta begun;      /* the meta as it was read: txn_changed() */
+	int64_t now;            /* store clock for this transaction */
+	int64_t kept;           /* the clock the store kept when it began */
+	int64_t system;         /* a live store's system clock then; 0 for
+				   a simulated one */
+	int64_t base;           /* first slot the rings are authoritative for */
+	uint64_t gen;           /* bumped when values read may have moved */
+	int flushed;            /* this transaction holds dirty chunk pages */
+	/* The records' and rings': */
+	struct ring ring;       /* nodes in use per slot */
+	struct pricing pr;      /* the price classes, loaded at begin */
+	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
+	 * cheaper, whose capacity is the booking limit b_i (class 1's is
+	 * the node ring, b_1 the capacity). */
+	struct ring limit[AR_CLASSES_MAX + 1];
+	uint64_t demand_seq;    /* the next demand entry's key; 0: unknown */
+	struct kv_cursor *resv_cur;     /* on the records, kept where it
+					   was last used */
+	struct slot_list ends;  /* live reservations by end slot */
+	struct slot_list flex;  /* movable ones by start slot */
+	/* The plan's (map.c): */
+	int pins;               /* a reservation with named hosts has not
+				   ended: 1, 0, or -1 not known yet */
+	/* Booking's: */
+	int64_t released;       /* holds expiring by this clock are released:
+				   a write transaction's now, or the clock
+				   the last writer left */
+	int expired;            /* holds this transaction released */
+	struct ar_placed *granted, *moved;      /* what the last ar_add did */
+	size_t ngranted, nmoved, gcap, mcap;
+	/* Admitting a series (series.c): the occurrence a grant is, from 1
+	 * (0: no series), and the series, 0 until one is granted; and
+	 * what each occurrence was answered. */
+	uint32_t occurrence;
+	uint64_t series;
+	struct ar_answer *occ;
+	size_t nocc, occap;
+};
+
+/*
+ * A write, to any table: a value read is good until the transaction
+ * writes (kv.h); with LMDB, when the transaction holds dirty chunk
+ * pages, LMDB may spill them to disk and free their memory,
+ * so chunk pointers taken before are forgotten.  Chunks flushed by an
+ * enclosing transaction are stable while a nested one runs, and clean
+ * pages stay put for the whole transaction.
+ */
+static inline void
+txn_wrote(ar_txn *t)
+{
+	if (t->flushed)
+		t->gen++;
+}
+
+/* --- 3. the plan on hosts --------------------------------------------- */
+
+/*
+ * An entry of `map`, under the reservation's id: this header, then its
+ * hosts' runs, then the runs it had when ar_map last told them
+ * (printed), if it has.
  */
 struct disk_map {
 	int64_t start;          /* slot it was mapped for */
@@ -581,24 +612,6 @@ pin_key(unsigned char *key, int64_t end_slot, uint64_t id)
 	key_u64(key + 8, id);
 }
 
-/* A hold is entered in `holds` under its expiry (u64, big-endian) then
- * its id, with an empty value: the first entry is the next to expire. */
-static inline void
-hold_key(unsigned char *key, int64_t expires, uint64_t id)
-{
-	key_u64(key, (uint64_t)expires);
-	key_u64(key + 8, id);
-}
-
-/* Decode an entry of `map` or `exported`: its header, its hosts and the
- * hosts told last (none if untold); AR_ECORRUPT if it is not well
- * formed (runs normal and within the nodes, as many hosts as nodes). */
-int map_entry_decode(const ar_txn *t, const struct kv_val *v, struct disk_map *d,
-    struct hostset *hosts, struct hostset *told);
-/* Decode a pin's hosts; AR_ECORRUPT if they are not normal runs within
- * the nodes. */
-int map_pin_decode(const ar_txn *t, const struct kv_val *v, struct hostset *s);
-
 /* A reservation of the plan and the hosts a sweep gave it. */
 struct map_got {
 	uint64_t id;
@@ -607,6 +620,16 @@ struct map_got {
 	const struct run *hosts;
 	size_t nruns;
 };
+
+/* map.c */
+/* Decode an entry of `map` or `exported`: its header, its hosts and the
+ * hosts told last (none if untold); AR_ECORRUPT if it is not well
+ * formed (runs normal and within the nodes, as many hosts as nodes). */
+int map_entry_decode(const ar_txn *t, const struct kv_val *v, struct disk_map *d,
+    struct hostset *hosts, struct hostset *told);
+/* Decode a pin's hosts; AR_ECORRUPT if they are not normal runs within
+ * the nodes. */
+int map_pin_decode(const ar_txn *t, const struct kv_val *v, struct hostset *s);
 
 /* Map the plan as ar_map does, best fit, keeping nothing, and call fn
  * with every reservation of it (in no particular order) until it
@@ -624,11 +647,6 @@ int map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
  * of its own (*ok)?  As ar_modify maps it; *conflict as there. */
 int map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end,
     int *ok, uint64_t *conflict);
-/* From start *s, which fits by the rings, up to hi: the first start where
- * the request also maps (where it names hosts or pins are in the plan),
- * or -1 with *conflict the first reservation in the way. */
-int fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
-    int64_t hi, int64_t *s, uint64_t *conflict);
 /* After an admission while named hosts are in the plan: map it all
  * again and keep the mapping, or say (*ok 0) which reservation could
  * not be mapped. */
@@ -648,15 +666,104 @@ int map_forget(ar_txn *t, uint64_t id);
 /* Drop the pins of reservations that ended by the clock. */
 int map_prune(ar_txn *t);
 
+/* --- 4. booking ------------------------------------------------------- */
+
+/* A hold is entered in `holds` under its expiry (u64, big-endian) then
+ * its id, with an empty value: the first entry is the next to expire. */
+static inline void
+hold_key(unsigned char *key, int64_t expires, uint64_t id)
+{
+	key_u64(key, (uint64_t)expires);
+	key_u64(key + 8, id);
+}
+
+/*
+ * A savepoint (savepoint.c): a nested transaction, and what the parts of
+ * the transaction keep in memory as they were when it began.
+ */
+struct savepoint {
+	struct kv_txn *parent;
+	struct meta m;
+	int meta_dirty, flushed;
+	struct ring_save ring;
+	struct ring_save limit[AR_CLASSES_MAX + 1];     /* as in ar_txn, */
+	uint32_t nlimits;       /* ... 2 to this many saved */
+	size_t ngranted, nmoved;        /* ar_add's lists */
+	struct ar_placed *moved;
+};
+
+/* What several admissions did, gathered: the reservations granted, in
+ * order, and those moved, each once, from where it was first. */
+struct gathered {
+	struct ar_placed *g, *m;
+	size_t ng, nm, gcap, mcap;
+};
+
+/* search.c */
+/* Reduce a request to slots (together: its copies at once), and say in
+ * ans->reason why it cannot be considered at all, if so; EINVAL if it is
+ * malformed. */
+int to_span(ar_txn *t, const struct ar_request *rq, int together,
+    struct span *sp, struct ar_answer *ans);
+/* Fill in ans with the interval at slot s and the least free count over
+ * it. */
+int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
+/* From start *s, which fits by the rings, up to hi: the first start where
+ * the request also maps (where it names hosts or pins are in the plan),
+ * or -1 with *conflict the first reservation in the way. */
+int fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    int64_t hi, int64_t *s, uint64_t *conflict);
+
+/* savepoint.c */
+/* Begin a nested transaction: what t does next can be undone as a whole.
+ * Savepoints nest; each ends with txn_undo() or txn_keep(). */
+int txn_save(ar_txn *t, struct savepoint *sp);
+/* Undo everything since the savepoint. */
+void txn_undo(ar_txn *t, struct savepoint *sp);
+/* Keep what was done since the savepoint; undo it if that fails. */
+int txn_keep(ar_txn *t, struct savepoint *sp);
+
+/* added.c */
+/* Add what the last admission did to acc. */
+int gathered_add(ar_txn *t, struct gathered *acc);
+/* Make what acc gathered what ar_added() tells. */
+int gathered_put(ar_txn *t, struct gathered *acc);
+/* Free what acc holds. */
+void gathered_free(struct gathered *acc);
+
+/* hold.c */
+/* Enter hold r in, or (add == 0) take it out of, the hold index. */
+int hold_index(ar_txn *t, const struct ar_resv *r, int add);
+/* Release the holds that expired by the clock (ar_txn_begin). */
+int holds_expire(ar_txn *t);
+
+/* flex.c */
+/* ar_add of one request (not a series), without its client key and
+ * without the demand log. */
+int admit_request(ar_txn *t, const struct ar_request *rq,
+    struct ar_answer *ans);
+/* Record the outcome of an admission of rq in the demand log. */
+int admit_logged(ar_txn *t, const struct ar_request *rq,
+    const struct ar_answer *ans, uint32_t granted);
+/* Admit rq, reduced to slots in sp (its reason none), as ar_add does
+ * after the client key, the plan's mapping included; with was, as the
+ * new shape of that reservation, which is out of the rings and lists
+ * (ar_modify). */
+int admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    const struct ar_resv *was, struct ar_answer *ans);
+
+/* series.c */
+/* ar_add of a series, without its client key, the demand log included. */
+int admit_series(ar_txn *t, const struct ar_request *rq,
+    const struct ar_repeat *rep, struct ar_answer *ans);
+/* The occurrences rq repeated as rep says are, in *count; EINVAL if
+ * they are malformed. */
+int series_size(const struct ar_request *rq, const struct ar_repeat *rep,
+    uint64_t *count);
+
+/* --- 5. reports ------------------------------------------------------- */
+
 /* price.c */
 double normal_quantile(double p);
-
-/* store.c */
-int meta_put(ar_txn *t);
-int64_t slot_up(const ar_txn *t, int64_t time);
-/* Who acts: uid, or on a store whose owners are roles the session's
- * role; and who may change what (0: anything). */
-uint32_t txn_owner(const ar_txn *t, uint32_t uid);
-uint32_t txn_who(const ar_txn *t, uint32_t who);
 
 #endif

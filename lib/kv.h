@@ -69,11 +69,11 @@ enum kv_op {
 #define KV_NOOVERWRITE 0x1      /* KV_KEYEXIST if the key has a value */
 #define KV_APPEND 0x2           /* a hint: the key is after every other */
 
-/* Results besides 0, errno values and the AR_E* codes of ar.h; they
- * have LMDB's numbers, so its backend passes them on unchanged. */
+/* Results besides 0, errno values and the AR_E* codes of ar.h (of
+ * which AR_EFULL says there is no room: kv_backend.grow, then retry);
+ * they have LMDB's numbers, so its backend passes them on unchanged. */
 #define KV_KEYEXIST (-30799)    /* KV_NOOVERWRITE, and the key is there */
 #define KV_NOTFOUND (-30798)    /* no such key, or the cursor's end */
-#define KV_FULL (-30792)        /* no room: kv_backend.grow, then retry */
 
 /* The room a new store starts with, and the least maximum size. */
 #define KV_SIZE_INITIAL (1UL << 20)
@@ -114,6 +114,9 @@ struct kv_init {
 
 struct kv_backend {
 	const char *name;       /* "lmdb", "postgresql", "memory" */
+	/* Does the address where name a store of this backend?  The last
+	 * backend of kv.c's table takes every address the others leave. */
+	int (*claims)(const char *where);
 
 	/*
 	 * Make the store where names, with init's content, in one
@@ -178,9 +181,9 @@ struct kv_backend {
 	 * that followed it. */
 	int (*cursor_del)(struct kv_cursor *cur);
 
-	/* KV_FULL was returned: make room up to limit bytes (AR_EFULL if it
-	 * is reached), for the next transaction.  A backend that never
-	 * returns KV_FULL has nothing to grow: 0. */
+	/* AR_EFULL was returned: make room up to limit bytes (AR_EFULL if
+	 * it is reached), for the next transaction.  A backend that never
+	 * returns AR_EFULL has nothing to grow: 0. */
 	int (*grow)(struct kv_store *ks, uint64_t limit);
 	/* The bytes the store may hold now without growing; 0 for a
 	 * backend with no such bound. */
@@ -207,18 +210,20 @@ struct kv_backend {
 	void (*idle)(struct kv_store *ks);
 	/* A message for a result of this backend's own, or NULL. */
 	const char *(*strerror)(int code);
+	/*
+	 * A store's files, for a backend whose stores have them (LMDB's),
+	 * else NULL: share the store where is with group, as create does
+	 * with a group (ar_share); and after a permission error, which of
+	 * its files this process may not use as flags asks (ar_denied).
+	 */
+	int (*share)(const char *where, long group);
+	int (*denied)(const char *where, unsigned flags, char *path,
+	    size_t size);
 };
 
 extern const struct kv_backend kv_lmdb;         /* lmdb/ */
 extern const struct kv_backend kv_postgresql;   /* pg/ */
 extern const struct kv_backend kv_memory;       /* mem/ */
-
-/* What only the LMDB backend has, a store's files (ar_share, ar_denied):
- * share the store in dir with group, as create does with a group; and
- * after a permission error, which of its files this process may not use
- * as flags asks. */
-int lmdb_share(const char *dir, long group);
-int lmdb_denied(const char *dir, unsigned flags, char *path, size_t size);
 
 /* Do a and b hold the same bytes? */
 static inline int
@@ -288,12 +293,49 @@ kv_cursor_del(struct kv_cursor *cur)
 	return cur->be->cursor_del(cur);
 }
 
+/* What a walk's visitor may return to end it early, not for an error:
+ * the walk returns it, and its caller takes it for 0. */
+#define KV_STOP (-1)
+
+/*
+ * Call visit with each entry of table tb in key order, from the first
+ * whose key is from or after it (from NULL: the first of all), and cur,
+ * the cursor at it (which visit may delete the entry at: the walk goes
+ * on with the entry that followed), until visit returns nonzero, which
+ * is returned (KV_STOP, say).  What visit is given lasts until it
+ * returns.  Inline, so that the compiler may call visit directly.
+ */
+static inline int
+kv_walk(struct kv_txn *txn, enum kv_table tb, const struct kv_val *from,
+    int (*visit)(struct kv_cursor *cur, const struct kv_val *key,
+    const struct kv_val *val, void *arg), void *arg)
+{
+	struct kv_cursor *cur;
+	struct kv_val k = { 0, NULL }, v;
+	int rc;
+
+	if ((rc = kv_cursor_open(txn, tb, &cur)) != 0)
+		return rc;
+	if (from != NULL)
+		k = *from;
+	for (rc = kv_cursor_get(cur, &k, &v, from != NULL ? KV_SET_RANGE :
+	    KV_FIRST); rc == 0; rc = kv_cursor_get(cur, &k, &v, KV_NEXT))
+		if ((rc = visit(cur, &k, &v, arg)) != 0)
+			break;
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
+}
+
 /* A backend's clock when it is its host's: the system clock, time(2). */
 int kv_host_clock(struct kv_txn *txn, int64_t *now);
 
-/* The backend of the store where names: PostgreSQL for a postgresql://
- * or postgres:// URI, memory for mem:NAME, else LMDB for a directory. */
+/* The backend of the store where names, from the table of backends
+ * (kv.c): PostgreSQL for a postgresql:// or postgres:// URI, memory for
+ * mem:NAME, else LMDB for a directory. */
 const struct kv_backend *kv_backend_of(const char *where);
+
+/* A backend's message for code, one of its own results, or NULL. */
+const char *kv_strerror(int code);
 
 /* Mask every copy of each password of address where (see
  * ar_where_masked) in text, a string in size bytes, which it may cut

@@ -29,11 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
-
-/* Starts a request with named hosts, or any while pins are in the plan,
- * tries before it is refused: a day of 5-minute slots. */
-#define MAP_TRIES 288
 
 /* A reservation of the plan, or of the history ar_map reports. */
 struct item {
@@ -76,16 +73,8 @@ plan_free(struct plan *p)
 static int
 plan_item(struct plan *p, struct item **ip)
 {
-	struct item *it;
-	size_t cap;
-
-	if (p->n == p->cap) {
-		cap = p->cap ? 2 * p->cap : 64;
-		if ((it = realloc(p->it, cap * sizeof(*it))) == NULL)
-			return ENOMEM;
-		p->it = it;
-		p->cap = cap;
-	}
+	if (array_room(&p->it, &p->cap, p->n + 1, sizeof(*p->it)) != 0)
+		return ENOMEM;
 	*ip = &p->it[p->n++];
 	memset(*ip, 0, sizeof(**ip));
 	(*ip)->untold = 1;      /* until an entry in `map` says otherwise */
@@ -363,16 +352,10 @@ pin_get(ar_txn *t, const struct ar_resv *r, struct hostset *s)
 static int
 expand(const struct hostset *s, uint32_t **buf, size_t *cap, size_t *n)
 {
-	uint64_t c = hostset_count(s);
-	uint32_t *b;
 	size_t k = 0;
 
-	if (c > *cap) {
-		if ((b = realloc(*buf, c * sizeof(*b))) == NULL)
-			return ENOMEM;
-		*buf = b;
-		*cap = c;
-	}
+	if (array_room(buf, cap, hostset_count(s), sizeof(**buf)) != 0)
+		return ENOMEM;
 	for (size_t i = 0; i < s->n; i++)
 		for (uint32_t h = 0; h < s->r[i].count; h++)
 			(*buf)[k++] = s->r[i].first + h;
@@ -520,100 +503,137 @@ holder(const struct running *q, const struct hostset *s)
 }
 
 /*
+ * What the sweep keeps as it goes through the plan in order of start:
+ * the hosts free at the start it is at, the reservations running then
+ * (a heap by end), and the fixed ones in order of start, from fp on
+ * those that start later.
+ */
+struct sweeper {
+	struct hostset free_, blocked, tmp, avail;
+	struct running q;
+	struct item **fixed;
+	size_t nfixed, fp;
+	int first_fit;
+};
+
+/* The hosts of the reservations that end by slot s are free again. */
+static int
+sweep_ended(struct sweeper *w, int64_t s)
+{
+	int rc;
+
+	while (w->q.n > 0 && w->q.h[0]->e <= s) {
+		struct item *done = running_pop(&w->q);
+
+		if ((rc = hostset_union(&w->tmp, &w->free_, &done->got)) != 0)
+			return rc;
+		hostset_swap(&w->free_, &w->tmp);
+	}
+	return 0;
+}
+
+/* Hosts for it, which is not fixed: the ones it had if they are free
+ * over its interval, else best (or first) fit; either way off the hosts
+ * of fixed ones that start while it runs.  ENOSPC with *pin the first
+ * of those, or 0, if there are not enough. */
+static int
+sweep_other(struct sweeper *w, struct item *it, uint64_t *pin)
+{
+	int rc;
+
+	while (w->fp < w->nfixed && w->fixed[w->fp]->s <= it->s)
+		w->fp++;
+	w->blocked.n = 0;
+	*pin = 0;
+	for (size_t k = w->fp; k < w->nfixed && w->fixed[k]->s < it->e;
+	    k++) {
+		if (*pin == 0)
+			*pin = w->fixed[k]->id;
+		if ((rc = hostset_union(&w->tmp, &w->blocked,
+		    &w->fixed[k]->want)) != 0)
+			return rc;
+		hostset_swap(&w->blocked, &w->tmp);
+	}
+	if ((rc = hostset_minus(&w->avail, &w->free_, &w->blocked)) != 0)
+		return rc;
+	if (it->want.n > 0 && hostset_subset(&it->want, &w->avail))
+		return hostset_copy(&it->got, &it->want);
+	return hostset_choose(&it->got, &w->avail, it->nodes, w->first_fit);
+}
+
+/*
+ * Hosts for item it at its start, and it runs: a fixed one its own, if
+ * they are free, another as sweep_other finds them.  *failed is it if
+ * there are none for it, and *conflict the reservation in its way (for
+ * a fixed one, whoever holds its hosts; for another, the first pin it
+ * had to keep off, or whoever runs).
+ */
+static int
+sweep_one(struct sweeper *w, struct item *it, struct item **failed,
+    uint64_t *conflict)
+{
+	uint64_t pin;
+	int rc;
+
+	if ((rc = sweep_ended(w, it->s)) != 0)
+		return rc;
+	if (it->fixed) {
+		if (!hostset_subset(&it->want, &w->free_)) {
+			*failed = it;
+			*conflict = holder(&w->q, &it->want);
+			return 0;
+		}
+		rc = hostset_copy(&it->got, &it->want);
+	} else if ((rc = sweep_other(w, it, &pin)) == ENOSPC) {
+		*failed = it;
+		*conflict = pin != 0 ? pin : holder(&w->q, &w->free_);
+		return 0;
+	}
+	if (rc != 0 ||
+	    (rc = hostset_minus(&w->tmp, &w->free_, &it->got)) != 0)
+		return rc;
+	hostset_swap(&w->free_, &w->tmp);
+	running_push(&w->q, it);
+	return 0;
+}
+
+/*
  * The sweep.  On success every item of the plan has its hosts in got;
  * otherwise *failed is the item that found none and *conflict the
- * reservation in its way (for a fixed one, whoever holds its hosts; for
- * another, the first pin it had to keep off, or itself).
+ * reservation in its way.
  */
 static int
 sweep(struct plan *p, int first_fit, struct item **failed,
     uint64_t *conflict)
 {
-	struct running q = { NULL, 0 };
-	struct hostset free_ = { 0 }, blocked = { 0 }, tmp = { 0 },
-	    avail = { 0 };
-	struct item **fixed = NULL;
-	size_t nfixed = 0, fp = 0;
-	uint64_t pin = 0;
+	struct sweeper w;
 	int rc;
 
 	*failed = NULL;
 	*conflict = 0;
+	memset(&w, 0, sizeof(w));
+	w.first_fit = first_fit;
 	plan_sort(p, by_start);
-	if ((q.h = malloc((p->n + 1) * sizeof(*q.h))) == NULL ||
-	    (fixed = malloc((p->n + 1) * sizeof(*fixed))) == NULL) {
+	if ((w.q.h = malloc((p->n + 1) * sizeof(*w.q.h))) == NULL ||
+	    (w.fixed = malloc((p->n + 1) * sizeof(*w.fixed))) == NULL) {
 		rc = ENOMEM;
 		goto out;
 	}
 	for (size_t i = 0; i < p->n; i++)
 		if (p->it[i].fixed && !p->it[i].history)
-			fixed[nfixed++] = &p->it[i];
-	if ((rc = hostset_append(&free_, 0, p->t->m.nodes)) != 0)
+			w.fixed[w.nfixed++] = &p->it[i];
+	if ((rc = hostset_append(&w.free_, 0, p->t->m.nodes)) != 0)
 		goto out;
-	for (size_t i = 0; i < p->n; i++) {
-		struct item *it = &p->it[i];
-
-		if (it->history)
-			continue;
-		while (q.n > 0 && q.h[0]->e <= it->s) {
-			struct item *done = running_pop(&q);
-
-			if ((rc = hostset_union(&tmp, &free_, &done->got)) != 0)
-				goto out;
-			hostset_swap(&free_, &tmp);
-		}
-		if (it->fixed) {
-			if (!hostset_subset(&it->want, &free_)) {
-				*failed = it;
-				*conflict = holder(&q, &it->want);
-				goto out;
-			}
-			if ((rc = hostset_copy(&it->got, &it->want)) != 0)
-				goto out;
-		} else {
-			/* Keep off the hosts of fixed ones that start while
-			 * it runs. */
-			while (fp < nfixed && fixed[fp]->s <= it->s)
-				fp++;
-			blocked.n = 0;
-			pin = 0;
-			for (size_t k = fp; k < nfixed && fixed[k]->s < it->e;
-			    k++) {
-				if (pin == 0)
-					pin = fixed[k]->id;
-				if ((rc = hostset_union(&tmp, &blocked,
-				    &fixed[k]->want)) != 0)
-					goto out;
-				hostset_swap(&blocked, &tmp);
-			}
-			if ((rc = hostset_minus(&avail, &free_, &blocked)) != 0)
-				goto out;
-			if (it->want.n > 0 && hostset_subset(&it->want, &avail))
-				rc = hostset_copy(&it->got, &it->want);
-			else
-				rc = hostset_choose(&it->got, &avail, it->nodes,
-				    first_fit);
-			if (rc == ENOSPC) {
-				rc = 0;
-				*failed = it;
-				*conflict = pin != 0 ? pin : holder(&q, &free_);
-				goto out;
-			}
-			if (rc != 0)
-				goto out;
-		}
-		if ((rc = hostset_minus(&tmp, &free_, &it->got)) != 0)
-			goto out;
-		hostset_swap(&free_, &tmp);
-		running_push(&q, it);
-	}
+	for (size_t i = 0; i < p->n && rc == 0 && *failed == NULL; i++)
+		if (!p->it[i].history)
+			rc = sweep_one(&w, &p->it[i], failed, conflict);
 out:
-	free(q.h);
-	free(fixed);
-	hostset_free(&free_);
-	hostset_free(&blocked);
-	hostset_free(&tmp);
-	hostset_free(&avail);
+	free(w.q.h);
+	free(w.fixed);
+	hostset_free(&w.free_);
+	hostset_free(&w.blocked);
+	hostset_free(&w.tmp);
+	hostset_free(&w.avail);
 	return rc;
 }
 
@@ -686,32 +706,6 @@ map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
 out:
 	plan_free(&p);
 	return rc;
-}
-
-int
-fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
-    int64_t hi, int64_t *s, uint64_t *conflict)
-{
-	uint64_t c;
-	int rc, pinned, ok;
-
-	*conflict = 0;
-	if (rq->nhosts == 0 && ((rc = map_pinned(t, &pinned)) != 0 || !pinned))
-		return rc;
-	for (int tries = 1; *s != -1; tries++) {
-		if ((rc = map_fits(t, rq, *s, sp->slots, &ok, &c)) != 0 || ok)
-			return rc;
-		if (*conflict == 0)
-			*conflict = c;
-		if (tries == MAP_TRIES || *s == hi) {
-			*s = -1;
-			break;
-		}
-		if ((rc = fit_first(t, sp->cls, *s + 1, hi, sp->slots, sp->need,
-		    s)) != 0)
-			return rc;
-	}
-	return 0;
 }
 
 static int
@@ -952,6 +946,31 @@ by_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The ledger's entries to keep, sorted, and the walk that drops the
+ * others. */
+struct ledger_keep {
+	ar_txn *t;
+	const uint64_t *keep;
+	size_t n;
+};
+
+static int
+unacked(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct ledger_keep *lk = arg;
+	uint64_t id;
+
+	(void)v;
+	if (k->size != 8)
+		return AR_ECORRUPT;
+	id = u64_key(k->data);
+	if (bsearch(&id, lk->keep, lk->n, sizeof(*lk->keep), by_u64) != NULL)
+		return 0;
+	txn_wrote(lk->t);
+	return kv_cursor_del(cur);
+}
+
 /*
  * The export ledger: what the scheduler acknowledged it holds.  ar-map
  * --slurm --apply reconciles with what Slurm itself says, not with this:
@@ -963,8 +982,7 @@ int
 ar_export_record(ar_txn *t, const struct ar_acked *a, size_t n)
 {
 	struct item it, was;
-	struct kv_cursor *cur;
-	struct kv_val k, v;
+	struct ledger_keep lk = { t, NULL, 0 };
 	uint64_t *keep = NULL;
 	int64_t slot = t->m.slot;
 	int rc = 0, found;
@@ -1009,25 +1027,9 @@ ar_export_record(ar_txn *t, const struct ar_acked *a, size_t n)
 	/* Every other entry goes: Slurm does not hold that reservation as
 	 * the plan has it. */
 	qsort(keep, n, sizeof(*keep), by_u64);
-	if ((rc = kv_cursor_open(t->txn, KV_EXPORTED, &cur)) != 0)
-		goto out;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		uint64_t id;
-
-		if (k.size != 8) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		id = u64_key(k.data);
-		if (bsearch(&id, keep, n, sizeof(*keep), by_u64) != NULL)
-			continue;
-		txn_wrote(t);
-		if ((rc = kv_cursor_del(cur)) != 0)
-			break;
-	}
-	kv_cursor_close(cur);
-	rc = rc == KV_NOTFOUND ? 0 : rc;
+	lk.keep = keep;
+	lk.n = n;
+	rc = kv_walk(t->txn, KV_EXPORTED, NULL, unacked, &lk);
 out:
 	free(keep);
 	hostset_free(&it.got);

@@ -1,5 +1,6 @@
 /*
- * modify.c - changing a reservation: its window, duration or nodes.
+ * modify.c - changing a reservation: its window, duration or nodes; and
+ * changing several (a series' occurrences, say), all or none.
  *
  * The reservation is taken out (its slots from the clock on, in the
  * node ring and its class's limit rings; its entries in the end and
@@ -18,7 +19,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "internal.h"
 
@@ -169,5 +169,34 @@ ar_modify(ar_txn *t, uint64_t id, uint32_t who, const struct ar_request *rq,
 	}
 out:
 	free(hosts);
+	return rc;
+}
+
+int
+ar_modify_all(ar_txn *t, const uint64_t *ids, size_t n, uint32_t who,
+    const struct ar_request *rqs, struct ar_answer *ans, size_t *failed)
+{
+	struct gathered acc = { NULL, NULL, 0, 0, 0, 0 };
+	struct savepoint sv;
+	size_t i;
+	int rc = 0;
+
+	*failed = n;
+	t->ngranted = t->nmoved = 0;
+	if (!t->write)
+		return EACCES;
+	if ((rc = txn_save(t, &sv)) != 0)
+		return rc;
+	for (i = 0; i < n; i++)
+		if ((rc = ar_modify(t, ids[i], who, &rqs[i], &ans[i])) != 0 ||
+		    ans[i].status != AR_GRANTED || (rc = gathered_add(t, &acc)) != 0)
+			break;
+	if (i < n) {
+		txn_undo(t, &sv);
+		t->ngranted = t->nmoved = 0;
+		*failed = i;
+	} else if ((rc = txn_keep(t, &sv)) == 0)
+		rc = gathered_put(t, &acc);
+	gathered_free(&acc);
 	return rc;
 }

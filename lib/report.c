@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
 
 /* A window's sums, as they are gathered. */
@@ -210,14 +211,8 @@ group_of(struct usage *u, const char *label)
 		else
 			hi = mid;
 	}
-	if (u->ng == u->gcap) {
-		size_t cap = u->gcap ? 2 * u->gcap : 16;
-
-		if ((g = realloc(u->g, cap * sizeof(*g))) == NULL)
-			return NULL;
-		u->g = g;
-		u->gcap = cap;
-	}
+	if (array_room(&u->g, &u->gcap, u->ng + 1, sizeof(*u->g)) != 0)
+		return NULL;
 	memmove(&u->g[lo + 1], &u->g[lo], (u->ng - lo) * sizeof(*g));
 	u->ng++;
 	g = &u->g[lo];
@@ -399,6 +394,40 @@ count_demand(struct usage *u, const struct disk_demand *d)
 	return 0;
 }
 
+/* A record made before the range's end counts; the walk stops at the
+ * first made after it, since ids follow the store clock. */
+static int
+record_in_range(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct usage *u = arg;
+	struct disk_resv d;
+
+	(void)cur;
+	(void)k;
+	if (v->size < sizeof(d))
+		return AR_ECORRUPT;
+	memcpy(&d, v->data, sizeof(d));
+	return d.created >= u->to ? KV_STOP : count_record(u, v);
+}
+
+/* A demand entry asked before the range's end counts; the log is in
+ * the order requests were asked. */
+static int
+demand_in_range(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct usage *u = arg;
+	struct disk_demand d;
+
+	(void)cur;
+	(void)k;
+	if (v->size != sizeof(d))
+		return AR_ECORRUPT;
+	memcpy(&d, v->data, sizeof(d));
+	return d.at >= u->to ? KV_STOP : count_demand(u, &d);
+}
+
 /* Read the records and demand entries that count in the range. */
 static int
 gather(struct usage *u)
@@ -406,59 +435,28 @@ gather(struct usage *u)
 	ar_txn *t = u->t;
 	int64_t reach = t->m.horizon * t->m.slot;
 	unsigned char key[8];
-	struct kv_val k = { 8, key }, v;
-	struct kv_cursor *cur;
-	struct disk_resv d;
-	struct disk_demand dd;
+	struct kv_val from = { 8, key };
 	uint64_t first = 1, last, dfirst;
 	int rc;
 
 	/* A record overlaps the range or was asked for it only if it was
 	 * made less than two horizons before it (see the man page). */
 	if ((rc = first_at(t, KV_RESV, u->from - 2 * reach, &first,
-	    t->m.next_id, made)) != 0 ||
-	    (rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
+	    t->m.next_id, made)) != 0)
 		return rc;
 	key_u64(key, first);
-	for (rc = kv_cursor_get(cur, &k, &v, KV_SET_RANGE); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		if (v.size < sizeof(d)) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		memcpy(&d, v.data, sizeof(d));
-		if (d.created >= u->to)
-			break;
-		if ((rc = count_record(u, &v)) != 0)
-			break;
-	}
-	kv_cursor_close(cur);
-	if (rc != 0 && rc != KV_NOTFOUND)
+	if ((rc = kv_walk(t->txn, KV_RESV, &from, record_in_range, u)) != 0 &&
+	    rc != KV_STOP)
 		return rc;
 	if ((rc = key_bounds(t, KV_DEMAND, &dfirst, &last, NULL)) != 0 ||
 	    dfirst == 0)
 		return rc;
 	if ((rc = first_at(t, KV_DEMAND, u->from - reach, &dfirst,
-	    last + 1, asked_at)) != 0 ||
-	    (rc = kv_cursor_open(t->txn, KV_DEMAND, &cur)) != 0)
+	    last + 1, asked_at)) != 0)
 		return rc;
-	k.size = 8;
-	k.data = key;
 	key_u64(key, dfirst);
-	for (rc = kv_cursor_get(cur, &k, &v, KV_SET_RANGE); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		if (v.size != sizeof(dd)) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		memcpy(&dd, v.data, sizeof(dd));
-		if (dd.at >= u->to)
-			break;
-		if ((rc = count_demand(u, &dd)) != 0)
-			break;
-	}
-	kv_cursor_close(cur);
-	return rc == KV_NOTFOUND ? 0 : rc;
+	rc = kv_walk(t->txn, KV_DEMAND, &from, demand_in_range, u);
+	return rc == KV_STOP ? 0 : rc;
 }
 
 /* Fill out from the sums of [from, to). */
@@ -646,12 +644,39 @@ forget_record(ar_txn *t, struct kv_cursor *cur, const struct ar_resv *r)
 	return 0;
 }
 
+/* ar_forget's walk: the time, and the records forgotten. */
+struct forget {
+	ar_txn *t;
+	int64_t before;
+	uint64_t *records;
+};
+
+static int
+forget_visit(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct forget *f = arg;
+	struct ar_resv r;
+	int rc;
+
+	(void)k;
+	/* Records made at or after before end after it: they all stay. */
+	if ((rc = resv_decode(f->t, v, &r)) != 0 || r.created >= f->before)
+		return rc != 0 ? rc : KV_STOP;
+	/* Still in the indexes (live, or ended since the last purge), or
+	 * ending after before: kept. */
+	if (r.end > f->before || r.state == AR_GRANTED)
+		return 0;
+	if ((rc = forget_record(f->t, cur, &r)) != 0)
+		return rc;
+	++*f->records;
+	return 0;
+}
+
 int
 ar_forget(ar_txn *t, int64_t before, uint64_t *records, uint64_t *entries)
 {
-	struct kv_cursor *cur;
-	struct kv_val k, v;
-	struct ar_resv r;
+	struct forget f = { t, before, records };
 	int rc;
 
 	*records = *entries = 0;
@@ -659,24 +684,9 @@ ar_forget(ar_txn *t, int64_t before, uint64_t *records, uint64_t *entries)
 		return EACCES;
 	if (before < 0 || before > TIME_MAX)
 		return EINVAL;
-	/* Records made at or after before end after it: they all stay. */
 	resv_cursor_close(t);
-	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
-		return rc;
-	for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		if ((rc = resv_decode(t, &v, &r)) != 0 || r.created >= before)
-			break;
-		/* Still in the indexes (live, or ended since the last
-		 * purge), or ending after before: kept. */
-		if (r.end > before || r.state == AR_GRANTED)
-			continue;
-		if ((rc = forget_record(t, cur, &r)) != 0)
-			break;
-		++*records;
-	}
-	kv_cursor_close(cur);
-	if (rc != 0 && rc != KV_NOTFOUND)
+	if ((rc = kv_walk(t->txn, KV_RESV, NULL, forget_visit, &f)) != 0 &&
+	    rc != KV_STOP)
 		return rc;
 	return demand_drop(t, before, entries);
 }

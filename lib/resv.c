@@ -2,7 +2,8 @@
  * resv.c - reservation records and their indexes: the live reservations
  * by end slot (`ends`) and the movable ones by start slot (`flex`), both
  * slot lists (slots.c), the user/job labels (`labels`), and the client
- * keys (`keys`).
+ * keys (`keys`); reading records as the API tells them (ar_get, ar_list,
+ * ar_find), and a live one's retirement from the rings and indexes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -135,6 +136,55 @@ resv_as_of(struct ar_resv *r, int64_t clock)
 	}
 }
 
+/* Are a record's fixed fields what a store can hold, given its expiry
+ * (a hold's, else 0)? */
+static int
+fixed_valid(const struct disk_resv *d, int64_t slot, int64_t expires)
+{
+	unsigned state = d->state & ~STATE_FLAGS;
+
+	if (state != AR_GRANTED && state != AR_CANCELLED && state != AR_EXPIRED)
+		return 0;
+	if ((d->state & STATE_HOLD) && (expires <= 0 || expires > TIME_MAX ||
+	    (d->state & STATE_CONFIRMED)))
+		return 0;
+	if (state == AR_EXPIRED && expires == 0)
+		return 0;
+	return d->start >= 0 && d->start <= TIME_MAX / slot + 1 &&
+	    d->slots != 0 && d->slots <= AR_DURATION_MAX / slot + 1 &&
+	    d->earliest >= 0 && d->latest >= d->earliest &&
+	    d->latest <= TIME_MAX && d->duration > 0 &&
+	    d->duration <= AR_DURATION_MAX && d->nodes != 0 && d->jobs != 0;
+}
+
+/* A record's fixed fields into r, its slots as times; then its labels
+ * and client key, from text. */
+static void
+fixed_fields(const struct disk_resv *d, int64_t slot, const char *text,
+    struct ar_resv *r)
+{
+	r->id = d->id;
+	r->owner = d->owner;
+	r->state = d->state & ~STATE_FLAGS;
+	r->named = (d->state & STATE_NAMED) != 0;
+	r->confirmed = (d->state & STATE_CONFIRMED) != 0;
+	r->earliest = d->earliest;
+	r->latest = d->latest;
+	r->duration = d->duration;
+	r->start = d->start * slot;
+	r->end = (d->start + d->slots) * slot;
+	r->nodes = d->nodes;
+	r->jobs = d->jobs;
+	r->created = d->created;
+	r->changed = d->changed;
+	memcpy(r->user, text, d->user_len);
+	r->user[d->user_len] = '\0';
+	memcpy(r->job, text + d->user_len, d->job_len);
+	r->job[d->job_len] = '\0';
+	memcpy(r->client_key, text + d->user_len + d->job_len, d->key_len);
+	r->client_key[d->key_len] = '\0';
+}
+
 /*
  * Decode a stored record.  The slot length turns slots back into times;
  * a granted reservation that ended by the last purge is finished
@@ -183,38 +233,9 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 		size += sizeof(dc) + dc.account_len;
 	}
 	if ((size != body && size + sizeof(ch) != body) ||
-	    ((d.state & ~STATE_FLAGS) != AR_GRANTED &&
-	    (d.state & ~STATE_FLAGS) != AR_CANCELLED &&
-	    (d.state & ~STATE_FLAGS) != AR_EXPIRED) ||
-	    ((d.state & STATE_HOLD) && (expires <= 0 || expires > TIME_MAX)) ||
-	    ((d.state & ~STATE_FLAGS) == AR_EXPIRED && expires == 0) ||
-	    ((d.state & STATE_HOLD) && (d.state & STATE_CONFIRMED)) ||
-	    d.start < 0 || d.start > TIME_MAX / slot + 1 ||
-	    d.slots == 0 || d.slots > AR_DURATION_MAX / slot + 1 ||
-	    d.earliest < 0 || d.latest < d.earliest || d.latest > TIME_MAX ||
-	    d.duration <= 0 || d.duration > AR_DURATION_MAX ||
-	    d.nodes == 0 || d.jobs == 0)
+	    !fixed_valid(&d, slot, expires))
 		return AR_ECORRUPT;
-	r->id = d.id;
-	r->owner = d.owner;
-	r->state = d.state & ~STATE_FLAGS;
-	r->named = (d.state & STATE_NAMED) != 0;
-	r->confirmed = (d.state & STATE_CONFIRMED) != 0;
-	r->earliest = d.earliest;
-	r->latest = d.latest;
-	r->duration = d.duration;
-	r->start = d.start * slot;
-	r->end = (d.start + d.slots) * slot;
-	r->nodes = d.nodes;
-	r->jobs = d.jobs;
-	r->created = d.created;
-	r->changed = d.changed;
-	memcpy(r->user, text, d.user_len);
-	r->user[d.user_len] = '\0';
-	memcpy(r->job, text + d.user_len, d.job_len);
-	r->job[d.job_len] = '\0';
-	memcpy(r->client_key, text + d.user_len + d.job_len, d.key_len);
-	r->client_key[d.key_len] = '\0';
+	fixed_fields(&d, slot, text, r);
 	if (d.state & STATE_SERIES) {
 		memcpy(&ds, text + d.user_len + d.job_len + d.key_len,
 		    sizeof(ds));
@@ -261,6 +282,56 @@ int
 resv_decode(const ar_txn *t, const struct kv_val *v, struct ar_resv *r)
 {
 	return decode(v, &t->m, r);
+}
+
+/*
+ * A record as the library's callers see it: finished once it ended by
+ * the store clock, whether or not a purge has taken it out of the
+ * indexes yet; a hold expired once its expiry came by that clock,
+ * whether or not a writer has released it.
+ */
+int
+ar_get(ar_txn *t, uint64_t id, struct ar_resv *r)
+{
+	int rc;
+
+	if ((rc = resv_get(t, id, r)) == 0)
+		resv_as_of(r, t->now);
+	return rc;
+}
+
+struct listing {
+	ar_txn *t;
+	unsigned flags;
+	int (*fn)(const struct ar_resv *, void *);
+	void *arg;
+};
+
+static int
+listed(struct kv_cursor *cur, const struct kv_val *k, const struct kv_val *v,
+    void *arg)
+{
+	struct listing *l = arg;
+	struct ar_resv r;
+	int rc;
+
+	(void)cur;
+	(void)k;
+	if ((rc = resv_decode(l->t, v, &r)) != 0)
+		return rc;
+	resv_as_of(&r, l->t->now);
+	if ((l->flags & AR_LIVE) && r.state != AR_GRANTED)
+		return 0;
+	return l->fn(&r, l->arg);
+}
+
+int
+ar_list(ar_txn *t, unsigned flags,
+    int (*fn)(const struct ar_resv *, void *), void *arg)
+{
+	struct listing l = { t, flags, fn, arg };
+
+	return kv_walk(t->txn, KV_RESV, NULL, listed, &l);
 }
 
 /* The labels key: user, a NUL, job. */
@@ -353,6 +424,49 @@ resv_list(ar_txn *t, const struct ar_resv *r, int add)
 	return (rc = resv_end(t, r, add)) != 0 ? rc : resv_flex(t, r, add);
 }
 
+int
+ar_find(ar_txn *t, const char *user, const char *job, uint64_t *ids,
+    size_t max, size_t *n)
+{
+	unsigned char lkey[2 * AR_LABEL_MAX + 1];
+	struct kv_val k = { 0, lkey }, v;
+	struct kv_cursor *cur;
+	struct ar_resv r;
+	uint64_t id;
+	int rc;
+
+	*n = 0;
+	user = user == NULL ? "" : user;
+	job = job == NULL ? "" : job;
+	if (strlen(user) > AR_LABEL_MAX || strlen(job) > AR_LABEL_MAX)
+		return EINVAL;
+	k.size = label_key(user, job, lkey);
+	if (k.size == 1)
+		return 0;               /* unlabelled reservations are not indexed */
+	if ((rc = kv_cursor_open(t->txn, KV_LABELS, &cur)) != 0)
+		return rc;
+	for (rc = kv_cursor_get(cur, &k, &v, KV_SET_KEY); rc == 0;
+	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT_DUP)) {
+		if (v.size != 8) {
+			rc = AR_ECORRUPT;
+			break;
+		}
+		/* The index keeps what ended until a purge: those are done. */
+		id = u64_key(v.data);
+		if ((rc = ar_get(t, id, &r)) != 0) {
+			rc = rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+			break;
+		}
+		if (r.state != AR_GRANTED)
+			continue;
+		if (*n < max)
+			ids[*n] = id;
+		++*n;
+	}
+	kv_cursor_close(cur);
+	return rc == KV_NOTFOUND ? 0 : rc;
+}
+
 /* The keys key: the owner, big-endian, then the client key. */
 size_t
 keys_key(uint32_t owner, const char *key, unsigned char *buf)
@@ -419,4 +533,42 @@ key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
 	rc = kv_put(t->txn, KV_KEYS, &k, &v, 0);
 	free(v.data);
 	return rc;
+}
+
+/* Take a live reservation out of the start lists and the ring's future. */
+int
+retire(ar_txn *t, struct ar_resv *r, enum ar_status state, int64_t changed)
+{
+	int64_t from = r->start / t->m.slot, to = r->end / t->m.slot;
+	int rc;
+
+	if (from < t->base)
+		from = t->base;
+	if (from < to && (rc = fit_add(t, r->cls, from, to,
+	    -(int64_t)r->nodes * r->jobs)) != 0)
+		return rc;
+	if ((rc = resv_index(t, r, 0)) != 0)
+		return rc;
+	r->state = state;
+	r->changed = changed;
+	if ((rc = resv_put(t, r)) != 0)
+		return rc;
+	t->m.live--;
+	t->meta_dirty = 1;
+	return 0;
+}
+
+int
+resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+{
+	int rc;
+
+	if (!t->write)
+		return EACCES;
+	if ((rc = ar_get(t, id, r)) != 0)
+		return rc;
+	who = txn_who(t, who);
+	if (who != 0 && who != r->owner)
+		return AR_EPERM;
+	return r->state == AR_GRANTED ? 0 : AR_EDONE;
 }

@@ -294,6 +294,37 @@ chunk_get(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 	return 0;
 }
 
+/*
+ * A walk over the chunks that the slots [from, to) lie in, a chunk a
+ * step: k, the chunk; lo, its first slot; [i, stop), the part of the
+ * range inside it.
+ */
+struct chunk_walk {
+	int64_t k, lo;
+	int64_t i, stop;
+	int64_t to;
+};
+
+static void
+chunks_from(struct chunk_walk *w, int64_t from, int64_t to)
+{
+	w->stop = from;
+	w->to = to;
+}
+
+/* The next chunk of the walk: 1, or 0 past the range. */
+static int
+chunks_next(struct chunk_walk *w)
+{
+	if (w->stop >= w->to)
+		return 0;
+	w->i = w->stop;
+	w->k = w->i / CHUNK_SLOTS;
+	w->lo = w->k * CHUNK_SLOTS;
+	w->stop = w->lo + CHUNK_SLOTS < w->to ? w->lo + CHUNK_SLOTS : w->to;
+	return 1;
+}
+
 /* Is [from, to) inside the part of the ring the store vouches for? */
 static int
 in_window(const struct ring *r, int64_t from, int64_t to)
@@ -319,36 +350,32 @@ ring_first_over(ar_txn *t, struct ring *r, int64_t from, int64_t to,
     uint32_t cap, int64_t *bad)
 {
 	const struct chunk *c;
-	int64_t i = from;
+	struct chunk_walk w;
 	uint32_t peak;
 	int rc;
 
 	*bad = -1;
 	if (!in_window(r, from, to))
 		return EINVAL;
-	while (i < to) {
-		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
-		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
-
-		if ((rc = chunk_peak(t, r, k, &peak)) != 0)
+	for (chunks_from(&w, from, to); chunks_next(&w);) {
+		if ((rc = chunk_peak(t, r, w.k, &peak)) != 0)
 			return rc;
-		if (peak > cap && (rc = busy_chunk(t, r, k, &c)) != 0)
+		if (peak > cap && (rc = busy_chunk(t, r, w.k, &c)) != 0)
 			return rc;
-		while (peak > cap && i < stop) {
-			int64_t b = (i - lo) / BLOCK_SLOTS;
-			int64_t end = lo + (b + 1) * BLOCK_SLOTS;
+		while (peak > cap && w.i < w.stop) {
+			int64_t b = (w.i - w.lo) / BLOCK_SLOTS;
+			int64_t end = w.lo + (b + 1) * BLOCK_SLOTS;
 
-			if (end > stop)
-				end = stop;
+			if (end > w.stop)
+				end = w.stop;
 			if (c->blockmax[b] > cap)
-				for (; i < end; i++)
-					if (c->used[i - lo] > cap) {
-						*bad = i;
+				for (; w.i < end; w.i++)
+					if (c->used[w.i - w.lo] > cap) {
+						*bad = w.i;
 						return 0;
 					}
-			i = end;
+			w.i = end;
 		}
-		i = stop;
 	}
 	return 0;
 }
@@ -358,42 +385,40 @@ int
 ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to, uint32_t *peak)
 {
 	const struct chunk *c;
-	int64_t i = from;
+	struct chunk_walk w;
 	uint32_t max = 0, p;
 	int rc;
 
 	if (!in_window(r, from, to))
 		return EINVAL;
-	while (i < to) {
-		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
-		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
-
-		if ((rc = chunk_peak(t, r, k, &p)) != 0)
+	for (chunks_from(&w, from, to); chunks_next(&w);) {
+		if ((rc = chunk_peak(t, r, w.k, &p)) != 0)
 			return rc;
-		if (p > max && i == lo && stop == lo + CHUNK_SLOTS)
+		if (p <= max)
+			continue;
+		if (w.i == w.lo && w.stop == w.lo + CHUNK_SLOTS) {
 			max = p;
-		else if (p > max) {
-			if ((rc = busy_chunk(t, r, k, &c)) != 0)
-				return rc;
-			while (i < stop) {
-				int64_t b = (i - lo) / BLOCK_SLOTS;
-				int64_t bl = lo + b * BLOCK_SLOTS;
-				int64_t end = bl + BLOCK_SLOTS;
-
-				if (end > stop)
-					end = stop;
-				if (c->blockmax[b] <= max)
-					;
-				else if (i == bl && end == bl + BLOCK_SLOTS)
-					max = c->blockmax[b];
-				else
-					for (int64_t j = i; j < end; j++)
-						if (c->used[j - lo] > max)
-							max = c->used[j - lo];
-				i = end;
-			}
+			continue;
 		}
-		i = stop;
+		if ((rc = busy_chunk(t, r, w.k, &c)) != 0)
+			return rc;
+		while (w.i < w.stop) {
+			int64_t b = (w.i - w.lo) / BLOCK_SLOTS;
+			int64_t bl = w.lo + b * BLOCK_SLOTS;
+			int64_t end = bl + BLOCK_SLOTS;
+
+			if (end > w.stop)
+				end = w.stop;
+			if (c->blockmax[b] <= max)
+				;
+			else if (w.i == bl && end == bl + BLOCK_SLOTS)
+				max = c->blockmax[b];
+			else
+				for (int64_t j = w.i; j < end; j++)
+					if (c->used[j - w.lo] > max)
+						max = c->used[j - w.lo];
+			w.i = end;
+		}
 	}
 	*peak = max;
 	return 0;
@@ -518,32 +543,28 @@ int
 ring_add(ar_txn *t, struct ring *r, int64_t from, int64_t to, int64_t delta)
 {
 	struct chunk *c;
-	int64_t i = from;
+	struct chunk_walk w;
 	int rc;
 
 	if (!in_window(r, from, to))
 		return EINVAL;
 	if ((rc = ring_summary(t, r)) != 0)
 		return rc;
-	while (i < to) {
-		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
-		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
-
-		if ((rc = chunk_own(t, r, k, &c)) != 0)
+	for (chunks_from(&w, from, to); chunks_next(&w);) {
+		if ((rc = chunk_own(t, r, w.k, &c)) != 0)
 			return rc;
-		for (int64_t j = i; j < stop; j++) {
-			int64_t n = (int64_t)c->used[j - lo] + delta;
+		for (int64_t j = w.i; j < w.stop; j++) {
+			int64_t n = (int64_t)c->used[j - w.lo] + delta;
 
 			if (n < 0 || n > r->max)
 				return AR_ECORRUPT;
-			c->used[j - lo] = (uint32_t)n;
+			c->used[j - w.lo] = (uint32_t)n;
 		}
-		chunk_maxima(c, (i - lo) / BLOCK_SLOTS,
-		    (stop - 1 - lo) / BLOCK_SLOTS);
-		r->summary[chunk_pos(r, k)] =
-		    (uint64_t)k << PEAK_BITS | c->peak;
+		chunk_maxima(c, (w.i - w.lo) / BLOCK_SLOTS,
+		    (w.stop - 1 - w.lo) / BLOCK_SLOTS);
+		r->summary[chunk_pos(r, w.k)] =
+		    (uint64_t)w.k << PEAK_BITS | c->peak;
 		r->summary_dirty = 1;
-		i = stop;
 	}
 	return 0;
 }
@@ -556,18 +577,15 @@ int
 ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to, uint32_t *out)
 {
 	const struct chunk *c;
-	int64_t i = from;
+	struct chunk_walk w;
 	uint32_t peak;
 	int rc;
 
 	if (!in_window(r, from, to))
 		return EINVAL;
-	while (i < to) {
-		int64_t k = i / CHUNK_SLOTS, lo = k * CHUNK_SLOTS;
-		int64_t stop = lo + CHUNK_SLOTS < to ? lo + CHUNK_SLOTS : to;
-
-		if ((rc = chunk_peak(t, r, k, &peak)) != 0 ||
-		    (rc = chunk_get(t, r, k, &c)) != 0)
+	for (chunks_from(&w, from, to); chunks_next(&w);) {
+		if ((rc = chunk_peak(t, r, w.k, &peak)) != 0 ||
+		    (rc = chunk_get(t, r, w.k, &c)) != 0)
 			return rc;
 		if (c != NULL) {
 			struct chunk copy = *c;
@@ -578,8 +596,8 @@ ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to, uint32_t *out)
 				return AR_ECORRUPT;
 		} else if (peak != 0)
 			return AR_ECORRUPT;
-		for (; i < stop; i++)
-			*out++ = c == NULL ? 0 : c->used[i - lo];
+		for (; w.i < w.stop; w.i++)
+			*out++ = c == NULL ? 0 : c->used[w.i - w.lo];
 	}
 	return 0;
 }

@@ -1,8 +1,7 @@
 /*
  * series.c - recurring reservations: a request repeated every so often,
  * each occurrence admitted as a request of its own and becoming a
- * reservation of its own, all or none (or those that fit); and changes
- * to several reservations, such as a series' occurrences, all or none.
+ * reservation of its own, all or none (or those that fit).
  *
  * The occurrences of a series are granted in one admission, so their
  * ids follow each other: the series is named by the first one's id, and
@@ -10,93 +9,10 @@
  * index of their own.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
-
-/* What several admissions did, gathered: the reservations granted, in
- * order, and those moved, each once, from where it was first. */
-struct gathered {
-	struct ar_placed *g, *m;
-	size_t ng, nm, gcap, mcap;
-};
-
-/* The entry for id in a[0 .. n), or n. */
-static size_t
-find_placed(const struct ar_placed *a, size_t n, uint64_t id)
-{
-	size_t i;
-
-	for (i = 0; i < n && a[i].id != id; i++)
-		;
-	return i;
-}
-
-/*
- * Add what the last admission did to acc.  One granted before that has
- * moved since is where it is now, granted from where it was; one moved
- * before that is granted now is no move but granted, from where it was
- * first.
- */
-static int
-gather(ar_txn *t, struct gathered *acc)
-{
-	size_t j;
-	int rc;
-
-	for (size_t i = 0; i < t->nmoved; i++) {
-		const struct ar_placed *mv = &t->moved[i];
-
-		if ((j = find_placed(acc->g, acc->ng, mv->id)) < acc->ng) {
-			acc->g[j].start = mv->start;
-			acc->g[j].end = mv->end;
-		} else if ((j = find_placed(acc->m, acc->nm, mv->id)) <
-		    acc->nm) {
-			acc->m[j].start = mv->start;
-			acc->m[j].end = mv->end;
-		} else {
-			if ((rc = placed_grow(&acc->m, acc->nm, &acc->mcap)) != 0)
-				return rc;
-			acc->m[acc->nm++] = *mv;
-		}
-	}
-	for (size_t i = 0; i < t->ngranted; i++) {
-		if ((rc = placed_grow(&acc->g, acc->ng, &acc->gcap)) != 0)
-			return rc;
-		acc->g[acc->ng] = t->granted[i];
-		if ((j = find_placed(acc->m, acc->nm, t->granted[i].id)) <
-		    acc->nm) {
-			acc->g[acc->ng].from = acc->m[j].from;
-			acc->m[j] = acc->m[--acc->nm];
-		}
-		acc->ng++;
-	}
-	return 0;
-}
-
-/* Make what acc gathered what ar_added() tells; moves that came back to
- * where they were are none. */
-static int
-gathered_put(ar_txn *t, struct gathered *acc)
-{
-	int rc;
-
-	t->ngranted = t->nmoved = 0;
-	for (size_t i = 0; i < acc->ng; i++) {
-		if ((rc = placed_grow(&t->granted, i, &t->gcap)) != 0)
-			return rc;
-		t->granted[t->ngranted++] = acc->g[i];
-	}
-	for (size_t i = 0; i < acc->nm; i++) {
-		if (acc->m[i].start == acc->m[i].from)
-			continue;
-		if ((rc = placed_grow(&t->moved, t->nmoved, &t->mcap)) != 0)
-			return rc;
-		t->moved[t->nmoved++] = acc->m[i];
-	}
-	return 0;
-}
 
 int
 series_size(const struct ar_request *rq, const struct ar_repeat *rep,
@@ -119,16 +35,8 @@ series_size(const struct ar_request *rq, const struct ar_repeat *rep,
 static int
 told(ar_txn *t, const struct ar_answer *a)
 {
-	struct ar_answer *p;
-	size_t cap;
-
-	if (t->nocc == t->occap) {
-		cap = t->occap ? 2 * t->occap : 16;
-		if ((p = realloc(t->occ, cap * sizeof(*p))) == NULL)
-			return ENOMEM;
-		t->occ = p;
-		t->occap = cap;
-	}
+	if (array_room(&t->occ, &t->occap, t->nocc + 1, sizeof(*t->occ)) != 0)
+		return ENOMEM;
 	t->occ[t->nocc++] = *a;
 	return 0;
 }
@@ -233,7 +141,7 @@ admit_series(ar_txn *t, const struct ar_request *rq,
 		if (a.status == AR_GRANTED) {
 			if (t->series == 0)
 				t->series = a.id;
-			if ((rc = gather(t, &acc)) != 0)
+			if ((rc = gathered_add(t, &acc)) != 0)
 				break;
 		} else if (atomic) {
 			refused = 1;
@@ -263,8 +171,7 @@ admit_series(ar_txn *t, const struct ar_request *rq,
 		;
 	*ans = t->occ[k < t->nocc ? k : 0];
 out:
-	free(acc.g);
-	free(acc.m);
+	gathered_free(&acc);
 	return rc;
 }
 
@@ -275,68 +182,49 @@ ar_occurrences(const ar_txn *t, const struct ar_answer **occ, size_t *n)
 	*n = t->nocc;
 }
 
+/* ar_series's walk: the series, and the ids found. */
+struct series_walk {
+	ar_txn *t;
+	uint64_t series;
+	uint64_t *ids;
+	size_t max, *n;
+};
+
+static int
+series_visit(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct series_walk *w = arg;
+	struct ar_resv r;
+
+	(void)cur;
+	if (k->size != 8 || resv_decode(w->t, v, &r) != 0)
+		return AR_ECORRUPT;
+	if (r.series != w->series)
+		return KV_STOP;
+	resv_as_of(&r, w->t->now);
+	if (r.state != AR_GRANTED)
+		return 0;
+	if (*w->n < w->max)
+		w->ids[*w->n] = r.id;
+	++*w->n;
+	return 0;
+}
+
 int
 ar_series(ar_txn *t, uint64_t series, uint64_t *ids, size_t max,
     size_t *n)
 {
+	struct series_walk w = { t, series, ids, max, n };
 	unsigned char key[8];
-	struct kv_val k = { 8, key }, v;
-	struct kv_cursor *cur;
-	struct ar_resv r;
+	struct kv_val from = { 8, key };
 	int rc;
 
 	*n = 0;
 	if (series == 0)
 		return 0;       /* no series */
-	key_u64(key, series);
-	if ((rc = kv_cursor_open(t->txn, KV_RESV, &cur)) != 0)
-		return rc;
 	/* Its members follow each other, some maybe forgotten. */
-	for (rc = kv_cursor_get(cur, &k, &v, KV_SET_RANGE); rc == 0;
-	    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-		if (k.size != 8 || (rc = resv_decode(t, &v, &r)) != 0) {
-			rc = AR_ECORRUPT;
-			break;
-		}
-		if (r.series != series)
-			break;
-		resv_as_of(&r, t->now);
-		if (r.state != AR_GRANTED)
-			continue;
-		if (*n < max)
-			ids[*n] = r.id;
-		++*n;
-	}
-	kv_cursor_close(cur);
-	return rc == KV_NOTFOUND ? 0 : rc;
-}
-
-int
-ar_modify_all(ar_txn *t, const uint64_t *ids, size_t n, uint32_t who,
-    const struct ar_request *rqs, struct ar_answer *ans, size_t *failed)
-{
-	struct gathered acc = { NULL, NULL, 0, 0, 0, 0 };
-	struct savepoint sv;
-	size_t i;
-	int rc = 0;
-
-	*failed = n;
-	t->ngranted = t->nmoved = 0;
-	if (!t->write)
-		return EACCES;
-	if ((rc = txn_save(t, &sv)) != 0)
-		return rc;
-	for (i = 0; i < n; i++)
-		if ((rc = ar_modify(t, ids[i], who, &rqs[i], &ans[i])) != 0 ||
-		    ans[i].status != AR_GRANTED || (rc = gather(t, &acc)) != 0)
-			break;
-	if (i < n) {
-		txn_undo(t, &sv);
-		t->ngranted = t->nmoved = 0;
-		*failed = i;
-	} else if ((rc = txn_keep(t, &sv)) == 0)
-		rc = gathered_put(t, &acc);
-	free(acc.g);
-	free(acc.m);
-	return rc;
+	key_u64(key, series);
+	rc = kv_walk(t->txn, KV_RESV, &from, series_visit, &w);
+	return rc == KV_STOP ? 0 : rc;
 }

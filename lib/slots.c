@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "internal.h"
 
 struct bucket {
@@ -110,17 +111,12 @@ static int
 cache_insert(struct slot_list *l, size_t i, struct bucket **bp)
 {
 	struct bucket *b;
+	size_t had = l->cap;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct bucket **p = realloc(l->b, cap * sizeof(*p));
-
-		if (p == NULL)
-			return ENOMEM;
-		memset(p + l->cap, 0, (cap - l->cap) * sizeof(*p));
-		l->b = p;
-		l->cap = cap;
-	}
+	/* Room for a pointer more; the spare ones are NULL or buckets. */
+	if (array_room(&l->b, &l->cap, l->n + 1, sizeof(*l->b)) != 0)
+		return ENOMEM;
+	memset(l->b + had, 0, (l->cap - had) * sizeof(*l->b));
 	if ((b = l->b[l->n]) == NULL && (b = malloc(sizeof(*b))) == NULL)
 		return ENOMEM;
 	memmove(l->b + i + 1, l->b + i, (l->n - i) * sizeof(b));

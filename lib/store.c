@@ -1,49 +1,20 @@
 /*
- * store.c - a store on its backend (kv.h): create, open, transactions,
- * growing, upgrading, the store clock, and error names.
+ * store.c - a store on its backend (kv.h): the handle, opened and
+ * closed; its meta; a transaction's storage side, begun, committed or
+ * aborted at the backend, and the store clock it keeps; growing; dumping
+ * and loading; and the names of errors, statuses and reasons.
  */
 #include <errno.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
 #include "internal.h"
 
-#define MAP_MAX_DEFAULT (16ULL << 30)
-#define HORIZON_MAX_SLOTS 10000000
-#define WAIT_DEFAULT_MS 30000
 #define FORMAT_OLDEST 3         /* the oldest format ar_upgrade converts */
 
-static const struct kv_val meta_key = { 4, "meta" };
+const struct kv_val meta_key = { 4, "meta" };
 static const struct kv_val hosts_key = { 5, "hosts" };
-
-void
-ar_config_default(struct ar_config *cfg)
-{
-	cfg->nodes = 64;
-	cfg->slot = 300;
-	cfg->horizon = 30 * 86400;
-	cfg->map_max = 0;
-	cfg->group = -1;
-	cfg->hosts = NULL;
-	cfg->flags = 0;
-}
-
-static int
-config_valid(const struct ar_config *cfg)
-{
-	/* Peaks are kept in PEAK_BITS bits in the ring's summary. */
-	if (cfg->nodes == 0 || cfg->nodes > 1000000 || cfg->slot < 1 ||
-	    cfg->slot > 86400)
-		return 0;
-	if (cfg->horizon < cfg->slot || cfg->horizon % cfg->slot != 0 ||
-	    cfg->horizon / cfg->slot > HORIZON_MAX_SLOTS ||
-	    (cfg->flags & ~(unsigned)(AR_SIMULATED | AR_ROLE_OWNERS)) != 0)
-		return 0;
-	return cfg->map_max == 0 || cfg->map_max >= KV_SIZE_INITIAL;
-}
 
 /* Seconds to slots, rounding up; a start on a boundary stays there. */
 int64_t
@@ -60,14 +31,6 @@ slot_down(int64_t time, int64_t slot)
 	int64_t q = time / slot, r = time % slot;
 
 	return r < 0 ? q - 1 : q;
-}
-
-/* The meta's mode for a configuration's flags, and back. */
-static uint32_t
-mode_of(unsigned flags)
-{
-	return ((flags & AR_SIMULATED) ? META_SIMULATED : 0) |
-	    ((flags & AR_ROLE_OWNERS) ? META_ROLE_OWNERS : 0);
 }
 
 static unsigned
@@ -87,7 +50,7 @@ flags_of(uint32_t mode)
  * read the times of their requests from it): the store's clock is then
  * that, not a later one that would find a request for "now" past.
  */
-static int
+int
 live_clock(struct kv_txn *txn, int write, int64_t now, int64_t kept,
     int64_t *system, int64_t *clock)
 {
@@ -103,7 +66,7 @@ live_clock(struct kv_txn *txn, int write, int64_t now, int64_t kept,
 	return 0;
 }
 
-static int
+int
 meta_read(struct kv_txn *txn, struct meta *m)
 {
 	struct kv_val v;
@@ -149,41 +112,7 @@ meta_put(ar_txn *t)
 	return rc;
 }
 
-/*
- * The host list naming a store's nodes, as stored: given, compacted, or
- * by default node[1-N] zero-padded to N's digits.  EINVAL if given is
- * not a host list of exactly nodes hosts.
- */
-static int
-hosts_text(const char *given, uint32_t nodes, char **text)
-{
-	char deflt[64], err[AR_ERRMAX];
-	struct ar_hostlist h;
-	size_t len = 0, cap = 0;
-	int rc = 0;
-
-	*text = NULL;
-	if (given == NULL) {
-		snprintf(deflt, sizeof(deflt), "node[%0*d-%u]",
-		    snprintf(NULL, 0, "%u", nodes), 1, nodes);
-		given = deflt;
-	}
-	ar_hostlist_init(&h);
-	if ((rc = ar_hostlist_parse_max(given, AR_HOSTS_MAX, &h, err)) != 0)
-		rc = rc == -2 ? ENOMEM : EINVAL;
-	else if (h.count != nodes)
-		rc = EINVAL;
-	else if (ar_hostlist_format(&h, text, &len, &cap) != 0)
-		rc = ENOMEM;
-	ar_hostlist_free(&h);
-	if (rc != 0) {
-		free(*text);
-		*text = NULL;
-	}
-	return rc;
-}
-
-static int
+int
 hosts_put(struct kv_txn *txn, const char *text)
 {
 	struct kv_val v = { strlen(text) + 1, (void *)text };
@@ -207,130 +136,6 @@ ar_hosts(ar_txn *t, const char **names)
 }
 
 
-/* What a new store holds first, in its creating transaction: a live
- * one's clock is the system clock then. */
-struct first {
-	const struct meta *m;
-	const char *names;
-};
-
-static int
-store_fill(struct kv_txn *txn, const void *arg)
-{
-	const struct first *f = arg;
-	struct meta m = *f->m;
-	struct kv_val v = { sizeof(m), &m };
-	int64_t system;
-	int rc;
-
-	if (!(m.mode & META_SIMULATED) &&
-	    (rc = live_clock(txn, 1, m.clock, 0, &system, &m.clock)) != 0)
-		return rc;
-	if ((rc = kv_put(txn, KV_META, &meta_key, &v, 0)) != 0 ||
-	    (rc = hosts_put(txn, f->names)) != 0)
-		return rc;
-	return demand_begin(txn, m.clock);
-}
-
-
-/*
- * Give the store an older ar's interrupted creation left (its databases
- * or some of them, no meta, no records) its first content, as its only
- * writer.  Another creation may have finished it meanwhile.
- */
-static int
-store_finish(const char *where, const struct first *f, long wait_ms)
-{
-	const struct kv_backend *be = kv_backend_of(where);
-	struct kv_store *ks;
-	struct kv_txn *txn;
-	struct kv_val v;
-	uint64_t n;
-	int rc;
-
-	if ((rc = be->open(where, 0, &ks)) != 0)
-		return rc;
-	if ((rc = be->txn_begin(ks, NULL, 1, wait_ms, &txn)) != 0)
-		goto out;
-	if ((rc = be->upgrade(txn)) == 0 &&
-	    (rc = kv_get(txn, KV_META, &meta_key, &v)) == KV_NOTFOUND &&
-	    (rc = kv_count(txn, KV_RESV, &n)) == 0) {
-		rc = n > 0 ? AR_ECORRUPT : store_fill(txn, f);
-		if (rc == 0)
-			rc = be->txn_commit(txn);
-		else
-			be->txn_abort(txn);
-	} else
-		be->txn_abort(txn);
-out:
-	be->close(ks);
-	return rc;
-}
-
-/* A store is there already: fine if it is the same one. */
-static int
-create_again(const char *where, const struct first *f,
-    const struct ar_config *cfg)
-{
-	const char *have;
-	ar_store *s;
-	ar_txn *t;
-	const struct meta *m = f->m;
-	int rc;
-
-	if ((rc = ar_open(where, AR_RDONLY, &s)) == AR_EHALF)
-		return store_finish(where, f, WAIT_DEFAULT_MS);
-	if (rc != 0)
-		return rc;
-	if ((rc = ar_txn_begin(s, 0, 0, &t)) == 0) {
-		if (t->m.nodes != m->nodes || t->m.slot != m->slot ||
-		    t->m.horizon != m->horizon || t->m.mode != m->mode)
-			rc = AR_EEXIST;
-		/* Names given must be the ones it has. */
-		if (rc == 0 && cfg->hosts != NULL &&
-		    (rc = ar_hosts(t, &have)) == 0 &&
-		    strcmp(have, f->names) != 0)
-			rc = AR_EEXIST;
-		ar_txn_abort(t);
-	}
-	ar_close(s);
-	return rc;
-}
-
-int
-ar_create(const char *where, const struct ar_config *cfg, int64_t now)
-{
-	struct kv_init init = { store_fill, NULL, 0, cfg->group };
-	struct first f;
-	char *names;
-	struct meta m;
-	int rc;
-
-	if (!config_valid(cfg) || now < 0 || now > TIME_MAX ||
-	    ((cfg->flags & AR_ROLE_OWNERS) && kv_backend_of(where)->role ==
-	    NULL))
-		return EINVAL;
-	if ((rc = hosts_text(cfg->hosts, cfg->nodes, &names)) != 0)
-		return rc;
-	memset(&m, 0, sizeof(m));
-	m.magic = META_MAGIC;
-	m.format = AR_FORMAT_VERSION;
-	m.nodes = cfg->nodes;
-	m.slot = cfg->slot;
-	m.horizon = cfg->horizon / cfg->slot;
-	m.chunks = (uint32_t)((m.horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1);
-	m.clock = now;
-	m.next_id = 1;
-	m.map_max = cfg->map_max ? cfg->map_max : MAP_MAX_DEFAULT;
-	m.mode = mode_of(cfg->flags);
-	f.m = &m;
-	f.names = names;
-	init.arg = &f;
-	if ((rc = kv_backend_of(where)->create(where, &init)) == EEXIST)
-		rc = create_again(where, &f, cfg);
-	free(names);
-	return rc;
-}
 
 /* Open a store and read its meta (AR_EUPGRADE if its format is older,
  * which only ar_upgrade opens). */
@@ -371,11 +176,63 @@ ar_open(const char *where, unsigned flags, ar_store **sp)
 		    s->be->role(s->ks, &s->role, &s->admin);
 	}
 	if (rc != 0) {
-		ar_close(s);
+		store_close(s);
 		return rc;
 	}
 	*sp = s;
 	return 0;
+}
+
+void
+store_close(ar_store *s)
+{
+	s->be->close(s->ks);
+	free(s);
+}
+
+int
+store_begin(ar_txn *t, ar_store *s, int write, int64_t now)
+{
+	int rc;
+
+	t->s = s;
+	t->write = write;
+	if ((rc = s->be->txn_begin(s->ks, NULL, write, s->wait_ms,
+	    &t->txn)) != 0 || (rc = meta_read(t->txn, &t->m)) != 0)
+		return rc;
+	t->gen++;               /* nothing cached before is valid now */
+	t->begun = t->m;
+	t->kept = t->m.clock;
+	t->system = 0;
+	if (!(t->m.mode & META_SIMULATED) && (rc = live_clock(t->txn, write,
+	    now, t->kept, &t->system, &now)) != 0)
+		return rc;
+	if (now > t->m.clock) {
+		t->m.clock = now;
+		t->meta_dirty = write;
+	}
+	t->now = t->m.clock;
+	t->base = slot_down(t->now, t->m.slot);
+	return 0;
+}
+
+int
+store_commit(ar_txn *t)
+{
+	int rc;
+
+	if (t->meta_dirty && (rc = meta_put(t)) != 0) {
+		t->s->be->txn_abort(t->txn);
+		return rc;
+	}
+	return t->s->be->txn_commit(t->txn);
+}
+
+void
+store_abort(ar_txn *t)
+{
+	if (t->txn != NULL)
+		t->s->be->txn_abort(t->txn);
 }
 
 const char *
@@ -384,32 +241,22 @@ ar_backend_name(const char *where)
 	return kv_backend_of(where)->name;
 }
 
-static void txn_destroy(ar_txn *t);
-
 /* Files, groups and modes are LMDB's: a PostgreSQL store has none. */
 int
 ar_share(const char *where, long group)
 {
-	return kv_backend_of(where) == &kv_lmdb ? lmdb_share(where, group) :
-	    EOPNOTSUPP;
+	const struct kv_backend *be = kv_backend_of(where);
+
+	return be->share != NULL ? be->share(where, group) : EOPNOTSUPP;
 }
 
 int
 ar_denied(const char *where, unsigned flags, char *path, size_t size)
 {
-	return kv_backend_of(where) == &kv_lmdb ?
-	    lmdb_denied(where, flags, path, size) : ENOENT;
-}
+	const struct kv_backend *be = kv_backend_of(where);
 
-void
-ar_close(ar_store *s)
-{
-	if (s == NULL)
-		return;
-	if (s->spare != NULL)
-		txn_destroy(s->spare);
-	s->be->close(s->ks);
-	free(s);
+	return be->denied != NULL ? be->denied(where, flags, path, size) :
+	    ENOENT;
 }
 
 void
@@ -428,128 +275,6 @@ void
 ar_idle(ar_store *s)
 {
 	s->be->idle(s->ks);
-}
-
-/*
- * A transaction object and its buffers are kept in the store when it
- * ends: a command, or a caller committing every request, then pays for
- * no allocations.
- */
-static ar_txn *
-txn_new(ar_store *s)
-{
-	ar_txn *t = s->spare;
-
-	s->spare = NULL;
-	if (t == NULL)
-		return calloc(1, sizeof(*t));
-	t->txn = NULL;
-	t->meta_dirty = t->flushed = 0;
-	slots_discard(t);       /* what an aborted transaction changed */
-	t->ngranted = t->nmoved = t->nocc = 0;
-	return t;
-}
-
-int
-ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
-{
-	ar_txn *t;
-	int rc, write = (flags & AR_WRITE) != 0;
-
-	if (write && (s->flags & AR_RDONLY))
-		return EACCES;
-	if ((t = txn_new(s)) == NULL)
-		return ENOMEM;
-	t->s = s;
-	t->write = write;
-	t->ring.dbi = KV_RING;
-	t->ends.dbi = KV_ENDS;
-	t->flex.dbi = KV_FLEX;
-	if ((rc = s->be->txn_begin(s->ks, NULL, write, s->wait_ms,
-	    &t->txn)) != 0)
-		goto fail;
-	if ((rc = meta_read(t->txn, &t->m)) != 0)
-		goto fail;
-	t->gen++;               /* nothing cached before is valid now */
-	t->begun = t->m;
-	t->released = t->kept = t->m.clock;
-	t->expired = 0;
-	t->system = 0;
-	if (!(t->m.mode & META_SIMULATED) && (rc = live_clock(t->txn, write,
-	    now, t->kept, &t->system, &now)) != 0)
-		goto fail;
-	if (now > t->m.clock) {
-		t->m.clock = now;
-		t->meta_dirty = write;
-	}
-	t->now = t->m.clock;
-	t->base = slot_down(t->now, t->m.slot);
-	t->pins = -1;
-	if ((rc = ring_begin(&t->ring, t->m.chunks, t->m.nodes, t->base,
-	    t->m.horizon)) != 0 || (rc = classes_begin(t)) != 0)
-		goto fail;
-	if (write) {
-		t->released = t->now;
-		if ((rc = holds_expire(t)) != 0)
-			goto fail;
-	}
-	*tp = t;
-	return 0;
-fail:
-	ar_txn_abort(t);
-	return rc;
-}
-
-static void
-txn_destroy(ar_txn *t)
-{
-	ring_free(&t->ring);
-	for (size_t i = 0; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
-		ring_free(&t->limit[i]);
-	slots_free(t);
-	free(t->granted);
-	free(t->moved);
-	free(t->occ);
-	free(t);
-}
-
-static void
-txn_free(ar_txn *t)
-{
-	if (t->s->spare == NULL)
-		t->s->spare = t;
-	else
-		txn_destroy(t);
-}
-
-int
-ar_txn_commit(ar_txn *t)
-{
-	const struct kv_backend *be = t->s->be;
-	int rc = 0;
-
-	resv_cursor_close(t);
-	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
-		rc = ring_flush(t, &t->limit[i]);
-	if (rc != 0 || (rc = slots_flush(t)) != 0 ||
-	    (rc = ring_flush(t, &t->ring)) != 0 ||
-	    (t->meta_dirty && (rc = meta_put(t)) != 0))
-		be->txn_abort(t->txn);
-	else
-		rc = be->txn_commit(t->txn);
-	txn_free(t);
-	return rc;
-}
-
-void
-ar_txn_abort(ar_txn *t)
-{
-	if (t == NULL)
-		return;
-	resv_cursor_close(t);
-	if (t->txn != NULL)
-		t->s->be->txn_abort(t->txn);
-	txn_free(t);
 }
 
 /* Room a freeing transaction may take past map_max: 1/16, at least 1 MiB. */
@@ -576,57 +301,6 @@ ar_grow(ar_store *s, unsigned flags)
 	    ((flags & AR_FREEING) ? reserve(m.map_max) : 0));
 }
 
-/*
- * Has write transaction t changed the store, beyond moving its clock:
- * written to a table, or does it hold in memory what its commit would
- * write (ring chunks, slot list buckets, a meta that differs in more than
- * the clock)?
- */
-static int
-txn_changed(const ar_txn *t)
-{
-	struct meta m = t->m;
-
-	if (t->txn->writes > 0 || ring_pending(&t->ring) || slots_pending(t))
-		return 1;
-	for (size_t i = 2; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
-		if (ring_pending(&t->limit[i]))
-			return 1;
-	m.clock = t->begun.clock;
-	return memcmp(&m, &t->begun, sizeof(m)) != 0;
-}
-
-int
-ar_write(ar_store *s, unsigned flags, int64_t now,
-    int (*fn)(ar_txn *, void *), void *arg)
-{
-	ar_txn *t;
-	int rc;
-
-	for (;;) {
-		if ((rc = ar_txn_begin(s, AR_WRITE, now, &t)) == 0) {
-			rc = fn(t, arg);
-			/* A write that changes nothing writes nothing, not
-			 * even the clock. */
-			if (rc == 0 && !txn_changed(t))
-				rc = AR_UNCHANGED;
-			/* The holds it released stay released. */
-			if (rc == AR_UNCHANGED && t->expired > 0)
-				rc = 0;
-			if (rc == 0)
-				rc = ar_txn_commit(t);
-			else
-				ar_txn_abort(t);
-		}
-		if (rc == AR_UNCHANGED)
-			return 0;
-		if (rc != KV_FULL)
-			return rc;
-		if ((rc = ar_grow(s, flags)) != 0)
-			return rc;
-	}
-}
-
 int
 ar_set_max_size(ar_txn *t, uint64_t map_max)
 {
@@ -644,68 +318,6 @@ ar_set_max_size(ar_txn *t, uint64_t map_max)
 		t->meta_dirty = 1;
 	}
 	return 0;
-}
-
-/*
- * Format 3 to 6 to 7 in one transaction, so that a crash leaves the
- * store as it was or converted: the tables it lacks are created, the
- * nodes of a store older than 5 get the default names, its clock becomes
- * live unless flags holds AR_SIMULATED (its owners stay uids), and meta
- * says 7.  Records need no rewrite: a format 3 record's key length was a
- * spare field, 0, only format 5 sets the named bit of a record's state,
- * only 6 its series and hold bits, and only 7 its scheduler bit (a record
- * without it has no flags and no account) and its confirmed bit (a hold
- * confirmed before kept no sign of it).  The classes' floors are set 0:
- * older formats left those bytes unused, copied from their callers.
- * *from is the format found; one that is current is left alone.
- */
-static int
-upgrade_txn(ar_store *s, unsigned flags, int *from)
-{
-	char *names = NULL;
-	struct kv_txn *txn;
-	struct meta m;
-	struct kv_val v = { sizeof(m), &m };
-	int rc;
-
-	if ((rc = s->be->txn_begin(s->ks, NULL, 1, s->wait_ms, &txn)) != 0)
-		return rc;
-	rc = meta_read(txn, &m);
-	*from = rc == 0 || rc == AR_EUPGRADE ? (int)m.format : 0;
-	if (rc == AR_EUPGRADE) {
-		m.format = AR_FORMAT_VERSION;
-		m.mode = mode_of(flags & AR_SIMULATED);
-		m.spare = 0;
-		if ((rc = s->be->upgrade(txn)) == 0 &&
-		    (*from >= 5 ||
-		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
-		    (rc = hosts_put(txn, names)) == 0)) &&
-		    (rc = classes_upgrade(txn)) == 0 &&
-		    (rc = kv_put(txn, KV_META, &meta_key, &v, 0)) == 0) {
-			free(names);
-			return s->be->txn_commit(txn);
-		}
-	}
-	free(names);
-	s->be->txn_abort(txn);
-	return rc;
-}
-
-int
-ar_upgrade(const char *where, unsigned flags, long wait_ms, int *from)
-{
-	ar_store s = { .be = kv_backend_of(where), .wait_ms = wait_ms };
-	int rc;
-
-	*from = 0;
-	if ((rc = s.be->open(where, 0, &s.ks)) != 0)
-		return rc;
-	/* Like ar_write: this one may have to grow the store. */
-	while ((rc = upgrade_txn(&s, flags, from)) == KV_FULL &&
-	    (rc = ar_grow(&s, 0)) == 0)
-		;
-	s.be->close(s.ks);
-	return rc;
 }
 
 int
@@ -791,8 +403,7 @@ ar_strerror(int code)
 		return "the store is live: its clock is the system clock, "
 		    "which no writer may set ahead";
 	}
-	if ((msg = kv_lmdb.strerror(code)) != NULL ||
-	    (msg = kv_postgresql.strerror(code)) != NULL)
+	if ((msg = kv_strerror(code)) != NULL)
 		return msg;
 	return strerror(code);
 }
@@ -822,45 +433,47 @@ ar_reason_name(enum ar_reason r)
 	    names[r] : names[0];
 }
 
+/* A dump: the table being walked, and whom to give its entries. */
+struct dump {
+	const char *table;
+	int (*fn)(const struct ar_entry *, void *);
+	void *arg;
+};
+
+/* An entry of a table; the meta's, given first, is not given again. */
+static int
+dumped(struct kv_cursor *cur, const struct kv_val *k, const struct kv_val *v,
+    void *arg)
+{
+	struct dump *d = arg;
+	struct ar_entry e = { d->table, k->data, k->size, v->data, v->size };
+
+	(void)cur;
+	if (d->table == kv_table_names[KV_META] && kv_same(k, &meta_key))
+		return 0;
+	return d->fn(&e, d->arg);
+}
+
 int
 ar_dump(ar_txn *t, int (*fn)(const struct ar_entry *, void *), void *arg)
 {
-	struct kv_cursor *cur;
-	struct kv_val k, v;
+	struct dump d = { NULL, fn, arg };
 	struct ar_entry e;
-	int rc = 0;
+	struct kv_val v;
+	int rc;
 
 	if (t->write)
 		return EACCES;
 	/* The meta first: a load learns from it what the store needs. */
 	if ((rc = kv_get(t->txn, KV_META, &meta_key, &v)) != 0)
 		return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
-	e.table = kv_table_names[KV_META];
-	e.key = meta_key.data;
-	e.key_size = meta_key.size;
-	e.value = v.data;
-	e.value_size = v.size;
+	e = (struct ar_entry){ kv_table_names[KV_META], meta_key.data,
+	    meta_key.size, v.data, v.size };
 	if ((rc = fn(&e, arg)) != 0)
 		return rc;
 	for (int tb = 0; tb < KV_TABLES && rc == 0; tb++) {
-		if ((rc = kv_cursor_open(t->txn, tb, &cur)) != 0)
-			break;
-		e.table = kv_table_names[tb];
-		for (rc = kv_cursor_get(cur, &k, &v, KV_FIRST); rc == 0;
-		    rc = kv_cursor_get(cur, &k, &v, KV_NEXT)) {
-			if (tb == KV_META && k.size == meta_key.size &&
-			    memcmp(k.data, meta_key.data, k.size) == 0)
-				continue;
-			e.key = k.data;
-			e.key_size = k.size;
-			e.value = v.data;
-			e.value_size = v.size;
-			if ((rc = fn(&e, arg)) != 0)
-				break;
-		}
-		kv_cursor_close(cur);
-		if (rc == KV_NOTFOUND)
-			rc = 0;
+		d.table = kv_table_names[tb];
+		rc = kv_walk(t->txn, tb, NULL, dumped, &d);
 	}
 	return rc;
 }

@@ -1,12 +1,10 @@
 /*
- * txn.c - savepoints: a transaction inside a transaction, undone or kept
- * as a whole.
- *
- * The backend nests a child transaction in its parent and undoes what
- * was written to it; each part of an ar_txn that holds changes in memory
- * (the ring's chunks and summary, the slot lists' buckets, the meta,
- * ar_add's lists) writes them to the parent before the child begins, and
- * keeps what it needs to go back to that point.
+ * txn.c - the library's transactions, as ar.h gives them, made of the
+ * floors' parts (internal.h): the storage's transaction and clock, the
+ * rings, slot lists and price classes read through it, and, in a write
+ * transaction, the holds released as it begins.  A transaction object
+ * and its buffers are kept in the store when it ends: a command, or a
+ * caller committing every request, then pays for no allocations.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,106 +12,162 @@
 
 #include "internal.h"
 
-int
-txn_save(ar_txn *t, struct savepoint *sp)
+/*
+ * A transaction object and its buffers are kept in the store when it
+ * ends: a command, or a caller committing every request, then pays for
+ * no allocations.
+ */
+static ar_txn *
+txn_new(ar_store *s)
 {
-	struct kv_txn *child;
-	int rc;
+	ar_txn *t = s->spare;
 
-	/* The changes so far go to the parent, out of the child's undo. */
-	if ((rc = ring_save(t, &t->ring, &sp->ring)) != 0)
-		return rc;
-	sp->moved = NULL;
-	sp->nlimits = 1;
-	for (uint32_t i = 2; i <= t->pr.n; i++, sp->nlimits++)
-		if ((rc = ring_save(t, &t->limit[i], &sp->limit[i])) != 0)
-			goto fail;
-	if ((rc = slots_flush(t)) != 0)
+	s->spare = NULL;
+	if (t == NULL)
+		return calloc(1, sizeof(*t));
+	t->txn = NULL;
+	t->meta_dirty = t->flushed = 0;
+	slots_discard(t);       /* what an aborted transaction changed */
+	t->ngranted = t->nmoved = t->nocc = 0;
+	return t;
+}
+
+int
+ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
+{
+	ar_txn *t;
+	int rc, write = (flags & AR_WRITE) != 0;
+
+	if (write && (s->flags & AR_RDONLY))
+		return EACCES;
+	if ((t = txn_new(s)) == NULL)
+		return ENOMEM;
+	t->ring.dbi = KV_RING;
+	t->ends.dbi = KV_ENDS;
+	t->flex.dbi = KV_FLEX;
+	t->expired = 0;
+	t->pins = -1;
+	if ((rc = store_begin(t, s, write, now)) != 0)
 		goto fail;
-	resv_cursor_close(t);
-	if (t->nmoved > 0 && (sp->moved = malloc(t->nmoved *
-	    sizeof(*sp->moved))) == NULL) {
-		rc = ENOMEM;
+	t->released = write ? t->now : t->kept;
+	if ((rc = ring_begin(&t->ring, t->m.chunks, t->m.nodes, t->base,
+	    t->m.horizon)) != 0 || (rc = classes_begin(t)) != 0 ||
+	    (write && (rc = holds_expire(t)) != 0))
 		goto fail;
-	}
-	if ((rc = t->s->be->txn_begin(t->s->ks, t->txn, 1, 0, &child)) != 0)
-		goto fail;
-	if (t->nmoved > 0)
-		memcpy(sp->moved, t->moved, t->nmoved * sizeof(*sp->moved));
-	sp->parent = t->txn;
-	sp->m = t->m;
-	sp->meta_dirty = t->meta_dirty;
-	sp->flushed = t->flushed;
-	sp->ngranted = t->ngranted;
-	sp->nmoved = t->nmoved;
-	t->txn = child;
-	t->flushed = 0;
-	t->gen++;
+	*tp = t;
 	return 0;
 fail:
-	ring_release(&sp->ring);
-	for (uint32_t i = 2; i <= sp->nlimits; i++)
-		ring_release(&sp->limit[i]);
-	free(sp->moved);
+	ar_txn_abort(t);
 	return rc;
 }
 
-/* Back to the parent transaction as it was at the savepoint. */
 static void
-txn_restore(ar_txn *t, struct savepoint *sp)
+txn_destroy(ar_txn *t)
 {
-	ring_restore(&t->ring, &sp->ring);
-	for (uint32_t i = 2; i <= sp->nlimits; i++)
-		ring_restore(&t->limit[i], &sp->limit[i]);
-	slots_discard(t);
-	t->txn = sp->parent;
-	t->gen++;               /* the child's pages are gone */
-	t->m = sp->m;
-	t->meta_dirty = sp->meta_dirty;
-	t->flushed = sp->flushed;
-	t->ngranted = sp->ngranted;
-	t->nmoved = sp->nmoved;
-	t->pins = -1;           /* the child may have pinned or unpinned */
-	demand_forget(t);       /* ... or logged demand */
-	if (sp->nmoved > 0)
-		memcpy(t->moved, sp->moved, sp->nmoved * sizeof(*sp->moved));
-	free(sp->moved);
+	ring_free(&t->ring);
+	for (size_t i = 0; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
+		ring_free(&t->limit[i]);
+	slots_free(t);
+	free(t->granted);
+	free(t->moved);
+	free(t->occ);
+	free(t);
 }
 
-void
-txn_undo(ar_txn *t, struct savepoint *sp)
+static void
+txn_free(ar_txn *t)
 {
-	resv_cursor_close(t);
-	t->s->be->txn_abort(t->txn);
-	txn_restore(t, sp);
+	if (t->s->spare == NULL)
+		t->s->spare = t;
+	else
+		txn_destroy(t);
 }
 
 int
-txn_keep(ar_txn *t, struct savepoint *sp)
+ar_txn_commit(ar_txn *t)
 {
-	uint64_t writes;
 	int rc = 0;
 
-	for (uint32_t i = 2; i <= sp->nlimits && rc == 0; i++)
-		rc = ring_flush_chunks(t, &t->limit[i]);
-	if (rc != 0 || (rc = ring_flush_chunks(t, &t->ring)) != 0 ||
-	    (rc = slots_flush(t)) != 0) {
-		txn_undo(t, sp);
-		return rc;
-	}
+	/* What the floors keep in memory goes to the backend first. */
 	resv_cursor_close(t);
-	writes = t->txn->writes;
-	if ((rc = t->s->be->txn_commit(t->txn)) != 0) {
-		txn_restore(t, sp);     /* the backend ended the child */
-		return rc;
+	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
+		rc = ring_flush(t, &t->limit[i]);
+	if (rc != 0 || (rc = slots_flush(t)) != 0 ||
+	    (rc = ring_flush(t, &t->ring)) != 0)
+		store_abort(t);
+	else
+		rc = store_commit(t);
+	txn_free(t);
+	return rc;
+}
+
+void
+ar_txn_abort(ar_txn *t)
+{
+	if (t == NULL)
+		return;
+	resv_cursor_close(t);
+	store_abort(t);
+	txn_free(t);
+}
+
+/*
+ * Has write transaction t changed the store, beyond moving its clock:
+ * written to a table, or does it hold in memory what its commit would
+ * write (ring chunks, slot list buckets, a meta that differs in more than
+ * the clock)?
+ */
+static int
+txn_changed(const ar_txn *t)
+{
+	struct meta m = t->m;
+
+	if (t->txn->writes > 0 || ring_pending(&t->ring) || slots_pending(t))
+		return 1;
+	for (size_t i = 2; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
+		if (ring_pending(&t->limit[i]))
+			return 1;
+	m.clock = t->begun.clock;
+	return memcmp(&m, &t->begun, sizeof(m)) != 0;
+}
+
+int
+ar_write(ar_store *s, unsigned flags, int64_t now,
+    int (*fn)(ar_txn *, void *), void *arg)
+{
+	ar_txn *t;
+	int rc;
+
+	for (;;) {
+		if ((rc = ar_txn_begin(s, AR_WRITE, now, &t)) == 0) {
+			rc = fn(t, arg);
+			/* A write that changes nothing writes nothing, not
+			 * even the clock. */
+			if (rc == 0 && !txn_changed(t))
+				rc = AR_UNCHANGED;
+			/* The holds it released stay released. */
+			if (rc == AR_UNCHANGED && t->expired > 0)
+				rc = 0;
+			if (rc == 0)
+				rc = ar_txn_commit(t);
+			else
+				ar_txn_abort(t);
+		}
+		if (rc == AR_UNCHANGED)
+			return 0;
+		if (rc != AR_EFULL)
+			return rc;
+		if ((rc = ar_grow(s, flags)) != 0)
+			return rc;
 	}
-	t->txn = sp->parent;
-	t->txn->writes += writes;       /* the child's are the parent's now */
-	t->flushed = 1;
-	t->gen++;
-	ring_release(&sp->ring);
-	for (uint32_t i = 2; i <= sp->nlimits; i++)
-		ring_release(&sp->limit[i]);
-	free(sp->moved);
-	return 0;
+}
+
+void
+ar_close(ar_store *s)
+{
+	if (s == NULL)
+		return;
+	if (s->spare != NULL)
+		txn_destroy(s->spare);
+	store_close(s);
 }

@@ -51,6 +51,11 @@
 # Feed expect_* from a file or a here-document, never from a pipe: the end
 # of a pipeline runs in a subshell and its verdict would be lost.
 #
+# With AR_E2E_TRANSCRIPT set to a file, every command run and its stdout,
+# stderr and exit status are appended to it, the temporary directory
+# written as $TOP: two builds that print the same transcript behave the
+# same on every case (how a reshaping shows that nothing changed).
+#
 # The last line is "N passed, N failed"; the exit status is 1 if any failed.
 
 : "${AR_BIN:?set AR_BIN to the directory holding the ar binaries}"
@@ -142,6 +147,7 @@ begin() {
 	D=$TOP/$n
 	mkdir "$D" || exit 2
 	: >"$D/.log"
+	[ -z "${AR_E2E_TRANSCRIPT:-}" ] || printf '## %s\n' "$NAME" >>"$AR_E2E_TRANSCRIPT"
 	AR_STORE=$D/store
 	unset AR_SCONTROL       # a case's own Slurm ends with it
 	# A case skipped on PostgreSQL runs on LMDB, unheeded.
@@ -203,6 +209,17 @@ run() {
 	LAST=$*
 	"$@" >"$D/.out" 2>"$D/.err"
 	RC=$?
+	[ -z "${AR_E2E_TRANSCRIPT:-}" ] || transcribe
+}
+
+transcribe() {
+	{
+		printf '$ %s\n' "$LAST"
+		cat "$D/.out"
+		printf '%s\n' '- stderr'
+		cat "$D/.err"
+		printf -- '- exit %s\n' "$RC"
+	} | sed "s|$TOP|\$TOP|g" >>"$AR_E2E_TRANSCRIPT"
 }
 
 mkstore() {

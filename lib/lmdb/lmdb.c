@@ -27,8 +27,16 @@
 #define NEW_PREFIX ".new-"      /* a store being made: .new-PID.mdb */
 #define DBS_MAX 16              /* named databases: 13 in use */
 
-_Static_assert(KV_NOTFOUND == MDB_NOTFOUND && KV_KEYEXIST == MDB_KEYEXIST &&
-    KV_FULL == MDB_MAP_FULL, "kv.h's results are LMDB's");
+_Static_assert(KV_NOTFOUND == MDB_NOTFOUND && KV_KEYEXIST == MDB_KEYEXIST,
+    "kv.h's results are LMDB's");
+
+/* LMDB's map full is the store's want of room, AR_EFULL: the map is
+ * grown (lmdb_grow) and the transaction made again. */
+static int
+room(int rc)
+{
+	return rc == MDB_MAP_FULL ? AR_EFULL : rc;
+}
 
 struct lmdb_store {
 	struct kv_store base;
@@ -216,6 +224,7 @@ remove_unfinished(const char *dir)
 static const struct kv_backend *const self = &kv_lmdb;
 
 static int store_exists(const char *dir);
+static int lmdb_share(const char *dir, long group);
 
 /*
  * Make a store's data file whole, under a name of its own, and only then
@@ -249,12 +258,12 @@ store_make(const char *dir, const struct kv_init *init)
 		goto out;
 	if ((rc = mdb_txn_begin(ls.env, NULL, 0, &lt.txn)) != 0)
 		goto out;
-	if ((rc = dbs_open(lt.txn, MDB_CREATE, ls.dbi)) != 0 ||
+	if ((rc = room(dbs_open(lt.txn, MDB_CREATE, ls.dbi))) != 0 ||
 	    (rc = init->fill(&lt.base, init->arg)) != 0) {
 		mdb_txn_abort(lt.txn);
 		goto out;
 	}
-	if ((rc = mdb_txn_commit(lt.txn)) != 0 ||
+	if ((rc = room(mdb_txn_commit(lt.txn))) != 0 ||
 	    (rc = mdb_env_get_fd(ls.env, &fd)) != 0 ||
 	    (rc = share(fd, init->group)) != 0 ||
 	    (rc = share_locks(dir, init->group)) != 0)
@@ -309,7 +318,7 @@ lmdb_create(const char *dir, const struct kv_init *init)
 	return EEXIST;
 }
 
-int
+static int
 lmdb_share(const char *dir, long group)
 {
 	int rc;
@@ -340,7 +349,7 @@ usable(const char *dir, const char *name, int mode, char *path,
 	return faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0;
 }
 
-int
+static int
 lmdb_denied(const char *dir, unsigned flags, char *path, size_t size)
 {
 	int data = R_OK | ((flags & AR_RDONLY) ? 0 : W_OK);
@@ -646,7 +655,7 @@ static int
 lmdb_txn_commit(struct kv_txn *txn)
 {
 	struct lmdb_txn *lt = (struct lmdb_txn *)txn;
-	int rc = mdb_txn_commit(lt->txn);
+	int rc = room(mdb_txn_commit(lt->txn));
 
 	txn_free(lt);
 	return rc;
@@ -671,7 +680,7 @@ lmdb_upgrade(struct kv_txn *txn)
 {
 	struct lmdb_txn *lt = (struct lmdb_txn *)txn;
 
-	return dbs_open(lt->txn, MDB_CREATE, lt->ls->dbi);
+	return room(dbs_open(lt->txn, MDB_CREATE, lt->ls->dbi));
 }
 
 /* The handle of table tb, or 0 if the store lacks it. */
@@ -713,7 +722,8 @@ lmdb_put(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
 		mflags |= MDB_APPEND;
 	if (tb == KV_LABELS)
 		mflags |= MDB_NODUPDATA;
-	return mdb_put(mtxn(txn), dbi, (MDB_val *)key, (MDB_val *)val, mflags);
+	return room(mdb_put(mtxn(txn), dbi, (MDB_val *)key, (MDB_val *)val,
+	    mflags));
 }
 
 static int
@@ -724,7 +734,7 @@ lmdb_del(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
 
 	if (dbi == 0)
 		return KV_NOTFOUND;
-	return mdb_del(mtxn(txn), dbi, (MDB_val *)key, (MDB_val *)val);
+	return room(mdb_del(mtxn(txn), dbi, (MDB_val *)key, (MDB_val *)val));
 }
 
 static int
@@ -789,7 +799,7 @@ lmdb_cursor_get(struct kv_cursor *cur, struct kv_val *key, struct kv_val *val,
 static int
 lmdb_cursor_del(struct kv_cursor *cur)
 {
-	return mdb_cursor_del(((struct lmdb_cursor *)cur)->c, 0);
+	return room(mdb_cursor_del(((struct lmdb_cursor *)cur)->c, 0));
 }
 
 static int
@@ -822,14 +832,20 @@ lmdb_grow(struct kv_store *ks, uint64_t limit)
 	return mdb_env_set_mapsize(ls->env, (size_t)size);
 }
 
+/* Every address is a directory's, but those other backends claim. */
+static int
+any_address(const char *where)
+{
+	(void)where;
+	return 1;
+}
+
 static const char *
 lmdb_strerror(int code)
 {
 	switch (code) {
 	case MDB_READERS_FULL:
 		return "too many processes are using the store at once";
-	case MDB_MAP_FULL:
-		return "the store's map is full";
 	case MDB_INVALID:
 		return "not a store (no LMDB environment there)";
 	case MDB_VERSION_MISMATCH:
@@ -841,6 +857,7 @@ lmdb_strerror(int code)
 
 const struct kv_backend kv_lmdb = {
 	.name = "lmdb",
+	.claims = any_address,
 	.create = lmdb_create,
 	.open = lmdb_open,
 	.close = lmdb_close,
@@ -864,4 +881,6 @@ const struct kv_backend kv_lmdb = {
 	.lock_holder = lmdb_lock_holder,
 	.idle = lmdb_idle,
 	.strerror = lmdb_strerror,
+	.share = lmdb_share,
+	.denied = lmdb_denied,
 };

@@ -941,6 +941,7 @@ mem_strerror(int code)
 
 const struct kv_backend kv_memory = {
 	.name = "memory",
+	.claims = mem_is_address,
 	.create = mem_create,
 	.open = mem_open,
 	.close = mem_close,
@@ -964,4 +965,6 @@ const struct kv_backend kv_memory = {
 	.strerror = mem_strerror,
 	.clock = kv_host_clock,
 	.role = NULL,           /* no roles: owners are uids */
+	.share = NULL,          /* no files: the process's alone */
+	.denied = NULL,
 };

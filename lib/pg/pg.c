@@ -30,8 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "kv.h"
-#include "pg.h"
 #include "pq.h"
 
 #define SCHEMA_VERSION 1
@@ -45,7 +45,6 @@
 #define LOCK_WRITER 0x6172
 #define BATCH_FIRST 4           /* rows a cursor's positioning reads */
 #define BATCH_MAX 64            /* rows its steps read at most at once */
-#define AT_MIN 64               /* a cursor's first room for its entry */
 #define BLOCK_SIZE 65536        /* a transaction's memory comes in these */
 #define QUEUED_MAX 256          /* puts sent ahead of their results */
 
@@ -286,8 +285,9 @@ rollback(struct pg_store *ps)
 		pq.PQclear(pq.PQexec(ps->conn, "ROLLBACK"));
 }
 
-int
-pg_is_uri(const char *where)
+/* A postgresql:// or postgres:// URI. */
+static int
+pg_claims(const char *where)
 {
 	return strncmp(where, "postgresql://", 13) == 0 ||
 	    strncmp(where, "postgres://", 11) == 0;
@@ -676,7 +676,8 @@ static const int binary[4] = { 1, 1, 1, 1 };
 
 /* Run statement s with p's parameters; its result in *res. */
 static int
-run(struct pg_store *ps, enum stmt s, const struct params *p, PGresult **res)
+stmt_run(struct pg_store *ps, enum stmt s, const struct params *p,
+    PGresult **res)
 {
 	ExecStatusType st;
 	PGresult *r;
@@ -736,7 +737,7 @@ change(struct pg_txn *t, enum stmt s, const struct params *p, int *rows)
 
 	if (!t->write)
 		return EACCES;
-	if ((rc = run(t->ps, s, p, &res)) != 0)
+	if ((rc = stmt_run(t->ps, s, p, &res)) != 0)
 		return rc;
 	*rows = atoi(pq.PQcmdTuples(res));
 	pq.PQclear(res);
@@ -951,7 +952,7 @@ pg_get(struct kv_txn *txn, enum kv_table tb, const struct kv_val *key,
 	}
 	bind_table(&p, tb);
 	bind_bytes(&p, key);
-	if ((rc = run(t->ps, S_GET, &p, &res)) != 0)
+	if ((rc = stmt_run(t->ps, S_GET, &p, &res)) != 0)
 		return rc;
 	if (pq.PQntuples(res) == 0) {
 		pq.PQclear(res);
@@ -1053,7 +1054,7 @@ pg_count(struct kv_txn *txn, enum kv_table tb, uint64_t *n)
 	int rc;
 
 	bind_table(&p, tb);
-	if ((rc = run(t->ps, S_COUNT, &p, &res)) != 0)
+	if ((rc = stmt_run(t->ps, S_COUNT, &p, &res)) != 0)
 		return rc;
 	b = (const unsigned char *)pq.PQgetvalue(res, 0, 0);
 	*n = 0;
@@ -1119,7 +1120,7 @@ fetch(struct pg_cursor *c, enum stmt s, const struct kv_val *k,
 	bind_limit(&p, limit);
 	c->old = c->res;
 	c->res = NULL;
-	if ((rc = run(c->t->ps, s, &p, &res)) != 0)
+	if ((rc = stmt_run(c->t->ps, s, &p, &res)) != 0)
 		return rc;
 	if ((n = pq.PQntuples(res)) == 0) {
 		pq.PQclear(res);
@@ -1148,17 +1149,10 @@ static int
 emit(struct pg_cursor *c, int j, struct kv_val *key, struct kv_val *val)
 {
 	const struct row *r = &c->rows[j];
-	size_t need = r->k.size + r->d.size, room;
-	unsigned char *more;
+	size_t need = r->k.size + r->d.size;
 
-	if (need > c->atroom) {
-		for (room = c->atroom ? c->atroom : AT_MIN; room < need;)
-			room *= 2;
-		if ((more = realloc(c->atbuf, room)) == NULL)
-			return ENOMEM;
-		c->atbuf = more;
-		c->atroom = room;
-	}
+	if (array_room(&c->atbuf, &c->atroom, need, 1) != 0)
+		return ENOMEM;
 	c->i = j;
 	c->gap = 0;
 	c->placed = 1;
@@ -1206,7 +1200,7 @@ step_prev(struct pg_cursor *c, struct kv_val *key, struct kv_val *val)
 
 /* Go to a key (or the first or last entry), reading a new batch. */
 static int
-place(struct pg_cursor *c, struct kv_val *key, struct kv_val *val,
+cursor_place(struct pg_cursor *c, struct kv_val *key, struct kv_val *val,
     enum kv_op op)
 {
 	const struct kv_val *from = key, *d = &empty;
@@ -1252,7 +1246,7 @@ pg_cursor_get(struct kv_cursor *cur, struct kv_val *key, struct kv_val *val,
 	else if (op == KV_PREV)
 		rc = step_prev(c, key, val);
 	else
-		rc = place(c, key, val, op);
+		rc = cursor_place(c, key, val, op);
 	/* The batch before is done with: the cursor has moved. */
 	pq.PQclear(c->old);
 	c->old = NULL;
@@ -1355,7 +1349,7 @@ pg_grow(struct kv_store *ks, uint64_t limit)
 {
 	(void)ks;
 	(void)limit;
-	/* The room is the server's: there is nothing to grow, and KV_FULL
+	/* The room is the server's: there is nothing to grow, and AR_EFULL
 	 * is never returned, but ar_grow may be called all the same. */
 	return 0;
 }
@@ -1455,11 +1449,31 @@ pg_strerror(int code)
 }
 
 const struct kv_backend kv_postgresql = {
-	"postgresql",
-	pg_create, pg_open, pg_close, pg_complete,
-	pg_txn_begin, pg_txn_commit, pg_txn_abort, pg_upgrade,
-	pg_get, pg_put, pg_del, pg_count,
-	pg_cursor_open, pg_cursor_close, pg_cursor_get, pg_cursor_del,
-	pg_grow, pg_size, pg_clock, pg_role, pg_lock_holder, pg_idle,
-	pg_strerror
+	.name = "postgresql",
+	.claims = pg_claims,
+	.create = pg_create,
+	.open = pg_open,
+	.close = pg_close,
+	.complete = pg_complete,
+	.txn_begin = pg_txn_begin,
+	.txn_commit = pg_txn_commit,
+	.txn_abort = pg_txn_abort,
+	.upgrade = pg_upgrade,
+	.get = pg_get,
+	.put = pg_put,
+	.del = pg_del,
+	.count = pg_count,
+	.cursor_open = pg_cursor_open,
+	.cursor_close = pg_cursor_close,
+	.cursor_get = pg_cursor_get,
+	.cursor_del = pg_cursor_del,
+	.grow = pg_grow,
+	.size = pg_size,
+	.clock = pg_clock,
+	.role = pg_role,
+	.lock_holder = pg_lock_holder,
+	.idle = pg_idle,
+	.strerror = pg_strerror,
+	.share = NULL,          /* the database's roles say who uses it */
+	.denied = NULL,
 };

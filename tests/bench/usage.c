@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <lmdb.h>
-
 #include "ar.h"
 #include "bench.h"
 
@@ -74,7 +72,7 @@ fill(ar_store *s, uint64_t *seed, uint64_t *granted)
 				ar_txn_abort(t);
 			else
 				rc = ar_txn_commit(t);
-			if (rc != MDB_MAP_FULL)
+			if (rc != AR_EFULL)
 				break;
 			if ((rc = ar_grow(s, 0)) != 0)
 				return rc;

@@ -21,7 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "ar.h"
+#include "array.h"
 
 #define DIGITS_MAX 18	/* a run of digits, so that it fits a uint64_t */
 #define QUOTE_MAX 40	/* bytes of a host name in a message */
@@ -117,26 +118,6 @@ putnum(char *o, uint64_t v, int width)
 	for (i = n - 1; i >= 0; i--, v /= 10)
 		o[i] = '0' + v % 10;
 	return n;
-}
-
-/*
- * Make room for one more element, of size bytes, after the n of the
- * array p of *cap: the array, moved perhaps, or NULL if memory ran out.
- */
-static void *
-grow(void *p, size_t n, size_t *cap, size_t size)
-{
-	size_t c;
-
-	if (n < *cap)
-		return p;
-	c = *cap == 0 ? 16 : *cap;
-	if (__builtin_mul_overflow(c, 2, &c) ||
-	    __builtin_mul_overflow(c, size, &size) ||
-	    (p = realloc(p, size)) == NULL)
-		return NULL;
-	*cap = c;
-	return p;
 }
 
 static int fail(struct parse *, const char *, const char *, ...)
@@ -237,10 +218,9 @@ brackets(struct parse *ps, const char **pp)
 	struct part *pt;
 	int hn;
 
-	if ((pt = grow(ps->parts, ps->nparts, &ps->partcap,
-	    sizeof(*pt))) == NULL)
+	if (array_room(&ps->parts, &ps->partcap, ps->nparts + 1,
+	    sizeof(*pt)) != 0)
 		return nomem(ps);
-	ps->parts = pt;
 	pt = &ps->parts[ps->nparts++];
 	pt->lit = NULL;
 	pt->r = ps->nranges;
@@ -248,10 +228,9 @@ brackets(struct parse *ps, const char **pp)
 	for (;;) {
 		if (*p == ',' || *p == ']')
 			return fail(ps, p, "empty range");
-		if ((r = grow(ps->ranges, ps->nranges, &ps->rangecap,
-		    sizeof(*r))) == NULL)
+		if (array_room(&ps->ranges, &ps->rangecap, ps->nranges + 1,
+		    sizeof(*r)) != 0)
 			return nomem(ps);
-		ps->ranges = r;
 		r = &ps->ranges[ps->nranges];
 		r->at = p;
 		if (number(ps, &p, open, &r->lo, &r->width) != 0)
@@ -376,10 +355,9 @@ read_name(struct parse *ps, const char **pp)
 		else if (namechar(*p)) {
 			for (q = p; namechar(*q); q++)
 				;
-			if ((pt = grow(ps->parts, ps->nparts, &ps->partcap,
-			    sizeof(*pt))) == NULL)
+			if (array_room(&ps->parts, &ps->partcap,
+			    ps->nparts + 1, sizeof(*pt)) != 0)
 				return nomem(ps);
-			ps->parts = pt;
 			pt = &ps->parts[ps->nparts++];
 			pt->lit = p;
 			pt->n = q - p;
@@ -397,8 +375,7 @@ family(struct parse *ps, const char *head, size_t hn, const char *tail,
     size_t tn, uint32_t *fam)
 {
 	struct ar_hostfam *f;
-	size_t need = hn + tn, cap;
-	char *t;
+	size_t need = hn + tn;
 
 	if (ps->nfams > 0) {
 		f = &ps->fams[ps->nfams - 1];
@@ -409,21 +386,12 @@ family(struct parse *ps, const char *head, size_t hn, const char *tail,
 			return 0;
 		}
 	}
-	if (ps->text == NULL || ps->textcap - ps->textlen < need) {
-		/* Offsets into the text are uint32_t. */
-		for (cap = ps->textcap < 1024 ? 1024 : ps->textcap;
-		    cap - ps->textlen < need;)
-			if (__builtin_mul_overflow(cap, 2, &cap) ||
-			    cap > UINT32_MAX)
-				return nomem(ps);
-		if ((t = realloc(ps->text, cap)) == NULL)
-			return nomem(ps);
-		ps->text = t;
-		ps->textcap = cap;
-	}
-	if ((f = grow(ps->fams, ps->nfams, &ps->famcap, sizeof(*f))) == NULL)
+	/* Offsets into the text are uint32_t; a byte more, so that there
+	 * is a text even for a family without head or tail. */
+	if (ps->textlen + need >= UINT32_MAX || array_room(&ps->text,
+	    &ps->textcap, ps->textlen + need + 1, 1) != 0 ||
+	    array_room(&ps->fams, &ps->famcap, ps->nfams + 1, sizeof(*f)) != 0)
 		return nomem(ps);
-	ps->fams = f;
 	f = &ps->fams[ps->nfams];
 	f->at = ps->textlen;
 	f->hlen = hn;
@@ -441,9 +409,8 @@ addrun(struct parse *ps, uint32_t fam, int len, uint64_t lo, uint64_t hi,
 {
 	struct ar_hostrun *r;
 
-	if ((r = grow(ps->runs, ps->nruns, &ps->runcap, sizeof(*r))) == NULL)
+	if (array_room(&ps->runs, &ps->runcap, ps->nruns + 1, sizeof(*r)) != 0)
 		return nomem(ps);
-	ps->runs = r;
 	r = &ps->runs[ps->nruns];
 	r->lo = lo;
 	r->hi = hi;
@@ -826,24 +793,12 @@ struct out {
 static void
 put(struct out *o, const char *s, size_t n)
 {
-	size_t cap;
-	char *nb;
-
 	if (o->nomem)
 		return;
-	if (o->cap - o->len <= n) {
-		cap = o->cap < 256 ? 256 : o->cap;
-		while (cap - o->len <= n)
-			if (__builtin_mul_overflow(cap, 2, &cap)) {
-				o->nomem = 1;
-				return;
-			}
-		if ((nb = realloc(*o->buf, cap)) == NULL) {
-			o->nomem = 1;
-			return;
-		}
-		*o->buf = nb;
-		o->cap = cap;
+	/* And a byte for the NUL that ends it. */
+	if (array_room(o->buf, &o->cap, o->len + n + 1, 1) != 0) {
+		o->nomem = 1;
+		return;
 	}
 	memcpy(*o->buf + o->len, s, n);
 	o->len += n;

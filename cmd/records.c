@@ -1,0 +1,564 @@
+/*
+ * records.c - records to C values and back, for every command: a
+ * request's fields read into a struct ar_request (its times on the
+ * batch's clock, its hosts as the store's indexes), an answer's set on
+ * the request's record, a reservation made a record.  A field's syntax
+ * is format/'s; what it means to the library, and so to every command,
+ * is said once, here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "cmd.h"
+#include "slurm.h"
+
+int
+cmd_time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,
+    char *err)
+{
+	const char *v = cmd_get(x, &it->rec, key);
+	char msg[AR_ERRMAX];
+
+	if (v == NULL)
+		return 0;
+	if (ar_time_parse(v, x->now, t, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
+		return -1;
+	}
+	return 1;
+}
+
+/* Read a count field, 1 to max, into *n (1 if absent); -1 with err if
+ * bad.  (take_line made it a number for JSON.) */
+static int
+count_field(struct ctx *x, struct item *it, const char *key, uint64_t max,
+    uint32_t *n, char *err)
+{
+	const char *v = cmd_get(x, &it->rec, key);
+	char msg[AR_ERRMAX];
+	uint64_t u;
+
+	*n = 1;
+	if (v == NULL)
+		return 0;
+	if (ar_uint_parse(v, 1, max, &u, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
+		return -1;
+	}
+	*n = (uint32_t)u;
+	return 0;
+}
+
+/* A label or key of at most max bytes: the record's text (which stays
+ * put until the next line). */
+static int
+label_field(struct ctx *x, struct item *it, const char *key, int max,
+    const char **dst, char *err)
+{
+	const char *v = cmd_get(x, &it->rec, key);
+
+	if (v != NULL && strlen(v) > (size_t)max) {
+		snprintf(err, AR_ERRMAX, "field '%s': longer than %d bytes",
+		    key, max);
+		return -1;
+	}
+	*dst = v == NULL ? "" : v;
+	return 0;
+}
+
+/* flags= (maint) and account=, which the scheduler is told: -1 with
+ * err if bad.  An account Slurm would misread is refused here, where
+ * the user can mend it, not found at export. */
+static int
+sched_fields(struct ctx *x, struct item *it, char *err)
+{
+	const char *f = cmd_get(x, &it->rec, "flags"), *why;
+	struct ar_request *rq = &it->rq;
+
+	if (f != NULL) {
+		if (strcmp(f, "maint") != 0) {
+			snprintf(err, AR_ERRMAX, "field 'flags': unknown flag "
+			    "'%.40s' (maint is the one there is)", f);
+			return -1;
+		}
+		rq->resv_flags = AR_RESV_MAINT;
+	}
+	if (label_field(x, it, "account", AR_LABEL_MAX, &rq->account, err) != 0)
+		return -1;
+	if (*rq->account && (why = slurm_name_problem(rq->account)) != NULL) {
+		snprintf(err, AR_ERRMAX, "field 'account': %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The hosts a request names, as indexes in the store's list; they are
+ * its nodes, for one job.  -1 with err if bad.
+ */
+static int
+hosts_field(struct ctx *x, struct item *it, char *err)
+{
+	const char *v = cmd_get(x, &it->rec, "hosts");
+	const struct ar_hostlist *all;
+	struct ar_hostlist h;
+	struct ar_request *rq = &it->rq;
+	char msg[AR_ERRMAX];
+	int rc;
+
+	if (v == NULL)
+		return 0;
+	if ((all = cmd_hosts(x)) == NULL) {
+		snprintf(err, AR_ERRMAX, "field 'hosts': the store's host list "
+		    "is unreadable");
+		return -1;
+	}
+	ar_hostlist_init(&h);
+	/* No more than the store has: a short list may name millions. */
+	if ((rc = ar_hostlist_parse_max(v, all->count, &h, msg)) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'hosts': %.200s",
+		    rc == -2 ? "out of memory" : msg);
+		return -1;
+	}
+	rc = -1;
+	if (array_room(&it->hosts, &it->hostcap, h.count,
+	    sizeof(*it->hosts)) != 0)
+		snprintf(err, AR_ERRMAX, "out of memory");
+	else if (ar_hostlist_find_all(all, &h, it->hosts, msg) != 0)
+		snprintf(err, AR_ERRMAX, "field 'hosts': %.200s", msg);
+	else if (cmd_get(x, &it->rec, "nodes") != NULL &&
+	    rq->nodes != h.count)
+		snprintf(err, AR_ERRMAX, "field 'nodes': %lu, but 'hosts' names "
+		    "%lu", (unsigned long)rq->nodes, (unsigned long)h.count);
+	else if (rq->jobs != 1)
+		snprintf(err, AR_ERRMAX, "field 'jobs': named hosts are for "
+		    "one job");
+	else if (ar_record_set_uint(&it->rec, "nodes", h.count) != 0)
+		snprintf(err, AR_ERRMAX, "out of memory");
+	else {
+		rq->nodes = (uint32_t)h.count;
+		rq->hosts = it->hosts;
+		rq->nhosts = (uint32_t)h.count;
+		rc = 0;
+	}
+	ar_hostlist_free(&h);
+	return rc;
+}
+
+int
+cmd_id_field(struct ctx *x, struct item *it, const char *key, uint64_t *id,
+    char *err)
+{
+	const char *v = cmd_get(x, &it->rec, key);
+	char msg[AR_ERRMAX];
+
+	*id = 0;
+	if (v == NULL)
+		return 0;
+	if (ar_uint_parse(v, 1, UINT64_MAX, id, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field '%s': %.200s", key, msg);
+		return -1;
+	}
+	return 1;
+}
+
+/* The request fields; timed: a duration (or end) must be given. */
+static int
+request_fields(struct ctx *x, struct item *it, int timed, char *err)
+{
+	struct ar_request *rq = &it->rq;
+	int64_t start, earliest, latest, end, dur;
+	int hs, he, hl, hend, hd;
+	const char *v;
+	char msg[AR_ERRMAX];
+
+	memset(rq, 0, sizeof(*rq));
+	it->earliest = it->latest = -1;
+	if ((hs = cmd_time_field(x, it, "start", &start, err)) < 0 ||
+	    (he = cmd_time_field(x, it, "earliest", &earliest, err)) < 0 ||
+	    (hl = cmd_time_field(x, it, "latest", &latest, err)) < 0 ||
+	    (hend = cmd_time_field(x, it, "end", &end, err)) < 0)
+		return -1;
+	hd = (v = cmd_get(x, &it->rec, "duration")) != NULL;
+	if (hd && ar_duration_parse(v, &dur, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'duration': %.200s", msg);
+		return -1;
+	}
+	if (!hs && !he) {
+		snprintf(err, AR_ERRMAX, "missing field 'start' (or 'earliest')");
+		return -1;
+	}
+	if (he)
+		it->earliest = earliest;
+	if (hl)
+		it->latest = latest;
+	/* A start inside a window narrows it to [start, latest]. */
+	rq->earliest = hs ? start : earliest;
+	rq->latest = hl ? latest : rq->earliest;
+	if (hs && he && start < earliest) {
+		snprintf(err, AR_ERRMAX, "field 'start': before 'earliest'");
+		return -1;
+	}
+	if (rq->latest < rq->earliest) {
+		snprintf(err, AR_ERRMAX, "field 'latest': before '%s'",
+		    hs ? "start" : "earliest");
+		return -1;
+	}
+	if (!hend && !hd && timed) {
+		snprintf(err, AR_ERRMAX, "missing field 'duration' (or 'end')");
+		return -1;
+	}
+	if (hend && end <= rq->earliest) {
+		snprintf(err, AR_ERRMAX, "field 'end': not after '%s'",
+		    hs ? "start" : "earliest");
+		return -1;
+	}
+	/* Output records carry both, end rounded to slots: duration wins. */
+	rq->duration = hd ? dur : hend ? end - rq->earliest : 0;
+	if (rq->duration > AR_DURATION_MAX) {
+		snprintf(err, AR_ERRMAX, "field '%s': more than 100 years %s",
+		    hd ? "duration" : "end", hd ? "long" : hs ?
+		    "after 'start'" : "after 'earliest'");
+		return -1;
+	}
+	if (count_field(x, it, "nodes", 1000000, &rq->nodes, err) != 0 ||
+	    count_field(x, it, "jobs", AR_JOBS_MAX, &rq->jobs, err) != 0 ||
+	    label_field(x, it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
+	    label_field(x, it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
+	    label_field(x, it, "client_key", AR_CLIENT_KEY_MAX,
+	    &rq->client_key, err) != 0 || hosts_field(x, it, err) != 0 ||
+	    sched_fields(x, it, err) != 0)
+		return -1;
+	rq->owner = x->uid;
+	return 0;
+}
+
+int
+cmd_request(struct ctx *x, struct item *it, char *err)
+{
+	return request_fields(x, it, 1, err);
+}
+
+int
+cmd_job(struct ctx *x, struct item *it, char *err)
+{
+	return request_fields(x, it, 0, err);
+}
+
+int
+cmd_answer(struct item *it, const struct ar_answer *a)
+{
+	struct ar_record *r = &it->rec;
+
+	if (a->end < 0)
+		ar_record_del(r, "end");        /* no time to print */
+	if (ar_record_set_time(r, "start", a->start) != 0 ||
+	    (a->end >= 0 && ar_record_set_time(r, "end", a->end) != 0) ||
+	    (it->earliest >= 0 &&
+	    ar_record_set_time(r, "earliest", it->earliest) != 0) ||
+	    (it->latest >= 0 &&
+	    ar_record_set_time(r, "latest", it->latest) != 0))
+		return -1;
+	if (a->reason == AR_R_NONE || a->reason == AR_R_FULL ||
+	    a->reason == AR_R_LIMIT || a->reason == AR_R_BOOKING) {
+		if (ar_record_set_int(r, "free", a->free) != 0)
+			return -1;
+	} else
+		ar_record_del(r, "free");
+	if (a->cls != 0 && (ar_record_set_uint(r, "class", a->cls) != 0 ||
+	    ar_record_set_int(r, "price", a->price) != 0))
+		return -1;
+	if (ar_record_set(r, "status", ar_status_name(a->status)) != 0)
+		return -1;
+	if (a->reason == AR_R_NONE)
+		ar_record_del(r, "reason");
+	else if (ar_record_set(r, "reason", ar_reason_name(a->reason)) != 0)
+		return -1;
+	if (a->reason != AR_R_HOSTS || a->conflict == 0)
+		ar_record_del(r, "conflict");
+	else if (ar_record_set_uint(r, "conflict", a->conflict) != 0)
+		return -1;
+	return 0;
+}
+
+int
+cmd_search_apply(struct ctx *x, ar_txn *t, struct item *it)
+{
+	(void)x;
+	it->nalts = 1;
+	return ar_search(t, &it->rq, &it->alts[0]);
+}
+
+int
+cmd_search_emit(struct ctx *x, struct item *it)
+{
+	if (cmd_answer(it, &it->alts[0]) != 0 || cmd_print(x, &it->rec) != 0)
+		return -1;
+	return it->alts[0].status == AR_AVAILABLE ? 0 : EXIT_REFUSED;
+}
+
+int
+cmd_resv(struct ar_record *r, const struct ar_resv *v)
+{
+	ar_record_clear(r);
+	if (ar_record_set_uint(r, "id", v->id) != 0 ||
+	    (v->series != 0 && (ar_record_set_uint(r, "series",
+	    v->series) != 0 || ar_record_set_uint(r, "occurrence",
+	    v->occurrence) != 0)) ||
+	    (*v->user && ar_record_set(r, "user", v->user) != 0) ||
+	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
+	    (*v->client_key &&
+	    ar_record_set(r, "client_key", v->client_key) != 0) ||
+	    ((v->resv_flags & AR_RESV_MAINT) &&
+	    ar_record_set(r, "flags", "maint") != 0) ||
+	    (*v->account && ar_record_set(r, "account", v->account) != 0) ||
+	    ar_record_set_time(r, "start", v->start) != 0 ||
+	    ar_record_set_time(r, "end", v->end) != 0 ||
+	    ar_record_set_int(r, "nodes", v->nodes) != 0 ||
+	    (v->jobs > 1 && ar_record_set_int(r, "jobs", v->jobs) != 0) ||
+	    (v->latest != v->earliest &&
+	    (ar_record_set_time(r, "earliest", v->earliest) != 0 ||
+	    ar_record_set_time(r, "latest", v->latest) != 0)) ||
+	    ar_record_set_int(r, "owner", v->owner) != 0 ||
+	    (v->cls != 0 && (ar_record_set_uint(r, "class", v->cls) != 0 ||
+	    ar_record_set_int(r, "price", v->price) != 0)) ||
+	    ar_record_set(r, "status", ar_status_name(ar_resv_status(v))) != 0 ||
+	    (v->expires != 0 &&
+	    ar_record_set_time(r, "expires", v->expires) != 0))
+		return -1;
+	return 0;
+}
+
+int
+cmd_repeat(struct ctx *x, struct item *it, struct ar_repeat *rep, char *err)
+{
+	const char *every = cmd_get(x, &it->rec, "every");
+	const char *count = cmd_get(x, &it->rec, "count");
+	char msg[AR_ERRMAX], digits[24];
+	size_t d;
+	uint64_t n;
+	int until;
+
+	memset(rep, 0, sizeof(*rep));
+	if ((until = cmd_time_field(x, it, "until", &rep->until, err)) < 0)
+		return -1;
+	if (every == NULL) {
+		if (count == NULL && !until)
+			return 0;
+		snprintf(err, AR_ERRMAX, "field '%s': goes with 'every'",
+		    count != NULL ? "count" : "until");
+		return -1;
+	}
+	d = strspn(every, "0123456789");
+	if (strcmp(every, "daily") == 0)
+		rep->every = 86400;
+	else if (strcmp(every, "weekly") == 0)
+		rep->every = 7 * 86400;
+	else if (d > 0 && d < sizeof(digits) && (strcmp(every + d,
+	    "slot") == 0 || strcmp(every + d, "slots") == 0)) {
+		memcpy(digits, every, d);
+		digits[d] = '\0';
+		if (ar_uint_parse(digits, 1, AR_DURATION_MAX, &n, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'every': %.200s", msg);
+			return -1;
+		}
+		rep->every = -(int64_t)n;
+	} else if (ar_duration_parse(every, &rep->every, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'every': %.200s (or daily, "
+		    "weekly, Nslots)", msg);
+		return -1;
+	}
+	if (count != NULL && until) {
+		snprintf(err, AR_ERRMAX, "field 'until': give 'count' or "
+		    "'until', not both");
+		return -1;
+	}
+	if (count == NULL && !until) {
+		snprintf(err, AR_ERRMAX, "missing field 'count' (or 'until')");
+		return -1;
+	}
+	if (count != NULL) {
+		if (ar_uint_parse(count, 1, AR_SERIES_MAX, &n, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'count': %.200s", msg);
+			return -1;
+		}
+		rep->count = (uint32_t)n;
+	} else if (rep->until < it->rq.earliest) {
+		snprintf(err, AR_ERRMAX, "field 'until': before '%s'",
+		    cmd_get(x, &it->rec, "start") ? "start" : "earliest");
+		return -1;
+	}
+	if (it->rq.jobs != 1) {
+		snprintf(err, AR_ERRMAX, "field 'jobs': a series repeats one "
+		    "job");
+		return -1;
+	}
+	return 0;
+}
+
+int
+cmd_hold(struct ctx *x, struct item *it, char *err)
+{
+	const char *v = cmd_get(x, &it->rec, "hold");
+	char msg[AR_ERRMAX];
+
+	if (v == NULL)
+		return 0;
+	if (ar_duration_parse(v, &it->rq.hold, msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'hold': %.200s", msg);
+		return -1;
+	}
+	if (it->rq.hold > AR_HOLD_MAX) {
+		snprintf(err, AR_ERRMAX, "field 'hold': longer than a year");
+		return -1;
+	}
+	return 0;
+}
+
+int
+cmd_held(struct ar_record *r, int64_t expires)
+{
+	if (expires == 0) {
+		ar_record_del(r, "expires");
+		return 0;
+	}
+	return ar_record_set(r, "status", "held") != 0 ||
+	    ar_record_set_time(r, "expires", expires) != 0 ? -1 : 0;
+}
+
+int
+cmd_occurrence(struct ar_record *r, uint64_t id, uint64_t series,
+    uint32_t occurrence)
+{
+	if (id == 0)
+		ar_record_del(r, "id");
+	else if (ar_record_set_uint(r, "id", id) != 0)
+		return -1;
+	if (series == 0)
+		ar_record_del(r, "series");
+	else if (ar_record_set_uint(r, "series", series) != 0)
+		return -1;
+	if (occurrence == 0)
+		ar_record_del(r, "occurrence");
+	else if (ar_record_set_uint(r, "occurrence", occurrence) != 0)
+		return -1;
+	return 0;
+}
+
+/* --- ar-report --usage's figures ------------------------------------- */
+
+static const char *const by_names[] = { "window", "user", "job", "class" };
+
+const char *
+cmd_usage_by_name(enum ar_usage_by by)
+{
+	return by_names[by];
+}
+
+/* The refusal reasons a request may be refused for, as fields. */
+static const enum ar_reason reasons[] = { AR_R_FULL, AR_R_PAST,
+    AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS };
+
+/* Set key to text where a number has none; null in JSON, so that the
+ * field is a number or null. */
+static int
+set_none(int nulls, struct ar_record *r, const char *key,
+    const char *text)
+{
+	return nulls ? ar_record_set_null(r, key) :
+	    ar_record_set(r, key, text);
+}
+
+/* Set key to v, or to "unknown" if it is not known. */
+static int
+set_known(int nulls, struct ar_record *r, const char *key,
+    int known, uint64_t v)
+{
+	return known ? ar_record_set_uint(r, key, v) :
+	    set_none(nulls, r, key, "unknown");
+}
+
+/* A fraction, or "-" when there is nothing to divide. */
+static int
+set_ratio(int nulls, struct ar_record *r, const char *key,
+    int known, uint64_t a, uint64_t b)
+{
+	if (!known)
+		return set_none(nulls, r, key, "unknown");
+	return b == 0 ? set_none(nulls, r, key, "-") :
+	    ar_record_set_real(r, key, (double)a / (double)b);
+}
+
+int
+cmd_usage_record(struct ar_record *r, const struct ar_usage *u,
+    const char *label, enum ar_usage_by by, const struct ar_pricing *pr,
+    int nulls)
+{
+	char key[32];
+	int k = u->known, dk = u->demand_known;
+	uint64_t awt = u->granted ? (uint64_t)((u->wait_sum +
+	    (int64_t)u->granted / 2) / (int64_t)u->granted) : 0;
+
+	ar_record_clear(r);
+	if (u->total && ar_record_set(r, "window", "total") != 0)
+		return -1;
+	if (!u->total && label != NULL) {
+		if (by != AR_BY_CLASS) {
+			if (ar_record_set(r, by_names[by], label) != 0)
+				return -1;
+		} else {
+			size_t c = (size_t)atoi(label);
+
+			if ((c ? ar_record_set_uint(r, "class", c) :
+			    set_none(nulls, r, "class", "none")) != 0 ||
+			    (c >= 1 && c <= pr->n && pr->c[c - 1].name[0] &&
+			    ar_record_set(r, "name", pr->c[c - 1].name) != 0))
+				return -1;
+		}
+	}
+	if (ar_record_set_time(r, "from", u->from) != 0 ||
+	    ar_record_set_time(r, "to", u->to) != 0 ||
+	    (!k && ar_record_set(r, "known", "no") != 0) ||
+	    set_ratio(nulls, r, "utilisation", k, u->reserved, u->capacity) != 0 ||
+	    set_known(nulls, r, "reserved", k, u->reserved) != 0 ||
+	    ((label == NULL || u->total) &&
+	    set_known(nulls, r, "idle", k, u->capacity - u->reserved) != 0) ||
+	    set_known(nulls, r, "granted", k, u->granted) != 0 ||
+	    set_known(nulls, r, "refused", dk, u->refused) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+		snprintf(key, sizeof(key), "refused_%s",
+		    ar_reason_name(reasons[i]));
+		for (char *p = key; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		if (set_known(nulls, r, key, dk, u->refused_by[reasons[i]]) != 0)
+			return -1;
+	}
+	if (set_ratio(nulls, r, "acceptance", k && dk, u->granted, u->granted +
+	    u->refused) != 0 ||
+	    (u->granted ? set_known(nulls, r, "awt", k, awt) :
+	    set_none(nulls, r, "awt", k ? "-" : "unknown")) != 0 ||
+	    set_known(nulls, r, "awt_max", k, (uint64_t)u->wait_max) != 0 ||
+	    set_known(nulls, r, "moved", k, u->moved) != 0)
+		return -1;
+	if (u->classes == 0)
+		return 0;
+	if (set_known(nulls, r, "revenue", k, (uint64_t)u->revenue) != 0)
+		return -1;
+	for (size_t i = 0; i < u->classes; i++) {
+		snprintf(key, sizeof(key), "granted_c%zu", i + 1);
+		if (set_known(nulls, r, key, k, u->class_granted[i]) != 0)
+			return -1;
+		snprintf(key, sizeof(key), "refused_c%zu", i + 1);
+		if (set_known(nulls, r, key, dk, u->class_refused[i]) != 0)
+			return -1;
+		snprintf(key, sizeof(key), "revenue_c%zu", i + 1);
+		if (set_known(nulls, r, key, k,
+		    (uint64_t)u->class_revenue[i]) != 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,133 @@
+/*
+ * add.c - ar_add and ar_add_series: admission (flex.c) of a request or
+ * of a series (series.c), once per client key.  A request whose owner
+ * used its key before books nothing: it is answered from the
+ * reservations the key names, as they are now; a new key is recorded
+ * with the copies granted, in the same transaction, and a refusal
+ * records none, so that retrying it tries it again.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "array.h"
+#include "internal.h"
+
+/*
+ * The answer to a request whose key e names earlier copies: those copies
+ * as they are now, or (ans->reason AR_R_KEY) a refusal if the request is
+ * not the one they were granted for (asked: its copies, or a series'
+ * occurrences).
+ */
+static int
+replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
+    const struct kv_val *e, struct ar_answer *ans)
+{
+	struct key_entry ke;
+	struct ar_resv r;
+	size_t n;
+	int rc;
+
+	if ((rc = key_decode(e, &ke, &n)) != 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if ((rc = resv_get(t, key_id(e, i), &r)) != 0)
+			return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+		if (r.owner != rq->owner || strcmp(r.client_key,
+		    rq->client_key) != 0)
+			return AR_ECORRUPT;
+		if (i == 0 && (r.nodes != rq->nodes || ke.jobs != asked ||
+		    r.duration != rq->duration)) {
+			ans->status = AR_REFUSED;
+			ans->reason = AR_R_KEY;
+			ans->id = r.id;
+			return 0;
+		}
+		if ((rc = array_room(&t->granted, &t->gcap, t->ngranted + 1,
+		    sizeof(*t->granted))) != 0)
+			return rc;
+		memset(&t->granted[t->ngranted], 0, sizeof(*t->granted));
+		t->granted[t->ngranted].id = r.id;
+		t->granted[t->ngranted].start = r.start;
+		t->granted[t->ngranted].end = r.end;
+		t->granted[t->ngranted].expires = r.expires;
+		t->granted[t->ngranted++].from = r.start;
+		if (i == 0) {
+			ans->status = r.state;
+			ans->id = r.id;
+			ans->start = r.start;
+			ans->end = r.end;
+			/* As booked, not as the retry would be classed now. */
+			ans->cls = r.cls;
+			ans->price = r.price;
+		}
+	}
+	ans->reason = AR_R_NONE;        /* a start past by now is no matter */
+	ans->free = 0;
+	ans->replayed = 1;
+	return 0;
+}
+
+/* ar_add without the client key: a series (rep), or one request. */
+static int
+admit_any(ar_txn *t, const struct ar_request *rq,
+    const struct ar_repeat *rep, struct ar_answer *ans)
+{
+	int rc;
+
+	if (rep != NULL)
+		return admit_series(t, rq, rep, ans);
+	return (rc = admit_request(t, rq, ans)) != 0 ? rc :
+	    admit_logged(t, rq, ans, (uint32_t)t->ngranted);
+}
+
+/*
+ * Admission with the client key: a key granted before is answered from
+ * its reservations, a new one is recorded with the copies granted, in the
+ * same transaction.  A refusal records nothing.
+ */
+static int
+add(ar_txn *t, const struct ar_request *asked_for,
+    const struct ar_repeat *rep, struct ar_answer *ans)
+{
+	struct ar_request own = *asked_for, *rq = &own;
+	const char *key = rq->client_key;
+	uint64_t asked = rq->jobs;
+	struct span sp;
+	struct kv_val e;
+	int rc;
+
+	/* Where owners are roles, the session's books, whatever it says. */
+	own.owner = txn_owner(t, asked_for->owner);
+	t->ngranted = t->nmoved = t->nocc = 0;
+	if (!t->write)
+		return EACCES;
+	if (rep != NULL && (rc = series_size(rq, rep, &asked)) != 0)
+		return rc;
+	if (key == NULL || *key == '\0')
+		return admit_any(t, rq, rep, ans);
+	if (strlen(key) > AR_CLIENT_KEY_MAX)
+		return EINVAL;
+	/* A malformed request is that, whatever its key. */
+	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
+		return rc;
+	if ((rc = key_get(t, rq->owner, key, &e)) == 0)
+		return replay(t, rq, asked, &e, ans);
+	if (rc != AR_ENOTFOUND || (rc = admit_any(t, rq, rep, ans)) != 0 ||
+	    ans->status != AR_GRANTED)
+		return rc;
+	return key_put(t, rq->owner, key, (uint32_t)asked, t->granted,
+	    t->ngranted);
+}
+
+int
+ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	return add(t, rq, NULL, ans);
+}
+
+int
+ar_add_series(ar_txn *t, const struct ar_request *rq,
+    const struct ar_repeat *rep, struct ar_answer *ans)
+{
+	return add(t, rq, rep, ans);
+}

@@ -1,0 +1,268 @@
+/*
+ * create.c - a store made (ar_create) or converted to this format
+ * (ar_upgrade): its first content, the meta, the nodes' names and the
+ * demand log's first entry, in the one transaction that makes it, so
+ * that a creation cut short leaves no store or a whole one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAP_MAX_DEFAULT (16ULL << 30)
+
+void
+ar_config_default(struct ar_config *cfg)
+{
+	cfg->nodes = 64;
+	cfg->slot = 300;
+	cfg->horizon = 30 * 86400;
+	cfg->map_max = 0;
+	cfg->group = -1;
+	cfg->hosts = NULL;
+	cfg->flags = 0;
+}
+
+static int
+config_valid(const struct ar_config *cfg)
+{
+	/* Peaks are kept in PEAK_BITS bits in the ring's summary. */
+	if (cfg->nodes == 0 || cfg->nodes > 1000000 || cfg->slot < 1 ||
+	    cfg->slot > 86400)
+		return 0;
+	if (cfg->horizon < cfg->slot || cfg->horizon % cfg->slot != 0 ||
+	    cfg->horizon / cfg->slot > HORIZON_MAX_SLOTS ||
+	    (cfg->flags & ~(unsigned)(AR_SIMULATED | AR_ROLE_OWNERS)) != 0)
+		return 0;
+	return cfg->map_max == 0 || cfg->map_max >= KV_SIZE_INITIAL;
+}
+
+/* The meta's mode for a configuration's flags, and back. */
+static uint32_t
+mode_of(unsigned flags)
+{
+	return ((flags & AR_SIMULATED) ? META_SIMULATED : 0) |
+	    ((flags & AR_ROLE_OWNERS) ? META_ROLE_OWNERS : 0);
+}
+
+/*
+ * The host list naming a store's nodes, as stored: given, compacted, or
+ * by default node[1-N] zero-padded to N's digits.  EINVAL if given is
+ * not a host list of exactly nodes hosts.
+ */
+static int
+hosts_text(const char *given, uint32_t nodes, char **text)
+{
+	char deflt[64], err[AR_ERRMAX];
+	struct ar_hostlist h;
+	size_t len = 0, cap = 0;
+	int rc = 0;
+
+	*text = NULL;
+	if (given == NULL) {
+		snprintf(deflt, sizeof(deflt), "node[%0*d-%u]",
+		    snprintf(NULL, 0, "%u", nodes), 1, nodes);
+		given = deflt;
+	}
+	ar_hostlist_init(&h);
+	if ((rc = ar_hostlist_parse_max(given, AR_HOSTS_MAX, &h, err)) != 0)
+		rc = rc == -2 ? ENOMEM : EINVAL;
+	else if (h.count != nodes)
+		rc = EINVAL;
+	else if (ar_hostlist_format(&h, text, &len, &cap) != 0)
+		rc = ENOMEM;
+	ar_hostlist_free(&h);
+	if (rc != 0) {
+		free(*text);
+		*text = NULL;
+	}
+	return rc;
+}
+
+/* What a new store holds first, in its creating transaction: a live
+ * one's clock is the system clock then. */
+struct first {
+	const struct meta *m;
+	const char *names;
+};
+
+static int
+store_fill(struct kv_txn *txn, const void *arg)
+{
+	const struct first *f = arg;
+	struct meta m = *f->m;
+	struct kv_val v = { sizeof(m), &m };
+	int64_t system;
+	int rc;
+
+	if (!(m.mode & META_SIMULATED) &&
+	    (rc = live_clock(txn, 1, m.clock, 0, &system, &m.clock)) != 0)
+		return rc;
+	if ((rc = kv_put(txn, KV_META, &meta_key, &v, 0)) != 0 ||
+	    (rc = hosts_put(txn, f->names)) != 0)
+		return rc;
+	return demand_begin(txn, m.clock);
+}
+
+/*
+ * Give the store an older ar's interrupted creation left (its databases
+ * or some of them, no meta, no records) its first content, as its only
+ * writer.  Another creation may have finished it meanwhile.
+ */
+static int
+store_finish(const char *where, const struct first *f, long wait_ms)
+{
+	const struct kv_backend *be = kv_backend_of(where);
+	struct kv_store *ks;
+	struct kv_txn *txn;
+	struct kv_val v;
+	uint64_t n;
+	int rc;
+
+	if ((rc = be->open(where, 0, &ks)) != 0)
+		return rc;
+	if ((rc = be->txn_begin(ks, NULL, 1, wait_ms, &txn)) != 0)
+		goto out;
+	if ((rc = be->upgrade(txn)) == 0 &&
+	    (rc = kv_get(txn, KV_META, &meta_key, &v)) == KV_NOTFOUND &&
+	    (rc = kv_count(txn, KV_RESV, &n)) == 0) {
+		rc = n > 0 ? AR_ECORRUPT : store_fill(txn, f);
+		if (rc == 0)
+			rc = be->txn_commit(txn);
+		else
+			be->txn_abort(txn);
+	} else
+		be->txn_abort(txn);
+out:
+	be->close(ks);
+	return rc;
+}
+
+/* A store is there already: fine if it is the same one. */
+static int
+create_again(const char *where, const struct first *f,
+    const struct ar_config *cfg)
+{
+	const char *have;
+	ar_store *s;
+	ar_txn *t;
+	const struct meta *m = f->m;
+	int rc;
+
+	if ((rc = ar_open(where, AR_RDONLY, &s)) == AR_EHALF)
+		return store_finish(where, f, WAIT_DEFAULT_MS);
+	if (rc != 0)
+		return rc;
+	if ((rc = ar_txn_begin(s, 0, 0, &t)) == 0) {
+		if (t->m.nodes != m->nodes || t->m.slot != m->slot ||
+		    t->m.horizon != m->horizon || t->m.mode != m->mode)
+			rc = AR_EEXIST;
+		/* Names given must be the ones it has. */
+		if (rc == 0 && cfg->hosts != NULL &&
+		    (rc = ar_hosts(t, &have)) == 0 &&
+		    strcmp(have, f->names) != 0)
+			rc = AR_EEXIST;
+		ar_txn_abort(t);
+	}
+	ar_close(s);
+	return rc;
+}
+
+int
+ar_create(const char *where, const struct ar_config *cfg, int64_t now)
+{
+	struct kv_init init = { store_fill, NULL, 0, cfg->group };
+	struct first f;
+	char *names;
+	struct meta m;
+	int rc;
+
+	if (!config_valid(cfg) || now < 0 || now > TIME_MAX ||
+	    ((cfg->flags & AR_ROLE_OWNERS) && kv_backend_of(where)->role ==
+	    NULL))
+		return EINVAL;
+	if ((rc = hosts_text(cfg->hosts, cfg->nodes, &names)) != 0)
+		return rc;
+	memset(&m, 0, sizeof(m));
+	m.magic = META_MAGIC;
+	m.format = AR_FORMAT_VERSION;
+	m.nodes = cfg->nodes;
+	m.slot = cfg->slot;
+	m.horizon = cfg->horizon / cfg->slot;
+	m.chunks = (uint32_t)((m.horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1);
+	m.clock = now;
+	m.next_id = 1;
+	m.map_max = cfg->map_max ? cfg->map_max : MAP_MAX_DEFAULT;
+	m.mode = mode_of(cfg->flags);
+	f.m = &m;
+	f.names = names;
+	init.arg = &f;
+	if ((rc = kv_backend_of(where)->create(where, &init)) == EEXIST)
+		rc = create_again(where, &f, cfg);
+	free(names);
+	return rc;
+}
+
+/*
+ * Format 3 to 6 to 7 in one transaction, so that a crash leaves the
+ * store as it was or converted: the tables it lacks are created, the
+ * nodes of a store older than 5 get the default names, its clock becomes
+ * live unless flags holds AR_SIMULATED (its owners stay uids), and meta
+ * says 7.  Records need no rewrite: a format 3 record's key length was a
+ * spare field, 0, only format 5 sets the named bit of a record's state,
+ * only 6 its series and hold bits, and only 7 its scheduler bit (a record
+ * without it has no flags and no account) and its confirmed bit (a hold
+ * confirmed before kept no sign of it).  The classes' floors are set 0:
+ * older formats left those bytes unused, copied from their callers.
+ * *from is the format found; one that is current is left alone.
+ */
+static int
+upgrade_txn(ar_store *s, unsigned flags, int *from)
+{
+	char *names = NULL;
+	struct kv_txn *txn;
+	struct meta m;
+	struct kv_val v = { sizeof(m), &m };
+	int rc;
+
+	if ((rc = s->be->txn_begin(s->ks, NULL, 1, s->wait_ms, &txn)) != 0)
+		return rc;
+	rc = meta_read(txn, &m);
+	*from = rc == 0 || rc == AR_EUPGRADE ? (int)m.format : 0;
+	if (rc == AR_EUPGRADE) {
+		m.format = AR_FORMAT_VERSION;
+		m.mode = mode_of(flags & AR_SIMULATED);
+		m.spare = 0;
+		if ((rc = s->be->upgrade(txn)) == 0 &&
+		    (*from >= 5 ||
+		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
+		    (rc = hosts_put(txn, names)) == 0)) &&
+		    (rc = classes_upgrade(txn)) == 0 &&
+		    (rc = kv_put(txn, KV_META, &meta_key, &v, 0)) == 0) {
+			free(names);
+			return s->be->txn_commit(txn);
+		}
+	}
+	free(names);
+	s->be->txn_abort(txn);
+	return rc;
+}
+
+int
+ar_upgrade(const char *where, unsigned flags, long wait_ms, int *from)
+{
+	ar_store s = { .be = kv_backend_of(where), .wait_ms = wait_ms };
+	int rc;
+
+	*from = 0;
+	if ((rc = s.be->open(where, 0, &s.ks)) != 0)
+		return rc;
+	/* Like ar_write: this one may have to grow the store. */
+	while ((rc = upgrade_txn(&s, flags, from)) == AR_EFULL &&
+	    (rc = ar_grow(&s, 0)) == 0)
+		;
+	s.be->close(s.ks);
+	return rc;
+}

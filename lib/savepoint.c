@@ -1,0 +1,119 @@
+/*
+ * savepoint.c - a transaction inside a transaction, undone or kept
+ * as a whole.
+ *
+ * The backend nests a child transaction in its parent and undoes what
+ * was written to it; each part of an ar_txn that holds changes in memory
+ * (the ring's chunks and summary, the slot lists' buckets, the meta,
+ * ar_add's lists) writes them to the parent before the child begins, and
+ * keeps what it needs to go back to that point.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int
+txn_save(ar_txn *t, struct savepoint *sp)
+{
+	struct kv_txn *child;
+	int rc;
+
+	/* The changes so far go to the parent, out of the child's undo. */
+	if ((rc = ring_save(t, &t->ring, &sp->ring)) != 0)
+		return rc;
+	sp->moved = NULL;
+	sp->nlimits = 1;
+	for (uint32_t i = 2; i <= t->pr.n; i++, sp->nlimits++)
+		if ((rc = ring_save(t, &t->limit[i], &sp->limit[i])) != 0)
+			goto fail;
+	if ((rc = slots_flush(t)) != 0)
+		goto fail;
+	resv_cursor_close(t);
+	if (t->nmoved > 0 && (sp->moved = malloc(t->nmoved *
+	    sizeof(*sp->moved))) == NULL) {
+		rc = ENOMEM;
+		goto fail;
+	}
+	if ((rc = t->s->be->txn_begin(t->s->ks, t->txn, 1, 0, &child)) != 0)
+		goto fail;
+	if (t->nmoved > 0)
+		memcpy(sp->moved, t->moved, t->nmoved * sizeof(*sp->moved));
+	sp->parent = t->txn;
+	sp->m = t->m;
+	sp->meta_dirty = t->meta_dirty;
+	sp->flushed = t->flushed;
+	sp->ngranted = t->ngranted;
+	sp->nmoved = t->nmoved;
+	t->txn = child;
+	t->flushed = 0;
+	t->gen++;
+	return 0;
+fail:
+	ring_release(&sp->ring);
+	for (uint32_t i = 2; i <= sp->nlimits; i++)
+		ring_release(&sp->limit[i]);
+	free(sp->moved);
+	return rc;
+}
+
+/* Back to the parent transaction as it was at the savepoint. */
+static void
+txn_restore(ar_txn *t, struct savepoint *sp)
+{
+	ring_restore(&t->ring, &sp->ring);
+	for (uint32_t i = 2; i <= sp->nlimits; i++)
+		ring_restore(&t->limit[i], &sp->limit[i]);
+	slots_discard(t);
+	t->txn = sp->parent;
+	t->gen++;               /* the child's pages are gone */
+	t->m = sp->m;
+	t->meta_dirty = sp->meta_dirty;
+	t->flushed = sp->flushed;
+	t->ngranted = sp->ngranted;
+	t->nmoved = sp->nmoved;
+	t->pins = -1;           /* the child may have pinned or unpinned */
+	demand_forget(t);       /* ... or logged demand */
+	if (sp->nmoved > 0)
+		memcpy(t->moved, sp->moved, sp->nmoved * sizeof(*sp->moved));
+	free(sp->moved);
+}
+
+void
+txn_undo(ar_txn *t, struct savepoint *sp)
+{
+	resv_cursor_close(t);
+	t->s->be->txn_abort(t->txn);
+	txn_restore(t, sp);
+}
+
+int
+txn_keep(ar_txn *t, struct savepoint *sp)
+{
+	uint64_t writes;
+	int rc = 0;
+
+	for (uint32_t i = 2; i <= sp->nlimits && rc == 0; i++)
+		rc = ring_flush_chunks(t, &t->limit[i]);
+	if (rc != 0 || (rc = ring_flush_chunks(t, &t->ring)) != 0 ||
+	    (rc = slots_flush(t)) != 0) {
+		txn_undo(t, sp);
+		return rc;
+	}
+	resv_cursor_close(t);
+	writes = t->txn->writes;
+	if ((rc = t->s->be->txn_commit(t->txn)) != 0) {
+		txn_restore(t, sp);     /* the backend ended the child */
+		return rc;
+	}
+	t->txn = sp->parent;
+	t->txn->writes += writes;       /* the child's are the parent's now */
+	t->flushed = 1;
+	t->gen++;
+	ring_release(&sp->ring);
+	for (uint32_t i = 2; i <= sp->nlimits; i++)
+		ring_release(&sp->limit[i]);
+	free(sp->moved);
+	return 0;
+}

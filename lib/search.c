@@ -1,0 +1,212 @@
+/*
+ * search.c - where a request fits: the request reduced to slots (its
+ * window clipped to the clock and the horizon, its class and price),
+ * the first start where it fits in the rings and, while named hosts are
+ * in the plan, where the plan with it still maps; GarQ's search and
+ * suggest.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Starts a request with named hosts, or any while pins are in the plan,
+ * tries before it is refused: a day of 5-minute slots. */
+#define MAP_TRIES 288
+
+
+/*
+ * Reduce a request to slots and decide whether it can be considered at
+ * all: ans->reason says why not.  The window is clipped to the part that
+ * is neither past nor beyond the horizon.
+ */
+int
+to_span(ar_txn *t, const struct ar_request *rq, int together,
+    struct span *sp, struct ar_answer *ans)
+{
+	int64_t slot = t->m.slot, end = t->base + t->m.horizon;
+
+	if (rq->duration <= 0 || rq->duration > AR_DURATION_MAX ||
+	    rq->hold < 0 || rq->hold > AR_HOLD_MAX ||
+	    rq->nodes == 0 || rq->jobs == 0 || rq->earliest < 0 ||
+	    rq->latest < rq->earliest || rq->latest > TIME_MAX ||
+	    (rq->user != NULL && strlen(rq->user) > AR_LABEL_MAX) ||
+	    (rq->job != NULL && strlen(rq->job) > AR_LABEL_MAX) ||
+	    (rq->account != NULL && strlen(rq->account) > AR_LABEL_MAX) ||
+	    (rq->resv_flags & ~(unsigned)AR_RESV_MAINT) != 0)
+		return EINVAL;
+	if (rq->nhosts > 0) {
+		if (rq->hosts == NULL || rq->nhosts != rq->nodes || rq->jobs != 1)
+			return EINVAL;
+		for (uint32_t i = 0; i < rq->nhosts; i++)
+			if (rq->hosts[i] >= t->m.nodes ||
+			    (i > 0 && rq->hosts[i] <= rq->hosts[i - 1]))
+				return EINVAL;
+	}
+	memset(ans, 0, sizeof(*ans));
+	sp->slots = (rq->duration + slot - 1) / slot;
+	sp->need = (uint64_t)rq->nodes * (together ? rq->jobs : 1);
+	sp->first = slot_up(t, rq->earliest);
+	sp->last = slot_up(t, rq->latest);
+	sp->cls = class_of(t, rq->earliest);
+	ans->cls = sp->cls;
+	if (sp->cls != 0)
+		ans->price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
+		    sp->slots;
+	ans->start = sp->first * slot;
+	ans->end = (sp->first + sp->slots) * slot;
+	if (sp->need > t->m.nodes || rq->jobs > AR_JOBS_MAX)
+		ans->reason = AR_R_CAPACITY;
+	else if (ans->end > TIME_MAX) {
+		/* Not even printable: say where it was asked to start. */
+		ans->reason = AR_R_HORIZON;
+		ans->start = rq->earliest;
+		ans->end = -1;
+	}
+	else if (rq->latest < t->now)
+		ans->reason = AR_R_PAST;
+	else {
+		if (sp->first < slot_up(t, t->now))
+			sp->first = slot_up(t, t->now);
+		if (sp->first + sp->slots > end)
+			ans->reason = AR_R_HORIZON;
+		else if (sp->last > end - sp->slots)
+			sp->last = end - sp->slots;
+	}
+	return 0;
+}
+
+/* Fill in the interval found at slot s and the least free count over it. */
+int
+place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans)
+{
+	uint32_t peak;
+	int rc;
+
+	if ((rc = ring_peak(t, &t->ring, s, s + sp->slots, &peak)) != 0)
+		return rc;
+	ans->start = s * t->m.slot;
+	ans->end = (s + sp->slots) * t->m.slot;
+	ans->free = t->m.nodes - peak;
+	return 0;
+}
+
+int
+fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    int64_t hi, int64_t *s, uint64_t *conflict)
+{
+	uint64_t c;
+	int rc, pinned, ok;
+
+	*conflict = 0;
+	if (rq->nhosts == 0 && ((rc = map_pinned(t, &pinned)) != 0 || !pinned))
+		return rc;
+	for (int tries = 1; *s != -1; tries++) {
+		if ((rc = map_fits(t, rq, *s, sp->slots, &ok, &c)) != 0 || ok)
+			return rc;
+		if (*conflict == 0)
+			*conflict = c;
+		if (tries == MAP_TRIES || *s == hi) {
+			*s = -1;
+			break;
+		}
+		if ((rc = fit_first(t, sp->cls, *s + 1, hi, sp->slots, sp->need,
+		    s)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct span sp;
+	int64_t s;
+	int rc;
+
+	if ((rc = to_span(t, rq, 1, &sp, ans)) != 0)
+		return rc;
+	ans->status = AR_UNAVAILABLE;
+	if (ans->reason != AR_R_NONE)
+		return 0;
+	if ((rc = fit_first(t, sp.cls, sp.first, sp.last, sp.slots, sp.need,
+	    &s)) != 0)
+		return rc;
+	if (s == -1) {
+		if ((rc = fit_refusal(t, &sp, sp.last, 1, &ans->reason)) != 0)
+			return rc;
+		return place(t, &sp, sp.first, ans);
+	}
+	if ((rc = fit_mapped(t, rq, &sp, sp.last, &s, &ans->conflict)) != 0)
+		return rc;
+	if (s == -1) {
+		ans->reason = AR_R_HOSTS;
+		return place(t, &sp, sp.first, ans);
+	}
+	ans->status = AR_AVAILABLE;
+	return place(t, &sp, s, ans);
+}
+
+int
+ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
+    struct ar_answer *alts, size_t k, size_t *n)
+{
+	struct ar_request from_now = *rq;
+	struct span sp;
+	int64_t s, hi, end;
+	int rc;
+
+	*n = 0;
+	if (k == 0 || limit < 0)
+		return EINVAL;
+	/* A start already past is no reason not to look from the clock on. */
+	if (from_now.latest < t->now && from_now.earliest <= from_now.latest)
+		from_now.latest = t->now;
+	if ((rc = to_span(t, &from_now, 1, &sp, &alts[0])) != 0)
+		return rc;
+	alts[0].status = AR_UNAVAILABLE;
+	if (alts[0].reason != AR_R_NONE)
+		return 0;
+	/* The limit bounds the search; a longer window does not extend it. */
+	end = t->base + t->m.horizon - sp.slots;
+	hi = sp.first + limit / t->m.slot;
+	if (hi > end)
+		hi = end;
+	if ((rc = fit_first(t, sp.cls, sp.first, hi, sp.slots, sp.need,
+	    &s)) != 0 || (s != -1 && (rc = fit_mapped(t, rq, &sp, hi, &s,
+	    &alts[0].conflict)) != 0))
+		return rc;
+	while (s != -1) {
+		alts[*n] = alts[0];
+		alts[*n].status = AR_SUGGESTED;
+		if ((rc = place(t, &sp, s, &alts[*n])) != 0)
+			return rc;
+		if (++*n == k)
+			break;
+		if ((rc = fit_next(t, sp.cls, s, hi, sp.slots, sp.need,
+		    &s)) != 0 || (s != -1 && (rc = fit_mapped(t, rq, &sp, hi,
+		    &s, &alts[0].conflict)) != 0))
+			return rc;
+	}
+	if (*n == 0) {
+		alts[0].reason = AR_R_LIMIT;
+		return place(t, &sp, sp.first, &alts[0]);
+	}
+	return 0;
+}
+
+int
+ar_free(ar_txn *t, int64_t from, int64_t to, uint32_t *free)
+{
+	uint32_t peak;
+	int rc;
+
+	if (from < 0 || to < from || to > TIME_MAX)
+		return EINVAL;
+	if ((rc = ring_peak(t, &t->ring, from / t->m.slot, slot_up(t, to),
+	    &peak)) != 0)
+		return rc;
+	*free = t->m.nodes - peak;
+	return 0;
+}
