@@ -491,6 +491,17 @@ set_ratio(int nulls, struct ar_record *r, const char *key,
 	    ar_record_set_real(r, key, (double)a / (double)b);
 }
 
+/* A wait of the copies granted, or "-" when none was: an average or a
+ * longest of nothing is not 0. */
+static int
+set_wait(int nulls, struct ar_record *r, const char *key, int known,
+    uint64_t granted, uint64_t wait)
+{
+	if (known && granted == 0)
+		return set_none(nulls, r, key, "-");
+	return set_known(nulls, r, key, known, wait);
+}
+
 int
 cmd_usage_record(struct ar_record *r, const struct ar_usage *u,
     const char *label, enum ar_usage_by by, const struct ar_pricing *pr,
@@ -539,9 +550,9 @@ cmd_usage_record(struct ar_record *r, const struct ar_usage *u,
 	}
 	if (set_ratio(nulls, r, "acceptance", k && dk, u->granted, u->granted +
 	    u->refused) != 0 ||
-	    (u->granted ? set_known(nulls, r, "awt", k, awt) :
-	    set_none(nulls, r, "awt", k ? "-" : "unknown")) != 0 ||
-	    set_known(nulls, r, "awt_max", k, (uint64_t)u->wait_max) != 0 ||
+	    set_wait(nulls, r, "awt", k, u->granted, awt) != 0 ||
+	    set_wait(nulls, r, "awt_max", k, u->granted,
+	    (uint64_t)u->wait_max) != 0 ||
 	    set_known(nulls, r, "moved", k, u->moved) != 0)
 		return -1;
 	if (u->classes == 0)

@@ -27,7 +27,7 @@ expect_out <<'EOF'
 from=2026-11-21T00:55:00Z to=2026-11-21T01:05:00Z utilisation=0.9 reserved=9 idle=1 granted=6 refused=3 refused_full=3 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=0.666667 awt=0 awt_max=0 moved=0
 from=2026-11-21T01:05:00Z to=2026-11-21T01:15:00Z utilisation=0.4 reserved=4 idle=6 granted=1 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=1 awt=0 awt_max=0 moved=0
 from=2026-11-21T01:15:00Z to=2026-11-21T01:25:00Z utilisation=0.6 reserved=6 idle=4 granted=5 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=1 awt=0 awt_max=0 moved=0
-from=2026-11-21T01:25:00Z to=2026-11-21T01:35:00Z utilisation=0.2 reserved=2 idle=8 granted=0 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=- awt=- awt_max=0 moved=0
+from=2026-11-21T01:25:00Z to=2026-11-21T01:35:00Z utilisation=0.2 reserved=2 idle=8 granted=0 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=- awt=- awt_max=- moved=0
 window=total from=2026-11-21T00:55:00Z to=2026-11-21T01:35:00Z utilisation=0.525 reserved=21 idle=19 granted=12 refused=3 refused_full=3 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=0.8 awt=0 awt_max=0 moved=0
 EOF
 expect_err
@@ -90,6 +90,20 @@ expect_exit 0
 filter 's/"refused_past".*"acceptance"/…"acceptance"/'
 expect_out '{"from":"2026-11-21T00:55:00Z","to":"2026-11-21T01:35:00Z","utilisation":0.525,"reserved":21,"idle":19,"granted":12,"refused":3,"refused_full":3,…"acceptance":0.8,"awt":0,"awt_max":0,"moved":0}' \
     '{"window":"total","from":"2026-11-21T00:55:00Z","to":"2026-11-21T01:35:00Z","utilisation":0.525,"reserved":21,"idle":19,"granted":12,"refused":3,"refused_full":3,…"acceptance":0.8,"awt":0,"awt_max":0,"moved":0}'
+
+begin 'usage: a window with nothing granted has no waits: awt and awt_max are - (null in JSON), not 0'
+table34
+run ar-report --usage --from 2026-11-21T01:25Z --to 2026-11-21T01:35Z
+expect_exit 0
+filter 's/ refused_past.* acceptance/ … acceptance/'
+expect_out 'from=2026-11-21T01:25:00Z to=2026-11-21T01:35:00Z utilisation=0.2 reserved=2 idle=8 granted=0 refused=0 refused_full=0 … acceptance=- awt=- awt_max=- moved=0' \
+    'window=total from=2026-11-21T01:25:00Z to=2026-11-21T01:35:00Z utilisation=0.2 reserved=2 idle=8 granted=0 refused=0 refused_full=0 … acceptance=- awt=- awt_max=- moved=0'
+run ar-report --json --usage --from 2026-11-21T01:25Z --to 2026-11-21T01:35Z
+expect_exit 0
+filter 's/"refused_past".*"acceptance"/…"acceptance"/'
+expect_out '{"from":"2026-11-21T01:25:00Z","to":"2026-11-21T01:35:00Z","utilisation":0.2,"reserved":2,"idle":8,"granted":0,"refused":0,"refused_full":0,…"acceptance":null,"awt":null,"awt_max":null,"moved":0}' \
+    '{"window":"total","from":"2026-11-21T01:25:00Z","to":"2026-11-21T01:35:00Z","utilisation":0.2,"reserved":2,"idle":8,"granted":0,"refused":0,"refused_full":0,…"acceptance":null,"awt":null,"awt_max":null,"moved":0}'
+expect_err
 
 begin 'usage: --table aligns the figures under headings with units'
 table34
