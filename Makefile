@@ -100,7 +100,7 @@ $(B)/libar.a: $(LIB_OBJ) $(FORMAT_OBJ)
 # soname changes with ABI, which goes up when a program built against an
 # older libar.so.$(ABI) would break: a public struct or function changed.
 VERSION := $(shell sed -n '/define AR_VERSION/s/[^"]*"\(.*\)"/\1/p' lib/ar.h)
-ABI = 0
+ABI = 1
 SONAME = libar.so.$(ABI)
 PIC_OBJ = $(LIB_SRC:%.c=$(B)/pic/%.o) $(FORMAT_SRC:%.c=$(B)/pic/%.o)
 

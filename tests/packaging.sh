@@ -64,19 +64,19 @@ for c in "$SRC"/cmd/ar-*.c; do
 done >"$D/expected"
 printf '%s\n' ./usr/local/include/ar/ar.h ./usr/local/include/ar/format.h \
     ./usr/local/lib/libar.a ./usr/local/lib/libar.so \
-    ./usr/local/lib/libar.so.0 "./usr/local/lib/libar.so.$VERSION" \
+    ./usr/local/lib/libar.so.1 "./usr/local/lib/libar.so.$VERSION" \
     ./usr/local/lib/pkgconfig/ar.pc ./usr/local/share/man/man5/ar-records.5 \
     ./usr/local/share/man/man7/ar-intro.7 >>"$D/expected"
 sort -o "$D/expected" "$D/expected"
 expect_out <"$D/expected"
 
-begin 'install: libar.so leads to libar.so.VERSION, whose soname is libar.so.0'
+begin 'install: libar.so leads to libar.so.VERSION, whose soname is libar.so.1'
 put_in
-run readlink "$D/root$L/libar.so" "$D/root$L/libar.so.0"
-expect_out libar.so.0 "libar.so.$VERSION"
+run readlink "$D/root$L/libar.so" "$D/root$L/libar.so.1"
+expect_out libar.so.1 "libar.so.$VERSION"
 run sh -c 'readelf -d "$1" | sed -n "s/.*(SONAME).*\[\(.*\)\]/\1/p"' \
     sh "$D/root$L/libar.so.$VERSION"
-expect_out libar.so.0
+expect_out libar.so.1
 
 begin 'install: ar.pc gives the version, the prefix and the directories'
 put_in
@@ -85,11 +85,11 @@ run env PKG_CONFIG_PATH="$D/root$L/pkgconfig" sh -c 'pkg-config --modversion ar 
 expect_exit 0
 expect_out "$VERSION" /usr/local /usr/local/lib /usr/local/include
 
-begin 'pkg-config: a C program links with libar.so.0 and runs'
+begin 'pkg-config: a C program links with libar.so.1 and runs'
 put_in
 client "$CC" $CFLAGS "$SRC/tests/client.c" $(pc --cflags --libs ar)
 needs "$D/client"
-expect_out libar.so.0
+expect_out libar.so.1
 
 # static_libs: what pkg-config --static says to link, libar and LMDB
 # statically; the C library's own (-lpthread, -lm) stay shared, since a

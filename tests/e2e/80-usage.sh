@@ -29,11 +29,11 @@ expect_err <"$D/usage"
 begin 'usage: --version names the command and the version'
 run ar-suggest --version
 expect_exit 0
-expect_out 'ar-suggest (ar) 0.1.0'
+expect_out 'ar-suggest (ar) 0.2.0'
 expect_err
 run ar-del -V
 expect_exit 0
-expect_out 'ar-del (ar) 0.1.0'
+expect_out 'ar-del (ar) 0.2.0'
 
 begin 'usage: a bad --now is bad usage'
 mkstore
