@@ -290,6 +290,39 @@ void ledger_free(struct ledger *l);
 int ledger_check(struct ledger *l, struct hd *d, int started_kept,
     uint64_t *resv, uint64_t *runs);
 
+/* --- the brute force on small plans (hostbrute.c) ------------------------------ */
+
+/* One reservation of a plan for the exhaustive search: its hosts fixed,
+ * or n of those it may have. */
+struct bitem {
+	int64_t s, e;
+	uint32_t n;
+	hmask allow, fixed;
+};
+
+/* Is there an assignment of hosts to every item, none held twice at
+ * once?  1, 0, -1 when the search ran out of budget, -2 without memory;
+ * it reorders it. */
+int feasible(struct bitem *it, size_t n, uint32_t nhosts);
+
+/* The scenarios: nothing named; some requests naming hosts; a cluster
+ * of two partitions with features and borrowing. */
+enum { BR_PLAIN, BR_PINS, BR_PARTS, NBR };
+
+struct brute {
+	uint64_t asked, granted, refused;
+	uint64_t feasible;      /* refused, yet an assignment exists */
+	uint64_t undecided;     /* ... the search ran out of budget */
+	uint64_t violations;    /* grants the check found not exact */
+	char first[256];
+};
+
+void cluster_small(struct cluster *c, int parts);
+/* Run runs scenarios of kind through ops (seeded), every refusal asked
+ * of the exhaustive search; 0 or an error. */
+int brute_scenarios(const struct hdesign *ops, enum hfit fit, int kind,
+    unsigned runs, uint64_t seed, struct brute *out);
+
 /* --- what the designs share beyond the above ------------------------------ */
 
 /* Add item to a growing array of elements of size sz. */
