@@ -37,13 +37,17 @@
 /* The first requests of each trace in quick mode. */
 #define QUICK_REQUESTS 3000
 
-enum row { ROW_PLAIN, ROW_PINS, ROW_PARTS, NROWS };
+enum row { ROW_PLAIN, ROW_PINS, ROW_PARTS, ROW_LATE, ROW_MAINT, NROWS };
 
 static const char *const row_title[NROWS] = {
 	"(1) plain: 64 hosts, one partition, no named hosts",
 	"(2) pins: the same with 2 maintenance reservations a week of 4 named "
 	    "hosts (bench.c's)",
 	"(3) partitions: 64 hosts in 4 partitions with features and borrowing",
+	"(4) the same maintenance booked late: after each period's requests, "
+	    "into the plan they made",
+	"(5) maintenance that wins (pools (A) only): forced at its earliest "
+	    "start, after the requests",
 };
 
 /* What one replay measured. */
@@ -58,12 +62,21 @@ struct result {
 	struct hcounts k;
 	uint64_t violations;
 	char violation[256];
+	struct samples pin;     /* per maintenance booked or forced, ns */
+	uint64_t forced, displaced;
+	/* Free time frames and scheduling options at the periods' ends:
+	 * the plan laid out (a mapping), the frames of each partition over
+	 * a day, 5 options for 16 nodes for 2 hours within a day; summed
+	 * microseconds and counts. */
+	double lay_us, frames_us, options_us;
+	uint64_t nframes, noptions, ntimes;
 };
 
 static void
 result_free(struct result *r)
 {
 	stats_free(&r->st);
+	free(r->pin.ns);
 }
 
 /* --- the workload ---------------------------------------------------------- */
@@ -136,22 +149,89 @@ book_pins(struct run *x, size_t p, int64_t clock)
 	int rc, granted;
 
 	for (int k = 0; k < PINS_PER_PERIOD; k++) {
+		uint64_t t0 = now_ns();
+
 		pin_request(p, k, clock, &q, &hi);
 		x->res->pins_asked++;
 		if ((rc = x->d.ops->suggest(&x->d, &q, hi, &at)) != 0)
 			return rc;
-		if (at < 0)
-			continue;
-		q.s = at;
-		if ((rc = x->d.ops->add(&x->d, &q, x->next_id,
-		    &granted)) != 0)
-			return rc;
+		granted = 0;
+		if (at >= 0) {
+			q.s = at;
+			if ((rc = x->d.ops->add(&x->d, &q, x->next_id,
+			    &granted)) != 0)
+				return rc;
+		}
+		if (sample(&x->res->pin, now_ns() - t0) != 0)
+			return -1;
 		if (granted) {
 			if ((rc = ledger_grant(&x->l, x->next_id++, &q)) != 0)
 				return rc;
 			x->res->pins_granted++;
 		}
 	}
+	return 0;
+}
+
+static int
+displaced(uint64_t id, void *arg)
+{
+	struct run *x = arg;
+
+	ledger_drop(&x->l, id);
+	x->res->displaced++;
+	return 0;
+}
+
+/* Force the maintenance of period p at its earliest start. */
+static int
+force_pins(struct run *x, size_t p, int64_t clock)
+{
+	struct hreq q;
+	int64_t hi;
+	int rc;
+
+	for (int k = 0; k < PINS_PER_PERIOD; k++) {
+		uint64_t t0 = now_ns();
+
+		pin_request(p, k, clock, &q, &hi);
+		if ((rc = x->d.ops->force(&x->d, &q, x->next_id, displaced,
+		    x)) != 0)
+			return rc;
+		if (sample(&x->res->pin, now_ns() - t0) != 0)
+			return -1;
+		if ((rc = ledger_grant(&x->l, x->next_id++, &q)) != 0)
+			return rc;
+		x->res->forced++;
+	}
+	return 0;
+}
+
+/* The free time frames and options at the clock, timed. */
+static int
+frames_options(struct run *x)
+{
+	struct result *r = x->res;
+	const struct cluster *c = x->d.c;
+	struct occupancy o;
+	struct frame fr[1024];
+	struct option op[5];
+	struct hreq q = { x->d.now, 24, 16, 0, 0, 0 };
+	uint64_t t0 = now_ns(), t1;
+	int rc;
+
+	if ((rc = occupancy_build(&o, &x->d, x->d.now, 288 + 24)) != 0)
+		return rc;
+	t1 = now_ns();
+	r->lay_us += (double)(t1 - t0) / 1e3;
+	for (uint32_t p = 0; p < c->nparts; p++)
+		r->nframes += frames(&o, c->in_part[p], fr, 1024);
+	t0 = now_ns();
+	r->frames_us += (double)(t0 - t1) / 1e3;
+	r->noptions += options(&o, c, &q, x->d.now + 288, x->d.fit, op, 5);
+	r->options_us += (double)(now_ns() - t0) / 1e3;
+	r->ntimes++;
+	occupancy_free(&o);
 	return 0;
 }
 
@@ -210,7 +290,8 @@ period_end(struct run *x)
 	int rc;
 
 	if ((rc = ledger_check(&x->l, &x->d, x->d.ops != &sweep_design, &resv,
-	    &runs)) != 0)
+	    &runs)) != 0 || (x->d.fit == HF_BEST && (rc = frames_options(x)) !=
+	    0))
 		return rc;
 	r->resv += resv;
 	r->runs += runs;
@@ -256,7 +337,12 @@ design_replay(const struct trace *tr, const struct hdesign *ops, int fit,
 		    (rc = book_pins(&x, p, tr->pclock[p])) != 0))
 			break;
 		for (size_t i = tr->pfirst[p]; i < end && rc == 0; i++)
-			rc = admit_one(&x, tr, i, row);
+			rc = admit_one(&x, tr, i, row == ROW_PARTS ? row :
+			    ROW_PLAIN);
+		if (rc == 0 && row == ROW_LATE)
+			rc = book_pins(&x, p, tr->pclock[p]);
+		if (rc == 0 && row == ROW_MAINT)
+			rc = force_pins(&x, p, tr->pclock[p]);
 		if (rc == 0)
 			rc = period_end(&x);
 	}
@@ -345,16 +431,31 @@ same_as(const struct trace *tr, const struct result *a,
 
 /* --- the tables --------------------------------------------------------------- */
 
-static void
-print_head(void)
+/* The node-slots r granted to the trace's requests. */
+static double
+work(const struct trace *tr, const struct result *r)
 {
-	printf("  %-22s %-5s %8s %8s %8s %8s %8s %8s %7s %6s %9s %7s %7s\n",
-	    "design", "fit", "granted", "vs ref", "search", "suggest", "add",
-	    "s+s+a", "x floor", "frag", "mem KiB", "sweeps", "fallbk");
+	double w = 0;
+
+	for (size_t i = 0; i < r->st.done; i++)
+		if (r->st.granted[i] >= 0)
+			w += (double)tr->r[i].nodes *
+			    (double)slots_up(tr->r[i].dur, SLOT);
+	return w;
 }
 
 static void
-print_result(struct result *r, const struct result *ref, double floor_us)
+print_head(void)
+{
+	printf("  %-22s %-5s %8s %7s %7s %8s %8s %8s %8s %7s %6s %8s %7s "
+	    "%15s\n", "design", "fit", "granted", "vs ref", "work", "search",
+	    "suggest", "add", "s+s+a", "x floor", "frag", "mem KiB", "sweeps",
+	    "fallback/rescued");
+}
+
+static void
+print_result(const struct trace *tr, struct result *r,
+    const struct result *ref, double floor_us)
 {
 	double p[3], sum = 0;
 
@@ -366,9 +467,11 @@ print_result(struct result *r, const struct result *ref, double floor_us)
 	    fit_name[r->fit], r->st.ngranted, ref != NULL &&
 	    r->st.done < ref->st.done ? "*" : " ");
 	if (ref != NULL && ref != r && r->st.done == ref->st.done)
-		printf(" %+8ld", (long)r->st.ngranted - (long)ref->st.ngranted);
+		printf(" %+7ld %+6.2f%%", (long)r->st.ngranted -
+		    (long)ref->st.ngranted, 100 * (work(tr, r) /
+		    work(tr, ref) - 1));
 	else
-		printf(" %8s", "");
+		printf(" %7s %7s", "", "");
 	for (int k = 0; k < 3; k++)
 		us(p[k]);
 	us(sum);
@@ -381,11 +484,12 @@ print_result(struct result *r, const struct result *ref, double floor_us)
 	else
 		printf(" %6s", "-");
 	if (r->bytes_n > 0)
-		printf(" %9.0f", r->bytes_sum / (double)r->bytes_n / 1024);
+		printf(" %8.0f", r->bytes_sum / (double)r->bytes_n / 1024);
 	else
-		printf(" %9s", "-");
-	printf(" %7llu %7llu\n", (unsigned long long)r->k.sweeps,
-	    (unsigned long long)r->k.fallbacks);
+		printf(" %8s", "-");
+	printf(" %7llu %7llu/%-7llu\n", (unsigned long long)r->k.sweeps,
+	    (unsigned long long)r->k.fallbacks,
+	    (unsigned long long)r->k.rescued);
 	if (r->violations > 0)
 		printf("  NOT EXACT: %s, %s fit: %llu violations, the first: "
 		    "%s\n", r->name, r->fit < 0 ? "-" : fit_name[r->fit],
@@ -396,8 +500,56 @@ print_result(struct result *r, const struct result *ref, double floor_us)
 
 /* The prototypes of the designs, in the order of the tables. */
 static const struct hdesign *const designs[] = { &pools_design,
-	&pools_holes_design };
+	&pools_holes_design, &profile_design, &bitmap_design };
 #define NDESIGNS (sizeof(designs) / sizeof(designs[0]))
+
+/* What the best fit of each design cost for frames and options. */
+struct fo {
+	const char *name;
+	double lay_us, frames_us, options_us;
+	uint64_t nframes, noptions, ntimes;
+};
+
+static struct fo fo_rows[2][NDESIGNS + 1];
+
+static void
+keep_fo(int row, size_t i, const struct result *r)
+{
+	struct fo *f = &fo_rows[row == ROW_PARTS][i];
+
+	f->name = r->name;
+	f->lay_us = r->lay_us;
+	f->frames_us = r->frames_us;
+	f->options_us = r->options_us;
+	f->nframes = r->nframes;
+	f->noptions = r->noptions;
+	f->ntimes = r->ntimes;
+}
+
+static void
+print_fo(void)
+{
+	printf("\n  free time frames and scheduling options, at the clock of "
+	    "each period (best fit): the\n  plan laid out over a day (the "
+	    "mapping, for the designs that map lazily), the frames\n  of "
+	    "every partition over that day, 5 options for 16 nodes for 2 "
+	    "hours within it\n");
+	printf("  %-22s %-12s %12s %10s %10s %10s %10s\n", "design", "row",
+	    "lay out us", "frames us", "frames", "options us", "options");
+	for (int row = 0; row < 2; row++)
+		for (size_t i = 0; i < NDESIGNS + 1; i++) {
+			const struct fo *f = &fo_rows[row][i];
+			double n = f->ntimes ? (double)f->ntimes : 1;
+
+			if (f->name == NULL)
+				continue;
+			printf("  %-22s %-12s %12.1f %10.1f %10.1f %10.1f "
+			    "%10.1f\n", f->name, row ? "partitions" : "pins",
+			    f->lay_us / n, f->frames_us / n,
+			    (double)f->nframes / n, f->options_us / n,
+			    (double)f->noptions / n);
+		}
+}
 
 /* Replay row through every design and fit, print each against ref (the
  * row's reference for grants) and the floor's time; a design that must
@@ -414,16 +566,74 @@ row_designs(const struct trace *tr, int row, size_t limit,
 			if (design_replay(tr, designs[i], fit, row, limit,
 			    &rs) != 0)
 				return -1;
-			print_result(&rs, ref, floor_us);
-			/* One pool and nothing named: the pools are the
-			 * floor's ring, whatever the fit. */
-			if (row == ROW_PLAIN && (designs[i] == &pools_design ||
-			    designs[i] == &pools_holes_design) &&
+			print_result(tr, &rs, ref, floor_us);
+			/* One pool and nothing named: the pools, and the
+			 * bitmaps' counts, are the floor's ring, whatever
+			 * the fit. */
+			if (row == ROW_PLAIN && designs[i] != &profile_design &&
 			    same_as(tr, &rs, ref) != 0)
 				bad = 1;
+			if (fit == HF_BEST && row != ROW_PLAIN)
+				keep_fo(row, i + 1, &rs);
 			bad |= rs.violations > 0;
 			result_free(&rs);
 		}
+	return bad;
+}
+
+/* Rows 4 and 5: maintenance after the requests, booked or forced. */
+static int
+late_rows(const struct trace *tr, size_t limit)
+{
+	const struct hdesign *all[NDESIGNS + 1];
+	struct result rs;
+	int bad = 0;
+
+	all[0] = &sweep_design;
+	for (size_t i = 0; i < NDESIGNS; i++)
+		all[i + 1] = designs[i];
+	printf("\n  %s\n  %-22s %-5s %12s %12s %12s %8s\n",
+	    row_title[ROW_LATE], "design", "fit", "maintenance", "us p50",
+	    "us p99", "granted");
+	for (size_t i = 0; i < NDESIGNS + 1; i++) {
+		if (design_replay(tr, all[i], HF_BEST, ROW_LATE, limit,
+		    &rs) != 0)
+			return -1;
+		printf("  %-22s %-5s %5zu of %-4zu", rs.name, fit_name[HF_BEST],
+		    rs.pins_granted, rs.pins_asked);
+		us(pctl(&rs.pin, 50));
+		printf("     ");
+		us(pctl(&rs.pin, 99));
+		printf("     %8zu\n", rs.st.ngranted);
+		if (rs.violations > 0) {
+			printf("  NOT EXACT: %s: %s\n", rs.name, rs.violation);
+			bad = 1;
+		}
+		result_free(&rs);
+	}
+	printf("\n  %s\n  %-22s %-5s %8s %10s %10s %8s %8s %8s\n",
+	    row_title[ROW_MAINT], "design", "fit", "forced", "displaced",
+	    "moved", "us p50", "us p99", "granted");
+	for (int fit = 0; fit < NFITS; fit++) {
+		if (design_replay(tr, &pools_design, fit, ROW_MAINT, limit,
+		    &rs) != 0)
+			return -1;
+		printf("  %-22s %-5s %8llu %10llu %10llu", rs.name,
+		    fit_name[fit], (unsigned long long)rs.forced,
+		    (unsigned long long)rs.displaced,
+		    (unsigned long long)rs.k.covers);
+		us(pctl(&rs.pin, 50));
+		us(pctl(&rs.pin, 99));
+		printf(" %8zu\n", rs.st.ngranted);
+		if (rs.violations > 0) {
+			printf("  NOT EXACT: %s: %s\n", rs.name, rs.violation);
+			bad = 1;
+		}
+		result_free(&rs);
+	}
+	printf("  (displaced: reservations the maintenance took the hosts of, "
+	    "told by id; moved: those\n   kept on other hosts, and pool "
+	    "reservations moved onto a maintained host's free time)\n");
 	return bad;
 }
 
@@ -450,11 +660,11 @@ run_trace(const struct trace *tr, void *arg)
 
 	printf("\n  %s\n", row_title[ROW_PLAIN]);
 	print_head();
-	print_result(&fl, &fl, floor_us);
-	print_result(&lib, &fl, floor_us);
+	print_result(tr, &fl, &fl, floor_us);
+	print_result(tr, &lib, &fl, floor_us);
 	if (design_replay(tr, &sweep_design, -1, ROW_PLAIN, limit, &rs) != 0)
 		return -1;
-	print_result(&rs, &fl, floor_us);
+	print_result(tr, &rs, &fl, floor_us);
 	bad |= same_as(tr, &rs, &fl) != 0 || rs.violations > 0;
 	result_free(&rs);
 	if ((rc = row_designs(tr, ROW_PLAIN, limit, &fl, floor_us)) < 0)
@@ -465,8 +675,9 @@ run_trace(const struct trace *tr, void *arg)
 	print_head();
 	if (design_replay(tr, &sweep_design, -1, ROW_PINS, limit, &rs) != 0)
 		return -1;
-	print_result(&lib_pins, &rs, floor_us);
-	print_result(&rs, &rs, floor_us);
+	print_result(tr, &lib_pins, &rs, floor_us);
+	print_result(tr, &rs, &rs, floor_us);
+	keep_fo(ROW_PINS, 0, &rs);
 	bad |= same_as(tr, &lib_pins, &rs) != 0 || rs.violations > 0;
 	if ((rc = row_designs(tr, ROW_PINS, limit, &rs, floor_us)) < 0)
 		return -1;
@@ -477,18 +688,88 @@ run_trace(const struct trace *tr, void *arg)
 	print_head();
 	if (design_replay(tr, &sweep_design, -1, ROW_PARTS, limit, &rs) != 0)
 		return -1;
-	print_result(&rs, &rs, floor_us);
+	print_result(tr, &rs, &rs, floor_us);
+	keep_fo(ROW_PARTS, 0, &rs);
 	bad |= rs.violations > 0;
 	if ((rc = row_designs(tr, ROW_PARTS, limit, &rs, floor_us)) < 0)
 		return -1;
 	bad |= rc;
 	result_free(&rs);
+	printf("  (granted: trace requests; vs ref: against the row's first "
+	    "line, and the work granted,\n   node-slots; s+s+a: search, "
+	    "suggest and add p50 summed, x floor: against the floor's in\n"
+	    "   row 1; frag: runs of consecutive hosts per reservation, in "
+	    "the plan at the periods'\n   ends; mem: at the periods' ends; "
+	    "*: the first requests only, as bench.c's pins row)\n");
+	print_fo();
+	if ((rc = late_rows(tr, limit)) < 0)
+		return -1;
+	bad |= rc;
 
 	result_free(&fl);
 	result_free(&lib);
 	result_free(&lib_pins);
 	fflush(stdout);
 	return bad;
+}
+
+/* --- the brute force ------------------------------------------------------------ */
+
+#define BRUTE_RUNS (quick ? 40u : 600u)
+
+static int
+brute_report(void)
+{
+	static const char *const kind[NBR] = {
+		"nothing named", "some requests name 1-2 hosts",
+		"2 partitions, features, borrowing"
+	};
+	const struct hdesign *all[NDESIGNS + 1];
+	struct brute b;
+	uint64_t bad = 0;
+
+	all[0] = &sweep_design;
+	for (size_t i = 0; i < NDESIGNS; i++)
+		all[i + 1] = designs[i];
+	printf("\n== The brute force: %u scenarios of each kind, each of 40 "
+	    "requests on 6 hosts over 64 slots,\n   the clock moving; every "
+	    "refusal asked of an exhaustive search over the design's plan\n"
+	    "   (named and started ones fixed, the rest anywhere they may "
+	    "go, keeping their times)\n", BRUTE_RUNS);
+	for (int k = 0; k < NBR; k++) {
+		printf("\n  %s\n  %-22s %-5s %7s %7s %7s %16s %9s\n", kind[k],
+		    "design", "fit", "asked", "granted", "refused",
+		    "could be placed", "undecided");
+		for (size_t i = 0; i < NDESIGNS + 1; i++)
+			for (int fit = 0; fit < NFITS; fit++) {
+				if (i == 0 && fit != HF_BEST)
+					continue;       /* the library's */
+				if (brute_scenarios(all[i], (enum hfit)fit, k,
+				    BRUTE_RUNS, 20261126, &b) != 0) {
+					fprintf(stderr, "hostbench: brute force: "
+					    "%s failed\n", all[i]->name);
+					return -1;
+				}
+				printf("  %-22s %-5s %7llu %7llu %7llu %8llu "
+				    "(%4.1f%%) %9llu\n", all[i]->name,
+				    i == 0 ? "" : fit_name[fit],
+				    (unsigned long long)b.asked,
+				    (unsigned long long)b.granted,
+				    (unsigned long long)b.refused,
+				    (unsigned long long)b.feasible,
+				    b.refused ? 100.0 * (double)b.feasible /
+				    (double)b.refused : 0.0,
+				    (unsigned long long)b.undecided);
+				if (b.violations > 0)
+					printf("  NOT EXACT: %llu violations, the "
+					    "first: %s\n", (unsigned long long)
+					    b.violations, b.first);
+				bad += b.violations;
+			}
+	}
+	printf("  (could be placed: refused, though some assignment of hosts "
+	    "to the plan holds it; %% of\n   the refusals)\n");
+	return bad > 0;
 }
 
 int
@@ -500,7 +781,7 @@ main(int argc, char **argv)
 		{ "HPC2N-2002-2.2-cln.swf.gz", "HPC2N-2002", 1 },
 	};
 	uint64_t t0 = now_ns();
-	int status;
+	int status, rc;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: hostbench TRACE_DIR\n");
@@ -508,15 +789,20 @@ main(int argc, char **argv)
 	}
 	if (bench_begin("hostbench", argv[1]) != 0)
 		return 0;
-	cluster_plain(&row_cluster[ROW_PLAIN], 64);
-	cluster_plain(&row_cluster[ROW_PINS], 64);
-	cluster_parts(&row_cluster[ROW_PARTS]);
+	for (int row = 0; row < NROWS; row++)
+		if (row == ROW_PARTS)
+			cluster_parts(&row_cluster[row]);
+		else
+			cluster_plain(&row_cluster[row], 64);
 	printf("hostbench%s: ", quick ? " (BENCH_QUICK: the first requests "
 	    "of one trace)" : "");
 	print_machine();
 	if ((status = each_trace(argv[1], runs, 0, quick ? 1 :
 	    sizeof(runs) / sizeof(runs[0]), 0, run_trace, NULL)) < 0)
 		return 1;
+	if ((rc = brute_report()) < 0)
+		return 1;
+	status |= rc;
 	printf("\nhostbench: %s in %.0f s\n", status ? "FAILED (see above)" :
 	    "done", (double)(now_ns() - t0) / 1e9);
 	return status;
