@@ -444,13 +444,27 @@ work(const struct trace *tr, const struct result *r)
 	return w;
 }
 
+/* What all the calls of search, suggest and add took, per request. */
+static double
+mean_per_request(const struct result *r)
+{
+	double ns = 0;
+
+	if (r->st.done == 0)
+		return -1;
+	for (int k = OP_SEARCH; k <= OP_ADD; k++)
+		for (size_t i = 0; i < r->st.op[k].n; i++)
+			ns += (double)r->st.op[k].ns[i];
+	return ns / 1e3 / (double)r->st.done;
+}
+
 static void
 print_head(void)
 {
-	printf("  %-22s %-5s %8s %7s %7s %8s %8s %8s %8s %7s %6s %8s %7s "
+	printf("  %-22s %-5s %8s %7s %7s %8s %8s %8s %8s %7s %8s %6s %8s %7s "
 	    "%15s\n", "design", "fit", "granted", "vs ref", "work", "search",
-	    "suggest", "add", "s+s+a", "x floor", "frag", "mem KiB", "sweeps",
-	    "fallback/rescued");
+	    "suggest", "add", "s+s+a", "x floor", "mean", "frag", "mem KiB",
+	    "sweeps", "fallback/rescued");
 }
 
 static void
@@ -479,6 +493,7 @@ print_result(const struct trace *tr, struct result *r,
 		printf(" %6.2fx", sum / floor_us);
 	else
 		printf(" %7s", "");
+	us(mean_per_request(r));
 	if (r->resv > 0)
 		printf(" %6.3f", (double)r->runs / (double)r->resv);
 	else
@@ -698,9 +713,11 @@ run_trace(const struct trace *tr, void *arg)
 	printf("  (granted: trace requests; vs ref: against the row's first "
 	    "line, and the work granted,\n   node-slots; s+s+a: search, "
 	    "suggest and add p50 summed, x floor: against the floor's in\n"
-	    "   row 1; frag: runs of consecutive hosts per reservation, in "
-	    "the plan at the periods'\n   ends; mem: at the periods' ends; "
-	    "*: the first requests only, as bench.c's pins row)\n");
+	    "   row 1; mean: all their calls' time per request, fallback "
+	    "sweeps included; frag: runs\n   of consecutive hosts per "
+	    "reservation, in the plan at the periods' ends; mem: at the\n"
+	    "   periods' ends; *: the first requests only, as bench.c's pins "
+	    "row)\n");
 	print_fo();
 	if ((rc = late_rows(tr, limit)) < 0)
 		return -1;

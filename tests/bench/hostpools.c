@@ -741,11 +741,13 @@ out:
  * if s == e): if it was in its pool, a reservation that started on it
  * keeps it, explicitly now; the use is entered; the pool loses the host
  * from the clock (or its old until) to the end of its last use, with a
- * cover where that overflows.  *ok 0 if the use meets another on h, or no
- * cover is found; the changes are logged either way.
+ * cover where that overflows (if may_cover).  *ok 0 if the use meets
+ * another on h, or the pool overflows with no cover found; the changes
+ * are logged either way.
  */
 static int
-track(struct hd *d, uint32_t h, int64_t s, int64_t e, uint64_t id, int *ok)
+track(struct hd *d, uint32_t h, int64_t s, int64_t e, uint64_t id,
+    int may_cover, int *ok)
 {
 	struct pools *x = d->impl;
 	uint32_t p = d->c->pool_of[h];
@@ -782,16 +784,33 @@ track(struct hd *d, uint32_t h, int64_t s, int64_t e, uint64_t id, int *ok)
 		if ((rc = ring_add(x, p, from, until, 1)) != 0 ||
 		    (rc = set_until(x, h, until)) != 0)
 			return rc;
+		if (!may_cover) {
+			*ok = first_over(d, p, from, until) == until;
+			return 0;
+		}
 		return cover(d, h, from, until, ok);
 	}
 	*ok = 1;
 	return 0;
 }
 
-/* Grant (apply) or only try named q at q->s, as reservation id. */
+/* Are q's named hosts free of explicit uses over its interval? */
+static int
+named_free(const struct hd *d, const struct hreq *q)
+{
+	const struct pools *x = d->impl;
+
+	for (hmask m = q->named; m != 0; m &= m - 1)
+		if (!busy_free(&x->t[__builtin_ctzll(m)], q->s, q->s + q->len))
+			return 0;
+	return 1;
+}
+
+/* Grant (apply) or only try named q at q->s, as reservation id; with a
+ * cover where its hosts' pools would overflow, if may_cover. */
 static int
 named_try(struct hd *d, const struct hreq *q, uint64_t id, int apply,
-    int *ok)
+    int may_cover, int *ok)
 {
 	struct pools *x = d->impl;
 	int64_t e = q->s + q->len;
@@ -800,15 +819,14 @@ named_try(struct hd *d, const struct hreq *q, uint64_t id, int apply,
 
 	*ok = 0;
 	/* The cheap refusal: a host already used then. */
-	for (hmask m = q->named; m != 0; m &= m - 1)
-		if (!busy_free(&x->t[__builtin_ctzll(m)], q->s, e))
-			return 0;
+	if (!named_free(d, q))
+		return 0;
 	x->nu = 0;
 	if ((rc = split(x, d)) != 0 || (rc = append_res(d, q, id, &ri)) != 0)
 		goto out;
 	for (hmask m = q->named; m != 0; m &= m - 1)
 		if ((rc = track(d, (uint32_t)__builtin_ctzll(m), q->s, e, id,
-		    ok)) != 0 || !*ok)
+		    may_cover, ok)) != 0 || !*ok)
 			goto out;
 	rc = set_mask(x, U_EX, ri, q->named);
 out:
@@ -1007,7 +1025,7 @@ fits_fast(struct hd *d, const struct hreq *q, int *ok)
 	struct pick pk;
 
 	if (q->named)
-		return named_try(d, q, 0, 0, ok);
+		return named_try(d, q, 0, 0, 1, ok);
 	*ok = fast_pick(d, q, 0, &pk);
 	return 0;
 }
@@ -1141,22 +1159,26 @@ pl_suggest(struct hd *d, const struct hreq *q, int64_t hi, int64_t *start)
 		hi = d->now + d->m - len;
 	if (q->s > hi)
 		return 0;
-	if (!x->split) {
+	if (!x->split && !q->named) {
 		*start = hring_first(&x->ring[0], q->s, hi, len,
 		    pool_size(d, 0) - q->n);
 		return 0;
 	}
 	w = hi - q->s + 1;
 	if (q->named) {
-		for (s = 0; s < w; s++) {
-			at.s = q->s + s;
-			if ((rc = named_try(d, &at, 0, 0, &ok)) != 0)
-				return rc;
-			if (ok) {
-				*start = at.s;
-				return 0;
+		/* Starts that need no cover, then a cover (O(plan)) at the
+		 * first SUGGEST_SWEEPS starts its hosts are free from. */
+		for (int pass = 0, covers = 0; pass < 2; pass++)
+			for (s = 0; s < w && covers < SUGGEST_SWEEPS; s++) {
+				at.s = q->s + s;
+				if ((rc = named_try(d, &at, 0, 0, pass, &ok)) != 0)
+					return rc;
+				if (ok) {
+					*start = at.s;
+					return 0;
+				}
+				covers += pass && named_free(d, &at);
 			}
-		}
 		goto fallback;
 	}
 	elig = hreq_eligible(c, q);
@@ -1247,7 +1269,7 @@ pl_add(struct hd *d, const struct hreq *q, uint64_t id, int *granted)
 	if (q->s + q->len > d->now + d->m)
 		return 0;
 	if (q->named) {
-		if ((rc = named_try(d, q, id, 1, &ok)) != 0)
+		if ((rc = named_try(d, q, id, 1, 1, &ok)) != 0)
 			return rc;
 	} else if ((ok = fast_pick(d, q, 0, &pk)) != 0) {
 		x->nu = 0;
@@ -1350,7 +1372,7 @@ pl_force(struct hd *d, const struct hreq *q, uint64_t id,
 
 		/* Tracked from the clock, for no use yet: what started on
 		 * it is explicit then, and goes with the rest. */
-		if ((rc = track(d, h, d->now, d->now, 0, &ok)) != 0)
+		if ((rc = track(d, h, d->now, d->now, 0, 1, &ok)) != 0)
 			goto fail;
 		while ((i = busy_at(t, q->s)) < t->n && t->b[i].s < e) {
 			size_t k = find_res(x, t->b[i].id);
