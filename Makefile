@@ -7,7 +7,8 @@
 #                 a short fuzz pass
 #   make bench    performance figures (never part of check; check runs
 #                 each bench program in a quick mode, without timing);
-#                 make garq: GarQ's comparison and the price of slots
+#                 make garq: GarQ's comparison and the price of slots;
+#                 make hostbench: the host model's design study
 #   make fuzz     a fuzzing campaign: FUZZ_RUNS executions a target,
 #                 within FUZZ_SECONDS in all
 #   make install  commands, libraries, headers, pkg-config file and man
@@ -178,7 +179,7 @@ deps: build-deps
 
 .PHONY: all build-deps deps demo check test unit floors e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
-	fuzz-short fuzz bench bench-run garq flexbench rmbench bench-quick install \
+	fuzz-short fuzz bench bench-run garq hostbench hosts-test flexbench rmbench bench-quick install \
 	uninstall clean FORCE
 
 # --- tests ---------------------------------------------------------------
@@ -499,6 +500,35 @@ TRACES ?= ../shared/traces
 garq: deps
 	$(MAKE) all $(B)/bench/garq
 	BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/garq $(TRACES)
+
+# The host model's design study (issue 23): prototypes of admission exact
+# with respect to hosts, on the traces beside the floor and the library,
+# and a brute force on small plans; tests/test_hosts.c checks that what
+# they grant is exact.  BENCH_QUICK=1: the first requests of one trace.
+HOSTS_SRC = $(addprefix tests/bench/,hostlib.c hostcheck.c hostsweep.c hostpools.c \
+	hostprofile.c hostbitmap.c hostbrute.c)
+HOSTBENCH_SRC = tests/bench/hostbench.c $(HOSTS_SRC) $(addprefix tests/bench/,\
+	replay.c trace.c floor.c compare.c arstore.c mapping.c cmds.c)
+
+$(B)/bench/hostbench: $(HOSTBENCH_SRC) tests/bench/hosts.h tests/bench/bench.h \
+		$(B)/libar.a $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(HOSTBENCH_SRC) $(B)/libar.a \
+		$(LMDB_LIBS) -lm
+
+hostbench: deps
+	$(MAKE) all $(B)/bench/hostbench
+	$(MAKE) hosts-test
+	BENCH_QUICK=$(BENCH_QUICK) $(B)/bench/hostbench $(TRACES)
+
+# The prototypes' own tests: what they grant is exact.
+$(B)/tests/test_hosts: $(HOSTS_SRC) tests/bench/trace.c tests/bench/hosts.h \
+	tests/bench/bench.h
+$(B)/tests/test_hosts: ALL_CFLAGS += -Itests/bench
+
+hosts-test: $(B)/tests/test_hosts
+	@echo "== $(B)/tests/test_hosts"
+	@$(B)/tests/test_hosts
 
 # Umar's thesis, Tables 6.1 and 6.2: fixed, first fit, FCFS-EDS, FCFS-LRH
 # on the same generated workloads (tests/bench/argen.c prints them).

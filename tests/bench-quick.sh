@@ -126,3 +126,25 @@ for part in 'Growth' 'The price of slots'; do
 	expect_lines 1 "^== $part"
 done
 expect_lines 1 '^garq: done in [0-9]+ s$'
+
+# The host study's prototypes (issue 23) on the excerpt: every plan they
+# hold checked exact at every period's end, today's sweep in memory
+# granting as the library, the pools and bitmaps as the floor where
+# nothing is named, and the brute force run.
+begin 'bench: hostbench on a trace excerpt: every plan exact, the sweep as the library'
+mkdir "$D/traces"
+gzip -c "$DATA/sdsc-blue-excerpt.swf" \
+    >"$D/traces/SDSC-BLUE-2000-4.2-cln.swf.gz"
+run env BENCH_QUICK=1 "$AR_BENCH/hostbench" "$D/traces"
+expect_exit 0
+expect_err
+expect_lines 1 '^== SDSC-BLUE-2000, shuffled order: '
+expect_lines 0 'MISMATCH|NOT EXACT'
+expect_lines 11 "^  check: "
+expect_lines 1 '^  check: ar \(library\), pins grants as sweep \(today\): '
+for part in '\(1\) plain' '\(2\) pins' '\(3\) partitions' '\(4\) the same' \
+    '\(5\) maintenance that wins'; do
+	expect_lines 1 "^  $part"
+done
+expect_lines 1 '^== The brute force: '
+expect_lines 1 '^hostbench: done in [0-9]+ s$'

@@ -13,6 +13,33 @@
 #define PERIOD (14 * 86400)             /* the clock moves once per period */
 #define SUGGEST_LIMIT (12 * 3600)
 
+/*
+ * Maintenance, as the benchmarks book it (mapping.c, and the host study's
+ * hostbench.c): in each period, one reservation a week of PIN_HOSTS named
+ * hosts for 4 hours, 2 and 9 days after the period's clock and free to
+ * start within a day of that; each on the next hosts in turn, as an
+ * operator would take a cluster's racks down one by one.
+ */
+#define PIN_HOSTS 4
+#define PIN_DURATION (4 * 3600)
+#define PIN_WINDOW 86400
+#define PINS_PER_PERIOD 2
+
+/* The first host of the k-th maintenance of the period-th period booked
+ * (both from 0), and its earliest start in a period from clock. */
+static inline uint32_t
+pin_first_host(size_t period, int k)
+{
+	return (uint32_t)((period * PINS_PER_PERIOD + (size_t)k) * PIN_HOSTS %
+	    NODES);
+}
+
+static inline int64_t
+pin_earliest(int64_t clock, int k)
+{
+	return clock + (2 + 7 * (int64_t)k) * 86400;
+}
+
 /* One request of a trace. */
 struct req {
 	int64_t start;          /* seconds since the epoch, not rounded */

@@ -15,16 +15,6 @@
 #define MAP_RUNS 3
 
 /*
- * Maintenance: in each period, one reservation a week of PIN_HOSTS named
- * hosts for 4 hours, 2 and 9 days after the period's clock and free to
- * start within a day of that; each on the next hosts in turn, as an
- * operator would take a cluster's racks down one by one.
- */
-#define PIN_HOSTS 4
-#define PIN_DURATION (4 * 3600)
-#define PIN_WINDOW 86400
-
-/*
  * What the mappings at every clock add up to, by way: best fit, first
  * fit (from the clock, as ar-map by default), and best fit from an hour
  * before the clock, which also reads the history.
@@ -180,10 +170,10 @@ map_report(const struct trace *tr)
 
 /* --- admission with pins in the plan ------------------------------------- */
 
-/* The pins asked for and granted, and the hosts the next one takes. */
+/* The pins asked for and granted, and the periods booked so far. */
 static struct {
 	size_t asked, granted;
-	uint32_t next;
+	size_t periods;
 } pins;
 
 struct pin_batch {
@@ -207,12 +197,12 @@ pin_fn(ar_txn *t, void *arg)
 	rq.jobs = 1;
 	rq.hosts = hosts;
 	rq.user = "maintenance";
-	for (int k = 0; k < 2; k++) {
-		uint32_t first = (pins.next + (uint32_t)k * PIN_HOSTS) % NODES;
+	for (int k = 0; k < PINS_PER_PERIOD; k++) {
+		uint32_t first = pin_first_host(pins.periods, k);
 
 		for (uint32_t h = 0; h < PIN_HOSTS; h++)
 			hosts[h] = first + h;
-		rq.earliest = pb->clock + (2 + 7 * k) * 86400;
+		rq.earliest = pin_earliest(pb->clock, k);
 		rq.latest = rq.earliest + PIN_WINDOW;
 		if ((rc = ar_add(t, &rq, &ans)) != 0)
 			return rc;
@@ -234,9 +224,9 @@ pin_period(const struct backend *b, int64_t clock, int after)
 		fprintf(stderr, "bench: maintenance: %s\n", ar_strerror(rc));
 		return -1;
 	}
-	pins.asked += 2;
+	pins.asked += PINS_PER_PERIOD;
 	pins.granted += pb.granted;
-	pins.next = (pins.next + 2 * PIN_HOSTS) % NODES;
+	pins.periods++;
 	return 0;
 }
 
