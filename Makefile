@@ -163,7 +163,8 @@ deps: build-deps
 
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
 	$(B)/tests/test_map $(B)/tests/test_modify $(B)/tests/test_hold \
-	$(B)/tests/test_report $(B)/tests/test_series $(B)/tests/test_kv
+	$(B)/tests/test_report $(B)/tests/test_series $(B)/tests/test_kv \
+	$(B)/tests/test_schemes
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h tests/suite.h $(B)/libar.a
 	@mkdir -p $(@D)
@@ -180,6 +181,10 @@ $(B)/tests/pngpixel: tests/pngpixel.c
 
 # The brute-force model is shared by the model test and the model fuzzer.
 $(B)/tests/test_lib: tests/model.c tests/model.h
+
+# make compare's schemes in memory, against brute force (tests/oracle.c).
+$(B)/tests/test_schemes: tests/oracle.c tests/oracle.h tests/bench/plan.c \
+	tests/bench/schemes.h
 
 # Each suite's closing "N passed, N failed" line is kept in RESULTS so
 # that check can close with the sum of them all.
