@@ -101,7 +101,7 @@ struct result {
 
 static int mismatch;            /* the library and the memory differed */
 
-static void
+static _Noreturn void
 die(const char *what, int rc)
 {
 	fprintf(stderr, "schemes: %s: %s\n", what, ar_strerror(rc));
