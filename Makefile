@@ -179,14 +179,15 @@ deps: build-deps
 
 .PHONY: all build-deps deps demo check test unit floors e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
-	fuzz-short fuzz bench bench-run garq hostbench hosts-test flexbench rmbench bench-quick install \
-	uninstall clean FORCE
+	fuzz-short fuzz bench bench-run garq hostbench hosts-test flexbench \
+	rmbench compare bench-quick install uninstall clean FORCE
 
 # --- tests ---------------------------------------------------------------
 
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
 	$(B)/tests/test_map $(B)/tests/test_modify $(B)/tests/test_hold \
-	$(B)/tests/test_report $(B)/tests/test_series $(B)/tests/test_kv
+	$(B)/tests/test_report $(B)/tests/test_series $(B)/tests/test_kv \
+	$(B)/tests/test_schemes
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h tests/suite.h $(B)/libar.a
 	@mkdir -p $(@D)
@@ -203,6 +204,10 @@ $(B)/tests/pngpixel: tests/pngpixel.c
 
 # The brute-force model is shared by the model test and the model fuzzer.
 $(B)/tests/test_lib: tests/model.c tests/model.h
+
+# make compare's schemes in memory, against brute force (tests/oracle.c).
+$(B)/tests/test_schemes: tests/oracle.c tests/oracle.h tests/bench/plan.c \
+	tests/bench/schemes.h
 
 # Each suite's closing "N passed, N failed" line is kept in RESULTS so
 # that check can close with the sum of them all.
@@ -561,6 +566,24 @@ $(B)/bench/rmbench: tests/bench/rmbench.c $(FLEX_RUN) $(FLEX_DEPS)
 rmbench: deps
 	$(MAKE) all $(B)/bench/rmbench
 	$(B)/bench/rmbench
+
+# Seed 004's schemes (tests/bench/schemes.h reads them): FCFS rigid,
+# FCFS-EDS, RSPB, ORR, TARR and DRR on the thesis's generated workloads
+# and COMPARE_DAYS days of two traces in TRACES (1000: the whole of
+# both), by the seed's AWT and RIT; the two FCFS ones through the
+# library too, hashed against the memory's.
+COMPARE_DAYS ?= 365
+SCHEMES_SRC = $(addprefix tests/bench/,schemes.c plan.c trace.c) $(FLEX_RUN)
+
+$(B)/bench/schemes: $(SCHEMES_SRC) tests/bench/schemes.h tests/bench/bench.h \
+		$(FLEX_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -DARGEN_LIB -o $@ $(SCHEMES_SRC) \
+		$(B)/libar.a $(LMDB_LIBS) -lm
+
+compare: deps
+	$(MAKE) all $(B)/bench/schemes
+	$(B)/bench/schemes --days $(COMPARE_DAYS) $(TRACES)
 
 # Every program under tests/bench (a file with a main) built, and each
 # run in a quick mode (tests/bench-quick.sh): a few seconds each, in

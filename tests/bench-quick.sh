@@ -94,7 +94,34 @@ expect_lines 3 ': what holds$'
 expect_lines 1 '^In short '
 
 # The excerpt of SDSC Blue Horizon's log make demo replays, under the
-# name of the whole log, which is the file bench looks for.
+# name of the whole log, which is the file bench (and compare) looks for.
+begin 'bench: compare runs every scheme, FCFS through ar_add as in memory'
+mkdir "$D/traces"
+gzip -c "$DATA/sdsc-blue-excerpt.swf" \
+    >"$D/traces/SDSC-BLUE-2000-4.2-cln.swf.gz"
+run "$AR_BENCH/schemes" --slots 300 --days 2 "$D/traces"
+expect_exit 0
+expect_err
+expect_lines 1 '^KTH-SP2-1996: .* missing: skipped$'
+expect_lines 5 '^== (parametric|MPI) [23]/slot (50|100)% flexible: |^== SDSC-BLUE-2000: '
+# acc% util% busy% AWT late RIT RIT/copy pieces lowered reclaimed
+expect_lines 30 '^  (FCFS rigid|FCFS-EDS|RSPB|ORR|TARR|DRR) +( +[0-9.]+){8} +[0-9.]+% +[0-9.]+$'
+expect_lines 10 '^  check: FCFS(-EDS| rigid) +through ar_add: [0-9]+ reservations, hash [0-9a-f]{16} = the memory.s$'
+expect_lines 0 'MISMATCH'
+expect_lines 15 '^  (AWT|RIT|RIT per copy) \((min|node-h|node-min)\): DRR .* RSPB [0-9.]+: (holds|does not hold)$'
+expect_lines 1 '^== Where the seed.s direction holds '
+expect_lines 1 '^The seed.s conclusion, DRR the best of the four: lowest '
+
+begin 'bench: compare refuses too few slots, and wants a share without traces'
+run "$AR_BENCH/schemes" --slots 100 "$D"
+expect_exit 2
+expect_out
+expect_err "schemes: bad value '100' (--slots: 288-1000000)"
+run "$AR_BENCH/schemes" --slots 300 "$D"
+expect_exit 2
+expect_err "schemes: no trace in $D to take the share of unused reservations from: give --unused"
+
+
 begin 'bench: bench on a trace excerpt: every backend grants as the floor'
 mkdir "$D/traces"
 gzip -c "$DATA/sdsc-blue-excerpt.swf" \

@@ -141,6 +141,20 @@ int bench_begin(const char *prog, const char *dir);
 void print_machine(void);
 
 /* trace.c */
+/* A Standard Workload Format trace's header: UnixStartTime, MaxNodes
+ * and MaxProcs, each -1 if it has none. */
+struct swf_header {
+	long long start;
+	long nodes, procs;
+};
+#define SWF_FIELDS 18
+/* Call row with the fields of each job of the gzipped trace at path
+ * (f[0] its field 1), its place among them from 0 and the header read
+ * so far, until row returns 1 (no more wanted) or -1 (an error, -1
+ * after a message); -1 after a message if the file cannot be read or a
+ * job has not its 18 fields, or comes before UnixStartTime. */
+int swf_read(const char *path, int (*row)(const double *f, size_t idx,
+    const struct swf_header *h, void *arg), void *arg);
 int trace_load(const char *path, size_t max, struct req **r, size_t *n,
     int *nowait);
 int trace_order(struct trace *tr, const struct req *r, size_t n,

@@ -1,6 +1,7 @@
 /*
- * trace.c - requests from a Standard Workload Format trace, prepared as in
- * GarQ section 5.1, and their replay order.
+ * trace.c - a Standard Workload Format trace read job by job (swf_read,
+ * which make compare reads too); requests from it, prepared as in GarQ
+ * section 5.1, and their replay order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,100 @@
 #include "bench.h"
 
 #define DUR_MAX (28 * 86400)
+
+int
+swf_read(const char *path, int (*row)(const double *f, size_t idx,
+    const struct swf_header *h, void *arg), void *arg)
+{
+	char cmd[4200], line[4096];
+	struct swf_header h = { -1, -1, -1 };
+	size_t idx = 0;
+	double f[SWF_FIELDS];
+	FILE *in;
+	int rc, wanted = 0;
+
+	if (snprintf(cmd, sizeof(cmd), "gzip -dc '%s'", path) >=
+	    (int)sizeof(cmd) || (in = popen(cmd, "r")) == NULL) {
+		fprintf(stderr, "bench: cannot read %s\n", path);
+		return -1;
+	}
+	/* The whole file is read even when row wants no more, so gzip
+	 * ends well. */
+	while (fgets(line, sizeof(line), in) != NULL) {
+		char *s = line, *e;
+		int k;
+
+		if (line[0] == ';') {
+			if ((s = strstr(line, "UnixStartTime:")) != NULL)
+				h.start = strtoll(s + 14, NULL, 10);
+			else if ((s = strstr(line, "MaxNodes:")) != NULL)
+				h.nodes = strtol(s + 9, NULL, 10);
+			else if ((s = strstr(line, "MaxProcs:")) != NULL)
+				h.procs = strtol(s + 9, NULL, 10);
+			continue;
+		}
+		if (wanted != 0)
+			continue;
+		for (k = 0; k < SWF_FIELDS; k++, s = e) {
+			f[k] = strtod(s, &e);       /* some fields are decimals */
+			if (e == s)
+				break;
+		}
+		if (k == 0)
+			continue;               /* blank line */
+		if (k < SWF_FIELDS || h.start < 0) {
+			fprintf(stderr, "bench: %s: bad line %zu%s\n", path,
+			    idx + 1, h.start < 0 ? " (no UnixStartTime)" : "");
+			goto fail;
+		}
+		if ((wanted = row(f, idx++, &h, arg)) < 0)
+			goto fail;
+	}
+	if ((rc = pclose(in)) != 0) {
+		fprintf(stderr, "bench: gzip -dc %s failed (status %d)\n", path,
+		    rc);
+		return -1;
+	}
+	return 0;
+fail:
+	pclose(in);
+	return -1;
+}
+
+/* What trace_load gathers. */
+struct loading {
+	struct req *r;
+	size_t n, cap, max, waits;
+};
+
+/* One job of the trace as a request: 0, 1 when max are there, -1. */
+static int
+load_row(const double *f, size_t idx, const struct swf_header *h, void *arg)
+{
+	struct loading *l = arg;
+	struct req *p;
+	double nodes = f[4] > 0 ? f[4] : f[7];
+
+	if (f[3] <= 0 || f[1] < 0 || f[2] < -1)
+		return 0;
+	l->waits += f[2] >= 0;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 65536;
+		if ((p = realloc(l->r, l->cap * sizeof(*p))) == NULL) {
+			fprintf(stderr, "bench: out of memory\n");
+			return -1;
+		}
+		l->r = p;
+	}
+	p = &l->r[l->n++];
+	p->start = h->start + (int64_t)f[1] + (f[2] < 0 ? 0 : (int64_t)f[2]);
+	p->nowait = f[2] < 0;
+	p->dur = f[3] < SLOT ? SLOT : f[3] > DUR_MAX ? DUR_MAX : (int64_t)f[3];
+	p->run = f[3] < 1 ? 1 : f[3] > DUR_MAX ? DUR_MAX : (int64_t)f[3];
+	p->nodes = nodes < 1 ? 1 : nodes > NODES ? NODES : (uint32_t)nodes;
+	p->idx = (uint32_t)idx;
+	return l->max != 0 && l->n == l->max;
+}
 
 /*
  * Read at most max requests (0: all) from the gzipped trace at path.
@@ -23,83 +118,21 @@ int
 trace_load(const char *path, size_t max, struct req **rp, size_t *np,
     int *nowait)
 {
-	char cmd[4200], line[4096];
-	struct req *r = NULL, *p;
-	size_t n = 0, cap = 0, idx = 0, waits = 0, j = 0;
-	long long base = -1;
-	double f[18];
-	FILE *in;
-	int rc;
+	struct loading l = { NULL, 0, 0, max, 0 };
+	size_t j = 0;
 
-	if (snprintf(cmd, sizeof(cmd), "gzip -dc '%s'", path) >=
-	    (int)sizeof(cmd) || (in = popen(cmd, "r")) == NULL) {
-		fprintf(stderr, "bench: cannot read %s\n", path);
-		return -1;
-	}
-	/* The whole file is read even when max stops early, so gzip ends well. */
-	while (fgets(line, sizeof(line), in) != NULL) {
-		char *s = line, *e;
-		int k;
-
-		if (line[0] == ';') {
-			if ((s = strstr(line, "UnixStartTime:")) != NULL)
-				base = strtoll(s + 14, NULL, 10);
-			continue;
-		}
-		if (max != 0 && n == max)
-			continue;
-		for (k = 0; k < 18; k++, s = e) {
-			f[k] = strtod(s, &e);       /* some fields are decimals */
-			if (e == s)
-				break;
-		}
-		if (k == 0)
-			continue;               /* blank line */
-		if (k < 18 || base < 0) {
-			fprintf(stderr, "bench: %s: bad line %zu%s\n", path,
-			    idx + 1, base < 0 ? " (no UnixStartTime)" : "");
-			goto fail;
-		}
-		idx++;
-		if (f[3] <= 0 || f[1] < 0 || f[2] < -1)
-			continue;
-		waits += f[2] >= 0;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 65536;
-			if ((p = realloc(r, cap * sizeof(*r))) == NULL)
-				goto nomem;
-			r = p;
-		}
-		p = &r[n++];
-		p->start = base + (int64_t)f[1] + (f[2] < 0 ? 0 : (int64_t)f[2]);
-		p->nowait = f[2] < 0;
-		p->dur = f[3] < SLOT ? SLOT : f[3] > DUR_MAX ? DUR_MAX :
-		    (int64_t)f[3];
-		p->run = f[3] < 1 ? 1 : f[3] > DUR_MAX ? DUR_MAX : (int64_t)f[3];
-		f[4] = f[4] > 0 ? f[4] : f[7];
-		p->nodes = f[4] < 1 ? 1 : f[4] > NODES ? NODES : (uint32_t)f[4];
-		p->idx = (uint32_t)(idx - 1);
-	}
-	if ((rc = pclose(in)) != 0) {
-		fprintf(stderr, "bench: gzip -dc %s failed (status %d)\n", path,
-		    rc);
-		free(r);
+	if (swf_read(path, load_row, &l) != 0) {
+		free(l.r);
 		return -1;
 	}
 	/* A trace that has wait times keeps only the jobs that have one. */
-	for (size_t i = 0; i < n; i++)
-		if (waits == 0 || !r[i].nowait)
-			r[j++] = r[i];
-	*rp = r;
+	for (size_t i = 0; i < l.n; i++)
+		if (l.waits == 0 || !l.r[i].nowait)
+			l.r[j++] = l.r[i];
+	*rp = l.r;
 	*np = j;
-	*nowait = waits == 0;
+	*nowait = l.waits == 0;
 	return 0;
-nomem:
-	fprintf(stderr, "bench: out of memory\n");
-fail:
-	pclose(in);
-	free(r);
-	return -1;
 }
 
 /* xorshift64*, seeded: the shuffle is the same on every run. */
