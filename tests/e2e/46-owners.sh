@@ -31,10 +31,14 @@ if can_be_nobody; then
 	begin 'owners: a private store: another user can neither read it nor book in it'
 	mklive --nodes 4
 	chmod a+x "$TOP" "$D"
+	# Copies the other user can reach, wherever the tree is (a clone in
+	# a private directory included).
+	mkdir "$D/bin" && cp "$AR_BIN/ar-report" "$AR_BIN/ar-add" "$D/bin/" &&
+	    chmod a+rx "$D/bin" "$D/bin/ar-report" "$D/bin/ar-add"
 	sum=$(store_sum)
 	for args in 'ar-report --list' 'ar-add start=+1h duration=1h'; do
 		set -- $args
-		run as_nobody env -u AR_NOW "$@"
+		run as_nobody env -u AR_NOW PATH="$D/bin:$PATH" "$@"
 		expect_exit 3
 		expect_out
 		expect_err "$1: $AR_STORE: Permission denied"
