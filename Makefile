@@ -304,7 +304,7 @@ floors: $(LIB_OBJ)
 		cat $(B)/floors.log; tail -n 1 $(B)/floors.log >>$(RESULTS); \
 		exit $$rc
 
-test: unit floors e2e crash-test coalloc-test install-test
+test: unit hosts-test floors e2e crash-test coalloc-test install-test
 
 # ar-map --slurm against a throwaway slurmctld (tests/slurm.sh):
 # SLURM_ROUNDS random rounds, the exporter SIGKILLed at random moments
@@ -532,8 +532,11 @@ $(B)/tests/test_hosts: $(HOSTS_SRC) tests/bench/trace.c tests/bench/hosts.h \
 $(B)/tests/test_hosts: ALL_CFLAGS += -Itests/bench
 
 hosts-test: $(B)/tests/test_hosts
+	@mkdir -p .build
 	@echo "== $(B)/tests/test_hosts"
-	@$(B)/tests/test_hosts
+	@$(B)/tests/test_hosts >$(B)/tests/test_hosts.log 2>&1; rc=$$?; \
+		cat $(B)/tests/test_hosts.log; \
+		tail -n 1 $(B)/tests/test_hosts.log >>$(RESULTS); exit $$rc
 
 # Umar's thesis, Tables 6.1 and 6.2: fixed, first fit, FCFS-EDS, FCFS-LRH
 # on the same generated workloads (tests/bench/argen.c prints them).
