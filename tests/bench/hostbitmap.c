@@ -136,7 +136,8 @@ sweep_plan(struct hd *d, const struct hreq *q, struct sitem *extra, int *ok)
 		it->pref = hreq_own(d->c, &rq);
 		it->ref = i;
 	}
-	qsort(x->it, x->nit, sizeof(*x->it), sitem_cmp);
+	if (x->nit > 0)
+		qsort(x->it, x->nit, sizeof(*x->it), sitem_cmp);
 	if (q != NULL) {
 		/* Asked about as id 0, at search as at add: both find the
 		 * same. */
@@ -388,7 +389,8 @@ bm_plan(struct hd *d, held_fn fn, void *arg)
 			it->pref = it->allow;
 			it->ref = i;
 		}
-		qsort(x->it, x->nit, sizeof(*x->it), sitem_cmp);
+		if (x->nit > 0)
+			qsort(x->it, x->nit, sizeof(*x->it), sitem_cmp);
 		if (sweep_run(&x->sw, x->it, x->nit, NULL, all_hosts(d), d->fit,
 		    0, &failed) != 0 ||
 		    (got = calloc(x->n + 1, sizeof(*got))) == NULL)

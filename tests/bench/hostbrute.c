@@ -162,7 +162,8 @@ feasible(struct bitem *it, size_t n, uint32_t nhosts)
 	int rc;
 
 	memset(&sr, 0, sizeof(sr));
-	qsort(it, n, sizeof(*it), by_bitem);
+	if (n > 0)
+		qsort(it, n, sizeof(*it), by_bitem);
 	/* More asked at some start than there are hosts: no need to
 	 * search (the counts' check; most refusals end here). */
 	for (size_t i = 0; i < n; i++) {

@@ -706,7 +706,8 @@ cover(struct hd *d, uint32_t h, int64_t from, int64_t to, int *ok)
 			cand[nc++].ri = i;
 		}
 	}
-	qsort(cand, nc, sizeof(*cand), by_cand_start);
+	if (nc > 0)
+		qsort(cand, nc, sizeof(*cand), by_cand_start);
 	for (; t < to; t = first_over(d, p, t, to)) {
 		size_t best = nc, ri;
 		struct pres *r;
@@ -867,7 +868,8 @@ load_items(struct hd *d)
 		it->pref = hreq_own(d->c, &q);
 		it->ref = i;
 	}
-	qsort(x->it, x->nit, sizeof(*x->it), sitem_cmp);
+	if (x->nit > 0)
+		qsort(x->it, x->nit, sizeof(*x->it), sitem_cmp);
 	return 0;
 }
 
@@ -953,7 +955,8 @@ rebuild(struct hd *d)
 		return ENOMEM;
 	for (size_t i = 0; i < x->nit; i++)
 		ord[i] = &x->it[i];
-	qsort(ord, x->nit, sizeof(*ord), by_item_start);
+	if (x->nit > 0)
+		qsort(ord, x->nit, sizeof(*ord), by_item_start);
 	for (uint32_t p = 0; p < d->c->npools; p++)
 		memset(x->ring[p].used, 0, (size_t)d->m * sizeof(uint32_t));
 	for (uint32_t h = 0; h < d->c->nhosts; h++) {
@@ -1479,7 +1482,8 @@ map_plan(struct hd *d, held_fn fn, void *arg)
 			it->pref = it->allow;
 		}
 	}
-	qsort(x->it, x->nit, sizeof(*x->it), sitem_cmp);
+	if (x->nit > 0)
+		qsort(x->it, x->nit, sizeof(*x->it), sitem_cmp);
 	if (sweep_run(&x->sw, x->it, x->nit, NULL, all_hosts(d), d->fit, 0,
 	    &failed) != 0)
 		return ENOMEM;

@@ -234,7 +234,8 @@ sw_clock(struct hd *d)
 		x->it[j++] = *it;
 	}
 	x->n = j;
-	qsort(x->it, x->n, sizeof(*x->it), sitem_cmp);
+	if (x->n > 0)
+		qsort(x->it, x->n, sizeof(*x->it), sitem_cmp);
 	return 0;
 }
 

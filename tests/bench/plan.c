@@ -569,13 +569,16 @@ free_runs(const struct plan *p, int64_t s, int64_t end, uint32_t n,
 	}
 }
 
-/* The sum of the k longest of runs v[0 .. n); -1 if there are fewer. */
+/* The sum of the k longest of runs v[0 .. n); -1 if there are fewer,
+ * 0 for none (the last piece's turn asks for the runs between, k 0). */
 static int64_t
 longest_sum(const struct piece *v, size_t n, int k)
 {
 	int64_t top[ORR_PIECES], sum = 0;
 	int have = 0, j;
 
+	if (k == 0)
+		return 0;
 	if ((size_t)k > n)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
