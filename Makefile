@@ -73,7 +73,7 @@ MAN7 = cmd/ar-intro.7
 FORMAT_OBJ = $(FORMAT_SRC:%.c=$(B)/%.o)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 HEADERS = lib/ar.h lib/array.h lib/internal.h lib/kv.h lib/mem/mem.h lib/pg/pq.h \
-	format/format.h cmd/cmd.h cmd/chart.h cmd/slurm.h fuzz/run.h fuzz/message.h
+	format/format.h cmd/cmd.h cmd/chart.h cmd/child.h cmd/slurm.h fuzz/run.h fuzz/message.h
 
 all: $(B)/libar.a $(B)/libar.so $(CMDS)
 
@@ -131,7 +131,8 @@ FORCE:
 # What every command links beside its own main: the driver, the table
 # of fields, records to values and back, tables and charts, and the
 # name service and Slurm.
-CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/fields.c cmd/records.c cmd/slurm.c
+CMD_SHARED = cmd/cmd.c cmd/chart.c cmd/child.c cmd/fields.c cmd/records.c \
+	cmd/slurm.c
 
 $(B)/bin/%: $(B)/cmd/%.o $(CMD_SHARED:%.c=$(B)/%.o) $(B)/libar.a
 	@mkdir -p $(@D)

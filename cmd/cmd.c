@@ -27,7 +27,7 @@
 
 #include "array.h"
 #include "cmd.h"
-#include "slurm.h"
+#include "child.h"
 
 #define BATCH_MAX 4096  /* about 20 ms of work: the fsync is the lesser part */
 #define DEFAULT_STORE "/var/lib/ar"

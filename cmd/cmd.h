@@ -228,6 +228,10 @@ int cmd_write(struct ctx *x, const char *text, size_t n);
  * account, times, nodes, status, and a hold's expiry). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
 
+/* NULL if Slurm reads s as one user or account name, else why not (an
+ * account= field is one). */
+const char *slurm_name_problem(const char *s);
+
 /* Make r the record of one window, group (label) or total of ar_usage,
  * as grouped by by; pr names the classes.  A figure not known, or a
  * fraction of nothing, is JSON's null with nulls, else text ("unknown",

@@ -12,7 +12,24 @@
 
 #include "array.h"
 #include "cmd.h"
-#include "slurm.h"
+
+const char *
+slurm_name_problem(const char *s)
+{
+	if (*s == '\0')
+		return "empty";
+	if (*s == '-')
+		return "begins with '-', which Slurm reads as 'all but'";
+	for (; *s; s++) {
+		if (*s == ',')
+			return "holds a comma, which Slurm reads as a list";
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return "holds a blank or a control character";
+		if (strchr("=\"'", *s) != NULL)
+			return "holds '=' or a quote";
+	}
+	return NULL;
+}
 
 int
 cmd_time_field(struct ctx *x, struct item *it, const char *key, int64_t *t,

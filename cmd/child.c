@@ -1,0 +1,162 @@
+/*
+ * child.c - other programs run as children, and the name service through
+ * one of them, getent(1); see child.h.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "child.h"
+
+extern char **environ;
+
+int
+child_run(char *const argv[], char *const env[], struct child *c)
+{
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, st, fd;
+	size_t ocap = 0, ecap = 0;
+	struct pollfd p[2];
+	pid_t pid;
+	ssize_t n;
+
+	memset(c, 0, sizeof(*c));
+	/* Each a string, empty until the child writes. */
+	if (array_room(&c->out, &ocap, 1, 1) != 0 ||
+	    array_room(&c->err, &ecap, 1, 1) != 0 || pipe(out) != 0 ||
+	    pipe(err) != 0)
+		goto fail;
+	c->out[0] = c->err[0] = '\0';
+	if ((pid = fork()) < 0)
+		goto fail;
+	if (pid == 0) {
+		/* The child: its own program, or a word on why not. */
+		if ((fd = open("/dev/null", O_RDONLY)) >= 0)
+			dup2(fd, 0);
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		for (size_t i = 0; env != NULL && env[i] != NULL; i++)
+			putenv(env[i]);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(argv[0], argv);
+		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	out[1] = err[1] = -1;
+	p[0] = (struct pollfd){ out[0], POLLIN, 0 };
+	p[1] = (struct pollfd){ err[0], POLLIN, 0 };
+	while (p[0].fd >= 0 || p[1].fd >= 0) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			char **b = i ? &c->err : &c->out;
+			size_t *l = i ? &c->errlen : &c->outlen;
+			size_t *cp = i ? &ecap : &ocap;
+
+			if (p[i].fd < 0 || p[i].revents == 0)
+				continue;
+			if (array_room(b, cp, *l + 4096 + 1, 1) != 0)
+				goto fail_wait;
+			n = read(p[i].fd, *b + *l, 4096);
+			if (n > 0)
+				*l += (size_t)n;
+			else if (n == 0 || errno != EINTR) {
+				close(p[i].fd);
+				p[i].fd = -1;
+			}
+			(*b)[*l] = '\0';
+		}
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			goto fail;
+	c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	close(out[0]);
+	close(err[0]);
+	return 0;
+fail_wait:
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (out[i] >= 0)
+			close(out[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
+	child_free(c);
+	return -1;
+}
+
+void
+child_free(struct child *c)
+{
+	free(c->out);
+	free(c->err);
+	c->out = c->err = NULL;
+	c->outlen = c->errlen = 0;
+}
+
+/* getent DB KEY: the entry's first field (name) and third (id). */
+static int
+getent(const char *db, const char *key, char *name, size_t size, long *id)
+{
+	char *argv[] = { "getent", (char *)db, (char *)key, NULL };
+	struct child c;
+	char *colon, *p, *end;
+	size_t len;
+	int rc = -1;
+
+	if (child_run(argv, NULL, &c) != 0)
+		return -1;
+	if (c.status == 2 && c.outlen == 0)
+		rc = 1;         /* getent: not found */
+	else if (c.status == 0 && (colon = strchr(c.out, ':')) != NULL &&
+	    (p = strchr(colon + 1, ':')) != NULL) {
+		*id = strtol(p + 1, &end, 10);
+		len = (size_t)(colon - c.out);
+		if (end != p + 1 && *end == ':' && *id >= 0 && len > 0 &&
+		    (name == NULL || len < size)) {
+			if (name != NULL) {
+				memcpy(name, c.out, len);
+				name[len] = '\0';
+			}
+			rc = 0;
+		}
+	}
+	child_free(&c);
+	return rc;
+}
+
+int
+nss_name(const char *db, long id, char *buf, size_t size)
+{
+	char key[32];
+	long got;
+
+	snprintf(key, sizeof(key), "%ld", id);
+	return getent(db, key, buf, size, &got);
+}
+
+int
+nss_id(const char *db, const char *name, long *id)
+{
+	/* getent takes a number as an id: a name must not be one. */
+	if (*name == '\0' || strspn(name, "0123456789") == strlen(name))
+		return 1;
+	return getent(db, name, NULL, 0, id);
+}
+
