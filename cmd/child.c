@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,84 @@
 
 extern char **environ;
 
+/* Our environment with env[] ("NAME=value") in place of the variables
+ * of those names, as a child gets it; NULL if memory ran out. */
+static char **
+child_environ(char *const env[])
+{
+	size_t n = 0, m = 0, k = 0;
+	char **all;
+
+	while (environ[n] != NULL)
+		n++;
+	while (env != NULL && env[m] != NULL)
+		m++;
+	if ((all = calloc(n + m + 1, sizeof(*all))) == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strcspn(environ[i], "=");
+		size_t j;
+
+		for (j = 0; j < m; j++)
+			if (strncmp(env[j], environ[i], len) == 0 &&
+			    env[j][len] == '=')
+				break;
+		if (j == m)
+			all[k++] = environ[i];
+	}
+	for (size_t j = 0; j < m; j++)
+		all[k++] = env[j];
+	return all;
+}
+
+/*
+ * Start argv[0] with stdin /dev/null and stdout, stderr the pipes' write
+ * ends: 0 and *pid, or the error.  posix_spawn, not fork: a process
+ * with a large address space (a sanitized one, say) is not copied to
+ * be replaced at once.
+ */
+static int
+child_start(char *const argv[], char *const env[], int out, int err,
+    const int close_fds[4], pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t def;
+	char **envp;
+	int rc;
+
+	if ((envp = child_environ(env)) == NULL)
+		return ENOMEM;
+	if ((rc = posix_spawn_file_actions_init(&fa)) != 0)
+		goto done;
+	if ((rc = posix_spawnattr_init(&at)) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		goto done;
+	}
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	if ((rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+	    O_RDONLY, 0)) == 0 &&
+	    (rc = posix_spawn_file_actions_adddup2(&fa, out, 1)) == 0 &&
+	    (rc = posix_spawn_file_actions_adddup2(&fa, err, 2)) == 0 &&
+	    (rc = posix_spawnattr_setsigdefault(&at, &def)) == 0 &&
+	    (rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF)) == 0)
+		for (int i = 0; i < 4 && rc == 0; i++)
+			rc = posix_spawn_file_actions_addclose(&fa,
+			    close_fds[i]);
+	if (rc == 0)
+		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, envp);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+done:
+	free(envp);
+	return rc;
+}
+
 int
 child_run(char *const argv[], char *const env[], struct child *c)
 {
-	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, st, fd;
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, st, rc;
 	size_t ocap = 0, ecap = 0;
 	struct pollfd p[2];
 	pid_t pid;
@@ -34,20 +109,29 @@ child_run(char *const argv[], char *const env[], struct child *c)
 	    pipe(err) != 0)
 		goto fail;
 	c->out[0] = c->err[0] = '\0';
-	if ((pid = fork()) < 0)
+	rc = child_start(argv, env, out[1], err[1],
+	    (const int[4]){ out[0], out[1], err[0], err[1] }, &pid);
+	if (rc == ENOMEM) {
+		errno = rc;
 		goto fail;
-	if (pid == 0) {
-		/* The child: its own program, or a word on why not. */
-		if ((fd = open("/dev/null", O_RDONLY)) >= 0)
-			dup2(fd, 0);
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		for (size_t i = 0; env != NULL && env[i] != NULL; i++)
-			putenv(env[i]);
-		signal(SIGPIPE, SIG_DFL);
-		execvp(argv[0], argv);
-		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+	}
+	if (rc != 0) {
+		/* Not started: as a child that could not run its program
+		 * would say. */
+		int len = snprintf(NULL, 0, "%s: %s\n", argv[0], strerror(rc));
+
+		if (len < 0 || array_room(&c->err, &ecap, (size_t)len + 1,
+		    1) != 0)
+			goto fail;
+		snprintf(c->err, (size_t)len + 1, "%s: %s\n", argv[0],
+		    strerror(rc));
+		c->errlen = (size_t)len;
+		c->status = 127;
+		for (int i = 0; i < 2; i++) {
+			close(out[i]);
+			close(err[i]);
+		}
+		return 0;
 	}
 	close(out[1]);
 	close(err[1]);
