@@ -223,7 +223,7 @@ run awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
 expect_out '15 reservations'
 expect_check
 
-if command -v rsvg-convert >/dev/null 2>&1; then
+if command -v rsvg-convert >/dev/null 2>&1 && [ -x "${AR_TESTS:-}/pngpixel" ]; then
 	begin 'map: --svg draws each reservation where the mapping puts it'
 	mkstore --hosts 'cn[1-4]'
 	run ar-add start=+1h duration=2h nodes=2 user=alice
@@ -249,7 +249,7 @@ if command -v rsvg-convert >/dev/null 2>&1; then
 	expect_err 'ar-map: /nonexistent/plan.svg: No such file or directory'
 	expect_check
 else
-	skip 'map: --svg draws each reservation' 'no rsvg-convert (librsvg2-bin)'
+	skip 'map: --svg draws each reservation' 'no rsvg-convert (librsvg2-bin) or tests/pngpixel'
 fi
 
 begin 'map: forgetting history forgets its mapping too; the check holds'
