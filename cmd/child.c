@@ -93,66 +93,48 @@ done:
 	return rc;
 }
 
-int
-child_run(char *const argv[], char *const env[], struct child *c)
+/* c as a child that could not run argv0 leaves it: its word on why
+ * (the error rc) on stderr, exit status 127.  -1 if memory ran out. */
+static int
+child_unstarted(struct child *c, size_t *ecap, const char *argv0, int rc)
 {
-	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, st, rc;
-	size_t ocap = 0, ecap = 0;
-	struct pollfd p[2];
-	pid_t pid;
+	int len = snprintf(NULL, 0, "%s: %s\n", argv0, strerror(rc));
+
+	if (len < 0 || array_room(&c->err, ecap, (size_t)len + 1, 1) != 0)
+		return -1;
+	snprintf(c->err, (size_t)len + 1, "%s: %s\n", argv0, strerror(rc));
+	c->errlen = (size_t)len;
+	c->status = 127;
+	return 0;
+}
+
+/* What the child writes on out and err, until it has closed both, into
+ * c->out and c->err, each NUL-terminated; out and err are closed.  -1
+ * if memory ran out. */
+static int
+child_read(struct child *c, int out, int err, size_t *ocap, size_t *ecap)
+{
+	struct pollfd p[2] = { { out, POLLIN, 0 }, { err, POLLIN, 0 } };
+	int rc = 0;
 	ssize_t n;
 
-	memset(c, 0, sizeof(*c));
-	/* Each a string, empty until the child writes. */
-	if (array_room(&c->out, &ocap, 1, 1) != 0 ||
-	    array_room(&c->err, &ecap, 1, 1) != 0 || pipe(out) != 0 ||
-	    pipe(err) != 0)
-		goto fail;
-	c->out[0] = c->err[0] = '\0';
-	rc = child_start(argv, env, out[1], err[1],
-	    (const int[4]){ out[0], out[1], err[0], err[1] }, &pid);
-	if (rc == ENOMEM) {
-		errno = rc;
-		goto fail;
-	}
-	if (rc != 0) {
-		/* Not started: as a child that could not run its program
-		 * would say. */
-		int len = snprintf(NULL, 0, "%s: %s\n", argv[0], strerror(rc));
-
-		if (len < 0 || array_room(&c->err, &ecap, (size_t)len + 1,
-		    1) != 0)
-			goto fail;
-		snprintf(c->err, (size_t)len + 1, "%s: %s\n", argv[0],
-		    strerror(rc));
-		c->errlen = (size_t)len;
-		c->status = 127;
-		for (int i = 0; i < 2; i++) {
-			close(out[i]);
-			close(err[i]);
-		}
-		return 0;
-	}
-	close(out[1]);
-	close(err[1]);
-	out[1] = err[1] = -1;
-	p[0] = (struct pollfd){ out[0], POLLIN, 0 };
-	p[1] = (struct pollfd){ err[0], POLLIN, 0 };
-	while (p[0].fd >= 0 || p[1].fd >= 0) {
+	while (rc == 0 && (p[0].fd >= 0 || p[1].fd >= 0)) {
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 2 && rc == 0; i++) {
 			char **b = i ? &c->err : &c->out;
 			size_t *l = i ? &c->errlen : &c->outlen;
-			size_t *cp = i ? &ecap : &ocap;
 
 			if (p[i].fd < 0 || p[i].revents == 0)
 				continue;
-			if (array_room(b, cp, *l + 4096 + 1, 1) != 0)
-				goto fail_wait;
+			if (array_room(b, i ? ecap : ocap, *l + 4096 + 1,
+			    1) != 0) {
+				rc = -1;
+				break;
+			}
 			n = read(p[i].fd, *b + *l, 4096);
 			if (n > 0)
 				*l += (size_t)n;
@@ -163,17 +145,50 @@ child_run(char *const argv[], char *const env[], struct child *c)
 			(*b)[*l] = '\0';
 		}
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+	for (int i = 0; i < 2; i++)
+		if (p[i].fd >= 0)
+			close(p[i].fd);
+	return rc;
+}
+
+int
+child_run(char *const argv[], char *const env[], struct child *c)
+{
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, st, rc;
+	size_t ocap = 0, ecap = 0;
+	pid_t pid, w;
+
+	memset(c, 0, sizeof(*c));
+	/* Each a string, empty until the child writes. */
+	if (array_room(&c->out, &ocap, 1, 1) != 0 ||
+	    array_room(&c->err, &ecap, 1, 1) != 0 || pipe(out) != 0 ||
+	    pipe(err) != 0)
+		goto fail;
+	c->out[0] = c->err[0] = '\0';
+	rc = child_start(argv, env, out[1], err[1],
+	    (const int[4]){ out[0], out[1], err[0], err[1] }, &pid);
+	close(out[1]);
+	close(err[1]);
+	out[1] = err[1] = -1;
+	if (rc != 0) {
+		if (rc == ENOMEM ||
+		    child_unstarted(c, &ecap, argv[0], rc) != 0) {
+			errno = ENOMEM;
 			goto fail;
-	c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	close(out[0]);
-	close(err[0]);
-	return 0;
-fail_wait:
-	kill(pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		}
+		close(out[0]);
+		close(err[0]);
+		return 0;
+	}
+	if ((rc = child_read(c, out[0], err[0], &ocap, &ecap)) != 0)
+		kill(pid, SIGKILL);
+	out[0] = err[0] = -1;
+	while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
 		;
+	if (rc != 0 || w < 0)
+		goto fail;
+	c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return 0;
 fail:
 	for (int i = 0; i < 2; i++) {
 		if (out[i] >= 0)
