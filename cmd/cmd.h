@@ -29,6 +29,8 @@ struct item {
 	struct ar_request rq;   /* its labels point into rec */
 	int64_t earliest;       /* the fields as given, -1 when absent */
 	int64_t latest;
+	struct ar_level levels[AR_LEVELS_MAX];  /* a moldable request's, in
+				   the order they are tried */
 	uint32_t *hosts;        /* the hosts the request names, as indexes */
 	size_t hostcap;
 	size_t nalts;           /* answers in alts */
