@@ -1355,10 +1355,11 @@ model_run(int priced, int64_t span)
 	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " modifies, %"
 	    PRIu64 " holds (%" PRIu64 " confirmed, %" PRIu64 " expired), %"
 	    PRIu64 " longest jobs, %" PRIu64 " extensions (%" PRIu64
-	    " none), %" PRIu64 " answers compared", priced ? " with classes" :
+	    " none), %" PRIu64 " moldable adds, %" PRIu64
+	    " answers compared", priced ? " with classes" :
 	    "", m->ops, m->nresv, now / M_SLOT, wraps, m->modifies, m->holds,
 	    m->confirms, m->expiries, m->longest, m->extended, m->unextended,
-	    m->checks);
+	    m->molds, m->checks);
 	if (priced)
 		printf("; %" PRIu64 " moves, %" PRIu64 " refusals for a "
 		    "booking limit, other numbers of classes %" PRIu64
@@ -1369,10 +1370,11 @@ model_run(int priced, int64_t span)
 	failed += (int)m->mismatches;
 	CHECK(m->ops > (priced ? 1000 : 5000) && wraps >= (priced ? 2 : 5) &&
 	    m->modifies > 100 && m->longest > 100 && m->extended > 50 &&
-	    m->unextended > 50, "model test too short: %" PRIu64 " ops, %d "
-	    "laps, %" PRIu64 " modifies, %" PRIu64 " longest, %" PRIu64
-	    " extended, %" PRIu64 " not", m->ops, wraps, m->modifies,
-	    m->longest, m->extended, m->unextended);
+	    m->unextended > 50 && m->molds > 100, "model test too short: %"
+	    PRIu64 " ops, %d laps, %" PRIu64 " modifies, %" PRIu64
+	    " longest, %" PRIu64 " extended, %" PRIu64 " not, %" PRIu64
+	    " moldable", m->ops, wraps, m->modifies, m->longest, m->extended,
+	    m->unextended, m->molds);
 	CHECK(!priced || (m->moves > 0 && m->limited > 0 && m->busy > 0 &&
 	    m->renumbered > 0), "model test with classes: too few moves, "
 	    "refusals for a limit or other numbers of classes");
