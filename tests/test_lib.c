@@ -249,6 +249,69 @@ booked(ar_txn *t)
 }
 
 /*
+ * Moldable requests: the order levels are tried in, and the malformed
+ * ones (EINVAL, nothing booked) that the model test never makes.
+ */
+static void
+test_moldable(void)
+{
+	struct ar_level order[] = { { 8, 3 }, { 16, 6 }, { 4, 6 }, { 32, 1 } };
+	struct ar_level two[] = { { 8, 3 }, { 8, 6 } }, zero[] = { { 0, 1 } };
+	struct ar_level nine[AR_LEVELS_MAX + 1], ok[] = { { 65, 9 }, { 2, 1 } };
+	struct ar_config cfg;
+	struct ar_answer a;
+	struct ar_request rq;
+	struct ar_repeat rep = { 3600, 2, 0 };
+	uint32_t host = 0;
+	ar_store *s;
+	ar_txn *t;
+	const char *dir = store_path("moldable");
+
+	ar_levels_order(order, 4);
+	CHECK(order[0].nodes == 16 && order[1].nodes == 4 &&
+	    order[2].nodes == 8 && order[3].nodes == 32, "order: %u %u %u %u",
+	    order[0].nodes, order[1].nodes, order[2].nodes, order[3].nodes);
+	for (uint32_t i = 0; i <= AR_LEVELS_MAX; i++)
+		nine[i] = (struct ar_level){ i + 1, 1 };
+	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + 300, 300, 1);
+	rq.levels = two;
+	rq.nlevels = 2;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "two levels of 8 nodes");
+	rq.levels = zero;
+	rq.nlevels = 1;
+	CHECK(ar_search(t, &rq, &a) == EINVAL, "a level of 0 nodes");
+	rq.levels = nine;
+	rq.nlevels = AR_LEVELS_MAX + 1;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "too many levels");
+	rq.levels = ok;
+	rq.nlevels = 2;
+	CHECK(ar_add_series(t, &rq, &rep, &a) == EINVAL, "a moldable series");
+	CHECK(ar_longest(t, &rq, &a) == EINVAL, "longest of a moldable one");
+	rq.flags = AR_PARTIAL;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "moldable and partial");
+	rq.flags = 0;
+	rq.hosts = &host;
+	rq.nhosts = 1;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "moldable with hosts");
+	rq.hosts = NULL;
+	rq.nhosts = 0;
+	CHECK(booked(t) == 0, "%" PRIu64 " booked by malformed requests",
+	    booked(t));
+	/* A level bigger than the store is refused for capacity: the next. */
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.nodes == 2 && a.benefit == 1,
+	    "granted %d: %u nodes, benefit %u", a.status, a.nodes, a.benefit);
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	rm_store(dir);
+}
+
+/*
  * Client keys: a request whose key was granted before books nothing and
  * is answered with what was granted, as it is now; the same key with
  * another request is refused; keys are per owner, and a refusal records
@@ -1869,6 +1932,7 @@ main(int argc, char **argv)
 	test_basic();
 	test_ended();
 	test_client_key();
+	test_moldable();
 	test_upgrade();
 	test_live_clock();
 	test_upgrade_v4();
