@@ -1227,22 +1227,34 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		    a.status, a.reason, a.free, a.cls, a.price, s, why, cls,
 		    m_price(m, cls, need, len));
 	} else if (op < 8) {
-		int64_t limit = (int64_t)PICK(40 * M_SLOT), hi, prev = -2;
+		int64_t limit = (int64_t)PICK(40 * M_SLOT), hi, prev;
 		size_t want = 0;
 		int64_t expect[3];
-		struct ar_request from_now = rq;
+		struct ar_request from_now = rq, asked = rq;
+		struct ar_level lv[3], order[3];
 
+		/* A quarter moldable: the alternatives of the first level,
+		 * in RSPB's order, that has any; else the last one's. */
+		if (PICK(4) == 0)
+			m_levels(m, &asked, lv, order);
 		/* Suggest looks from the clock on when the start is past. */
 		if (from_now.latest < now)
 			from_now.latest = now;
-		why = m_span(now, &from_now, 1, &first, &last, &len, &need);
-		OK(m, ar_suggest(t, &rq, limit, alts, 3, &n));
-		if (why == AR_R_NONE) {
+		OK(m, ar_suggest(t, &asked, limit, alts, 3, &n));
+		for (uint32_t i = 0; want == 0 && (i == 0 ||
+		    i < asked.nlevels); i++) {
+			if (asked.nlevels > 0)
+				from_now.nodes = rq.nodes = order[i].nodes;
+			why = m_span(now, &from_now, 1, &first, &last, &len,
+			    &need);
+			if (why != AR_R_NONE)
+				continue;
 			/* No further than the limit, whatever the window. */
 			hi = first + limit / M_SLOT;
 			if (hi > now / M_SLOT + M_HORIZON - len)
 				hi = now / M_SLOT + M_HORIZON - len;
 			/* Alternatives start separate runs of fitting starts. */
+			prev = -2;
 			for (s = first; s <= hi && want < 3; s++) {
 				if (m_fits(m, cls, s, len, need)) {
 					if (prev != s - 1)
@@ -1253,6 +1265,12 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			if (want == 0)
 				why = AR_R_LIMIT;
 		}
+		for (size_t i = 0; i < (n > 0 ? n : 1); i++)
+			CHECK(m, asked.nlevels == 0 ? alts[i].nodes == 0 :
+			    want > 0 ? alts[i].nodes == rq.nodes &&
+			    alts[i].benefit == m_benefit(&asked, rq.nodes) :
+			    alts[i].nodes == 0, "suggest %zu: level %u, model %u",
+			    i, alts[i].nodes, want > 0 ? rq.nodes : 0);
 		CHECK(m, n == want && (n > 0 || (alts[0].status ==
 		    AR_UNAVAILABLE && alts[0].reason == why)), "suggest: %zu "
 		    "alternatives, model %zu; reason %d, model %d", n, want,
