@@ -178,10 +178,24 @@ count_state(const struct ar_resv *r, void *arg)
  * as such, not found by its labels, not live; cancelling it is AR_EDONE;
  * the invariants hold before and after the purge.
  */
+/* A new simulated store of the default shape in dir, its clock at T0,
+ * open. */
+static ar_store *
+simulated(const char *dir)
+{
+	struct ar_config cfg;
+	ar_store *s = NULL;
+
+	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	return s;
+}
+
 static void
 test_ended(void)
 {
-	struct ar_config cfg;
 	struct ar_answer a;
 	struct ar_request rq;
 	struct ar_resv r;
@@ -192,10 +206,7 @@ test_ended(void)
 	ar_txn *t;
 	const char *dir = store_path("ended");
 
-	ar_config_default(&cfg);
-	cfg.flags = AR_SIMULATED;
-	OK(ar_create(dir, &cfg, T0));
-	OK(ar_open(dir, 0, &s));
+	s = simulated(dir);
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	rq = request(T0 + 300, 300, 1);
 	rq.user = "u";
@@ -258,7 +269,6 @@ test_moldable(void)
 	struct ar_level order[] = { { 8, 3 }, { 16, 6 }, { 4, 6 }, { 32, 1 } };
 	struct ar_level two[] = { { 8, 3 }, { 8, 6 } }, zero[] = { { 0, 1 } };
 	struct ar_level nine[AR_LEVELS_MAX + 1], ok[] = { { 65, 9 }, { 2, 1 } };
-	struct ar_config cfg;
 	struct ar_answer a;
 	struct ar_request rq;
 	struct ar_repeat rep = { 3600, 2, 0 };
@@ -273,10 +283,7 @@ test_moldable(void)
 	    order[0].nodes, order[1].nodes, order[2].nodes, order[3].nodes);
 	for (uint32_t i = 0; i <= AR_LEVELS_MAX; i++)
 		nine[i] = (struct ar_level){ i + 1, 1 };
-	ar_config_default(&cfg);
-	cfg.flags = AR_SIMULATED;
-	OK(ar_create(dir, &cfg, T0));
-	OK(ar_open(dir, 0, &s));
+	s = simulated(dir);
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	rq = request(T0 + 300, 300, 1);
 	rq.levels = two;
