@@ -384,7 +384,6 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 
 	if (it->rq.nlevels > 0 && levels_answer(it, a) != 0)
 		return -1;
-
 	if (a->end < 0)
 		ar_record_del(r, "end");        /* no time to print */
 	if (ar_record_set_time(r, "start", a->start) != 0 ||

@@ -587,8 +587,8 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * before the horizon, AR_R_CAPACITY) with the free count in its slot and
  * no end (-1).  The rest of rq is read as ar_search reads it, so that a
  * field requests gain (a partition) counts here too.  Errors: EINVAL (a
- * malformed request, but a duration of 0), AR_ECORRUPT, ENOMEM,
- * AR_ESERVER, the backend's codes.
+ * malformed request, but a duration of 0; a moldable one), AR_ECORRUPT,
+ * ENOMEM, AR_ESERVER, the backend's codes.
  */
 int ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -658,10 +658,10 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * ans->benefit tell that level.  A retry with its client key matches
  * if the copies granted have the nodes of one of its levels.
  *
- * Errors: EINVAL (a malformed request or moldable levels, a client key longer than
- * AR_CLIENT_KEY_MAX), EACCES (read transaction), AR_ECORRUPT (a key entry
- * that does not match its records), AR_EFULL, ENOMEM, AR_ESERVER, the
- * backend's codes.
+ * Errors: EINVAL (a malformed request or moldable levels, a client key
+ * longer than AR_CLIENT_KEY_MAX), EACCES (read transaction), AR_ECORRUPT
+ * (a key entry that does not match its records), AR_EFULL, ENOMEM,
+ * AR_ESERVER, the backend's codes.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
