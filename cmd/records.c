@@ -93,6 +93,11 @@ levels_field(struct ctx *x, struct item *it, const char *v, int timed,
 		    "is unreadable");
 		return -1;
 	}
+	if (it->levels == NULL && (it->levels = calloc(AR_LEVELS_MAX,
+	    sizeof(*it->levels))) == NULL) {
+		snprintf(err, AR_ERRMAX, "out of memory");
+		return -1;
+	}
 	for (rq->nlevels = 0; ; v += len + 1) {
 		len = strcspn(v, ",");
 		if (rq->nlevels == AR_LEVELS_MAX) {

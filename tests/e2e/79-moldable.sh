@@ -146,3 +146,25 @@ run ar-add start=+1h duration=1h nodes=32:10,16:6 hold=10m
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=32 hold=10m id=1 benefit=10 end=2026-11-21T02:00:00Z free=32 status=held expires=2026-11-21T00:10:00Z'
 expect_check
+
+begin 'moldable: in a batch that grows, each line keeps its own levels'
+mkstore --nodes 32
+{
+	echo 'start=+1h duration=1h nodes=32:10,8:3 job=first'
+	i=0
+	while [ $i -lt 40 ]; do
+		echo "start=+$((i + 2))h duration=1h nodes=1"
+		i=$((i + 1))
+	done
+	echo 'start=+50h duration=1h nodes=16:6,4:9 job=last'
+} >"$D/batch"
+run ar-add <"$D/batch"
+expect_exit 0
+expect_err
+keep out
+run grep job= "$D/out"
+expect_out <<'EOT'
+start=2026-11-21T01:00:00Z duration=1h nodes=32 job=first id=1 benefit=10 end=2026-11-21T02:00:00Z free=32 status=granted
+start=2026-11-23T02:00:00Z duration=1h nodes=4 job=last id=42 benefit=9 end=2026-11-23T03:00:00Z free=32 status=granted
+EOT
+expect_check
