@@ -355,18 +355,17 @@ static void
 m_levels(struct model *m, struct ar_request *rq, struct ar_level *lv,
     struct ar_level *order)
 {
-	uint32_t n = 2 + (uint32_t)PICK(2), best;
+	uint32_t n = 2 + (uint32_t)PICK(2), best, left[M_NODES], pos;
 	int taken[3] = { 0, 0, 0 };
 
+	/* Distinct sizes drawn from those left, so that a fuzzer's
+	 * choices, all 0 once its bytes run out, still end. */
+	for (uint32_t i = 0; i < M_NODES; i++)
+		left[i] = i + 1;
 	for (uint32_t i = 0; i < n; i++) {
-		int again;
-
-		do {
-			lv[i].nodes = 1 + (uint32_t)PICK(M_NODES);
-			again = 0;
-			for (uint32_t j = 0; j < i; j++)
-				again |= lv[j].nodes == lv[i].nodes;
-		} while (again);
+		pos = (uint32_t)PICK(M_NODES - i);
+		lv[i].nodes = left[pos];
+		left[pos] = left[M_NODES - i - 1];
 		lv[i].benefit = (uint32_t)PICK(3);
 	}
 	for (uint32_t k = 0; k < n; k++) {
