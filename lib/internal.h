@@ -23,7 +23,8 @@
  *    maps the plan, ar_map and the export ledger.  It lies below
  *    booking, which asks it whether the plan still maps with what it
  *    admits while named hosts are in it.
- * 4. Booking: a request reduced to slots and where it fits (search.c),
+ * 4. Booking: a moldable request's levels, in the order they are tried
+ *    (mold.c), a request reduced to slots and where it fits (search.c),
  *    savepoints (savepoint.c), what admission did (added.c), holds
  *    (hold.c), cancelling and purging (cancel.c), admission and its
  *    moves (flex.c), series (series.c), ar_add and its client keys
