@@ -212,6 +212,16 @@ prepare(struct ctx *x, struct item *it, char *err)
 		return -1;
 	}
 	it->rq.flags = o->flags;
+	if (it->rq.nlevels > 0 && (o->flags & AR_PARTIAL)) {
+		snprintf(err, AR_ERRMAX, "field 'nodes': levels do not go with "
+		    "--partial");
+		return -1;
+	}
+	if (it->rq.nlevels > 0 && l->rep.every != 0) {
+		snprintf(err, AR_ERRMAX, "field 'every': a series has one size, "
+		    "not levels");
+		return -1;
+	}
 	return 0;
 }
 

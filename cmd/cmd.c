@@ -600,6 +600,7 @@ input_end(struct reader *r, struct batch *b, size_t cap)
 	for (size_t i = 0; i < cap; i++) {
 		ar_record_free(&b->items[i].rec);
 		free(b->items[i].hosts);
+		free(b->items[i].levels);
 		free(b->items[i].alts);
 		if (b->items[i].own != NULL && b->x->cmd->line_free != NULL)
 			b->x->cmd->line_free(b->items[i].own);

@@ -29,6 +29,11 @@ struct item {
 	struct ar_request rq;   /* its labels point into rec */
 	int64_t earliest;       /* the fields as given, -1 when absent */
 	int64_t latest;
+	struct ar_level *levels;        /* a moldable request's, in the
+				   order they are tried: AR_LEVELS_MAX of
+				   them, made on first use, and apart from
+				   the item, as the items move when the
+				   batch grows and rq points at them */
 	uint32_t *hosts;        /* the hosts the request names, as indexes */
 	size_t hostcap;
 	size_t nalts;           /* answers in alts */

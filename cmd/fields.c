@@ -41,6 +41,9 @@ const struct cmd_field cmd_fields[] = {
 	{ "duration",   ASK,                    REPORT, 0 },
 	{ "nodes",      ASK,                    ASK | RESV, NUM },
 	{ "jobs",       ASK,                    RESV, NUM },
+	/* a moldable request's level found, or the levels tried */
+	{ "benefit",    0,                      ADD | SEARCH | SUGGEST, NUM },
+	{ "levels",     0,                      ADD | SEARCH | SUGGEST, 0 },
 	{ "hosts",      ASK,                    MAP | REPORT, 0 },
 	{ "user",       ASK | DEL | REPORT,     RESV, 0 },
 	{ "job",        ASK | DEL | REPORT,     RESV, 0 },

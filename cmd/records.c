@@ -68,6 +68,100 @@ count_field(struct ctx *x, struct item *it, const char *key, uint64_t max,
 	return 0;
 }
 
+/*
+ * nodes=N:B,N:B,... : a moldable request's levels, each a node count
+ * and its benefit, put in the order they are tried (ar_levels_order).
+ * Only ar-add, ar-search and ar-suggest answer them.  -1 with err if bad.
+ */
+static int
+levels_field(struct ctx *x, struct item *it, const char *v, int timed,
+    char *err)
+{
+	struct ar_request *rq = &it->rq;
+	const struct ar_hostlist *all;
+	char part[64], msg[AR_ERRMAX], *colon;
+	uint64_t nodes, benefit;
+	size_t len;
+
+	if (!timed || !(x->cmd->bit & (CMD_ADD | CMD_SEARCH | CMD_SUGGEST))) {
+		snprintf(err, AR_ERRMAX, "field 'nodes': levels (nodes:benefit) "
+		    "are for ar-add, ar-search and ar-suggest");
+		return -1;
+	}
+	if ((all = cmd_hosts(x)) == NULL) {
+		snprintf(err, AR_ERRMAX, "field 'nodes': the store's host list "
+		    "is unreadable");
+		return -1;
+	}
+	if (it->levels == NULL && (it->levels = calloc(AR_LEVELS_MAX,
+	    sizeof(*it->levels))) == NULL) {
+		snprintf(err, AR_ERRMAX, "out of memory");
+		return -1;
+	}
+	for (rq->nlevels = 0; ; v += len + 1) {
+		len = strcspn(v, ",");
+		if (rq->nlevels == AR_LEVELS_MAX) {
+			snprintf(err, AR_ERRMAX, "field 'nodes': more than %d "
+			    "levels", AR_LEVELS_MAX);
+			return -1;
+		}
+		if (len >= sizeof(part) ||
+		    (memcpy(part, v, len), part[len] = '\0',
+		    (colon = strchr(part, ':')) == NULL)) {
+			snprintf(err, AR_ERRMAX, "field 'nodes': level %u is not "
+			    "nodes:benefit", rq->nlevels + 1);
+			return -1;
+		}
+		*colon = '\0';
+		if (ar_uint_parse(part, 1, 1000000, &nodes, msg) != 0 ||
+		    ar_uint_parse(colon + 1, 0, UINT32_MAX, &benefit,
+		    msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'nodes': level %u: %.200s",
+			    rq->nlevels + 1, msg);
+			return -1;
+		}
+		if (nodes > all->count) {
+			snprintf(err, AR_ERRMAX, "field 'nodes': level %u: %lu "
+			    "nodes, but the store has %lu", rq->nlevels + 1,
+			    (unsigned long)nodes, (unsigned long)all->count);
+			return -1;
+		}
+		for (uint32_t i = 0; i < rq->nlevels; i++)
+			if (it->levels[i].nodes == nodes) {
+				snprintf(err, AR_ERRMAX, "field 'nodes': %lu "
+				    "nodes given twice", (unsigned long)nodes);
+				return -1;
+			}
+		it->levels[rq->nlevels].nodes = (uint32_t)nodes;
+		it->levels[rq->nlevels++].benefit = (uint32_t)benefit;
+		if (v[len] == '\0')
+			break;
+	}
+	ar_levels_order(it->levels, rq->nlevels);
+	rq->levels = it->levels;
+	rq->nodes = it->levels[0].nodes;
+	return 0;
+}
+
+/* nodes=, one count or a moldable request's levels, and what a moldable
+ * request cannot be: -1 with err if bad. */
+static int
+nodes_field(struct ctx *x, struct item *it, int timed, char *err)
+{
+	const char *v = cmd_get(x, &it->rec, "nodes");
+
+	if (v == NULL || strchr(v, ':') == NULL)
+		return count_field(x, it, "nodes", 1000000, &it->rq.nodes, err);
+	if (levels_field(x, it, v, timed, err) != 0)
+		return -1;
+	if (cmd_get(x, &it->rec, "hosts") != NULL) {
+		snprintf(err, AR_ERRMAX, "field 'hosts': a moldable request "
+		    "names no hosts");
+		return -1;
+	}
+	return 0;
+}
+
 /* A label or key of at most max bytes: the record's text (which stays
  * put until the next line). */
 static int
@@ -240,7 +334,7 @@ request_fields(struct ctx *x, struct item *it, int timed, char *err)
 		    "after 'start'" : "after 'earliest'");
 		return -1;
 	}
-	if (count_field(x, it, "nodes", 1000000, &rq->nodes, err) != 0 ||
+	if (nodes_field(x, it, timed, err) != 0 ||
 	    count_field(x, it, "jobs", AR_JOBS_MAX, &rq->jobs, err) != 0 ||
 	    label_field(x, it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
 	    label_field(x, it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
@@ -264,11 +358,37 @@ cmd_job(struct ctx *x, struct item *it, char *err)
 	return request_fields(x, it, 0, err);
 }
 
+/*
+ * A moldable request's answer: the level found (its nodes and benefit),
+ * or the levels tried, in order, when none was.
+ */
+static int
+levels_answer(struct item *it, const struct ar_answer *a)
+{
+	struct ar_record *r = &it->rec;
+	char tried[AR_LEVELS_MAX * 12];
+	size_t n = 0;
+
+	if (a->nodes != 0) {
+		ar_record_del(r, "levels");
+		return ar_record_set_uint(r, "nodes", a->nodes) != 0 ||
+		    ar_record_set_uint(r, "benefit", a->benefit) != 0 ? -1 : 0;
+	}
+	ar_record_del(r, "benefit");
+	tried[0] = '\0';
+	for (uint32_t i = 0; i < it->rq.nlevels; i++)
+		n += (size_t)snprintf(tried + n, sizeof(tried) - n, "%s%lu",
+		    i > 0 ? "," : "", (unsigned long)it->levels[i].nodes);
+	return ar_record_set(r, "levels", tried);
+}
+
 int
 cmd_answer(struct item *it, const struct ar_answer *a)
 {
 	struct ar_record *r = &it->rec;
 
+	if (it->rq.nlevels > 0 && levels_answer(it, a) != 0)
+		return -1;
 	if (a->end < 0)
 		ar_record_del(r, "end");        /* no time to print */
 	if (ar_record_set_time(r, "start", a->start) != 0 ||

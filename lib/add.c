@@ -35,8 +35,8 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 		if (r.owner != rq->owner || strcmp(r.client_key,
 		    rq->client_key) != 0)
 			return AR_ECORRUPT;
-		if (i == 0 && (r.nodes != rq->nodes || ke.jobs != asked ||
-		    r.duration != rq->duration)) {
+		if (i == 0 && (!level_of(rq, r.nodes, &ans->benefit) ||
+		    ke.jobs != asked || r.duration != rq->duration)) {
 			ans->status = AR_REFUSED;
 			ans->reason = AR_R_KEY;
 			ans->id = r.id;
@@ -52,6 +52,7 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 		t->granted[t->ngranted].expires = r.expires;
 		t->granted[t->ngranted++].from = r.start;
 		if (i == 0) {
+			ans->nodes = rq->nlevels > 0 ? r.nodes : 0;
 			ans->status = r.state;
 			ans->id = r.id;
 			ans->start = r.start;
@@ -67,17 +68,39 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 	return 0;
 }
 
-/* ar_add without the client key: a series (rep), or one request. */
+/* A level of a moldable request. */
+static int
+admit_level(ar_txn *t, const struct ar_request *one, void *ans, int *fits)
+{
+	int rc = admit_request(t, one, ans);
+
+	*fits = ((struct ar_answer *)ans)->status == AR_GRANTED;
+	return rc;
+}
+
+/*
+ * ar_add without the client key: a series (rep), a moldable request,
+ * or one request.  A moldable request is logged as the level granted,
+ * or refused as the last level tried.
+ */
 static int
 admit_any(ar_txn *t, const struct ar_request *rq,
     const struct ar_repeat *rep, struct ar_answer *ans)
 {
+	struct ar_request one;
+	struct ar_level got;
 	int rc;
 
 	if (rep != NULL)
 		return admit_series(t, rq, rep, ans);
-	return (rc = admit_request(t, rq, ans)) != 0 ? rc :
-	    admit_logged(t, rq, ans, (uint32_t)t->ngranted);
+	if (rq->nlevels == 0)
+		return (rc = admit_request(t, rq, ans)) != 0 ? rc :
+		    admit_logged(t, rq, ans, (uint32_t)t->ngranted);
+	if ((rc = levels_try(t, rq, admit_level, ans, &one, &got)) != 0)
+		return rc;
+	ans->nodes = got.nodes;
+	ans->benefit = got.benefit;
+	return admit_logged(t, &one, ans, (uint32_t)t->ngranted);
 }
 
 /*
@@ -89,7 +112,7 @@ static int
 add(ar_txn *t, const struct ar_request *asked_for,
     const struct ar_repeat *rep, struct ar_answer *ans)
 {
-	struct ar_request own = *asked_for, *rq = &own;
+	struct ar_request own = *asked_for, *rq = &own, rigid;
 	const char *key = rq->client_key;
 	uint64_t asked = rq->jobs;
 	struct span sp;
@@ -101,14 +124,23 @@ add(ar_txn *t, const struct ar_request *asked_for,
 	t->ngranted = t->nmoved = t->nocc = 0;
 	if (!t->write)
 		return EACCES;
+	if (rq->nlevels > 0 && (rep != NULL || (rc = levels_check(rq)) != 0))
+		return EINVAL;
 	if (rep != NULL && (rc = series_size(rq, rep, &asked)) != 0)
 		return rc;
 	if (key == NULL || *key == '\0')
 		return admit_any(t, rq, rep, ans);
 	if (strlen(key) > AR_CLIENT_KEY_MAX)
 		return EINVAL;
-	/* A malformed request is that, whatever its key. */
-	if ((rc = to_span(t, rq, 0, &sp, ans)) != 0)
+	/* A malformed request is that, whatever its key: the rest of a
+	 * moldable one is checked as its first level's. */
+	rigid = own;
+	if (rigid.nlevels > 0) {
+		rigid.nodes = rigid.levels[0].nodes;
+		rigid.levels = NULL;
+		rigid.nlevels = 0;
+	}
+	if ((rc = to_span(t, &rigid, 0, &sp, ans)) != 0)
 		return rc;
 	if ((rc = key_get(t, rq->owner, key, &e)) == 0)
 		return replay(t, rq, asked, &e, ans);

@@ -144,6 +144,16 @@ struct ar_info {
 };
 
 /*
+ * One size a moldable request accepts, and what the requester gains if
+ * it is granted that size (seed 004's RSPB: its benefit levels).
+ */
+struct ar_level {
+	uint32_t nodes;         /* nodes each job needs at once, >= 1 */
+	uint32_t benefit;       /* any value: only the order counts */
+};
+#define AR_LEVELS_MAX 8         /* levels in one request */
+
+/*
  * A request, as the commands read it.  An MPI job is one job of `nodes`
  * nodes that all start together; a parametric request is `jobs`
  * independent copies, each placed on its own (ar_add) and each becoming a
@@ -173,6 +183,15 @@ struct ar_request {
 	const char *account;    /* the account the scheduler charges, kept
 				   with each copy: NULL or "" for none, else
 				   at most AR_LABEL_MAX bytes */
+	const struct ar_level *levels;  /* a moldable request (ar_add,
+				   ar_search, ar_suggest): the sizes it
+				   accepts, distinct node counts, tried as
+				   ar_levels_order orders them, and then
+				   nodes is not read; NULL for a rigid one */
+	uint32_t nlevels;       /* ... and how many, at most AR_LEVELS_MAX;
+				   0 for a rigid request.  A moldable request
+				   names no hosts and is not AR_PARTIAL, nor
+				   a series */
 };
 
 /* What a reservation tells the scheduler beyond its shape (resv_flags). */
@@ -219,6 +238,10 @@ struct ar_answer {
 				   map; 0 if none is to blame */
 	uint32_t occurrence;    /* ar_add of a series: the occurrence it
 				   tells, from 1; 0 for any other request */
+	uint32_t nodes;         /* a moldable request: the level granted,
+				   found or suggested (its nodes and ... */
+	uint32_t benefit;       /* ... its benefit); 0 when none fits, and
+				   for a rigid request */
 };
 
 /* A reservation record as stored. */
@@ -514,10 +537,23 @@ int64_t ar_txn_now(const ar_txn *t);
  * AR_AVAILABLE and that interval, or AR_UNAVAILABLE, the reason and the
  * interval at the window's first start; and the least free node count
  * over the interval.  Errors: EINVAL (a malformed request: zero nodes,
- * jobs or duration, or latest < earliest), AR_ECORRUPT, ENOMEM (the plan
+ * jobs or duration, or latest < earliest; a moldable request's levels
+ * malformed, see struct ar_request), AR_ECORRUPT, ENOMEM (the plan
  * mapped, while named hosts are in it), AR_ESERVER, the backend's codes.
+ * A moldable request: see ar_levels_order.
  */
 int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
+
+/*
+ * Put a moldable request's levels in the order they are tried (RSPB as
+ * seed 004 reads: the highest benefit that fits): benefit, highest
+ * first, and of equal benefits more nodes first.  ar_add, ar_search and
+ * ar_suggest try a moldable request's levels in this order, each as a
+ * rigid request of that many nodes over the request's whole window, and
+ * answer for the first that fits (ans->nodes and ans->benefit), or with
+ * the last one's refusal when none does: every level was tried.
+ */
+void ar_levels_order(struct ar_level *levels, uint32_t n);
 
 /*
  * GarQ Algorithm 4: up to k alternatives, each the earliest start of a
@@ -526,7 +562,9 @@ int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
  * seconds past it, nor the horizon: a window (latest start) longer than
  * the limit is searched only up to the limit.  Stores them in
  * alts[0 .. *n) with status AR_SUGGESTED; *n == 0 means none (then
- * alts[0] holds AR_UNAVAILABLE and the reason).
+ * alts[0] holds AR_UNAVAILABLE and the reason).  A moldable request:
+ * the alternatives of the first level that has any (see
+ * ar_levels_order), each telling that level.
  * Errors: as ar_search.
  */
 int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
@@ -549,8 +587,8 @@ int ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
  * before the horizon, AR_R_CAPACITY) with the free count in its slot and
  * no end (-1).  The rest of rq is read as ar_search reads it, so that a
  * field requests gain (a partition) counts here too.  Errors: EINVAL (a
- * malformed request, but a duration of 0), AR_ECORRUPT, ENOMEM,
- * AR_ESERVER, the backend's codes.
+ * malformed request, but a duration of 0; a moldable one), AR_ECORRUPT,
+ * ENOMEM, AR_ESERVER, the backend's codes.
  */
 int ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -615,10 +653,15 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * the clock plus rq->hold, or at its end if that comes first, unless
  * ar_confirm confirms it before; ar_added() tells each copy's expiry.
  *
- * Errors: EINVAL (a malformed request, a client key longer than
- * AR_CLIENT_KEY_MAX), EACCES (read transaction), AR_ECORRUPT (a key entry
- * that does not match its records), AR_EFULL, ENOMEM, AR_ESERVER, the
- * backend's codes.
+ * A moldable request (rq->nlevels > 0) is admitted at the first of its
+ * levels that is granted (see ar_levels_order); ans->nodes and
+ * ans->benefit tell that level.  A retry with its client key matches
+ * if the copies granted have the nodes of one of its levels.
+ *
+ * Errors: EINVAL (a malformed request or moldable levels, a client key
+ * longer than AR_CLIENT_KEY_MAX), EACCES (read transaction), AR_ECORRUPT
+ * (a key entry that does not match its records), AR_EFULL, ENOMEM,
+ * AR_ESERVER, the backend's codes.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 

@@ -23,7 +23,8 @@
  *    maps the plan, ar_map and the export ledger.  It lies below
  *    booking, which asks it whether the plan still maps with what it
  *    admits while named hosts are in it.
- * 4. Booking: a request reduced to slots and where it fits (search.c),
+ * 4. Booking: a moldable request's levels, in the order they are tried
+ *    (mold.c), a request reduced to slots and where it fits (search.c),
  *    savepoints (savepoint.c), what admission did (added.c), holds
  *    (hold.c), cancelling and purging (cancel.c), admission and its
  *    moves (flex.c), series (series.c), ar_add and its client keys
@@ -751,6 +752,24 @@ int admit_logged(ar_txn *t, const struct ar_request *rq,
  * (ar_modify). */
 int admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
     const struct ar_resv *was, struct ar_answer *ans);
+
+/* mold.c */
+/* EINVAL unless rq's levels are well formed (struct ar_request). */
+int levels_check(const struct ar_request *rq);
+/* Is nodes a size rq asks for (one of its levels, or its nodes)?  And
+ * *benefit that level's benefit (0 for a rigid request). */
+int level_of(const struct ar_request *rq, uint32_t nodes, uint32_t *benefit);
+/* Try one level of a moldable request: *fits if it does. */
+typedef int level_fn(ar_txn *t, const struct ar_request *one, void *arg,
+    int *fits);
+/*
+ * fn on rq's levels, as rigid requests (one), in ar_levels_order's
+ * order, up to the first that fits: *got is that level and one that
+ * request; or, if none fits, *got is all zero and one the last level's.
+ * Errors: EINVAL (levels malformed), those of fn.
+ */
+int levels_try(ar_txn *t, const struct ar_request *rq, level_fn *fn,
+    void *arg, struct ar_request *one, struct ar_level *got);
 
 /* series.c */
 /* ar_add of a series, without its client key, the demand log included. */

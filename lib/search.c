@@ -27,7 +27,9 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 {
 	int64_t slot = t->m.slot, end = t->base + t->m.horizon;
 
-	if (rq->duration <= 0 || rq->duration > AR_DURATION_MAX ||
+	/* A moldable request is reduced one level at a time (mold.c). */
+	if (rq->nlevels > 0 ||
+	    rq->duration <= 0 || rq->duration > AR_DURATION_MAX ||
 	    rq->hold < 0 || rq->hold > AR_HOLD_MAX ||
 	    rq->nodes == 0 || rq->jobs == 0 || rq->earliest < 0 ||
 	    rq->latest < rq->earliest || rq->latest > TIME_MAX ||
@@ -118,8 +120,37 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	return 0;
 }
 
+static int search_rigid(ar_txn *t, const struct ar_request *rq,
+    struct ar_answer *ans);
+
+/* A level of ar_search's moldable request. */
+static int
+search_level(ar_txn *t, const struct ar_request *one, void *ans, int *fits)
+{
+	int rc = search_rigid(t, one, ans);
+
+	*fits = ((struct ar_answer *)ans)->status == AR_AVAILABLE;
+	return rc;
+}
+
 int
 ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct ar_request one;
+	struct ar_level got;
+	int rc;
+
+	if (rq->nlevels == 0)
+		return search_rigid(t, rq, ans);
+	if ((rc = levels_try(t, rq, search_level, ans, &one, &got)) != 0)
+		return rc;
+	ans->nodes = got.nodes;
+	ans->benefit = got.benefit;
+	return 0;
+}
+
+static int
+search_rigid(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
 	struct span sp;
 	int64_t s;
@@ -148,8 +179,49 @@ ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	return place(t, &sp, s, ans);
 }
 
+static int suggest_rigid(ar_txn *t, const struct ar_request *rq,
+    int64_t limit, struct ar_answer *alts, size_t k, size_t *n);
+
+/* ar_suggest's arguments, for a level of a moldable request. */
+struct suggest_args {
+	int64_t limit;
+	struct ar_answer *alts;
+	size_t k, *n;
+};
+
+static int
+suggest_level(ar_txn *t, const struct ar_request *one, void *arg, int *fits)
+{
+	struct suggest_args *a = arg;
+	int rc = suggest_rigid(t, one, a->limit, a->alts, a->k, a->n);
+
+	*fits = *a->n > 0;
+	return rc;
+}
+
 int
 ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
+    struct ar_answer *alts, size_t k, size_t *n)
+{
+	struct suggest_args a = { limit, alts, k, n };
+	struct ar_request one;
+	struct ar_level got;
+	int rc;
+
+	*n = 0;
+	if (rq->nlevels == 0)
+		return suggest_rigid(t, rq, limit, alts, k, n);
+	if ((rc = levels_try(t, rq, suggest_level, &a, &one, &got)) != 0)
+		return rc;
+	for (size_t i = 0; i < (*n > 0 ? *n : 1); i++) {
+		alts[i].nodes = got.nodes;
+		alts[i].benefit = got.benefit;
+	}
+	return 0;
+}
+
+static int
+suggest_rigid(ar_txn *t, const struct ar_request *rq, int64_t limit,
     struct ar_answer *alts, size_t k, size_t *n)
 {
 	struct ar_request from_now = *rq;

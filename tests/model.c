@@ -69,7 +69,7 @@ static struct ar_request
 request(struct model *m, int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL };
+	    NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0 };
 
 	(void)m;
 	return rq;
@@ -336,6 +336,53 @@ m_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
 	m->nresv++;
 }
 
+/* The benefit of the level of nodes in a moldable request. */
+static uint32_t
+m_benefit(const struct ar_request *asked, uint32_t nodes)
+{
+	for (uint32_t i = 0; i < asked->nlevels; i++)
+		if (asked->levels[i].nodes == nodes)
+			return asked->levels[i].benefit;
+	return 0;
+}
+
+/*
+ * Random levels for a moldable request: 2 or 3 distinct sizes with
+ * benefits that often tie; and in order[] the same, in the order RSPB
+ * tries them, found the obvious way: the best of those left, each time.
+ */
+static void
+m_levels(struct model *m, struct ar_request *rq, struct ar_level *lv,
+    struct ar_level *order)
+{
+	uint32_t n = 2 + (uint32_t)PICK(2), best, left[M_NODES], pos;
+	int taken[3] = { 0, 0, 0 };
+
+	/* Distinct sizes drawn from those left, so that a fuzzer's
+	 * choices, all 0 once its bytes run out, still end. */
+	for (uint32_t i = 0; i < M_NODES; i++)
+		left[i] = i + 1;
+	for (uint32_t i = 0; i < n; i++) {
+		pos = (uint32_t)PICK(M_NODES - i);
+		lv[i].nodes = left[pos];
+		left[pos] = left[M_NODES - i - 1];
+		lv[i].benefit = (uint32_t)PICK(3);
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		best = n;
+		for (uint32_t i = 0; i < n; i++)
+			if (!taken[i] && (best == n ||
+			    lv[i].benefit > lv[best].benefit ||
+			    (lv[i].benefit == lv[best].benefit &&
+			    lv[i].nodes > lv[best].nodes)))
+				best = i;
+		taken[best] = 1;
+		order[k] = lv[best];
+	}
+	rq->levels = lv;
+	rq->nlevels = n;
+}
+
 /*
  * An add whose key, if any, is new: with AR_NOMOVE copies one by one,
  * first fit, all or none; else the same as far as first fit goes, and
@@ -343,7 +390,8 @@ m_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
  * may make and must leave every limit and the nodes kept.  1 if granted.
  */
 static int
-m_add(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
+m_add(struct model *m, ar_txn *t, const struct ar_request *rq,
+    const struct ar_request *asked, int64_t now)
 {
 	const struct ar_placed *g, *mv;
 	struct ar_answer a;
@@ -363,12 +411,18 @@ m_add(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
 	}
 	for (uint32_t j = fitted; j-- > 0; )
 		m_hold(m, cls, starts[j], len, -need);
-	OK(m, ar_add(t, rq, &a));
+	OK(m, ar_add(t, asked, &a));
 	ar_added(t, &g, &ng, &mv, &nm);
 	CHECK(m, a.cls == cls && a.price == m_price(m, cls, need, len) &&
 	    !a.replayed, "add at %" PRId64 ": class %u price %" PRId64
 	    ", model class %u price %" PRId64, first, a.cls, a.price, cls,
 	    m_price(m, cls, need, len));
+	/* A moldable request tells the level granted, none if refused. */
+	CHECK(m, asked->nlevels == 0 ? a.nodes == 0 && a.benefit == 0 :
+	    a.status == AR_GRANTED ? a.nodes == rq->nodes &&
+	    a.benefit == m_benefit(asked, rq->nodes) : a.nodes == 0,
+	    "add at %" PRId64 ": level %u benefit %u, model %u", first,
+	    a.nodes, a.benefit, rq->nodes);
 	if (a.status != AR_GRANTED) {
 		if (why == AR_R_NONE)
 			why = m_refusal(m, cls, first, last, len, need,
@@ -407,6 +461,40 @@ m_add(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
 		if ((k = m_find(m, mv[i].id)) >= 0)
 			m_within(m, k, 0);
 	return 1;
+}
+
+/*
+ * A moldable add (AR_NOMOVE, no key): the first level, in RSPB's order,
+ * all of whose copies fit first fit is the one the store must grant;
+ * if none does, the last level's refusal is the store's.
+ */
+static void
+m_mold(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
+{
+	struct ar_level lv[3], order[3];
+	struct ar_request asked = *rq, one = *rq;
+	int64_t first, last, len, need, s[2];
+	uint32_t cls = m_class(m, rq->earliest, now), fitted;
+
+	m_levels(m, &asked, lv, order);
+	for (uint32_t i = 0; i < asked.nlevels; i++) {
+		one.nodes = order[i].nodes;
+		if (m_span(now, &one, 0, &first, &last, &len, &need) !=
+		    AR_R_NONE)
+			continue;
+		for (fitted = 0; fitted < one.jobs; fitted++) {
+			if ((s[fitted] = m_first_fit(m, cls, first, last, len,
+			    need)) == -1)
+				break;
+			m_hold(m, cls, s[fitted], len, need);
+		}
+		for (uint32_t j = fitted; j-- > 0; )
+			m_hold(m, cls, s[j], len, -need);
+		if (fitted == one.jobs)
+			break;
+	}
+	m->molds++;
+	m_add(m, t, &one, &asked, now);
 }
 
 #define M_SERIES 6               /* occurrences of a series, at most */
@@ -1047,7 +1135,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		/* With classes, a third of the adds may move others. */
 		if (m->priced && PICK(3) == 0) {
 			rq.flags = PICK(2) ? AR_LATER : 0;
-			m_add(m, t, &rq, now);
+			m_add(m, t, &rq, &rq, now);
 			return;
 		}
 		rq.flags = AR_NOMOVE;
@@ -1056,6 +1144,10 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			rq.flags |= PICK(2) ? AR_PARTIAL : 0;
 			m_series(m, t, &rq, 1 + (int64_t)PICK(20 * M_SLOT),
 			    1 + (uint32_t)PICK(M_SERIES), now);
+			return;
+		}
+		if (PICK(8) == 0) {
+			m_mold(m, t, &rq, now);
 			return;
 		}
 		if (m->nkeys > 0 && PICK(6) == 0) {
@@ -1076,7 +1168,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			m_keyed(m, t, &rq, k, now);
 			return;
 		}
-		if (m_add(m, t, &rq, now) && rq.client_key != NULL) {
+		if (m_add(m, t, &rq, &rq, now) && rq.client_key != NULL) {
 			/* Names of past epochs never come again: forget
 			 * them when room runs out (an epoch has 12). */
 			if (m->nkeys == M_KEYS) {
@@ -1099,11 +1191,31 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	}
 	why = m_span(now, &rq, 1, &first, &last, &len, &need);
 	if (op < 6) {
-		OK(m, ar_search(t, &rq, &a));
-		s = why == AR_R_NONE ? m_first_fit(m, cls, first, last, len,
-		    need) : -1;
+		struct ar_level lv[3], order[3];
+		struct ar_request asked = rq;
+
+		/* A quarter moldable: the first level, in RSPB's order,
+		 * that fits is the answer, else the last one's refusal. */
+		if (PICK(4) == 0)
+			m_levels(m, &asked, lv, order);
+		for (uint32_t i = 0; i == 0 || i < asked.nlevels; i++) {
+			if (asked.nlevels > 0) {
+				rq.nodes = order[i].nodes;
+				why = m_span(now, &rq, 1, &first, &last, &len,
+				    &need);
+			}
+			s = why == AR_R_NONE ? m_first_fit(m, cls, first,
+			    last, len, need) : -1;
+			if (s != -1)
+				break;
+		}
+		OK(m, ar_search(t, &asked, &a));
 		if (why == AR_R_NONE && s == -1)
 			why = m_refusal(m, cls, first, last, len, need, 1);
+		CHECK(m, asked.nlevels == 0 ? a.nodes == 0 : s != -1 ?
+		    a.nodes == rq.nodes && a.benefit == m_benefit(&asked,
+		    rq.nodes) : a.nodes == 0, "search: level %u benefit %u, "
+		    "model %u", a.nodes, a.benefit, s != -1 ? rq.nodes : 0);
 		CHECK(m, (a.status == AR_AVAILABLE) == (s != -1) &&
 		    a.reason == why && a.cls == cls &&
 		    a.price == m_price(m, cls, need, len) &&
@@ -1114,22 +1226,34 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		    a.status, a.reason, a.free, a.cls, a.price, s, why, cls,
 		    m_price(m, cls, need, len));
 	} else if (op < 8) {
-		int64_t limit = (int64_t)PICK(40 * M_SLOT), hi, prev = -2;
+		int64_t limit = (int64_t)PICK(40 * M_SLOT), hi, prev;
 		size_t want = 0;
 		int64_t expect[3];
-		struct ar_request from_now = rq;
+		struct ar_request from_now = rq, asked = rq;
+		struct ar_level lv[3], order[3];
 
+		/* A quarter moldable: the alternatives of the first level,
+		 * in RSPB's order, that has any; else the last one's. */
+		if (PICK(4) == 0)
+			m_levels(m, &asked, lv, order);
 		/* Suggest looks from the clock on when the start is past. */
 		if (from_now.latest < now)
 			from_now.latest = now;
-		why = m_span(now, &from_now, 1, &first, &last, &len, &need);
-		OK(m, ar_suggest(t, &rq, limit, alts, 3, &n));
-		if (why == AR_R_NONE) {
+		OK(m, ar_suggest(t, &asked, limit, alts, 3, &n));
+		for (uint32_t i = 0; want == 0 && (i == 0 ||
+		    i < asked.nlevels); i++) {
+			if (asked.nlevels > 0)
+				from_now.nodes = rq.nodes = order[i].nodes;
+			why = m_span(now, &from_now, 1, &first, &last, &len,
+			    &need);
+			if (why != AR_R_NONE)
+				continue;
 			/* No further than the limit, whatever the window. */
 			hi = first + limit / M_SLOT;
 			if (hi > now / M_SLOT + M_HORIZON - len)
 				hi = now / M_SLOT + M_HORIZON - len;
 			/* Alternatives start separate runs of fitting starts. */
+			prev = -2;
 			for (s = first; s <= hi && want < 3; s++) {
 				if (m_fits(m, cls, s, len, need)) {
 					if (prev != s - 1)
@@ -1140,6 +1264,12 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			if (want == 0)
 				why = AR_R_LIMIT;
 		}
+		for (size_t i = 0; i < (n > 0 ? n : 1); i++)
+			CHECK(m, asked.nlevels == 0 ? alts[i].nodes == 0 :
+			    want > 0 ? alts[i].nodes == rq.nodes &&
+			    alts[i].benefit == m_benefit(&asked, rq.nodes) :
+			    alts[i].nodes == 0, "suggest %zu: level %u, model %u",
+			    i, alts[i].nodes, want > 0 ? rq.nodes : 0);
 		CHECK(m, n == want && (n > 0 || (alts[0].status ==
 		    AR_UNAVAILABLE && alts[0].reason == why)), "suggest: %zu "
 		    "alternatives, model %zu; reason %d, model %d", n, want,

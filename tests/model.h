@@ -39,6 +39,7 @@ struct model {
 	uint64_t moves, limited, busy, renumbered;
 	uint64_t modifies;      /* modifies granted */
 	uint64_t longest;       /* ar_longest asked */
+	uint64_t molds;         /* moldable adds asked */
 	uint64_t extended, unextended;  /* ar_furthest: could grow, or not */
 	uint64_t holds, confirms, expiries;     /* granted, confirmed, expired */
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */

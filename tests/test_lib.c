@@ -178,10 +178,24 @@ count_state(const struct ar_resv *r, void *arg)
  * as such, not found by its labels, not live; cancelling it is AR_EDONE;
  * the invariants hold before and after the purge.
  */
+/* A new simulated store of the default shape in dir, its clock at T0,
+ * open. */
+static ar_store *
+simulated(const char *dir)
+{
+	struct ar_config cfg;
+	ar_store *s = NULL;
+
+	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	return s;
+}
+
 static void
 test_ended(void)
 {
-	struct ar_config cfg;
 	struct ar_answer a;
 	struct ar_request rq;
 	struct ar_resv r;
@@ -192,10 +206,7 @@ test_ended(void)
 	ar_txn *t;
 	const char *dir = store_path("ended");
 
-	ar_config_default(&cfg);
-	cfg.flags = AR_SIMULATED;
-	OK(ar_create(dir, &cfg, T0));
-	OK(ar_open(dir, 0, &s));
+	s = simulated(dir);
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	rq = request(T0 + 300, 300, 1);
 	rq.user = "u";
@@ -246,6 +257,65 @@ booked(ar_txn *t)
 	struct ar_info info;
 
 	return ar_info(t, &info) == 0 ? info.next_id - 1 : 0;
+}
+
+/*
+ * Moldable requests: the order levels are tried in, and the malformed
+ * ones (EINVAL, nothing booked) that the model test never makes.
+ */
+static void
+test_moldable(void)
+{
+	struct ar_level order[] = { { 8, 3 }, { 16, 6 }, { 4, 6 }, { 32, 1 } };
+	struct ar_level two[] = { { 8, 3 }, { 8, 6 } }, zero[] = { { 0, 1 } };
+	struct ar_level nine[AR_LEVELS_MAX + 1], ok[] = { { 65, 9 }, { 2, 1 } };
+	struct ar_answer a;
+	struct ar_request rq;
+	struct ar_repeat rep = { 3600, 2, 0 };
+	uint32_t host = 0;
+	ar_store *s;
+	ar_txn *t;
+	const char *dir = store_path("moldable");
+
+	ar_levels_order(order, 4);
+	CHECK(order[0].nodes == 16 && order[1].nodes == 4 &&
+	    order[2].nodes == 8 && order[3].nodes == 32, "order: %u %u %u %u",
+	    order[0].nodes, order[1].nodes, order[2].nodes, order[3].nodes);
+	for (uint32_t i = 0; i <= AR_LEVELS_MAX; i++)
+		nine[i] = (struct ar_level){ i + 1, 1 };
+	s = simulated(dir);
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + 300, 300, 1);
+	rq.levels = two;
+	rq.nlevels = 2;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "two levels of 8 nodes");
+	rq.levels = zero;
+	rq.nlevels = 1;
+	CHECK(ar_search(t, &rq, &a) == EINVAL, "a level of 0 nodes");
+	rq.levels = nine;
+	rq.nlevels = AR_LEVELS_MAX + 1;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "too many levels");
+	rq.levels = ok;
+	rq.nlevels = 2;
+	CHECK(ar_add_series(t, &rq, &rep, &a) == EINVAL, "a moldable series");
+	CHECK(ar_longest(t, &rq, &a) == EINVAL, "longest of a moldable one");
+	rq.flags = AR_PARTIAL;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "moldable and partial");
+	rq.flags = 0;
+	rq.hosts = &host;
+	rq.nhosts = 1;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "moldable with hosts");
+	rq.hosts = NULL;
+	rq.nhosts = 0;
+	CHECK(booked(t) == 0, "%" PRIu64 " booked by malformed requests",
+	    booked(t));
+	/* A level bigger than the store is refused for capacity: the next. */
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.nodes == 2 && a.benefit == 1,
+	    "granted %d: %u nodes, benefit %u", a.status, a.nodes, a.benefit);
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	rm_store(dir);
 }
 
 /*
@@ -1355,10 +1425,11 @@ model_run(int priced, int64_t span)
 	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " modifies, %"
 	    PRIu64 " holds (%" PRIu64 " confirmed, %" PRIu64 " expired), %"
 	    PRIu64 " longest jobs, %" PRIu64 " extensions (%" PRIu64
-	    " none), %" PRIu64 " answers compared", priced ? " with classes" :
+	    " none), %" PRIu64 " moldable adds, %" PRIu64
+	    " answers compared", priced ? " with classes" :
 	    "", m->ops, m->nresv, now / M_SLOT, wraps, m->modifies, m->holds,
 	    m->confirms, m->expiries, m->longest, m->extended, m->unextended,
-	    m->checks);
+	    m->molds, m->checks);
 	if (priced)
 		printf("; %" PRIu64 " moves, %" PRIu64 " refusals for a "
 		    "booking limit, other numbers of classes %" PRIu64
@@ -1369,10 +1440,11 @@ model_run(int priced, int64_t span)
 	failed += (int)m->mismatches;
 	CHECK(m->ops > (priced ? 1000 : 5000) && wraps >= (priced ? 2 : 5) &&
 	    m->modifies > 100 && m->longest > 100 && m->extended > 50 &&
-	    m->unextended > 50, "model test too short: %" PRIu64 " ops, %d "
-	    "laps, %" PRIu64 " modifies, %" PRIu64 " longest, %" PRIu64
-	    " extended, %" PRIu64 " not", m->ops, wraps, m->modifies,
-	    m->longest, m->extended, m->unextended);
+	    m->unextended > 50 && m->molds > 100, "model test too short: %"
+	    PRIu64 " ops, %d laps, %" PRIu64 " modifies, %" PRIu64
+	    " longest, %" PRIu64 " extended, %" PRIu64 " not, %" PRIu64
+	    " moldable", m->ops, wraps, m->modifies, m->longest, m->extended,
+	    m->unextended, m->molds);
 	CHECK(!priced || (m->moves > 0 && m->limited > 0 && m->busy > 0 &&
 	    m->renumbered > 0), "model test with classes: too few moves, "
 	    "refusals for a limit or other numbers of classes");
@@ -1867,6 +1939,7 @@ main(int argc, char **argv)
 	test_basic();
 	test_ended();
 	test_client_key();
+	test_moldable();
 	test_upgrade();
 	test_live_clock();
 	test_upgrade_v4();

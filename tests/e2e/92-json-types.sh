@@ -60,6 +60,10 @@ expect_exit 0
 	ar-add --json start=+4h duration=1h hosts=cn1 conflict=0
 	ar-add --json start=+5h duration=1h nodes=9 id=77 class=3 price=1
 	ar-search --json start=+1h duration=1h nodes=2 id=1 owner=0
+	# A moldable request: the level found is numbers.
+	ar-add --json start=+6h duration=1h nodes=8:2,2:1
+	ar-search --json start=+6h duration=1h nodes=8:2,2:1
+	ar-suggest --json start=+6h duration=1h nodes=8:2,2:1
 	printf '%s\n' '{"start":"+1h","duration":"1h","id":1,"owner":0}' |
 	    ar-search --json
 	ar-suggest --json start=+1h duration=1h nodes=8 id=1 -k 2
@@ -92,12 +96,13 @@ run awk '{ n[$1]++; t[$1] = t[$1] " " $2 }
     END { for (k in n) if (n[k] > 1 && t[k] != " null number") print k t[k] }' \
     "$D/types"
 expect_out
-run grep -E '^(id|nodes|jobs|free|copy|owner|class|price|conflict|refused|awt|acceptance|utilisation|limit|protection|mean|sd) ' "$D/types"
+run grep -E '^(id|benefit|nodes|jobs|free|copy|owner|class|price|conflict|refused|awt|acceptance|utilisation|limit|protection|mean|sd) ' "$D/types"
 expect_out <<'EOF'
 acceptance null
 acceptance number
 awt null
 awt number
+benefit number
 class null
 class number
 conflict number
