@@ -27,7 +27,8 @@ by_benefit(const void *a, const void *b)
 void
 ar_levels_order(struct ar_level *levels, uint32_t n)
 {
-	qsort(levels, n, sizeof(*levels), by_benefit);
+	if (n > 1)
+		qsort(levels, n, sizeof(*levels), by_benefit);
 }
 
 int
