@@ -178,7 +178,7 @@ deps: build-deps
 		missing="$$missing libnss-wrapper"; \
 	$(APT_MISSING)
 
-.PHONY: all build-deps deps demo check test unit floors e2e crash-test install-test crash san \
+.PHONY: all build-deps deps demo check test unit floors fuzz-dict e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
 	fuzz-short fuzz bench bench-run garq hostbench hosts-test flexbench \
 	rmbench compare bench-quick install uninstall clean FORCE
@@ -305,7 +305,14 @@ floors: $(LIB_OBJ)
 		cat $(B)/floors.log; tail -n 1 $(B)/floors.log >>$(RESULTS); \
 		exit $$rc
 
-test: unit hosts-test floors e2e crash-test coalloc-test install-test
+# fuzz/cmd.dict holds every option and every field read (tests/fuzzdict.sh).
+fuzz-dict:
+	@mkdir -p $(B); echo "== tests/fuzzdict.sh"
+	@sh tests/fuzzdict.sh >$(B)/fuzzdict.log 2>&1; rc=$$?; \
+		cat $(B)/fuzzdict.log; tail -n 1 $(B)/fuzzdict.log >>$(RESULTS); \
+		exit $$rc
+
+test: unit hosts-test floors fuzz-dict e2e crash-test coalloc-test install-test
 
 # ar-map --slurm against a throwaway slurmctld (tests/slurm.sh):
 # SLURM_ROUNDS random rounds, the exporter SIGKILLed at random moments

@@ -1,9 +1,12 @@
 /*
  * run.c - run a command's main inside a fuzz target; see run.h.
  */
+#define _GNU_SOURCE             /* memfd_create */
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "ar.h"
@@ -27,28 +30,40 @@ const struct command commands[NCOMMANDS] = {
 	{ "ar-map", ar_map_main },
 };
 
-#define PIPE_ROOM 60000         /* below the pipe's buffer: no blocking */
+/*
+ * A command's standard input is a file in memory, made once and set as
+ * fd 0 for the life of the target, refilled and rewound for each
+ * command (a pipe had to be made for each, and held at most 64 KiB).
+ * stdin's stream is emptied and its end of file cleared as well: in
+ * glibc an end of file is sticky, so that before this, every --load
+ * after a process's first read nothing, and what a command left in the
+ * stream's buffer would have been the next one's input.
+ */
+static int
+input_fd(void)
+{
+	static int fd = -1;
+
+	if (fd == -1 && ((fd = memfd_create("stdin", 0)) == -1 ||
+	    dup2(fd, 0) == -1))
+		abort();
+	return fd;
+}
 
 int
 run_command(const struct command *c, int argc, char **argv, const void *in,
     size_t len)
 {
-	int pipefd[2], saved, rc;
+	int fd = input_fd();
 
-	if (len > PIPE_ROOM)
-		len = PIPE_ROOM;
-	if (pipe(pipefd) != 0 ||
-	    (len > 0 && write(pipefd[1], in, len) != (ssize_t)len))
+	if (ftruncate(fd, 0) != 0 ||
+	    (len > 0 && pwrite(fd, in, len, 0) != (ssize_t)len) ||
+	    lseek(0, 0, SEEK_SET) != 0)
 		abort();
-	close(pipefd[1]);
-	if ((saved = dup(0)) == -1 || dup2(pipefd[0], 0) == -1)
-		abort();
-	close(pipefd[0]);
+	__fpurge(stdin);
+	clearerr(stdin);
 	optind = 0;             /* getopt starts afresh on every run */
-	rc = c->main(argc, argv);
-	dup2(saved, 0);
-	close(saved);
-	return rc;
+	return c->main(argc, argv);
 }
 
 void

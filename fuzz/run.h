@@ -18,7 +18,8 @@ struct command {
 extern const struct command commands[NCOMMANDS];
 
 /* Run a command's main with argv and in[0 .. len) as its standard input
- * (at most what a pipe holds without blocking); its exit status. */
+ * (a file in memory, rewound: stdin's stream starts afresh); its exit
+ * status. */
 int run_command(const struct command *c, int argc, char **argv,
     const void *in, size_t len);
 
