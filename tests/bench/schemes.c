@@ -446,7 +446,7 @@ struct batch {
 	const struct workload *w;
 	const struct job *j;
 	size_t n;
-	int eds;
+	int scheme;             /* RIGID, EDS or RSPB */
 };
 
 static int
@@ -459,19 +459,32 @@ admit_batch(ar_txn *t, void *arg)
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct sreq *q = &b->j[i].q;
+		struct ar_level lv[AR_LEVELS_MAX];
+		struct level mine[LEVELS_MAX];
 		struct ar_request rq;
 		struct ar_answer ans;
 
 		snprintf(job, sizeof(job), "%" PRIu32, q->k);
 		memset(&rq, 0, sizeof(rq));
 		rq.earliest = w->origin + q->earliest * SLOT;
-		rq.latest = b->eds ? w->origin + q->latest * SLOT : rq.earliest;
+		rq.latest = b->scheme != RIGID ? w->origin + q->latest * SLOT :
+		    rq.earliest;
 		rq.duration = q->dur * SLOT;
 		rq.nodes = q->nodes;
 		rq.jobs = q->jobs;
 		rq.owner = 1000;
 		rq.job = job;
-		rq.flags = b->eds ? AR_LATER : AR_NOMOVE;
+		rq.flags = b->scheme == EDS ? AR_LATER : AR_NOMOVE;
+		/* RSPB's levels as the memory's, on the nodes (the library
+		 * molds no copies: run_library takes no parametric request). */
+		if (b->scheme == RSPB && (rq.nlevels =
+		    (uint32_t)levels(q, mine)) > 1) {
+			for (uint32_t l = 0; l < rq.nlevels; l++)
+				lv[l] = (struct ar_level){ mine[l].nodes,
+				    (uint32_t)mine[l].benefit };
+			rq.levels = lv;
+		} else
+			rq.nlevels = 0;
 		if ((rc = ar_add(t, &rq, &ans)) != 0)
 			return rc;
 	}
@@ -506,10 +519,10 @@ violation(const char *msg, void *arg)
 	fprintf(stderr, "schemes: invariant: %s\n", msg);
 }
 
-/* FCFS rigid or FCFS-EDS through ar_add on a store in memory; what it
- * granted, read back into p. */
+/* FCFS rigid, FCFS-EDS or RSPB through ar_add on a store in memory;
+ * what it granted, read back into p. */
 static void
-run_library(const struct workload *w, int eds, struct plan *p)
+run_library(const struct workload *w, int scheme, struct plan *p)
 {
 	static const char where[] = "mem:schemes";
 	struct reading_back rb = { w, p };
@@ -528,7 +541,7 @@ run_library(const struct workload *w, int eds, struct plan *p)
 	    (rc = ar_open(where, 0, &s)) != 0)
 		die("store", rc);
 	for (size_t i = 0, e; i < w->n; i = e) {
-		struct batch b = { w, &w->j[i], 0, eds };
+		struct batch b = { w, &w->j[i], 0, scheme };
 
 		for (e = i; e < w->n && w->j[e].arrival == w->j[i].arrival; e++)
 			;
@@ -548,7 +561,7 @@ run_library(const struct workload *w, int eds, struct plan *p)
 		die("remove", rc);
 	if (bad != 0) {
 		fprintf(stderr, "schemes: %s: %" PRIu64 " invariant "
-		    "violations\n", names[eds ? EDS : RIGID], bad);
+		    "violations\n", names[scheme], bad);
 		exit(1);
 	}
 }
@@ -766,7 +779,7 @@ report(const struct workload *w, const struct result *r)
 		    x->awt_other, x->copies ? 100.0 * (double)x->other /
 		    (double)x->copies : 0, i < 3 ? "," : "\n");
 	}
-	printf("%s%s", r[RIGID].check, r[EDS].check);
+	printf("%s%s%s", r[RIGID].check, r[EDS].check, r[RSPB].check);
 	for (int m = 0; m < NMETRICS; m++)
 		chain(r, m);
 	printf("  against ORR: DRR (ORR that reclaims) freed %.0f node-h: "
@@ -787,8 +800,19 @@ report(const struct workload *w, const struct result *r)
 	fflush(stdout);
 }
 
-/* Run every scheme on w, the two FCFS ones through the library too;
- * what they did into seen. */
+/* Has w a request of several copies?  RSPB molds their copies, which
+ * the library does not (it molds an MPI job's nodes). */
+static int
+parametric(const struct workload *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (w->j[i].q.jobs > 1)
+			return 1;
+	return 0;
+}
+
+/* Run every scheme on w, the two FCFS ones and RSPB (on MPI jobs)
+ * through the library too; what they did into seen. */
 static void
 compare(struct workload *w, struct seen *seen)
 {
@@ -803,8 +827,8 @@ compare(struct workload *w, struct seen *seen)
 
 		run_memory(w, s, &mem, &r[s]);
 		measure(w, &mem, &r[s]);
-		if (s == RIGID || s == EDS) {
-			run_library(w, s == EDS, &lib);
+		if (s == RIGID || s == EDS || (s == RSPB && !parametric(w))) {
+			run_library(w, s, &lib);
 			check(s, &lib, &mem, r[s].check, sizeof(r[s].check));
 			plan_free(&lib);
 		}
