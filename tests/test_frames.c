@@ -312,34 +312,19 @@ check_options(ar_txn *t, const struct brute *b, int64_t first, int64_t len,
 		    want[i]);
 }
 
-/* Some hosts of nodes, a run or scattered; at least one. */
+/* Each host of nodes named with chance 1 in spread (at least one):
+ * scattered hosts, which cut the free ones into runs. */
 static uint32_t
-pick_hosts(uint32_t nodes, uint32_t *h)
+scattered_hosts(uint32_t nodes, uint32_t spread, uint32_t *h)
 {
-	uint32_t n = 0, len = 1 + (uint32_t)rnd(4), first;
+	uint32_t n = 0;
 
-	if (rnd(2) == 0) {
-		first = (uint32_t)rnd(nodes - len + 1);
-		for (uint32_t i = 0; i < len; i++)
-			h[n++] = first + i;
-		return n;
-	}
-	for (uint32_t i = 0; i < nodes && n < len; i++)
-		if (rnd(nodes) < len)
+	for (uint32_t i = 0; i < nodes; i++)
+		if (rnd(spread) == 0)
 			h[n++] = i;
 	if (n == 0)
 		h[n++] = (uint32_t)rnd(nodes);
 	return n;
-}
-
-static int
-collect_live(const struct ar_resv *r, void *arg)
-{
-	uint64_t *ids = arg;
-
-	if (ids[0] < 63)
-		ids[++ids[0]] = r->id;
-	return 0;
 }
 
 /* Random plans of nodes hosts (named hosts among them if named), the
@@ -364,23 +349,26 @@ random_run(uint32_t nodes, uint64_t seed, int steps, int named)
 		for (int i = 0, n = 1 + (int)rnd(4); i < n; i++) {
 			struct ar_request rq;
 			uint32_t hosts[64];
-			uint64_t ids[64] = { 0 };
 			struct ar_answer a;
+			struct ar_info info;
 			struct ar_resv r;
-			int what = (int)rnd(10);
+			int what = (int)rnd(10), rc;
 
+			/* Cancel one of those there are, if it is live. */
 			if (what >= 8) {
-				OK(ar_list(t, AR_LIVE, collect_live, ids));
-				if (ids[0] > 0)
-					OK(ar_cancel(t, ids[1 + rnd(ids[0])], 0,
-					    &r));
+				OK(ar_info(t, &info));
+				rc = ar_cancel(t, 1 + rnd(info.next_id), 0, &r);
+				CHECK(rc == 0 || rc == AR_ENOTFOUND ||
+				    rc == AR_EDONE, "ar_cancel: %s",
+				    ar_strerror(rc));
 				continue;
 			}
 			rq = request(now + SLOT * (int64_t)rnd(90),
 			    SLOT * (1 + (int64_t)rnd(30)),
 			    1 + (uint32_t)rnd(nodes / 2));
 			if (named && what >= 6) {
-				rq.nhosts = pick_hosts(nodes, hosts);
+				rq.nhosts = scattered_hosts(nodes,
+				    2 + (uint32_t)rnd(nodes), hosts);
 				rq.hosts = hosts;
 				rq.nodes = rq.nhosts;
 			}
