@@ -20,8 +20,8 @@
 #define SUITE "frames"
 #include "suite.h"
 
-#define SLOT 60
-#define SLOTS 240               /* the horizon, in slots */
+#define SLOT 300               /* suite.h's stores: 5-minute slots, */
+#define SLOTS 288               /* ... a day's horizon */
 #define MAXF (SLOTS + 2)        /* frames over the horizon, at most */
 
 /* The plan as ar_map maps it: hosts busy in each slot from the clock's,
@@ -67,16 +67,6 @@ static uint64_t
 all_hosts(uint32_t nodes)
 {
 	return nodes == 64 ? UINT64_MAX : (UINT64_C(1) << nodes) - 1;
-}
-
-static int
-popcount(uint64_t x)
-{
-	int n = 0;
-
-	for (; x != 0; x &= x - 1)
-		n++;
-	return n;
 }
 
 /* A frame, as told or as the brute force finds it. */
@@ -333,17 +323,12 @@ scattered_hosts(uint32_t nodes, uint32_t spread, uint32_t *h)
 static void
 random_run(uint32_t nodes, uint64_t seed, int steps, int named)
 {
-	struct ar_config cfg = { nodes, SLOT, SLOTS * SLOT, 1 << 28, -1,
-	    NULL, AR_SIMULATED };
-	const char *dir = store_path("random");
+	ar_store *s = store("random", nodes, NULL);
 	static struct brute b;
 	int64_t now = T0;
-	ar_store *s;
 	ar_txn *t;
 
 	rng = seed;
-	OK(ar_create(dir, &cfg, now));
-	OK(ar_open(dir, 0, &s));
 	for (int step = 0; step < steps; step++) {
 		OK(ar_txn_begin(s, AR_WRITE, now, &t));
 		for (int i = 0, n = 1 + (int)rnd(4); i < n; i++) {
@@ -399,8 +384,7 @@ random_run(uint32_t nodes, uint64_t seed, int steps, int named)
 				    1 + rnd(8));
 		ar_txn_abort(t);
 	}
-	ar_close(s);
-	rm_store(dir);
+	done(s, "random");
 }
 
 /* The frames of an empty store: one, every host, to the horizon; and
