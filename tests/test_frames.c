@@ -348,9 +348,9 @@ random_run(uint32_t nodes, uint64_t seed, int steps, int named)
 				    ar_strerror(rc));
 				continue;
 			}
-			rq = request(now + SLOT * (int64_t)rnd(90),
-			    SLOT * (1 + (int64_t)rnd(30)),
-			    1 + (uint32_t)rnd(nodes / 2));
+			rq = request(now + SLOT * (int64_t)rnd(90), SLOT, 1);
+			rq.duration *= 1 + (int64_t)rnd(30);
+			rq.nodes += (uint32_t)rnd(nodes / 2);
 			if (named && what >= 6) {
 				rq.nhosts = scattered_hosts(nodes,
 				    2 + (uint32_t)rnd(nodes), hosts);
@@ -370,18 +370,25 @@ random_run(uint32_t nodes, uint64_t seed, int steps, int named)
 
 			check_frames(t, &b, from, to);
 		}
+		/* The draws in order, not as a call's arguments, whose
+		 * order of evaluation the compiler picks. */
 		for (int i = 0; i < 6; i++) {
 			int64_t st = b.now + (int64_t)rnd(SLOTS - 40);
+			int64_t len = 1 + (int64_t)rnd(30);
+			uint32_t want = 1 + (uint32_t)rnd(nodes);
 
-			check_place(t, &b, st, st + 1 + (int64_t)rnd(30),
-			    1 + (uint32_t)rnd(nodes), (enum ar_fit)rnd(3));
+			check_place(t, &b, st, st + len, want,
+			    (enum ar_fit)rnd(3));
 		}
-		if (!named)
-			for (int i = 0; i < 3; i++)
-				check_options(t, &b, b.now + (int64_t)rnd(60),
-				    1 + (int64_t)rnd(30),
-				    1 + (uint32_t)rnd(nodes), 1 + (int64_t)rnd(90),
-				    1 + rnd(8));
+		for (int i = 0; i < 3 && !named; i++) {
+			int64_t first = b.now + (int64_t)rnd(60);
+			int64_t len = 1 + (int64_t)rnd(30);
+			uint32_t want = 1 + (uint32_t)rnd(nodes);
+			int64_t limit = 1 + (int64_t)rnd(90);
+
+			check_options(t, &b, first, len, want, limit,
+			    1 + rnd(8));
+		}
 		ar_txn_abort(t);
 	}
 	done(s, "random");
