@@ -188,7 +188,7 @@ deps: build-deps
 TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
 	$(B)/tests/test_map $(B)/tests/test_modify $(B)/tests/test_hold \
 	$(B)/tests/test_report $(B)/tests/test_series $(B)/tests/test_kv \
-	$(B)/tests/test_schemes
+	$(B)/tests/test_schemes $(B)/tests/test_frames
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h tests/suite.h $(B)/libar.a
 	@mkdir -p $(@D)

@@ -107,28 +107,6 @@ option(struct ctx *x, int opt, const char *arg)
 	return 0;
 }
 
-/* hosts= (and old_hosts= after a remapping) as host lists. */
-static int
-set_hosts(struct ctx *x, struct ar_record *r, const char *key,
-    const uint32_t *idx, size_t n)
-{
-	const struct ar_hostlist *h = cmd_hosts(x);
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
-
-	if (h == NULL)
-		return -1;
-	if (n == 0) {
-		ar_record_del(r, key);
-		return 0;
-	}
-	rc = ar_hostlist_format_subset(h, idx, n, &buf, &len, &cap) != 0 ||
-	    ar_record_set(r, key, buf) != 0 ? -1 : 0;
-	free(buf);
-	return rc;
-}
-
 static const char *
 map_status(const struct ar_mapped *m)
 {
@@ -149,8 +127,8 @@ mapped_fields(struct ctx *x, struct ar_record *r, const struct ar_mapped *m)
 	if (m->status == AR_MAP_NOTFOUND)
 		return ar_record_set(r, "status", "refused") != 0 ||
 		    ar_record_set(r, "reason", "not-found") != 0 ? -1 : 0;
-	if (set_hosts(x, r, "hosts", m->hosts, m->nhosts) != 0 ||
-	    set_hosts(x, r, "old_hosts", m->old, m->nold) != 0 ||
+	if (cmd_set_hosts(x, r, "hosts", m->hosts, m->nhosts) != 0 ||
+	    cmd_set_hosts(x, r, "old_hosts", m->old, m->nold) != 0 ||
 	    ar_record_set(r, "status", map_status(m)) != 0)
 		return -1;
 	ar_record_del(r, "reason");
@@ -323,40 +301,6 @@ gantt_end(struct gantt *g)
 	textbuf_printf(&g->b, "</svg>\n");
 }
 
-/* The range: from the clock to the horizon unless given. */
-static int
-range(struct ctx *x, ar_store *s, struct opts *o)
-{
-	struct ar_info i;
-	char err[AR_ERRMAX];
-	ar_txn *t;
-	int rc;
-
-	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
-		return cmd_store_error(x, rc);
-	rc = ar_info(t, &i);
-	ar_txn_abort(t);
-	if (rc != 0)
-		return cmd_store_error(x, rc);
-	o->lo = i.clock;
-	o->hi = i.clock + i.config.horizon;
-	if (o->from != NULL && ar_time_parse(o->from, x->now, &o->lo,
-	    err) != 0) {
-		fprintf(stderr, "%s: option '--from': %s\n", x->cmd->name, err);
-		return EXIT_USAGE;
-	}
-	if (o->to != NULL && ar_time_parse(o->to, x->now, &o->hi, err) != 0) {
-		fprintf(stderr, "%s: option '--to': %s\n", x->cmd->name, err);
-		return EXIT_USAGE;
-	}
-	if (o->hi <= o->lo) {
-		fprintf(stderr, "%s: option '--to': not after '--from'\n",
-		    x->cmd->name);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 /* The work of one write transaction, from the start each time. */
 static int
 map_txn(ar_txn *t, void *arg)
@@ -506,7 +450,8 @@ whole(struct ctx *x, ar_store *s)
 	}
 	if (o->mode == SLURM)
 		return slurm(x, s, o);
-	if ((status = range(x, s, o)) != 0)
+	if ((status = cmd_range(x, s, o->from, o->to, &o->lo, &o->hi)) !=
+	    0)
 		return status;
 	if (o->mode != SVG)
 		return map_store(x, s);

@@ -1,16 +1,24 @@
 /*
  * ar-suggest - the earliest starts where a request fits (GarQ Algorithm
- * 4); with --longest, the longest job that fits from a start; with
- * --extend, how far a reservation can grow.
+ * 4), with --fit the hosts each would take; with --longest, the longest
+ * job that fits from a start; with --extend, how far a reservation can
+ * grow; with --frames, the free time frames (seed 001).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "array.h"
 
 #include "cmd.h"
 
-enum mode { EARLIEST, LONGEST, EXTEND };
+enum mode { EARLIEST, LONGEST, EXTEND, FRAMES };
 
-enum { OPT_LONGEST = 300, OPT_EXTEND, OPT_MOVE };
+enum {
+	OPT_LONGEST = 300, OPT_EXTEND, OPT_MOVE, OPT_FRAMES, OPT_FROM, OPT_TO,
+	OPT_FIT
+};
 
 struct opts {
 	int64_t limit;          /* how far past the asked start to look */
@@ -18,6 +26,10 @@ struct opts {
 	int searched;           /* --limit or --count given */
 	enum mode mode;
 	int move;               /* --move: another start in its window */
+	int frames;             /* --frames */
+	const char *from, *to;  /* --frames: the range, as given */
+	int fit;                /* --fit given: options name their hosts */
+	enum ar_fit how;        /* ... chosen so */
 };
 
 /* What a line of ar-suggest --extend keeps: the reservation it names,
@@ -25,6 +37,11 @@ struct opts {
 struct suggest_line {
 	uint64_t id;
 	int refusal;
+	uint32_t *hosts;        /* --fit: each alternative's hosts, ... */
+	size_t cap;
+	uint32_t nhosts;        /* ... as many for each, */
+	unsigned char *placed;  /* ... where it has them */
+	size_t placedcap;
 };
 
 static const struct option longopts[] = {
@@ -33,8 +50,14 @@ static const struct option longopts[] = {
 	{ "longest", no_argument, NULL, OPT_LONGEST },
 	{ "extend", no_argument, NULL, OPT_EXTEND },
 	{ "move", no_argument, NULL, OPT_MOVE },
+	{ "frames", no_argument, NULL, OPT_FRAMES },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "fit", required_argument, NULL, OPT_FIT },
 	{ NULL, 0, NULL, 0 }
 };
+
+static const char *const fits[] = { "best", "first", "worst" };
 
 static int
 option(struct ctx *x, int opt, const char *arg)
@@ -67,6 +90,26 @@ option(struct ctx *x, int opt, const char *arg)
 	case OPT_MOVE:
 		o->move = 1;
 		return 0;
+	case OPT_FRAMES:
+		o->frames = 1;
+		x->whole = 1;
+		return 0;
+	case OPT_FROM:
+		o->from = arg;
+		return 0;
+	case OPT_TO:
+		o->to = arg;
+		return 0;
+	case OPT_FIT:
+		for (size_t i = 0; i < sizeof(fits) / sizeof(fits[0]); i++)
+			if (strcmp(arg, fits[i]) == 0) {
+				o->fit = 1;
+				o->how = (enum ar_fit)i;
+				return 0;
+			}
+		fprintf(stderr, "%s: option '--fit': '%s': not first, best or "
+		    "worst\n", x->cmd->name, arg);
+		return -1;
 	}
 	return -1;
 }
@@ -76,11 +119,21 @@ options_end(struct ctx *x)
 {
 	struct opts *o = x->data;
 
-	if (o->move && o->mode != EXTEND)
+	if (o->frames && (o->mode != EARLIEST || o->move || o->searched ||
+	    o->fit))
+		fprintf(stderr, "%s: --frames goes with --from and --to "
+		    "alone\n", x->cmd->name);
+	else if (!o->frames && (o->from != NULL || o->to != NULL))
+		fprintf(stderr, "%s: --from and --to go with --frames\n",
+		    x->cmd->name);
+	else if (o->move && o->mode != EXTEND)
 		fprintf(stderr, "%s: --move goes with --extend\n", x->cmd->name);
 	else if (o->searched && o->mode != EARLIEST)
 		fprintf(stderr, "%s: --limit and --count are not for --longest "
 		    "or --extend\n", x->cmd->name);
+	else if (o->fit && o->mode != EARLIEST)
+		fprintf(stderr, "%s: --fit is not for --longest or --extend\n",
+		    x->cmd->name);
 	else
 		return 0;
 	return -1;
@@ -141,17 +194,57 @@ extend(struct ctx *x, ar_txn *t, struct item *it)
 	return rc;
 }
 
+/* --fit: the hosts each suggestion would take, where the plan as
+ * mapped now leaves them free throughout (ar_place); a request that
+ * names its hosts has them already. */
+static int
+place(struct ctx *x, ar_txn *t, struct item *it)
+{
+	struct suggest_line *l = it->own;
+	struct opts *o = x->data;
+	const struct ar_answer *a;
+	int rc;
+
+	l->nhosts = 0;
+	if (it->rq.nhosts > 0)
+		return 0;
+	if (array_room(&l->placed, &l->placedcap, it->nalts, 1) != 0)
+		return ENOMEM;
+	for (size_t i = 0; i < it->nalts; i++) {
+		a = &it->alts[i];
+		l->placed[i] = 0;
+		if (a->status != AR_SUGGESTED)
+			continue;
+		/* A moldable request's level says its nodes. */
+		l->nhosts = (a->nodes > 0 ? a->nodes : it->rq.nodes) *
+		    it->rq.jobs;
+		if (array_room(&l->hosts, &l->cap, it->nalts * l->nhosts,
+		    sizeof(*l->hosts)) != 0)
+			return ENOMEM;
+		rc = ar_place(t, a->start, a->end, l->nhosts, o->how,
+		    l->hosts + i * l->nhosts);
+		if (rc != 0 && rc != ENOSPC)
+			return rc;
+		l->placed[i] = rc == 0;
+	}
+	return 0;
+}
+
 static int
 apply(struct ctx *x, ar_txn *t, struct item *it)
 {
 	struct opts *o = x->data;
+	int rc;
 
 	it->nalts = 1;
 	if (o->mode == EXTEND)
 		return extend(x, t, it);
 	if (o->mode == LONGEST)
 		return ar_longest(t, &it->rq, &it->alts[0]);
-	return ar_suggest(t, &it->rq, o->limit, it->alts, o->count, &it->nalts);
+	if ((rc = ar_suggest(t, &it->rq, o->limit, it->alts, o->count,
+	    &it->nalts)) != 0 || !o->fit)
+		return rc;
+	return place(x, t, it);
 }
 
 /*
@@ -189,6 +282,7 @@ emit_one(struct ctx *x, struct item *it)
 static int
 emit(struct ctx *x, struct item *it)
 {
+	struct suggest_line *l = it->own;
 	struct opts *o = x->data;
 
 	if (o->mode != EARLIEST)
@@ -200,18 +294,70 @@ emit(struct ctx *x, struct item *it)
 		/* A window must hold its suggested start to feed ar-add. */
 		if (it->latest >= 0 && it->alts[i].start > it->latest)
 			it->latest = it->alts[i].start;
-		if (cmd_answer(it, &it->alts[i]) != 0 ||
-		    cmd_print(x, &it->rec) != 0)
+		if (cmd_answer(it, &it->alts[i]) != 0 || (o->fit &&
+		    it->rq.nhosts == 0 && cmd_set_hosts(x, &it->rec, "hosts",
+		    l->hosts + i * l->nhosts, l->placed[i] ? l->nhosts : 0)
+		    != 0) || cmd_print(x, &it->rec) != 0)
 			return -1;
 	}
 	return 0;
 }
 
+static void
+line_free(void *own)
+{
+	struct suggest_line *l = own;
+
+	free(l->hosts);
+	free(l->placed);
+}
+
+/* --frames: one record per free time frame. */
+static int
+frame_record(const struct ar_frame *f, void *arg)
+{
+	struct ctx *x = arg;
+	struct ar_record r;
+	int rc;
+
+	ar_record_init(&r);
+	rc = ar_record_set_time(&r, "start", f->start) != 0 ||
+	    ar_record_set_time(&r, "end", f->end) != 0 ||
+	    ar_record_set_uint(&r, "free", f->free) != 0 ||
+	    cmd_set_hosts(x, &r, "hosts", f->hosts, f->free) != 0 ||
+	    cmd_print(x, &r) != 0 ? ENOMEM : 0;
+	ar_record_free(&r);
+	return rc;
+}
+
+/* --frames: in one read transaction. */
+static int
+whole(struct ctx *x, ar_store *s)
+{
+	struct opts *o = x->data;
+	int64_t lo, hi;
+	ar_txn *t;
+	int rc;
+
+	if ((rc = cmd_range(x, s, o->from, o->to, &lo, &hi)) != 0)
+		return rc;
+	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
+		return cmd_store_error(x, rc);
+	rc = ar_frames(t, lo, hi, frame_record, x);
+	ar_txn_abort(t);
+	if (rc == ENOMEM) {
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return EXIT_STORE;
+	}
+	return rc != 0 ? cmd_store_error(x, rc) : 0;
+}
+
 static const struct cmd suggest = {
 	.name = "ar-suggest",
 	.bit = CMD_SUGGEST,
-	.usage = "[-l limit] [-k count] [--longest | --extend [--move]] "
-	    "[key=value ...]",
+	.usage = "[-l limit] [-k count] [--fit first | best | worst] "
+	    "[--longest | --extend [--move]] [key=value ...] | --frames "
+	    "[--from time] [--to time]",
 	.shortopts = "l:k:",
 	.longopts = longopts,
 	.option = option,
@@ -219,13 +365,16 @@ static const struct cmd suggest = {
 	.prepare = prepare,
 	.apply = apply,
 	.emit = emit,
+	.whole = whole,
 	.line_size = sizeof(struct suggest_line),
+	.line_free = line_free,
 };
 
 int
 main(int argc, char **argv)
 {
-	struct opts o = { 12 * 3600, 1, 0, EARLIEST, 0 };
+	struct opts o = { .limit = 12 * 3600, .count = 1, .mode = EARLIEST,
+	    .how = AR_FIT_BEST };
 
 	return cmd_main(&suggest, argc, argv, &o);
 }

@@ -693,6 +693,39 @@ cmd_duration_opt(struct ctx *x, const char *what, const char *arg, int64_t *d)
 	return -1;
 }
 
+int
+cmd_range(struct ctx *x, ar_store *s, const char *from, const char *to,
+    int64_t *lo, int64_t *hi)
+{
+	struct ar_info i;
+	char err[AR_ERRMAX];
+	ar_txn *t;
+	int rc;
+
+	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
+		return cmd_store_error(x, rc);
+	rc = ar_info(t, &i);
+	ar_txn_abort(t);
+	if (rc != 0)
+		return cmd_store_error(x, rc);
+	*lo = i.clock;
+	*hi = i.clock + i.config.horizon;
+	if (from != NULL && ar_time_parse(from, x->now, lo, err) != 0) {
+		fprintf(stderr, "%s: option '--from': %s\n", x->cmd->name, err);
+		return EXIT_USAGE;
+	}
+	if (to != NULL && ar_time_parse(to, x->now, hi, err) != 0) {
+		fprintf(stderr, "%s: option '--to': %s\n", x->cmd->name, err);
+		return EXIT_USAGE;
+	}
+	if (*hi <= *lo) {
+		fprintf(stderr, "%s: option '--to': not after '--from'\n",
+		    x->cmd->name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* Merge the common options with the command's own for getopt_long. */
 static int
 options(const struct cmd *c, struct option **lo, char **so)

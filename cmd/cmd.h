@@ -229,6 +229,12 @@ int cmd_print(struct ctx *x, const struct ar_record *r);
  * ran out. */
 int cmd_write(struct ctx *x, const char *text, size_t n);
 
+/* Set key (hosts=, old_hosts=) to the host list of host indexes
+ * idx[0 .. n), increasing, in the store's names; none: delete it.  -1
+ * after a message (the store's host list) or if memory ran out. */
+int cmd_set_hosts(struct ctx *x, struct ar_record *r, const char *key,
+    const uint32_t *idx, size_t n);
+
 /* Fill a record from a reservation (id, series, labels, flags and
  * account, times, nodes, status, and a hold's expiry). */
 int cmd_resv(struct ar_record *r, const struct ar_resv *v);
@@ -262,6 +268,12 @@ void cmd_warn(struct ctx *x, long line, const char *fmt, ...);
  * "role"), as --info tells them. */
 const char *cmd_clock_mode(unsigned flags);
 const char *cmd_owners(unsigned flags);
+
+/* The range of --from and --to as given (NULL: the store's clock, and
+ * the clock plus the horizon) into *lo and *hi; 0, or an exit code
+ * after a message. */
+int cmd_range(struct ctx *x, ar_store *s, const char *from, const char *to,
+    int64_t *lo, int64_t *hi);
 
 /* Parse a duration given by what ("option '--limit'"); -1 after
  * printing a message. */

@@ -437,6 +437,27 @@ cmd_search_emit(struct ctx *x, struct item *it)
 }
 
 int
+cmd_set_hosts(struct ctx *x, struct ar_record *r, const char *key,
+    const uint32_t *idx, size_t n)
+{
+	const struct ar_hostlist *h = cmd_hosts(x);
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	if (h == NULL)
+		return -1;
+	if (n == 0) {
+		ar_record_del(r, key);
+		return 0;
+	}
+	rc = ar_hostlist_format_subset(h, idx, n, &buf, &len, &cap) != 0 ||
+	    ar_record_set(r, key, buf) != 0 ? -1 : 0;
+	free(buf);
+	return rc;
+}
+
+int
 cmd_resv(struct ar_record *r, const struct ar_resv *v)
 {
 	ar_record_clear(r);

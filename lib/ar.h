@@ -1076,6 +1076,55 @@ int ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
     const uint64_t *ids, size_t nids,
     int (*fn)(const struct ar_mapped *, void *), void *arg);
 
+/*
+ * A free time frame (seed 001's availability profile): an interval over
+ * which the same hosts are free, as many as free says.
+ */
+struct ar_frame {
+	int64_t start, end;     /* its interval */
+	uint32_t free;          /* hosts free throughout it */
+	const uint32_t *hosts;  /* ... their indexes, increasing */
+};
+
+/*
+ * The free time frames of [from, to) (the part of it from the clock's
+ * slot on and within the horizon), the plan mapped onto the hosts as
+ * ar_map maps it (best fit): each a maximal interval, of whole slots
+ * but the first and last cut at from and to, over which the set of
+ * free hosts does not change and is not empty.  They do not overlap;
+ * fn is called with each in order of start, until it returns nonzero
+ * (which is returned); what it sees lasts until it returns.  Reads
+ * only, also in a write transaction.  Errors: EINVAL (a bad range),
+ * ENOMEM, AR_ECORRUPT (the plan cannot be
+ * mapped), AR_ESERVER, the backend's codes, and fn's nonzero return.
+ */
+int ar_frames(ar_txn *t, int64_t from, int64_t to,
+    int (*fn)(const struct ar_frame *, void *), void *arg);
+
+/* Which of the free hosts a placement takes (seed 001's policies). */
+enum ar_fit {
+	AR_FIT_BEST = 0,        /* the smallest run of free hosts that holds
+				   what is still wanted, else the largest
+				   whole, and again: fewest runs (ar_map's) */
+	AR_FIT_FIRST,           /* the lowest free hosts */
+	AR_FIT_WORST            /* the largest run first, and again: what
+				   stays free is left in the most pieces */
+};
+
+/*
+ * The hosts a placement of nodes hosts over [start, end) would take: of
+ * the hosts free throughout it, the plan mapped as ar_frames maps it,
+ * nodes chosen by fit, each run taken from its low end (ties: the
+ * lowest run); into hosts[0 .. nodes), increasing.  Reads only.
+ * Errors: EINVAL (a bad interval, nodes 0 or more than the store's, an
+ * unknown fit), ENOSPC (fewer than nodes hosts are free throughout as
+ * the plan is mapped now: the counts may still allow it, ar moving
+ * reservations that have not started to other hosts), ENOMEM,
+ * AR_ECORRUPT, AR_ESERVER, the backend's codes.
+ */
+int ar_place(ar_txn *t, int64_t start, int64_t end, uint32_t nodes,
+    enum ar_fit fit, uint32_t *hosts);
+
 /* A reservation as the cluster's scheduler acknowledged it holds it. */
 struct ar_acked {
 	uint64_t id;

@@ -165,15 +165,18 @@ hostset_subset(const struct hostset *sub, const struct hostset *of)
 }
 
 /*
- * Choose k hosts of avail into out.  First fit takes them in host
- * order.  Best fit keeps a reservation in as few runs as it can: the
- * smallest run that holds what is still wanted, or else the largest run
- * whole, and again; each taken from the low end of its run, so that what
- * stays free stays contiguous.  Returns ENOSPC if avail holds fewer.
+ * Choose k hosts of avail into out, by fit (enum ar_fit).  First fit
+ * takes them in host order.  Best fit keeps a reservation in as few
+ * runs as it can: the smallest run that holds what is still wanted, or
+ * else the largest run whole, and again.  Worst fit takes the largest
+ * run, and again, so that what stays free is cut where there is most.
+ * Each is taken from the low end of its run, so that what stays free
+ * stays contiguous; of runs alike the lowest.  Returns ENOSPC if avail
+ * holds fewer.
  */
 int
-hostset_choose(struct hostset *out, const struct hostset *avail, uint64_t k,
-    int first_fit)
+hostset_fit(struct hostset *out, const struct hostset *avail, uint64_t k,
+    enum ar_fit fit)
 {
 	struct hostset taken = { 0 };
 	size_t best;
@@ -183,7 +186,7 @@ hostset_choose(struct hostset *out, const struct hostset *avail, uint64_t k,
 	out->n = 0;
 	if (hostset_count(avail) < k)
 		return ENOSPC;
-	if (first_fit) {
+	if (fit == AR_FIT_FIRST) {
 		for (size_t i = 0; i < avail->n && want > 0; i++) {
 			c = avail->r[i].count < want ? avail->r[i].count : want;
 			if ((rc = hostset_append(out, avail->r[i].first,
@@ -205,7 +208,10 @@ hostset_choose(struct hostset *out, const struct hostset *avail, uint64_t k,
 			c = avail->r[i].count;
 			if (best == avail->n)
 				best = i;
-			else if (c >= want) {
+			else if (fit == AR_FIT_WORST) {
+				if (c > avail->r[best].count)
+					best = i;
+			} else if (c >= want) {
 				if (avail->r[best].count < want ||
 				    c < avail->r[best].count)
 					best = i;
@@ -225,4 +231,12 @@ hostset_choose(struct hostset *out, const struct hostset *avail, uint64_t k,
 			    taken.r[i].first);
 	free(taken.r);
 	return rc;
+}
+
+int
+hostset_choose(struct hostset *out, const struct hostset *avail, uint64_t k,
+    int first_fit)
+{
+	return hostset_fit(out, avail, k, first_fit ? AR_FIT_FIRST :
+	    AR_FIT_BEST);
 }

@@ -33,7 +33,8 @@
  *    those named before it.
  * 5. Reports: the price classes as set and updated from the demand
  *    log (pricing.c, with EMSR in price.c), usage and forgetting
- *    history (report.c), the invariant check (check.c).
+ *    history (report.c), the invariant check (check.c), the free time
+ *    frames of the plan on hosts and a placement's hosts (frames.c).
  * 6. What the API composes of every floor: transactions (txn.c:
  *    ar_txn_begin opens the storage's transaction, readies the rings
  *    and the price classes, then releases the holds that expired) and
@@ -385,6 +386,9 @@ int64_t hostset_common(const struct hostset *a, const struct hostset *b);
 /* k hosts of avail, best fit (fewest runs) or first fit; ENOSPC. */
 int hostset_choose(struct hostset *out, const struct hostset *avail,
     uint64_t k, int first_fit);
+/* k hosts of avail by fit (first, best or worst); ENOSPC. */
+int hostset_fit(struct hostset *out, const struct hostset *avail,
+    uint64_t k, enum ar_fit fit);
 
 /* ring.c: each takes the ring r, and t for its transaction */
 int ring_begin(struct ring *r, uint32_t chunks, uint32_t capacity,

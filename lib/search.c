@@ -221,6 +221,65 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 }
 
 static int
+by_start(const void *a, const void *b)
+{
+	const struct ar_answer *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * Fewer runs of starts than k, alts[0 .. *n) their first starts: more
+ * options inside the runs, at the starts where the nodes reserved
+ * change (a reservation starts or ends there: seed 001's scheduling
+ * options begin at its profile's times, where what is free changes),
+ * the earliest first, up to k in all; then all in time order.
+ */
+static int
+suggest_more(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    int64_t hi, struct ar_answer *alts, size_t k, size_t *n)
+{
+	size_t runs = *n;
+	uint32_t *count = NULL;
+	int64_t first, bad, last, s;
+	uint64_t conflict;
+	int rc = 0;
+
+	for (size_t r = 0; r < runs && *n < k && rc == 0; r++) {
+		first = alts[r].start / t->m.slot;
+		if ((rc = fit_end(t, sp->cls, first, hi + sp->slots, sp->need,
+		    &bad)) != 0)
+			break;
+		last = bad - sp->slots < hi ? bad - sp->slots : hi;
+		if (last <= first)
+			continue;
+		free(count);
+		if ((count = malloc((size_t)(last - first + 1) *
+		    sizeof(*count))) == NULL) {
+			rc = ENOMEM;
+			break;
+		}
+		if ((rc = ring_counts(t, &t->ring, first, last + 1, count)) != 0)
+			break;
+		for (int64_t i = 1; i <= last - first && *n < k && rc == 0;
+		    i++) {
+			if (count[i] == count[i - 1])
+				continue;
+			s = first + i;
+			if ((rc = fit_mapped(t, rq, sp, s, &s, &conflict)) != 0 ||
+			    s == -1)
+				continue;
+			alts[*n] = alts[0];
+			rc = place(t, sp, s, &alts[(*n)++]);
+		}
+	}
+	free(count);
+	if (rc == 0 && *n > runs)
+		qsort(alts, *n, sizeof(*alts), by_start);
+	return rc;
+}
+
+static int
 suggest_rigid(ar_txn *t, const struct ar_request *rq, int64_t limit,
     struct ar_answer *alts, size_t k, size_t *n)
 {
@@ -265,7 +324,7 @@ suggest_rigid(ar_txn *t, const struct ar_request *rq, int64_t limit,
 		alts[0].reason = AR_R_LIMIT;
 		return place(t, &sp, sp.first, &alts[0]);
 	}
-	return 0;
+	return *n < k ? suggest_more(t, rq, &sp, hi, alts, k, n) : 0;
 }
 
 int

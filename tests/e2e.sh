@@ -103,7 +103,7 @@ usage_of() {
 	case $1 in
 	ar-add) tail='[-cmenp] [key=value ...]' ;;
 	ar-del) tail='[-pq] [--forget time] [key=value ...]' ;;
-	ar-suggest) tail='[-l limit] [-k count] [--longest | --extend [--move]] [key=value ...]' ;;
+	ar-suggest) tail='[-l limit] [-k count] [--fit first | best | worst] [--longest | --extend [--move]] [key=value ...] | --frames [--from time] [--to time]' ;;
 	ar-report) tail='[-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --dump | --load]' ;;
 	ar-map) tail='[--first-fit] [-p | --slurm [--apply | --diff] [--lead duration] [--prefix name] [--scontrol program] | --svg file] [--from time] [--to time] [key=value ...]' ;;
 	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [key=value ...]' ;;

@@ -20,7 +20,7 @@ FLOORS='
 2 ring slots resv classes demand hostset hostlist
 3 map
 4 mold search savepoint added hold cancel flex series add modify longest
-5 pricing price report check
+5 pricing price report check frames
 6 txn create
 '
 # Booking is ordered within the floor.

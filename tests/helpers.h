@@ -28,6 +28,17 @@ rnd(uint64_t n)
 	return (rng * 0x2545f4914f6cdd1dULL) % n;
 }
 
+/* The bits set in x: hosts in a set of at most 64. */
+static inline int
+popcount(uint64_t x)
+{
+	int n = 0;
+
+	for (; x != 0; x &= x - 1)
+		n++;
+	return n;
+}
+
 /* Remove the store in dir: its three files, then the directory; or the
  * memory store dir names. */
 static inline void

@@ -1227,8 +1227,8 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		    m_price(m, cls, need, len));
 	} else if (op < 8) {
 		int64_t limit = (int64_t)PICK(40 * M_SLOT), hi, prev;
-		size_t want = 0;
-		int64_t expect[3];
+		size_t want = 0, nextra;
+		int64_t expect[3], extra[3];
 		struct ar_request from_now = rq, asked = rq;
 		struct ar_level lv[3], order[3];
 
@@ -1252,15 +1252,33 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			hi = first + limit / M_SLOT;
 			if (hi > now / M_SLOT + M_HORIZON - len)
 				hi = now / M_SLOT + M_HORIZON - len;
-			/* Alternatives start separate runs of fitting starts. */
+			/* Alternatives start separate runs of fitting starts;
+			 * with fewer runs than asked, the further fitting
+			 * starts where the nodes reserved change follow,
+			 * earliest first; all in time order. */
 			prev = -2;
-			for (s = first; s <= hi && want < 3; s++) {
-				if (m_fits(m, cls, s, len, need)) {
-					if (prev != s - 1)
+			nextra = 0;
+			for (s = first; s <= hi; s++) {
+				if (!m_fits(m, cls, s, len, need))
+					continue;
+				if (prev != s - 1) {
+					if (want < 3)
 						expect[want++] = s;
-					prev = s;
-				}
+				} else if (m->used[s] != m->used[s - 1] &&
+				    nextra < 3)
+					extra[nextra++] = s;
+				prev = s;
 			}
+			for (size_t e = 0; e < nextra && want < 3; e++)
+				expect[want++] = extra[e];
+			for (size_t e = 1; e < want; e++)
+				for (size_t j = e; j > 0 &&
+				    expect[j] < expect[j - 1]; j--) {
+					int64_t x = expect[j];
+
+					expect[j] = expect[j - 1];
+					expect[j - 1] = x;
+				}
 			if (want == 0)
 				why = AR_R_LIMIT;
 		}

@@ -69,16 +69,6 @@ host_bits(const struct guard *g, const uint32_t *h, size_t n, int *ok)
 	return bits;
 }
 
-static int
-popcount(uint64_t x)
-{
-	int n = 0;
-
-	for (; x != 0; x &= x - 1)
-		n++;
-	return n;
-}
-
 /* One reservation as ar_map tells it, against the brute force. */
 static int
 guard_one(const struct ar_mapped *m, void *arg)

@@ -20,6 +20,9 @@ struct arb {
 	ar_txn *t;              /* the write transaction being filled */
 	size_t group;           /* requests per transaction */
 	char dir[4096];
+	int by_fit;             /* ar_backend_fit: grants name their hosts */
+	enum ar_fit fit;        /* ... chosen so */
+	uint64_t placed, runs;  /* grants on hosts so chosen, their runs */
 };
 
 static int
@@ -190,6 +193,35 @@ arb_suggest(void *ctx, const struct req *q, int64_t *start)
 	return 0;
 }
 
+/* ar-suggest --fit into ar-add: the hosts free throughout by the fit,
+ * named; where the plan as mapped leaves too few, the request as it is. */
+static int
+add_by_fit(struct arb *x, struct ar_request *rq, int64_t *granted)
+{
+	struct ar_answer ans;
+	uint32_t *hosts;
+	int rc, named;
+
+	if ((hosts = malloc(rq->nodes * sizeof(*hosts))) == NULL)
+		return ENOMEM;
+	rc = ar_place(x->t, rq->earliest, rq->earliest + rq->duration,
+	    rq->nodes, x->fit, hosts);
+	if ((named = rc == 0)) {
+		rq->hosts = hosts;
+		rq->nhosts = rq->nodes;
+	}
+	if ((rc == 0 || rc == ENOSPC) && (rc = ar_add(x->t, rq, &ans)) == 0) {
+		*granted = ans.status == AR_GRANTED ? ans.start : -1;
+		if (named && ans.status == AR_GRANTED) {
+			x->placed++;
+			for (uint32_t i = 0; i < rq->nodes; i++)
+				x->runs += i == 0 || hosts[i] != hosts[i - 1] + 1;
+		}
+	}
+	free(hosts);
+	return rc;
+}
+
 static int
 arb_add(void *ctx, const struct req *q, int64_t start, int64_t *granted)
 {
@@ -199,6 +231,8 @@ arb_add(void *ctx, const struct req *q, int64_t start, int64_t *granted)
 	int rc;
 
 	request(q, start, &rq);
+	if (x->by_fit)
+		return add_by_fit(x, &rq, granted);
 	if ((rc = ar_add(x->t, &rq, &ans)) != 0)
 		return rc;
 	*granted = ans.status == AR_GRANTED ? ans.start : -1;
@@ -238,6 +272,24 @@ ar_backend(struct backend *b, const char *dir, int64_t clock, size_t group)
 	b->period = NULL;
 	b->hook = NULL;
 	return 0;
+}
+
+void
+ar_backend_fit(struct backend *b, int fit)
+{
+	struct arb *x = b->ctx;
+
+	x->by_fit = 1;
+	x->fit = (enum ar_fit)fit;
+}
+
+void
+ar_backend_runs(const struct backend *b, uint64_t *placed, uint64_t *runs)
+{
+	const struct arb *x = b->ctx;
+
+	*placed = x->placed;
+	*runs = x->runs;
 }
 
 struct ar_store *

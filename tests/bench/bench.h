@@ -254,6 +254,13 @@ int ar_backend_price(struct backend *b, const struct ar_pricing *p);
 /* The store behind ar's backend. */
 struct ar_store;
 struct ar_store *ar_backend_store(const struct backend *b);
+/* Book each grant on hosts named, chosen among those free throughout by
+ * fit (an enum ar_fit), as ar-suggest --fit into ar-add does; where the
+ * plan as mapped leaves too few, as asked.  ar_backend_runs: the grants
+ * so placed, and their runs of consecutive hosts. */
+void ar_backend_fit(struct backend *b, int fit);
+void ar_backend_runs(const struct backend *b, uint64_t *placed,
+    uint64_t *runs);
 void ar_disk_report(void);
 
 /* sqlite.c */

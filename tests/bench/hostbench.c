@@ -407,6 +407,30 @@ lib_replay(const struct trace *tr, int pins, size_t limit,
 	return 0;
 }
 
+/* The library, each grant on hosts named by ar_place's fit (hf, as the
+ * study's fits are numbered), as ar-suggest --fit into ar-add books it. */
+static int
+lib_fit_replay(const struct trace *tr, enum hfit hf, size_t limit,
+    struct result *res)
+{
+	static const int ar_fit[NFITS] = { [HF_FIRST] = AR_FIT_FIRST,
+	    [HF_BEST] = AR_FIT_BEST, [HF_WORST] = AR_FIT_WORST };
+	struct backend b;
+	char *dir;
+
+	memset(res, 0, sizeof(*res));
+	res->fit = (int)hf;
+	res->name = "ar, hosts by --fit";
+	if ((dir = scratch_dir("ar-fit")) == NULL ||
+	    ar_backend(&b, dir, tr->pclock[0], 1000) != 0)
+		return -1;
+	ar_backend_fit(&b, ar_fit[hf]);
+	if (replay(&b, tr, limit, 0, &res->st) != 0)
+		return -1;
+	ar_backend_runs(&b, &res->resv, &res->runs);
+	return ar_backend_close(&b, NULL);
+}
+
 /* Does a grant what b grants over the requests a replayed?  0, or -1
  * after saying where they part. */
 static int
@@ -685,6 +709,12 @@ run_trace(const struct trace *tr, void *arg)
 	if ((rc = row_designs(tr, ROW_PLAIN, limit, &fl, floor_us)) < 0)
 		return -1;
 	bad |= rc;
+	for (int fit = 0; fit < NFITS; fit++) {
+		if (lib_fit_replay(tr, (enum hfit)fit, lib_limit, &rs) != 0)
+			return -1;
+		print_result(tr, &rs, &fl, floor_us);
+		result_free(&rs);
+	}
 
 	printf("\n  %s\n", row_title[ROW_PINS]);
 	print_head();
@@ -717,7 +747,9 @@ run_trace(const struct trace *tr, void *arg)
 	    "sweeps included; frag: runs\n   of consecutive hosts per "
 	    "reservation, in the plan at the periods' ends; mem: at the\n"
 	    "   periods' ends; *: the first requests only, as bench.c's pins "
-	    "row)\n");
+	    "row; ar, hosts by --fit: each\n   grant booked on the hosts "
+	    "ar_place chose by that fit, as ar-suggest --fit | ar-add\n"
+	    "   books it, its frag per grant so placed)\n");
 	print_fo();
 	if ((rc = late_rows(tr, limit)) < 0)
 		return -1;

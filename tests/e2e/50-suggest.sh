@@ -154,6 +154,6 @@ usage: ar-suggest [-jV] [-s store] [--now time] [--wait duration] [--upgrade]
                   [--create [--nodes n | --hosts list] [--slot duration]
                     [--horizon duration] [--max-size mib] [--group group]
                     [--owners uid | role]] [--simulated]
-                  [-l limit] [-k count] [--longest | --extend [--move]] [key=value ...]
+                  [-l limit] [-k count] [--fit first | best | worst] [--longest | --extend [--move]] [key=value ...] | --frames [--from time] [--to time]
 EOF
 expect_check
