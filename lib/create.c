@@ -234,7 +234,7 @@ upgrade_txn(ar_store *s, unsigned flags, int *from)
 	if (rc == AR_EUPGRADE) {
 		m.format = AR_FORMAT_VERSION;
 		m.mode = mode_of(flags & AR_SIMULATED);
-		m.spare = 0;
+		m.reclaim = 0;
 		if ((rc = s->be->upgrade(txn)) == 0 &&
 		    (*from >= 5 ||
 		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&

@@ -32,7 +32,7 @@ expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z 
 expect_err "ar-report: $AR_STORE: upgraded from format 3 to 7; its clock stays simulated"
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=8 hosts=node[1-8] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=7'
+expect_out 'nodes=8 hosts=node[1-8] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=8'
 expect_check
 run ar-add start=+1h duration=1h client_key=after
 expect_exit 0
@@ -52,7 +52,7 @@ expect_out 'start=2026-11-21T01:00:00Z duration=1h hold=10m id=2 end=2026-11-21T
 expect_err "ar-add: $AR_STORE: upgraded from format 5 to 7; its clock stays simulated"
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=2 records=2 next_id=3 map_max=17179869184 format=7'
+expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=2 records=2 next_id=3 map_max=17179869184 format=8'
 expect_check
 
 # Format 6 left a class's floor unused: a caller's bytes may be there,
@@ -102,7 +102,7 @@ begin 'upgrade: --upgrade with --create makes a missing store'
 run ar-report --upgrade --create --simulated --nodes 5 --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=7'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=8'
 expect_check
 
 begin 'upgrade: --upgrade with --create converts a format 3 store, then compares'
@@ -111,7 +111,7 @@ set_format 3
 run ar-report --upgrade --create --simulated --nodes 5 --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=7'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=8'
 expect_check
 
 begin 'upgrade: --upgrade on a missing store is a store error and creates nothing'
