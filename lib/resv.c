@@ -550,15 +550,11 @@ key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
 }
 
 /* Take a live reservation out of the start lists and the ring's future. */
-int
-retire(ar_txn *t, struct ar_resv *r, enum ar_status state, int64_t changed)
-{
-	return retire_from(t, r, r->start / t->m.slot, state, changed);
-}
-
-int
-retire_from(ar_txn *t, struct ar_resv *r, int64_t from, enum ar_status state,
-    int64_t changed)
+/* retire and retire_from: the slots freed from slot from on, and the
+ * record ending there if cut. */
+static int
+retire_at(ar_txn *t, struct ar_resv *r, int64_t from, int cut,
+    enum ar_status state, int64_t changed)
 {
 	int64_t first = r->start / t->m.slot, to = r->end / t->m.slot;
 	int rc;
@@ -572,8 +568,8 @@ retire_from(ar_txn *t, struct ar_resv *r, int64_t from, enum ar_status state,
 		return rc;
 	if ((rc = resv_index(t, r, 0)) != 0)
 		return rc;
-	/* What it held ends where it was cut, a slot at least. */
-	if (from < to)
+	/* A record keeps a slot at least. */
+	if (cut && from < to)
 		r->end = (from > first ? from : first + 1) * t->m.slot;
 	r->state = state;
 	r->changed = changed;
@@ -582,6 +578,19 @@ retire_from(ar_txn *t, struct ar_resv *r, int64_t from, enum ar_status state,
 	t->m.live--;
 	t->meta_dirty = 1;
 	return 0;
+}
+
+int
+retire(ar_txn *t, struct ar_resv *r, enum ar_status state, int64_t changed)
+{
+	return retire_at(t, r, r->start / t->m.slot, 0, state, changed);
+}
+
+int
+retire_from(ar_txn *t, struct ar_resv *r, int64_t from, enum ar_status state,
+    int64_t changed)
+{
+	return retire_at(t, r, from, 1, state, changed);
 }
 
 int
