@@ -807,9 +807,11 @@ int ar_reclaim_policy(ar_txn *t, struct ar_reclaim *p);
 /*
  * Make p the reclaim policy in write transaction t.  Graces are at most
  * AR_DURATION_MAX; a class's may be set whether or not the class exists
- * (it applies while a class of that number does).  Turning a policy on
- * reads every live reservation once, to index those that have not
- * reported use; turning it off drops that index.  Errors: EINVAL (a
+ * (it applies while a class of that number does).  Setting or changing
+ * a policy reads every live reservation once, to index those that have
+ * not reported use, and reclaims those already past their grace, as the
+ * next write transaction would; removing it drops that index.  Errors:
+ * EINVAL (a
  * grace out of range), EACCES (read transaction), AR_ECORRUPT, ENOMEM,
  * AR_EFULL, AR_ESERVER, the backend's codes.
  */

@@ -148,6 +148,10 @@ ar_set_reclaim(ar_txn *t, const struct ar_reclaim *p)
 		return rc;
 	if (!t->m.reclaim)
 		return 0;
-	return slots_scan(t, &t->ends, (uint64_t)(t->now / t->m.slot),
-	    UINT64_MAX, index_live, NULL);
+	/* Those due under the new graces are reclaimed now, as the next
+	 * writer would. */
+	if ((rc = slots_scan(t, &t->ends, (uint64_t)(t->now / t->m.slot),
+	    UINT64_MAX, index_live, NULL)) != 0)
+		return rc;
+	return reclaim_due(t);
 }
