@@ -390,8 +390,9 @@ count_record(struct usage *u, const struct kv_val *v)
 	if (wait > a->wait_max)
 		a->wait_max = wait;
 	/* Moved after it was made; a finished one reads as changed at its
-	 * end, so its stored time is asked. */
-	if (!gone && d.changed != d.created)
+	 * end, so its stored time is asked; a reclaimed one's is when it
+	 * was reclaimed. */
+	if (!gone && r.state != AR_RECLAIMED && d.changed != d.created)
 		a->moved++;
 	if (!gone)
 		a->revenue += r.price;

@@ -187,3 +187,28 @@ expect_out 'user=a reserved=16 reserved_used=12 reserved_idle=4 reserved_unrepor
     'user=b reserved=3 reserved_used=0 reserved_idle=0 reserved_unreported=3' \
     'total reserved=19 reserved_used=12 reserved_idle=4 reserved_unreported=3'
 expect_check
+
+begin 'reclaim: --table and --svg show used, idle and unreported; a reclaim is no move'
+mkstore --nodes 4 --slot 10m
+run ar-price --reclaim 30m
+run ar-add start=+1h duration=1h nodes=2 user=a
+run ar-add start=+1h duration=1h nodes=1 user=a
+run ar-add start=+1h duration=30m nodes=1 user=b
+run ar-add --now 2026-11-21T01:00Z id=1 used=yes
+run ar-add --now 2026-11-21T01:40Z id=99 used=yes
+run ar-report --now 2026-11-21T03:00Z --usage --from 2026-11-21T01:00Z --to 2026-11-21T02:00Z --window 30m
+filter 's/.*\( moved=[0-9]*\).*/\1/'
+expect_out ' moved=0' ' moved=0' ' moved=0'
+run ar-report --now 2026-11-21T03:00Z --usage --from 2026-11-21T01:00Z --to 2026-11-21T02:00Z --window 30m --table
+expect_exit 0
+expect_out <<'EOT'
+from                  to                    utilisation(%)  idle(node-slots)  granted  refused  acceptance(%)  awt(s)  awt_max(s)  moved  used(node-slots)  reserved_idle(node-slots)  unreported(node-slots)
+2026-11-21T01:00:00Z  2026-11-21T01:30:00Z           100.0                 0        3        0          100.0       0           0      0                 6                          3                       3
+2026-11-21T01:30:00Z  2026-11-21T02:00:00Z            58.3                 5        0        0              -       -           -      0                 6                          1                       0
+2026-11-21T01:00:00Z  total                           79.2                 5        3        0          100.0       0           0      0                12                          4                       3
+EOT
+run ar-report --now 2026-11-21T03:00Z --usage --from 2026-11-21T01:00Z --to 2026-11-21T02:00Z --window 30m --svg "$D/u.svg"
+expect_exit 0
+run grep -c 'Reserved: used, idle, not reported per 30m window' "$D/u.svg"
+expect_out 1
+expect_check
