@@ -539,36 +539,66 @@ utilisation_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
 	    "acceptance");
 }
 
+/* The parts a window's column of a stacked chart is made of, into part;
+ * how many. */
+typedef size_t parts_fn(const struct ar_usage *u, double *part);
+
+/* A chart at top of every window's column of parts stacked, the first at
+ * the bottom, each in its colour, under title and unit, its axis up to
+ * the largest column; a window not known is left empty.  n: the windows,
+ * without the total.  The legend is the caller's. */
+static void
+stacked_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
+    int top, const char *title, const char *unit, parts_fn *parts,
+    const char *const *colour)
+{
+	double part[AR_CLASSES_MAX], x, w, y, h, max = 0, sum;
+	struct chart_time a;
+	size_t np;
+
+	for (size_t i = 0; i < n; i++) {
+		np = parts(&k->u[i], part);
+		sum = 0;
+		for (size_t c = 0; c < np; c++)
+			sum += part[c];
+		if (sum > max)
+			max = sum;
+	}
+	a = frame(b, k, n, top, title, &max, unit);
+	for (size_t i = 0; i < n; i++) {
+		if (!k->u[i].known)
+			continue;
+		column_of(&a, &k->u[i], &x, &w);
+		np = parts(&k->u[i], part);
+		y = top + PLOT_Y + PLOT_H;
+		for (size_t c = 0; c < np; c++) {
+			h = (double)PLOT_H * part[c] / max;
+			y -= h;
+			textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" "
+			    "width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
+			    x, y, w, h, colour[c]);
+		}
+	}
+	chart_now(b, &a, k->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+}
+
+/* A window's revenue per class, the first class first. */
+static size_t
+revenue_parts(const struct ar_usage *u, double *part)
+{
+	for (size_t c = 0; c < u->classes; c++)
+		part[c] = (double)u->class_revenue[c];
+	return u->classes;
+}
+
 /* The windows' revenue per class, stacked, the first class at the
  * bottom, on the chart at top.  n: the windows, without the total. */
 static void
 revenue_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
     int top)
 {
-	double x, w, max = 0;
-	struct chart_time a;
-
-	for (size_t i = 0; i < n; i++)
-		if ((double)k->u[i].revenue > max)
-			max = (double)k->u[i].revenue;
-	a = frame(b, k, n, top, "Revenue per class", &max,
-	    "revenue (minor units)");
-	for (size_t i = 0; i < n; i++) {
-		const struct ar_usage *u = &k->u[i];
-		double y = top + PLOT_Y + PLOT_H, h;
-
-		if (!u->known)
-			continue;
-		column_of(&a, u, &x, &w);
-		for (size_t c = 0; c < u->classes; c++) {
-			h = (double)PLOT_H * (double)u->class_revenue[c] / max;
-			y -= h;
-			textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" "
-			    "width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
-			    x, y, w, h, palette[c]);
-		}
-	}
-	chart_now(b, &a, k->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+	stacked_chart(k, b, n, top, "Revenue per class",
+	    "revenue (minor units)", revenue_parts, palette);
 	for (size_t c = 0; c < k->u[0].classes; c++) {
 		char name[AR_CLASS_NAME_MAX + 16];
 
@@ -581,10 +611,21 @@ revenue_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
 	}
 }
 
+/* A window's reserved node-slots by what was reported of their use:
+ * used, idle, not reported. */
+static size_t
+use_parts(const struct ar_usage *u, double *part)
+{
+	part[0] = (double)u->reserved_used;
+	part[1] = (double)u->reserved_idle;
+	part[2] = (double)u->reserved_unreported;
+	return 3;
+}
+
 /* With a reclaim policy: the windows' reserved node-slots by what was
  * reported of their use, stacked, used at the bottom, then idle (what a
- * site charges for unused), then unreported, on the chart at top.  n:
- * the windows, without the total. */
+ * site charges for unused), then not reported, on the chart at top.
+ * n: the windows, without the total. */
 static void
 reclaim_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
     int top)
@@ -593,32 +634,9 @@ reclaim_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
 	    COLOUR_UNREPORTED };
 	static const char *const name[3] = { "used", "reserved idle",
 	    "not reported" };
-	double x, w, max = 0;
-	struct chart_time a;
 
-	for (size_t i = 0; i < n; i++)
-		if ((double)k->u[i].reserved > max)
-			max = (double)k->u[i].reserved;
-	a = frame(b, k, n, top, "Reserved: used, idle, not reported", &max,
-	    "node-slots");
-	for (size_t i = 0; i < n; i++) {
-		const struct ar_usage *u = &k->u[i];
-		const uint64_t part[3] = { u->reserved_used, u->reserved_idle,
-		    u->reserved_unreported };
-		double y = top + PLOT_Y + PLOT_H, h;
-
-		if (!u->known)
-			continue;
-		column_of(&a, u, &x, &w);
-		for (size_t c = 0; c < 3; c++) {
-			h = (double)PLOT_H * (double)part[c] / max;
-			y -= h;
-			textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" "
-			    "width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
-			    x, y, w, h, colour[c]);
-		}
-	}
-	chart_now(b, &a, k->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+	stacked_chart(k, b, n, top, "Reserved: used, idle, not reported",
+	    "node-slots", use_parts, colour);
 	for (size_t c = 0; c < 3; c++)
 		chart_legend(b, PLOT_X + 150 * (double)c, top + LEGEND_Y,
 		    colour[c], name[c]);

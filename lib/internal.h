@@ -776,6 +776,11 @@ int hold_index(ar_txn *t, const struct ar_resv *r, int add);
 /* Release the holds that expired by the clock (ar_txn_begin). */
 int holds_expire(ar_txn *t);
 
+/* cancel.c */
+/* Live reservation r leaving the plan before it retires: its pin, if it
+ * named its hosts, and its hold entry, if held, go (r->expires 0). */
+int unpin_unhold(ar_txn *t, struct ar_resv *r);
+
 /* reclaim.c */
 /* Reclaim the started reservations past their grace that have not
  * reported use (ar_txn_begin, after holds_expire). */

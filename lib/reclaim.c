@@ -23,14 +23,8 @@ reclaim_one(ar_txn *t, struct ar_resv *r)
 {
 	int rc;
 
-	if (r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0)
-		return rc;
-	if (r->expires != 0) {
-		if ((rc = hold_index(t, r, 0)) != 0)
-			return rc;
-		r->expires = 0;
-	}
-	if ((rc = retire_from(t, r, t->base, AR_RECLAIMED, t->now)) != 0)
+	if ((rc = unpin_unhold(t, r)) != 0 ||
+	    (rc = retire_from(t, r, t->base, AR_RECLAIMED, t->now)) != 0)
 		return rc;
 	t->reclaimed++;
 	return 0;

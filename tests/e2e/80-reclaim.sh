@@ -165,18 +165,23 @@ else
 	skip 'reclaim: only the owner or root reports use' 'needs root and setpriv(1)'
 fi
 
+# A small known plan, slots of 10 minutes: 1: 2 nodes 01:00-02:00, used;
+# 2: 1 node 01:00-02:00, no use reported (used=no, or none), reclaimed at
+# 01:40 (booked 01:00-01:40); 3: 1 node 01:00-01:30, no report, ends
+# before a writer looks; all user a but 3, user b.  $1: what 2 reports.
+usage_plan() {
+	mkstore --nodes 4 --slot 10m
+	run ar-price --reclaim 30m
+	run ar-add start=+1h duration=1h nodes=2 user=a
+	run ar-add start=+1h duration=1h nodes=1 user=a
+	run ar-add start=+1h duration=30m nodes=1 user=b
+	run ar-add --now 2026-11-21T01:00Z id=1 used=yes
+	[ -z "$1" ] || run ar-add --now 2026-11-21T01:00Z id=2 used=$1
+	run ar-add --now 2026-11-21T01:40Z id=99 used=yes
+}
+
 begin 'reclaim: usage tells booked from used, idle and unreported node-slots'
-mkstore --nodes 4 --slot 10m
-run ar-price --reclaim 30m
-# 1: 2 nodes 01:00-02:00, used; 2: 1 node 01:00-02:00, reports no use,
-# reclaimed at 01:40 (booked 01:00-01:40); 3: 1 node 01:00-01:30, no
-# report, ends before a writer looks; all user a but 3, user b.
-run ar-add start=+1h duration=1h nodes=2 user=a
-run ar-add start=+1h duration=1h nodes=1 user=a
-run ar-add start=+1h duration=30m nodes=1 user=b
-run ar-add --now 2026-11-21T01:00Z id=1 used=yes
-run ar-add --now 2026-11-21T01:00Z id=2 used=no
-run ar-add --now 2026-11-21T01:40Z id=99 used=yes
+usage_plan no
 run ar-report --now 2026-11-21T03:00Z --usage --from 2026-11-21T01:00Z --to 2026-11-21T02:00Z --window 1h
 filter 's/.*\( reserved=[0-9]*\) .*\( reserved_used=[0-9]* reserved_idle=[0-9]* reserved_unreported=[0-9]*\).*/\1\2/'
 expect_out ' reserved=19 reserved_used=12 reserved_idle=4 reserved_unreported=3' \
@@ -189,13 +194,7 @@ expect_out 'user=a reserved=16 reserved_used=12 reserved_idle=4 reserved_unrepor
 expect_check
 
 begin 'reclaim: --table and --svg show used, idle and unreported; a reclaim is no move'
-mkstore --nodes 4 --slot 10m
-run ar-price --reclaim 30m
-run ar-add start=+1h duration=1h nodes=2 user=a
-run ar-add start=+1h duration=1h nodes=1 user=a
-run ar-add start=+1h duration=30m nodes=1 user=b
-run ar-add --now 2026-11-21T01:00Z id=1 used=yes
-run ar-add --now 2026-11-21T01:40Z id=99 used=yes
+usage_plan
 run ar-report --now 2026-11-21T03:00Z --usage --from 2026-11-21T01:00Z --to 2026-11-21T02:00Z --window 30m
 filter 's/.*\( moved=[0-9]*\).*/\1/'
 expect_out ' moved=0' ' moved=0' ' moved=0'
