@@ -58,9 +58,10 @@ unused_grace(const ar_txn *t, uint32_t cls)
 int
 unused_due(const ar_txn *t, const struct ar_resv *r, int64_t *due)
 {
-	int64_t grace = unused_grace(t, r->cls);
+	int64_t grace;
 
-	if (t->m.reclaim == 0 || r->used == AR_USE_YES || grace == 0)
+	if (t->m.reclaim == 0 || r->used == AR_USE_YES ||
+	    (grace = unused_grace(t, r->cls)) == 0)
 		return 0;
 	*due = r->end - r->start > grace ? r->start + grace : r->end;
 	return 1;
