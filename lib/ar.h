@@ -375,13 +375,15 @@ int ar_open(const char *where, unsigned flags, ar_store **sp);
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
  * came first).  A store of the current format is left alone and
- * succeeds.  Formats 3 to 6 are converted: the databases added since
+ * succeeds.  Formats 3 to 7 are converted: the databases added since
  * are created (the client key index, price classes and demand log of
- * format 4; the mapping of format 5; the hold index of format 6), a
+ * format 4; the mapping of format 5; the hold index of format 6; the
+ * index of what a reclaim may free of format 8, empty: no policy), a
  * store older than 5 gets the default node names, and records stay as
  * they are (format 6 adds the series of an occurrence and the expiry of
  * a hold, format 7 a reservation's flags and account and a hold's
- * being confirmed, which older records have not).  An older store's
+ * being confirmed, format 8 a reservation's use reported, which older
+ * records have not).  An older store's
  * clock was every writer's: it becomes live (format 7) unless flags
  * holds AR_SIMULATED, which keeps it so; its owners stay uids.  A clock
  * moved ahead of the system clock before stays so (it never runs back),
@@ -930,7 +932,11 @@ int ar_list(ar_txn *t, unsigned flags,
  * every entry there names such records; every hold is in the hold index
  * under its expiry, which is no later than its end nor (once a write
  * transaction began at that clock) than the clock, and every entry
- * there names such a hold.  The mapping too: the host list
+ * there names such a hold; with a reclaim policy, every live reservation
+ * that has not reported use and has a grace is in the index of what a
+ * reclaim may free under its due time, unless that came by the clock
+ * (see ar_use), and every entry there names such a reservation.  The
+ * mapping too: the host list
  * names the nodes; every pin belongs to a reservation that named its
  * hosts and has not been purged, and every such one has its pin; the
  * kept mapping is well formed, holds no host twice at once among the
