@@ -2,7 +2,8 @@
  * ar-add - admit reservations atomically: GarQ Algorithm 3, with start
  * windows, parametric copies and FCFS-LRH / FCFS-EDS rearrangement, as
  * holds if asked; with --modify, change reservations by id, and with
- * --confirm, confirm holds by id.
+ * --confirm, confirm holds by id.  A line with used= is a use report on
+ * a reservation by id (ar_use).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,7 +21,10 @@ struct opts {
 
 /* What a line of ar-add keeps from prepare to emit. */
 struct add_line {
-	uint64_t id;            /* --confirm, --modify: the one named */
+	uint64_t id;            /* --confirm, --modify, a use report: the
+				   one named */
+	enum ar_use use;        /* a use report: what it says; else
+				   AR_USE_UNKNOWN */
 	uint64_t series;        /* --modify: the series named, or 0 */
 	struct ar_repeat rep;   /* how the request repeats (every 0: it
 				   does not) */
@@ -193,15 +197,51 @@ shape_request(const struct shape *sh, const struct ar_resv *was,
 	return 0;
 }
 
+/*
+ * A use report: id= and used=yes or no, and none of a request's fields
+ * (those ar-add reads besides these two).  -1 with err if bad.
+ */
+static int
+use_fields(struct ctx *x, struct item *it, const char *used, char *err)
+{
+	struct add_line *l = it->own;
+	const char *k;
+	int rc;
+
+	if (strcmp(used, "yes") != 0 && strcmp(used, "no") != 0) {
+		snprintf(err, AR_ERRMAX, "field 'used': not yes or no: '%.40s'",
+		    used);
+		return -1;
+	}
+	l->use = *used == 'y' ? AR_USE_YES : AR_USE_NO;
+	for (size_t i = 0; i < it->rec.nfields; i++) {
+		k = it->rec.fields[i].key;
+		if (strcmp(k, "id") != 0 && strcmp(k, "used") != 0 &&
+		    cmd_reads(x->cmd, k)) {
+			snprintf(err, AR_ERRMAX, "field '%s': not in a use "
+			    "report", k);
+			return -1;
+		}
+	}
+	if ((rc = cmd_id_field(x, it, "id", &l->id, err)) == 0)
+		snprintf(err, AR_ERRMAX, "field 'id': missing (a use report "
+		    "names the reservation)");
+	return rc == 1 ? 0 : -1;
+}
+
 static int
 prepare(struct ctx *x, struct item *it, char *err)
 {
 	struct add_line *l = it->own;
 	struct opts *o = x->data;
 	struct shape sh;
+	const char *used;
 
+	l->use = AR_USE_UNKNOWN;
 	if (o->confirm)
 		return id_field(x, it, err);
+	if (!o->modify && (used = cmd_get(x, &it->rec, "used")) != NULL)
+		return use_fields(x, it, used, err);
 	if (o->modify)
 		return shape_fields(x, it, &sh, err);
 	if (cmd_request(x, it, err) != 0 || cmd_repeat(x, it, &l->rep, err) != 0 ||
@@ -262,12 +302,14 @@ refusal(int rc, enum ar_status state)
 {
 	return rc == AR_ENOTFOUND ? "not-found" : rc == AR_EPERM ?
 	    "not-owner" : rc == AR_ENOTHOLD ? "not-a-hold" :
-	    state == AR_EXPIRED ? "expired" : "done";
+	    state == AR_EXPIRED ? "expired" : state == AR_RECLAIMED ?
+	    "reclaimed" : "done";
 }
 
 /*
- * --confirm: ar_confirm on the reservation named.  Its status after
- * goes to alts[0].status.
+ * --confirm: ar_confirm on the reservation named; a use report: ar_use.
+ * Its status after goes to alts[0].status; a use report's record says
+ * what the reservation reported in the end.
  */
 static int
 confirm(struct ctx *x, ar_txn *t, struct item *it)
@@ -278,7 +320,10 @@ confirm(struct ctx *x, ar_txn *t, struct item *it)
 
 	it->nalts = 1;
 	it->alts[0].status = 0;
-	rc = ar_confirm(t, l->id, x->uid, &r);
+	if (l->use != AR_USE_UNKNOWN)
+		rc = ar_use(t, l->id, x->uid, l->use, &r);
+	else
+		rc = ar_confirm(t, l->id, x->uid, &r);
 	if (rc == 0 || rc == AR_EDONE)
 		it->alts[0].status = r.state;
 	if (rc == AR_ENOTFOUND || rc == AR_EPERM || rc == AR_EDONE ||
@@ -286,12 +331,18 @@ confirm(struct ctx *x, ar_txn *t, struct item *it)
 		cmd_warn(x, it->line, "reservation %llu: %s",
 		    (unsigned long long)l->id, rc == AR_EDONE &&
 		    r.state == AR_EXPIRED ? "the hold expired" :
+		    rc == AR_EDONE && r.state == AR_RECLAIMED ? "it was "
+		    "reclaimed: it reported no use within the grace period" :
 		    ar_strerror(rc));
 		l->refusal = rc;
 		return 0;
 	}
 	l->refusal = 0;
 	it->wrote = rc == 0;
+	if (rc == 0 && l->use != AR_USE_UNKNOWN &&
+	    ar_record_set(&it->rec, "used", r.used == AR_USE_YES ? "yes" :
+	    "no") != 0)
+		return ENOMEM;
 	return rc;
 }
 
@@ -483,7 +534,7 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 
 	if (o->modify)
 		return modify(x, t, it);
-	if (o->confirm)
+	if (o->confirm || l->use != AR_USE_UNKNOWN)
 		return confirm(x, t, it);
 	if (l->rep.every != 0) {
 		it->nalts = 1;
@@ -704,7 +755,7 @@ emit(struct ctx *x, struct item *it)
 	if (((struct opts *)x->data)->modify)
 		return l->series != 0 ? emit_modify_series(x, it) :
 		    emit_modify(x, it);
-	if (((struct opts *)x->data)->confirm)
+	if (((struct opts *)x->data)->confirm || l->use != AR_USE_UNKNOWN)
 		return emit_confirm(x, it);
 	if (it->nalts == 0)
 		return EXIT_USAGE;

@@ -2,7 +2,9 @@
  * ar-price - price classes and their nested booking limits (Umar's
  * thesis, ch. 5).  Quote requests against the store's classes; show and
  * set the classes; update their limits from the demand log by EMSR-b;
- * or, with --capacity and no store, compute limits from forecasts.
+ * or, with --capacity and no store, compute limits from forecasts.  And
+ * the reclaim policy: a grace per class (--set) and the store's
+ * (--reclaim).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +14,7 @@
 
 enum {
 	OPT_CAPACITY = 300, OPT_METHOD, OPT_SHOW, OPT_SET, OPT_UPDATE,
-	OPT_HISTORY, OPT_RETENTION
+	OPT_HISTORY, OPT_RETENTION, OPT_RECLAIM
 };
 
 static const struct option longopts[] = {
@@ -23,6 +25,7 @@ static const struct option longopts[] = {
 	{ "update", no_argument, NULL, OPT_UPDATE },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "retention", required_argument, NULL, OPT_RETENTION },
+	{ "reclaim", required_argument, NULL, OPT_RECLAIM },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -43,19 +46,29 @@ struct opts {
 	enum ar_rm_method method;
 	int64_t history;        /* --update: how far back the log is read */
 	int64_t retention;      /* --set: -1 to keep the store's */
+	int64_t reclaim;        /* --reclaim: the store's grace, 0: none; */
+	int reclaim_given;      /* ... given */
+	int64_t grace[AR_CLASSES_MAX];  /* --set: each class's reclaim=, as
+					   struct ar_reclaim has it */
 	size_t n;               /* classes read, good or bad */
 	struct ar_fare_class classes[AR_CLASSES_MAX];
 	struct ar_pricing pricing;      /* --set: the classes read */
 	long line[AR_CLASSES_MAX];      /* ... and their lines */
 };
 
-/* Take a mode option; another mode already chosen is bad usage. */
+/* Take a mode option; another mode already chosen is bad usage, and so
+ * is --reclaim with any but --set. */
 static int
 mode(struct ctx *x, struct opts *o, enum mode m)
 {
 	if (o->mode != QUOTE && o->mode != m) {
 		fprintf(stderr, "%s: --capacity, --show, --set and --update go "
 		    "alone\n", x->cmd->name);
+		return -1;
+	}
+	if (o->reclaim_given && m != SET) {
+		fprintf(stderr, "%s: --reclaim goes alone or with --set\n",
+		    x->cmd->name);
 		return -1;
 	}
 	o->mode = m;
@@ -66,6 +79,27 @@ mode(struct ctx *x, struct opts *o, enum mode m)
 	return 0;
 }
 
+/*
+ * A grace period as the reclaim policy takes it: a duration, or "no"
+ * (never reclaimed: 0 for the store's, -1 for a class's, given as
+ * never).  -1 with a message in msg if it is neither.
+ */
+static int
+grace_parse(const char *s, int64_t never, int64_t *grace, char *msg)
+{
+	char why[AR_ERRMAX];
+
+	if (strcmp(s, "no") == 0) {
+		*grace = never;
+		return 0;
+	}
+	if (ar_duration_parse(s, grace, why) == 0 && *grace > 0 &&
+	    *grace <= AR_DURATION_MAX)
+		return 0;
+	snprintf(msg, AR_ERRMAX, "not a duration or 'no': '%.40s'", s);
+	return -1;
+}
+
 static int
 option(struct ctx *x, int opt, const char *arg)
 {
@@ -74,6 +108,24 @@ option(struct ctx *x, int opt, const char *arg)
 	uint64_t u;
 
 	switch (opt) {
+	case OPT_RECLAIM:
+		if (grace_parse(arg, 0, &o->reclaim, err) != 0) {
+			fprintf(stderr, "%s: option '--reclaim': %s\n",
+			    x->cmd->name, err);
+			return -1;
+		}
+		o->reclaim_given = 1;
+		if (o->mode == SET)
+			return 0;
+		if (o->mode != QUOTE) {
+			fprintf(stderr, "%s: --reclaim goes alone or with "
+			    "--set\n", x->cmd->name);
+			return -1;
+		}
+		x->whole = 1;
+		x->write = AR_WRITE;
+		x->store_wide = 1;
+		return 0;
 	case OPT_CAPACITY:
 		if (ar_uint_parse(arg, 1, 1000000, &u, err) != 0) {
 			fprintf(stderr, "%s: option '--capacity': %s\n",
@@ -305,6 +357,12 @@ prepare_class(struct ctx *x, struct item *it, char *err)
 	if (nodes_field(x, it, "limit", &c->limit, err) != 0 ||
 	    nodes_field(x, it, "min", &c->min, err) != 0)
 		return -1;
+	o->grace[o->n - 1] = 0;         /* absent: the store's */
+	if ((v = cmd_get(x, &it->rec, "reclaim")) != NULL &&
+	    grace_parse(v, -1, &o->grace[o->n - 1], msg) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'reclaim': %.200s", msg);
+		return -1;
+	}
 	o->line[o->n - 1] = it->line;
 	p->n = o->n;
 	return 0;
@@ -333,12 +391,14 @@ set_txn(ar_txn *t, void *arg)
 	struct ctx *x = arg;
 	struct opts *o = x->data;
 	struct ar_pricing p = o->pricing, now;
+	struct ar_reclaim rp;
 	struct ar_info info;
 	const char *field;
 	size_t bad;
 	int rc;
 
-	if ((rc = ar_info(t, &info)) != 0 || (rc = ar_pricing(t, &now)) != 0)
+	if ((rc = ar_info(t, &info)) != 0 || (rc = ar_pricing(t, &now)) != 0 ||
+	    (rc = ar_reclaim_policy(t, &rp)) != 0)
 		return rc;
 	p.retention = o->retention >= 0 ? o->retention : now.retention;
 	for (size_t i = 0; i < p.n; i++)
@@ -347,7 +407,28 @@ set_txn(ar_txn *t, void *arg)
 			    p.c[i - 1].limit;
 	if ((rc = ar_set_pricing(t, &p, &bad, &field)) == EINVAL)
 		cmd_warn(x, o->line[bad], "field '%s': %s", field, why(field));
-	return rc;
+	if (rc != 0)
+		return rc;
+	/* The classes' graces go with them, as a whole. */
+	for (size_t i = 0; i < AR_CLASSES_MAX; i++)
+		rp.cls[i] = i < p.n ? o->grace[i] : 0;
+	if (o->reclaim_given)
+		rp.grace = o->reclaim;
+	return ar_set_reclaim(t, &rp);
+}
+
+/* --reclaim alone: the store's grace, the classes' as they are. */
+static int
+reclaim_txn(ar_txn *t, void *arg)
+{
+	struct opts *o = arg;
+	struct ar_reclaim rp;
+	int rc;
+
+	if ((rc = ar_reclaim_policy(t, &rp)) != 0)
+		return rc;
+	rp.grace = o->reclaim;
+	return ar_set_reclaim(t, &rp);
 }
 
 /* --set: the classes read replace the store's in one transaction. */
@@ -372,7 +453,7 @@ set_all(struct ctx *x, struct item *items, size_t n)
 /* A class as a record: what --set reads. */
 static int
 class_record(struct ar_record *r, const struct ar_class *c, size_t i,
-    int64_t retention)
+    int64_t retention, int64_t grace)
 {
 	ar_record_clear(r);
 	return ar_record_set_uint(r, "class", i + 1) != 0 ||
@@ -383,7 +464,10 @@ class_record(struct ar_record *r, const struct ar_class *c, size_t i,
 	    ar_record_set_duration(r, "ahead_max", c->ahead_max) != 0) ||
 	    ar_record_set_uint(r, "limit", c->limit) != 0 ||
 	    (c->min != 0 && ar_record_set_uint(r, "min", c->min) != 0) ||
-	    ar_record_set_duration(r, "retention", retention) != 0 ? -1 : 0;
+	    ar_record_set_duration(r, "retention", retention) != 0 ||
+	    (grace == -1 && ar_record_set(r, "reclaim", "no") != 0) ||
+	    (grace > 0 && ar_record_set_duration(r, "reclaim", grace) != 0) ?
+	    -1 : 0;
 }
 
 struct update {
@@ -439,11 +523,16 @@ whole(struct ctx *x, ar_store *s)
 	struct update u = { x, { 0, { { "", 0, 0, 0, 0, 0 } }, 0 },
 	    { { 0, 0, 0, 0, 0 } }, 0 };
 	struct ar_pricing p;
+	struct ar_reclaim rp;
 	struct ar_record r;
 	struct ar_info info;
 	ar_txn *t;
 	int rc, st = 0;
 
+	if (o->mode == QUOTE) {         /* --reclaim alone */
+		rc = ar_write(s, 0, x->now, reclaim_txn, o);
+		return rc != 0 ? cmd_store_error(x, rc) : 0;
+	}
 	if (o->mode == SET)
 		return cmd_read_all(x, 0, NULL, prepare_class, set_all);
 	if (o->mode == UPDATE) {
@@ -464,8 +553,8 @@ whole(struct ctx *x, ar_store *s)
 	}
 	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
 		return cmd_store_error(x, rc);
-	if ((rc = ar_pricing(t, &p)) == 0)
-		rc = ar_info(t, &info);
+	if ((rc = ar_pricing(t, &p)) == 0 && (rc = ar_info(t, &info)) == 0)
+		rc = ar_reclaim_policy(t, &rp);
 	ar_txn_abort(t);
 	if (rc != 0)
 		return cmd_store_error(x, rc);
@@ -473,7 +562,7 @@ whole(struct ctx *x, ar_store *s)
 		closing(x, &p, info.config.nodes);
 	ar_record_init(&r);
 	for (size_t i = 0; i < p.n && st == 0; i++) {
-		st = class_record(&r, &p.c[i], i, p.retention);
+		st = class_record(&r, &p.c[i], i, p.retention, rp.cls[i]);
 		if (st == 0 && o->mode == UPDATE)
 			st = ar_record_set_real(&r, "mean", u.fc[i].mean) != 0 ||
 			    ar_record_set_real(&r, "sd", u.fc[i].sd) != 0 ||
@@ -496,7 +585,8 @@ static const struct cmd price = {
 	.name = "ar-price",
 	.bit = CMD_PRICE,
 	.usage = "[--show | --set | --update | --capacity n] [--method m] "
-	    "[--history duration] [--retention duration] [key=value ...]",
+	    "[--history duration] [--retention duration] "
+	    "[--reclaim duration | no] [key=value ...]",
 	.shortopts = "",
 	.longopts = longopts,
 	.option = option,

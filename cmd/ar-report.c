@@ -172,10 +172,11 @@ static int
 info(struct out *o, ar_txn *t)
 {
 	struct ar_info i;
+	struct ar_reclaim p;
 	struct ar_record *r = &o->rec;
 	int rc;
 
-	if ((rc = ar_info(t, &i)) != 0)
+	if ((rc = ar_info(t, &i)) != 0 || (rc = ar_reclaim_policy(t, &p)) != 0)
 		return rc;
 	if (ar_record_set_int(r, "nodes", i.config.nodes) != 0 ||
 	    ar_record_set(r, "hosts", o->x->host_names) != 0 ||
@@ -190,7 +191,9 @@ info(struct out *o, ar_txn *t)
 	    ar_record_set_uint(r, "next_id", i.next_id) != 0 ||
 	    ar_record_set_uint(r, "map_size", i.map_size) != 0 ||
 	    ar_record_set_uint(r, "map_max", i.config.map_max) != 0 ||
-	    ar_record_set_int(r, "format", i.format) != 0)
+	    ar_record_set_int(r, "format", i.format) != 0 ||
+	    (p.grace != 0 && ar_record_set_duration(r, "reclaim",
+	    p.grace) != 0))
 		return ENOMEM;
 	return cmd_print(o->x, r) != 0 ? ENOMEM : 0;
 }
@@ -453,9 +456,10 @@ static int
 filter(struct ctx *x, struct item *it, char *err)
 {
 	static const char *const states[] = { "granted", "held", "cancelled",
-	    "finished", "expired" };
+	    "finished", "expired", "reclaimed" };
 	static const enum ar_status state_of[] = { AR_GRANTED, AR_HELD,
-	    AR_CANCELLED, AR_FINISHED, AR_EXPIRED };
+	    AR_CANCELLED, AR_FINISHED, AR_EXPIRED, AR_RECLAIMED };
+	const size_t nstates = sizeof(states) / sizeof(states[0]);
 	struct opts *op = x->data;
 	struct filter *f = &op->f;
 	const char *k = "", *v;
@@ -484,11 +488,13 @@ filter(struct ctx *x, struct item *it, char *err)
 			strcpy(*k == 'u' ? f->user_is : f->job_is, v);
 			*(*k == 'u' ? &f->user : &f->job) = 1;
 		} else if (strcmp(k, "status") == 0) {
-			for (j = 0; j < 5 && strcmp(v, states[j]) != 0; j++)
+			for (j = 0; j < nstates && strcmp(v, states[j]) != 0;
+			    j++)
 				;
-			if (j == 5) {
+			if (j == nstates) {
 				snprintf(msg, sizeof(msg), "must be granted, "
-				    "held, cancelled, finished or expired");
+				    "held, cancelled, finished, expired or "
+				    "reclaimed");
 				goto bad;
 			}
 			if (op->mode == LIST && state_of[j] != AR_GRANTED &&

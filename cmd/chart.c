@@ -299,20 +299,26 @@ chart_legend(struct textbuf *b, double x, double y, const char *colour,
 /* --- ar-report --usage: a table and charts of its figures ------------ */
 
 /* The columns of --table: a record's field, its heading with its unit,
- * and whether it is a fraction shown as a percentage. */
+ * whether it is a fraction shown as a percentage, and when it is shown:
+ * always, with price classes, or with a reclaim policy. */
+enum { ALWAYS, CLASSES, RECLAIM };
 static const struct column {
 	const char *key, *head;
 	int percent;
+	int when;
 } columns[] = {
-	{ "utilisation", "utilisation(%)", 1 },
-	{ "idle", "idle(node-slots)", 0 },
-	{ "granted", "granted", 0 },
-	{ "refused", "refused", 0 },
-	{ "acceptance", "acceptance(%)", 1 },
-	{ "awt", "awt(s)", 0 },
-	{ "awt_max", "awt_max(s)", 0 },
-	{ "moved", "moved", 0 },
-	{ "revenue", "revenue", 0 },
+	{ "utilisation", "utilisation(%)", 1, ALWAYS },
+	{ "idle", "idle(node-slots)", 0, ALWAYS },
+	{ "granted", "granted", 0, ALWAYS },
+	{ "refused", "refused", 0, ALWAYS },
+	{ "acceptance", "acceptance(%)", 1, ALWAYS },
+	{ "awt", "awt(s)", 0, ALWAYS },
+	{ "awt_max", "awt_max(s)", 0, ALWAYS },
+	{ "moved", "moved", 0, ALWAYS },
+	{ "reserved_used", "used(node-slots)", 0, RECLAIM },
+	{ "reserved_idle", "reserved_idle(node-slots)", 0, RECLAIM },
+	{ "reserved_unreported", "unreported(node-slots)", 0, RECLAIM },
+	{ "revenue", "revenue", 0, CLASSES },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 #define NCELLS (NCOLUMNS + 2)
@@ -361,33 +367,40 @@ chart_usage_table(const struct usage_kept *k, struct textbuf *b)
 	char cells[NCELLS][AR_TIMEBUF + AR_LABEL_MAX];
 	const char *head[NCELLS];
 	int width[NCELLS] = { 0 };
-	size_t ncells = k->u[0].classes ? NCELLS : NCELLS - 1;
+	size_t shown[NCELLS], ncells = 0;      /* the cells printed */
 	struct ar_record r;
 	int rc = 0;
 
 	head[0] = k->by == AR_BY_WINDOW ? "from" : cmd_usage_by_name(k->by);
 	head[1] = k->by == AR_BY_WINDOW ? "to" : "";
-	for (size_t c = 0; c < NCOLUMNS; c++)
+	shown[ncells++] = 0;
+	shown[ncells++] = 1;
+	for (size_t c = 0; c < NCOLUMNS; c++) {
 		head[c + 2] = columns[c].head;
-	for (size_t c = 0; c < ncells; c++)
+		if (columns[c].when == ALWAYS ||
+		    (columns[c].when == CLASSES && k->u[0].classes) ||
+		    (columns[c].when == RECLAIM && k->u[0].reclaim))
+			shown[ncells++] = c + 2;
+	}
+	for (size_t c = 0; c < NCELLS; c++)
 		width[c] = (int)strlen(head[c]);
 	ar_record_init(&r);
 	/* Twice over the rows: the widths, then the text. */
 	for (int pass = 0; pass < 2 && rc == 0; pass++) {
-		for (size_t c = 0; pass == 1 && c < ncells; c++)
-			if (c != 1 || width[1] > 0)
-				textbuf_printf(b, c + 1 < ncells ? (c < 2 ? "%-*s  " :
+		for (size_t j = 0, c; pass == 1 && j < ncells; j++)
+			if ((c = shown[j]) != 1 || width[1] > 0)
+				textbuf_printf(b, j + 1 < ncells ? (c < 2 ? "%-*s  " :
 				    "%*s  ") : "%*s\n", width[c], head[c]);
 		for (size_t i = 0; i < k->n && rc == 0; i++) {
 			if ((rc = table_row(k, i, &r, cells)) != 0)
 				break;
-			for (size_t c = 0; c < ncells; c++) {
-				int w = (int)strlen(cells[c]);
+			for (size_t j = 0, c; j < ncells; j++) {
+				int w = (int)strlen(cells[c = shown[j]]);
 
 				if (pass == 0 && w > width[c])
 					width[c] = w;
 				if (pass == 1 && (c != 1 || width[1] > 0))
-					textbuf_printf(b, c + 1 < ncells ? (c < 2 ?
+					textbuf_printf(b, j + 1 < ncells ? (c < 2 ?
 					    "%-*s  " : "%*s  ") : "%*s\n",
 					    width[c], cells[c]);
 			}
@@ -421,6 +434,9 @@ static const char *const palette[] = { "#4477aa", "#ee6677", "#228833",
 #define COLOUR_USED "#777777"
 #define COLOUR_BOOKED "#4477aa"
 #define COLOUR_ACCEPT "#ee6677"
+#define COLOUR_USE "#228833"
+#define COLOUR_IDLE "#ee6677"
+#define COLOUR_UNREPORTED "#bbbbbb"
 
 /* A chart's frame at top: title, store and range, value and time axes. */
 static struct chart_time
@@ -523,36 +539,66 @@ utilisation_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
 	    "acceptance");
 }
 
+/* The parts a window's column of a stacked chart is made of, into part;
+ * how many. */
+typedef size_t parts_fn(const struct ar_usage *u, double *part);
+
+/* A chart at top of every window's column of parts stacked, the first at
+ * the bottom, each in its colour, under title and unit, its axis up to
+ * the largest column; a window not known is left empty.  n: the windows,
+ * without the total.  The legend is the caller's. */
+static void
+stacked_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
+    int top, const char *title, const char *unit, parts_fn *parts,
+    const char *const *colour)
+{
+	double part[AR_CLASSES_MAX], x, w, y, h, max = 0, sum;
+	struct chart_time a;
+	size_t np;
+
+	for (size_t i = 0; i < n; i++) {
+		np = parts(&k->u[i], part);
+		sum = 0;
+		for (size_t c = 0; c < np; c++)
+			sum += part[c];
+		if (sum > max)
+			max = sum;
+	}
+	a = frame(b, k, n, top, title, &max, unit);
+	for (size_t i = 0; i < n; i++) {
+		if (!k->u[i].known)
+			continue;
+		column_of(&a, &k->u[i], &x, &w);
+		np = parts(&k->u[i], part);
+		y = top + PLOT_Y + PLOT_H;
+		for (size_t c = 0; c < np; c++) {
+			h = (double)PLOT_H * part[c] / max;
+			y -= h;
+			textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" "
+			    "width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
+			    x, y, w, h, colour[c]);
+		}
+	}
+	chart_now(b, &a, k->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+}
+
+/* A window's revenue per class, the first class first. */
+static size_t
+revenue_parts(const struct ar_usage *u, double *part)
+{
+	for (size_t c = 0; c < u->classes; c++)
+		part[c] = (double)u->class_revenue[c];
+	return u->classes;
+}
+
 /* The windows' revenue per class, stacked, the first class at the
  * bottom, on the chart at top.  n: the windows, without the total. */
 static void
 revenue_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
     int top)
 {
-	double x, w, max = 0;
-	struct chart_time a;
-
-	for (size_t i = 0; i < n; i++)
-		if ((double)k->u[i].revenue > max)
-			max = (double)k->u[i].revenue;
-	a = frame(b, k, n, top, "Revenue per class", &max,
-	    "revenue (minor units)");
-	for (size_t i = 0; i < n; i++) {
-		const struct ar_usage *u = &k->u[i];
-		double y = top + PLOT_Y + PLOT_H, h;
-
-		if (!u->known)
-			continue;
-		column_of(&a, u, &x, &w);
-		for (size_t c = 0; c < u->classes; c++) {
-			h = (double)PLOT_H * (double)u->class_revenue[c] / max;
-			y -= h;
-			textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" "
-			    "width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
-			    x, y, w, h, palette[c]);
-		}
-	}
-	chart_now(b, &a, k->now, top + PLOT_Y, top + PLOT_Y + PLOT_H);
+	stacked_chart(k, b, n, top, "Revenue per class",
+	    "revenue (minor units)", revenue_parts, palette);
 	for (size_t c = 0; c < k->u[0].classes; c++) {
 		char name[AR_CLASS_NAME_MAX + 16];
 
@@ -565,15 +611,49 @@ revenue_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
 	}
 }
 
+/* A window's reserved node-slots by what was reported of their use:
+ * used, idle, not reported. */
+static size_t
+use_parts(const struct ar_usage *u, double *part)
+{
+	part[0] = (double)u->reserved_used;
+	part[1] = (double)u->reserved_idle;
+	part[2] = (double)u->reserved_unreported;
+	return 3;
+}
+
+/* With a reclaim policy: the windows' reserved node-slots by what was
+ * reported of their use, stacked, used at the bottom, then idle (what a
+ * site charges for unused), then not reported, on the chart at top.
+ * n: the windows, without the total. */
+static void
+reclaim_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
+    int top)
+{
+	static const char *const colour[3] = { COLOUR_USE, COLOUR_IDLE,
+	    COLOUR_UNREPORTED };
+	static const char *const name[3] = { "used", "reserved idle",
+	    "not reported" };
+
+	stacked_chart(k, b, n, top, "Reserved: used, idle, not reported",
+	    "node-slots", use_parts, colour);
+	for (size_t c = 0; c < 3; c++)
+		chart_legend(b, PLOT_X + 150 * (double)c, top + LEGEND_Y,
+		    colour[c], name[c]);
+}
+
 void
 chart_usage_svg(const struct usage_kept *k, struct textbuf *b)
 {
 	size_t n = k->n - 1;    /* the windows, without the total */
-	int charts = k->u[0].classes ? 2 : 1;
+	int classes = k->u[0].classes != 0, reclaim = k->u[0].reclaim;
+	int charts = 1 + classes + reclaim;
 
 	chart_begin(b, SVG_W, charts * CHART_H);
 	utilisation_chart(k, b, n, 0);
-	if (charts == 2)
+	if (classes)
 		revenue_chart(k, b, n, CHART_H);
+	if (reclaim)
+		reclaim_chart(k, b, n, (1 + classes) * CHART_H);
 	textbuf_printf(b, "</svg>\n");
 }

@@ -51,6 +51,8 @@ const struct cmd_field cmd_fields[] = {
 	{ "flags",      ASK,                    RESV, 0 },
 	{ "account",    ASK,                    RESV, 0 },
 	{ "hold",       ADD,                    0, 0 },
+	/* a use report (ar-add), and what was reported */
+	{ "used",       ADD,                    RESV, 0 },
 	{ "every",      ADD,                    0, 0 },
 	{ "count",      ADD,                    0, NUM },
 	{ "until",      ADD,                    0, 0 },
@@ -64,6 +66,7 @@ const struct cmd_field cmd_fields[] = {
 	{ "ahead_max",  PRICE,                  PRICE, 0 },
 	{ "limit",      PRICE,                  PRICE, NUM },
 	{ "min",        PRICE,                  PRICE, 0 },
+	{ "reclaim",    PRICE,                  PRICE | REPORT, 0 },
 	{ "mean",       PRICE,                  PRICE, NUM },
 	{ "sd",         PRICE,                  PRICE, NUM },
 	/* --load reads a dump, which --dump prints. */
@@ -113,6 +116,9 @@ const struct cmd_field cmd_fields[] = {
 	{ "utilisation", 0,                     REPORT, 0 },
 	{ "idle",       0,                      REPORT, 0 },
 	{ "reserved",   0,                      REPORT, 0 },
+	{ "reserved_used", 0,                   REPORT, 0 },
+	{ "reserved_idle", 0,                   REPORT, 0 },
+	{ "reserved_unreported", 0,             REPORT, 0 },
 	{ "granted",    0,                      REPORT, 0 },
 	{ "refused",    0,                      REPORT, 0 },
 	{ "refused_full", 0,                    REPORT, 0 },

@@ -483,6 +483,8 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	    (v->cls != 0 && (ar_record_set_uint(r, "class", v->cls) != 0 ||
 	    ar_record_set_int(r, "price", v->price) != 0)) ||
 	    ar_record_set(r, "status", ar_status_name(ar_resv_status(v))) != 0 ||
+	    (v->used != AR_USE_UNKNOWN && ar_record_set(r, "used",
+	    v->used == AR_USE_YES ? "yes" : "no") != 0) ||
 	    (v->expires != 0 &&
 	    ar_record_set_time(r, "expires", v->expires) != 0))
 		return -1;
@@ -712,6 +714,12 @@ cmd_usage_record(struct ar_record *r, const struct ar_usage *u,
 	    set_wait(nulls, r, "awt_max", k, u->granted,
 	    (uint64_t)u->wait_max) != 0 ||
 	    set_known(nulls, r, "moved", k, u->moved) != 0)
+		return -1;
+	/* What was reported of use, where a policy asks for reports. */
+	if (u->reclaim && (set_known(nulls, r, "reserved_used", k,
+	    u->reserved_used) != 0 || set_known(nulls, r, "reserved_idle", k,
+	    u->reserved_idle) != 0 || set_known(nulls, r,
+	    "reserved_unreported", k, u->reserved_unreported) != 0))
 		return -1;
 	if (u->classes == 0)
 		return 0;

@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.2.0"
-#define AR_FORMAT_VERSION 7     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 8     /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (clear of LMDB's, -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -77,8 +77,18 @@ enum ar_status {
 	AR_CANCELLED,           /* cancelled by its owner */
 	AR_FINISHED,            /* ended by the store clock, purged or not */
 	AR_EXPIRED,             /* a hold not confirmed in time (ar_confirm) */
-	AR_HELD                 /* only ar_resv_status(): granted as a hold,
+	AR_HELD,                /* only ar_resv_status(): granted as a hold,
 				 * not yet confirmed */
+	AR_RECLAIMED            /* started, it reported no use within its
+				 * grace period: the rest of it was freed
+				 * (ar_use, ar_set_reclaim) */
+};
+
+/* What a reservation's site reported of its use (ar_use). */
+enum ar_use {
+	AR_USE_UNKNOWN = 0,     /* nothing reported */
+	AR_USE_YES,             /* in use: never reclaimed */
+	AR_USE_NO               /* not in use (yet) */
 };
 
 /* Why a request was refused or found unavailable. */
@@ -278,6 +288,8 @@ struct ar_resv {
 	char account[AR_LABEL_MAX + 1]; /* "" if none */
 	int confirmed;          /* granted as a hold and confirmed since
 				   (a store of format 7 or later) */
+	enum ar_use used;       /* what its site reported of its use
+				   (format 8) */
 };
 
 /*
@@ -363,13 +375,15 @@ int ar_open(const char *where, unsigned flags, ar_store **sp);
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
  * came first).  A store of the current format is left alone and
- * succeeds.  Formats 3 to 6 are converted: the databases added since
+ * succeeds.  Formats 3 to 7 are converted: the databases added since
  * are created (the client key index, price classes and demand log of
- * format 4; the mapping of format 5; the hold index of format 6), a
+ * format 4; the mapping of format 5; the hold index of format 6; the
+ * index of what a reclaim may free of format 8, empty: no policy), a
  * store older than 5 gets the default node names, and records stay as
  * they are (format 6 adds the series of an occurrence and the expiry of
  * a hold, format 7 a reservation's flags and account and a hold's
- * being confirmed, which older records have not).  An older store's
+ * being confirmed, format 8 a reservation's use reported, which older
+ * records have not).  An older store's
  * clock was every writer's: it becomes live (format 7) unless flags
  * holds AR_SIMULATED, which keeps it so; its owners stay uids.  A clock
  * moved ahead of the system clock before stays so (it never runs back),
@@ -469,7 +483,9 @@ void ar_idle(ar_store *s);
  * real time; a read transaction may ("what if").  A write transaction
  * waits for the writer lock as set by ar_set_wait(), then releases every
  * hold that expired by the clock (see ar_confirm): its slots are free;
- * when there are none this costs one cursor lookup.  A read transaction
+ * when there are none this costs one cursor lookup.  With a reclaim
+ * policy it then reclaims every started reservation past its grace
+ * period that has not reported use (see ar_use).  A read transaction
  * reads a hold past its expiry as AR_EXPIRED too (ar_get), but its slots
  * stay taken until a writer comes.  One transaction at a time per store
  * handle.  Errors: AR_ETIMEDOUT, EACCES (writing a read-only store),
@@ -507,7 +523,8 @@ int ar_grow(ar_store *s, unsigned flags);
  * store is full (AR_EFULL), so fn must redo all its work each time.  fn returns 0 to
  * commit, AR_UNCHANGED to end the transaction without writing anything
  * of its own (ar_write then returns 0, and commits only the holds the
- * transaction released, if any), or an error code to abort; that code is
+ * transaction released and the reservations it reclaimed, if any), or
+ * an error code to abort; that code is
  * returned.  A transaction in which fn changed nothing but the clock is
  * ended as after AR_UNCHANGED: a write that changes nothing writes
  * nothing.  Errors: those of fn, ar_txn_begin, ar_txn_commit and ar_grow.
@@ -766,6 +783,56 @@ int ar_confirm(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 enum ar_status ar_resv_status(const struct ar_resv *r);
 
 /*
+ * Reclaiming what is not used (seed 004's DRR).  A site reports whether
+ * a reservation is in use (ar_use, from its scheduler); a store with a
+ * reclaim policy reclaims a started reservation that has not reported
+ * use, by no report or by AR_USE_NO, within the grace period of its
+ * class (or the store's) from its start: the first write transaction
+ * that begins past it (ar_txn_begin) frees the rest of it, from the
+ * slot its clock is in (as a cancel does), and the record ends there
+ * (after its first slot at the earliest) with state AR_RECLAIMED,
+ * changed then.  A reservation that ended
+ * before any write transaction began past its grace is not reclaimed:
+ * nothing was left to free.  A reservation that reported use is never
+ * reclaimed.  Without a policy, the default, nothing is reclaimed.
+ */
+struct ar_reclaim {
+	int64_t grace;          /* the store's: seconds, > 0; 0: never */
+	int64_t cls[AR_CLASSES_MAX];    /* class i + 1's: seconds, > 0; 0:
+					   the store's; -1: never */
+};
+
+/* The reclaim policy as transaction t sees it (all zero: none).  It
+ * returns 0: t read it when it began. */
+int ar_reclaim_policy(ar_txn *t, struct ar_reclaim *p);
+
+/*
+ * Make p the reclaim policy in write transaction t.  Graces are at most
+ * AR_DURATION_MAX; a class's may be set whether or not the class exists
+ * (it applies while a class of that number does).  Setting or changing
+ * a policy reads every live reservation once, to index those that have
+ * not reported use, and reclaims those already past their grace, as the
+ * next write transaction would; removing it drops that index.  Errors:
+ * EINVAL (a
+ * grace out of range), EACCES (read transaction), AR_ECORRUPT, ENOMEM,
+ * AR_EFULL, AR_ESERVER, the backend's codes.
+ */
+int ar_set_reclaim(ar_txn *t, const struct ar_reclaim *p);
+
+/*
+ * Report the use of reservation id, on behalf of uid who (0 is root and
+ * may report on any), in write transaction t: AR_USE_YES or AR_USE_NO.
+ * Reporting what was reported changes nothing, and AR_USE_YES is final:
+ * a later AR_USE_NO changes nothing either.  The record as it is
+ * afterwards goes to r, also on AR_EDONE (its state then says whether it
+ * was reclaimed, cancelled, finished or expired).  Errors: EINVAL (used
+ * neither), AR_ENOTFOUND, AR_EPERM, AR_EDONE, EACCES (read transaction),
+ * AR_ECORRUPT, AR_EFULL, AR_ESERVER, the backend's codes.
+ */
+int ar_use(ar_txn *t, uint64_t id, uint32_t who, enum ar_use used,
+    struct ar_resv *r);
+
+/*
  * Change reservation id, on behalf of uid who (0 is root and may change
  * anything), to the window (earliest, latest), duration and nodes of rq,
  * in write transaction t; rq's jobs must be 1, and its labels, client
@@ -865,7 +932,11 @@ int ar_list(ar_txn *t, unsigned flags,
  * every entry there names such records; every hold is in the hold index
  * under its expiry, which is no later than its end nor (once a write
  * transaction began at that clock) than the clock, and every entry
- * there names such a hold.  The mapping too: the host list
+ * there names such a hold; with a reclaim policy, every live reservation
+ * that has not reported use and has a grace is in the index of what a
+ * reclaim may free under its due time, unless that came by the clock
+ * (see ar_use), and every entry there names such a reservation.  The
+ * mapping too: the host list
  * names the nodes; every pin belongs to a reservation that named its
  * hosts and has not been purged, and every such one has its pin; the
  * kept mapping is well formed, holds no host twice at once among the
@@ -1181,6 +1252,12 @@ struct ar_usage {
 	uint64_t capacity;      /* node-slots there are in [from, to) */
 	uint64_t reserved;      /* node-slots reserved: granted, finished,
 	                         * and cancelled ones until cancelled */
+	/* ... of which by what was reported (ar_use): those of
+	 * reservations that reported use; of those that reported none, or
+	 * were reclaimed (until then); of those without a report.  The
+	 * three add up to reserved. */
+	uint64_t reserved_used, reserved_idle, reserved_unreported;
+	int reclaim;            /* the store has a reclaim policy */
 	uint64_t granted;       /* copies granted, cancelled ones included */
 	uint64_t refused;       /* copies refused */
 	uint64_t refused_by[AR_REASONS];        /* by enum ar_reason */

@@ -7,20 +7,29 @@
 #include "internal.h"
 
 int
-ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+unpin_unhold(ar_txn *t, struct ar_resv *r)
 {
 	int rc;
 
-	if ((rc = resv_owned(t, id, who, r)) != 0)
-		return rc;
 	if (r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0)
 		return rc;
-	/* A hold given up is cancelled like any other. */
 	if (r->expires != 0) {
 		if ((rc = hold_index(t, r, 0)) != 0)
 			return rc;
 		r->expires = 0;
 	}
+	return 0;
+}
+
+int
+ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+{
+	int rc;
+
+	/* A hold given up is cancelled like any other. */
+	if ((rc = resv_owned(t, id, who, r)) != 0 ||
+	    (rc = unpin_unhold(t, r)) != 0)
+		return rc;
 	return retire(t, r, AR_CANCELLED, t->now);
 }
 

@@ -40,6 +40,8 @@ struct checker {
 	uint64_t key_ids;       /* ... and ids in the key index */
 	uint64_t held;          /* live holds */
 	uint64_t hold_entries;  /* ... and entries in the hold index */
+	uint64_t unreported;    /* live ones `unused` must hold */
+	uint64_t unused_entries;        /* ... and entries it holds */
 	struct ar_hostlist names;       /* the hosts' names, if meta has them */
 	int named;
 	struct holds pins;      /* of live reservations */
@@ -147,6 +149,30 @@ check_hold(struct checker *c, const struct ar_resv *r)
 	return rc == KV_NOTFOUND ? 0 : rc;
 }
 
+/* A live reservation that may be reclaimed: in `unused` under its due
+ * time, unless that came by the clock of the last writer, which then
+ * reclaimed it or dropped its entry. */
+static int
+check_unreported(struct checker *c, const struct ar_resv *r)
+{
+	unsigned char key[16];
+	struct kv_val k = { 16, key }, v;
+	int64_t due;
+	int rc;
+
+	if (!unused_due(c->t, r, &due) || due <= c->t->released)
+		return 0;
+	c->unreported++;
+	key_u64(key, (uint64_t)due);
+	key_u64(key + 8, r->id);
+	rc = kv_get(c->t->txn, KV_UNUSED, &k, &v);
+	if (rc == KV_NOTFOUND)
+		violation(c, "reservation %" PRIu64 " reported no use but is "
+		    "missing from the index of those a reclaim may free",
+		    r->id);
+	return rc == KV_NOTFOUND ? 0 : rc;
+}
+
 /*
  * The occurrences of a series were granted in one admission, so their
  * ids follow each other (some may be forgotten since), from the series'
@@ -250,7 +276,8 @@ check_live(struct checker *c, const struct ar_resv *r, const struct indexed *in)
 		violation(c, "reservation %" PRIu64 " ends beyond the "
 		    "horizon", r->id);
 	if ((r->named && (rc = check_pinned(c, r)) != 0) ||
-	    (r->expires != 0 && (rc = check_hold(c, r)) != 0))
+	    (r->expires != 0 && (rc = check_hold(c, r)) != 0) ||
+	    (rc = check_unreported(c, r)) != 0)
 		return rc;
 	c->running += to > t->now / slot;
 	/* An ended one counts nowhere: its class may be gone. */
@@ -407,7 +434,36 @@ check_held(struct kv_cursor *cur, const struct kv_val *k,
 	return 0;
 }
 
-/* The indexes besides the slot lists: labels, client keys, holds. */
+/* The index of those a reclaim may free: each entry names a live record
+ * due then and not by the last writer's clock; as many as there are. */
+static int
+check_unused(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct checker *c = arg;
+	struct ar_resv r;
+	int64_t due;
+	uint64_t id;
+	int rc;
+
+	(void)cur;
+	c->unused_entries++;
+	if (k->size != 16 || v->size != 0) {
+		violation(c, "unused index entry of the wrong size");
+		return 0;
+	}
+	id = u64_key((const char *)k->data + 8);
+	if ((rc = named_record(c, "unused index entry", id, &r)) != 1)
+		return rc;
+	if (r.state != AR_GRANTED || !unused_due(c->t, &r, &due) ||
+	    due != (int64_t)u64_key(k->data) || due <= c->t->released)
+		violation(c, "unused index entry for reservation %" PRIu64
+		    " does not match its record", id);
+	return 0;
+}
+
+/* The indexes besides the slot lists: labels, client keys, holds, and
+ * those a reclaim may free. */
 static int
 check_indexes(struct checker *c)
 {
@@ -425,6 +481,12 @@ check_indexes(struct checker *c)
 	if (c->hold_entries != c->held)
 		violation(c, "the hold index has %" PRIu64 " entries, there are %"
 		    PRIu64 " holds", c->hold_entries, c->held);
+	if ((rc = kv_walk(txn, KV_UNUSED, NULL, check_unused, c)) != 0)
+		return rc;
+	if (c->unused_entries != c->unreported)
+		violation(c, "the unused index has %" PRIu64 " entries, %"
+		    PRIu64 " reservations are due to be looked at",
+		    c->unused_entries, c->unreported);
 	return 0;
 }
 

@@ -17,6 +17,8 @@
  * 2. Records and rings: the slotted ring (ring.c), the slot lists
  *    (slots.c), the reservation records and their indexes, labels and
  *    client keys (resv.c), the price classes in the rings (classes.c),
+ *    the reclaim policy and the reservations that have not reported
+ *    use (unused.c),
  *    the demand log (demand.c), host sets and host lists (hostset.c,
  *    hostlist.c).
  * 3. The plan on hosts (map.c): pins, the mapping kept, the sweep that
@@ -26,7 +28,8 @@
  * 4. Booking: a moldable request's levels, in the order they are tried
  *    (mold.c), a request reduced to slots and where it fits (search.c),
  *    savepoints (savepoint.c), what admission did (added.c), holds
- *    (hold.c), cancelling and purging (cancel.c), admission and its
+ *    (hold.c), cancelling and purging (cancel.c), use reports and
+ *    reclaiming (reclaim.c), admission and its
  *    moves (flex.c), series (series.c), ar_add and its client keys
  *    (add.c), changes (modify.c), the longest job and how far a
  *    reservation grows (longest.c).  Within the floor a file calls only
@@ -37,7 +40,8 @@
  *    frames of the plan on hosts and a placement's hosts (frames.c).
  * 6. What the API composes of every floor: transactions (txn.c:
  *    ar_txn_begin opens the storage's transaction, readies the rings
- *    and the price classes, then releases the holds that expired) and
+ *    and the price classes, then releases the holds that expired and
+ *    reclaims what is not used) and
  *    stores created and upgraded (create.c).
  *
  * One object crosses the floors, the transaction (struct ar_txn): it
@@ -73,7 +77,10 @@ struct meta {
 				   a writer needs not look there */
 	uint32_t mode;          /* META_SIMULATED, META_ROLE_OWNERS (format
 				   7); 0: live, owners are uids */
-	uint32_t spare;
+	uint32_t reclaim;       /* 1 while a reclaim policy is set (format
+				   8): it is in `pricing`, and `unused`
+				   indexes the live reservations that have
+				   not reported use; 0: neither is read */
 };
 
 /* The meta of formats 3 and 4 ends before pins, of 5 before holds, of 6
@@ -294,8 +301,12 @@ struct disk_sched {
 /* ... it was granted as a hold and confirmed (format 7): confirming it
  * again is no error, and no change. */
 #define STATE_CONFIRMED 0x1000
+/* ... its site reported it in use, or not (format 8, ar_use): at most
+ * one of the two. */
+#define STATE_USED 0x2000
+#define STATE_UNUSED 0x4000
 #define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD | STATE_SCHED | \
-    STATE_CONFIRMED)
+    STATE_CONFIRMED | STATE_USED | STATE_UNUSED)
 
 /*
  * An entry of the client key index (resv.c): the key is the owner (u32,
@@ -473,6 +484,30 @@ int resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
  * and write it with state, changed at changed. */
 int retire(ar_txn *t, struct ar_resv *r, enum ar_status state,
     int64_t changed);
+/* The same, its slots freed from slot from on (no earlier than its start
+ * nor the rings' base), and, if that is before its end, its record ending
+ * there (or after its first slot, if that is where). */
+int retire_from(ar_txn *t, struct ar_resv *r, int64_t from,
+    enum ar_status state, int64_t changed);
+
+/* unused.c: the reclaim policy, and the index of the live reservations
+ * that have not reported use, which `unused` keeps while a policy is set
+ * (meta's reclaim): under their start slot then id (u64s, big-endian),
+ * with an empty value, so the first entry is the earliest start. */
+/* Load the reclaim policy of transaction t, if its store has one. */
+int unused_begin(ar_txn *t);
+/* Enter live reservation r in, or (add == 0) take it out of, the index,
+ * if a policy is set and r has not reported use. */
+int unused_index(ar_txn *t, const struct ar_resv *r, int add);
+/* Make p the policy of write transaction t (all zero: none), the meta
+ * saying whether there is one; the index is the caller's. */
+int unused_policy_put(ar_txn *t, const struct ar_reclaim *p);
+/* The grace of class cls (0: none) in seconds; 0: never reclaimed. */
+int64_t unused_grace(const ar_txn *t, uint32_t cls);
+/* Is live reservation r in the index, and under which time (*due)? */
+int unused_due(const ar_txn *t, const struct ar_resv *r, int64_t *due);
+/* Drop every entry of the index. */
+int unused_clear(ar_txn *t);
 
 /* classes.c: price classes and their booking limits in the rings */
 /* Load the pricing of transaction t and ready its limit rings. */
@@ -564,6 +599,9 @@ struct ar_txn {
 				   a write transaction's now, or the clock
 				   the last writer left */
 	int expired;            /* holds this transaction released */
+	int reclaimed;          /* reservations it reclaimed */
+	struct ar_reclaim policy;       /* the reclaim policy, loaded at
+					   begin if meta's reclaim says so */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
 	/* Admitting a series (series.c): the occurrence a grant is, from 1
@@ -741,6 +779,16 @@ void gathered_free(struct gathered *acc);
 int hold_index(ar_txn *t, const struct ar_resv *r, int add);
 /* Release the holds that expired by the clock (ar_txn_begin). */
 int holds_expire(ar_txn *t);
+
+/* cancel.c */
+/* Live reservation r leaving the plan before it retires: its pin, if it
+ * named its hosts, and its hold entry, if held, go (r->expires 0). */
+int unpin_unhold(ar_txn *t, struct ar_resv *r);
+
+/* reclaim.c */
+/* Reclaim the started reservations past their grace that have not
+ * reported use (ar_txn_begin, after holds_expire). */
+int reclaim_due(ar_txn *t);
 
 /* flex.c */
 /* ar_add of one request (not a series), without its client key and

@@ -862,7 +862,8 @@ tell_other(struct teller *tl, struct plan *p, uint64_t id)
 	if (rc != 0 || (rc = plan_resv(p, &r, 1)) != 0)
 		return rc;
 	it = &p->it[--p->n];
-	if (r.state == AR_CANCELLED || r.state == AR_EXPIRED)
+	if (r.state == AR_CANCELLED || r.state == AR_EXPIRED ||
+	    r.state == AR_RECLAIMED)
 		it->got.n = 0;
 	rc = tell(tl, it);
 	hostset_free(&it->want);

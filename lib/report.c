@@ -1,8 +1,9 @@
 /*
  * report.c - what the cluster did and will do over a range of time:
- * utilisation, idle node-slots, admissions granted and refused, waiting
- * time, moves and revenue, per window or per label (ar_usage); and the
- * retention of history (ar_forget).
+ * utilisation, idle node-slots, the reserved ones used, idle and not
+ * reported on, admissions granted and refused, waiting time, moves and
+ * revenue, per window or per label (ar_usage); and the retention of
+ * history (ar_forget).
  *
  * The records are read in id order from the first one made less than
  * two horizons before the range, to the first made after it: ids follow
@@ -19,9 +20,14 @@
 #include "array.h"
 #include "internal.h"
 
+/* What a reservation's site reported of its node-slots (ar_use): used,
+ * idle (no use reported, or reclaimed), or nothing. */
+enum use_kind { USE_USED, USE_IDLE, USE_UNREPORTED, USE_KINDS };
+
 /* A window's sums, as they are gathered. */
 struct acc {
 	uint64_t reserved;      /* node-slots */
+	uint64_t use[USE_KINDS];        /* ... of which, by enum use_kind */
 	uint64_t granted, refused;
 	uint64_t refused_by[AR_REASONS];
 	int64_t wait_sum, wait_max;
@@ -43,7 +49,8 @@ struct usage {
 	size_t nwin;
 	struct acc *win;                /* per window */
 	int64_t *full;                  /* per window: node-slots of whole
-					   windows, as differences */
+					   windows, as differences; then
+					   the same for each use kind */
 	uint64_t *cls;                  /* per window and class: granted,
 					   refused, revenue */
 	struct group *g;                /* --by: the groups, by label */
@@ -262,11 +269,21 @@ target(struct usage *u, int64_t when, const struct ar_resv *r, uint32_t cls,
 	return 0;
 }
 
-/* Add the node-slots of [s, e) (seconds, slot aligned) to the windows. */
+/* Where kind's node-slots go in a: reserved (kind -1), or a use kind. */
+static uint64_t *
+slots_of(struct acc *a, int kind)
+{
+	return kind < 0 ? &a->reserved : &a->use[kind];
+}
+
+/* Add the node-slots of [s, e) (seconds, slot aligned) to the windows:
+ * to what is reserved (kind -1) or to a use kind. */
 static void
-reserve_windows(struct usage *u, int64_t s, int64_t e, uint64_t nodes)
+reserve_windows(struct usage *u, int64_t s, int64_t e, uint64_t nodes,
+    int kind)
 {
 	int64_t slot = u->t->m.slot;
+	int64_t *full = u->full + (size_t)(kind + 1) * (u->nwin + 1);
 	size_t w, last;
 
 	if (s < u->from)
@@ -278,16 +295,27 @@ reserve_windows(struct usage *u, int64_t s, int64_t e, uint64_t nodes)
 	w = (size_t)((s - u->from) / u->window);
 	last = (size_t)((e - 1 - u->from) / u->window);
 	if (w == last) {
-		u->win[w].reserved += nodes * (uint64_t)((e - s) / slot);
+		*slots_of(&u->win[w], kind) += nodes *
+		    (uint64_t)((e - s) / slot);
 		return;
 	}
 	/* The first and last windows in part, those between whole. */
-	u->win[w].reserved += nodes * (uint64_t)((u->from +
+	*slots_of(&u->win[w], kind) += nodes * (uint64_t)((u->from +
 	    (int64_t)(w + 1) * u->window - s) / slot);
-	u->win[last].reserved += nodes * (uint64_t)((e - u->from -
+	*slots_of(&u->win[last], kind) += nodes * (uint64_t)((e - u->from -
 	    (int64_t)last * u->window) / slot);
-	u->full[w + 1] += (int64_t)nodes;
-	u->full[last] -= (int64_t)nodes;
+	full[w + 1] += (int64_t)nodes;
+	full[last] -= (int64_t)nodes;
+}
+
+/* How a record's node-slots count by what was reported: one that
+ * reported use, used; one that reported none or was reclaimed, idle;
+ * one without a report, unreported. */
+static int
+use_kind(const struct ar_resv *r)
+{
+	return r->used == AR_USE_YES ? USE_USED : r->used == AR_USE_NO ||
+	    r->state == AR_RECLAIMED ? USE_IDLE : USE_UNREPORTED;
 }
 
 /* The time a request counts at: its earliest start, but no earlier than
@@ -330,19 +358,25 @@ count_record(struct usage *u, const struct kv_val *v)
 			held = r.end;
 	}
 	if (held > r.start && held > u->from && r.start < u->to) {
-		if (u->by == AR_BY_WINDOW)
+		if (u->by == AR_BY_WINDOW) {
 			reserve_windows(u, r.start, held,
-			    (uint64_t)r.nodes * r.jobs);
-		else if ((rc = target(u, r.start < u->from ? u->from : r.start,
+			    (uint64_t)r.nodes * r.jobs, -1);
+			reserve_windows(u, r.start, held,
+			    (uint64_t)r.nodes * r.jobs, use_kind(&r));
+		} else if ((rc = target(u, r.start < u->from ? u->from : r.start,
 		    &r, r.cls, &a, &c)) != 0)
 			return rc;
 		else if (a != NULL) {
 			int64_t s = r.start < u->from ? u->from : r.start;
 			int64_t e = held > u->to ? u->to : held;
 
-			if (s < e)
-				a->reserved += (uint64_t)r.nodes * r.jobs *
-				    (uint64_t)((e - s) / slot);
+			uint64_t n = (uint64_t)r.nodes * r.jobs *
+			    (uint64_t)((e - s) / slot);
+
+			if (s < e) {
+				a->reserved += n;
+				a->use[use_kind(&r)] += n;
+			}
 		}
 	}
 	if ((rc = target(u, asked_start(t, r.earliest, r.created), &r, r.cls,
@@ -356,8 +390,9 @@ count_record(struct usage *u, const struct kv_val *v)
 	if (wait > a->wait_max)
 		a->wait_max = wait;
 	/* Moved after it was made; a finished one reads as changed at its
-	 * end, so its stored time is asked. */
-	if (!gone && d.changed != d.created)
+	 * end, so its stored time is asked; a reclaimed one's is when it
+	 * was reclaimed. */
+	if (!gone && r.state != AR_RECLAIMED && d.changed != d.created)
 		a->moved++;
 	if (!gone)
 		a->revenue += r.price;
@@ -474,6 +509,9 @@ figures(const struct usage *u, const struct acc *a, const uint64_t *c,
 	out->capacity = (uint64_t)u->t->m.nodes *
 	    (uint64_t)((to - from) / u->t->m.slot);
 	out->reserved = a->reserved;
+	out->reserved_used = a->use[USE_USED];
+	out->reserved_idle = a->use[USE_IDLE];
+	out->reserved_unreported = a->use[USE_UNREPORTED];
 	out->granted = a->granted;
 	out->refused = a->refused;
 	memcpy(out->refused_by, a->refused_by, sizeof(out->refused_by));
@@ -482,6 +520,7 @@ figures(const struct usage *u, const struct acc *a, const uint64_t *c,
 	out->moved = a->moved;
 	out->revenue = a->revenue;
 	out->classes = u->classes;
+	out->reclaim = u->t->m.reclaim != 0;
 	for (uint32_t i = 0; i < AR_CLASSES_MAX; i++) {
 		out->class_granted[i] = c != NULL ? c[3 * i] : 0;
 		out->class_refused[i] = c != NULL ? c[3 * i + 1] : 0;
@@ -494,6 +533,8 @@ static void
 sum(struct acc *a, uint64_t *ac, const struct acc *b, const uint64_t *bc)
 {
 	a->reserved += b->reserved;
+	for (int k = 0; k < USE_KINDS; k++)
+		a->use[k] += b->use[k];
 	a->granted += b->granted;
 	a->refused += b->refused;
 	for (int i = 0; i < AR_REASONS; i++)
@@ -514,7 +555,7 @@ emit(struct usage *u, int (*fn)(const struct ar_usage *, void *), void *arg)
 	struct ar_usage out;
 	struct acc total;
 	uint64_t tc[3 * AR_CLASSES_MAX];
-	int64_t slot = u->t->m.slot, whole = 0;
+	int64_t slot = u->t->m.slot, whole[1 + USE_KINDS] = { 0 };
 	int known = 1, demand_known = 1, rc;
 
 	memset(&total, 0, sizeof(total));
@@ -527,9 +568,12 @@ emit(struct usage *u, int (*fn)(const struct ar_usage *, void *), void *arg)
 			uint64_t *c = u->cls != NULL ?
 			    &u->cls[w * 3 * AR_CLASSES_MAX] : NULL;
 
-			whole += u->full[w];
-			u->win[w].reserved += (uint64_t)whole *
-			    (uint64_t)((to - from) / slot);
+			for (int k = -1; k < USE_KINDS; k++) {
+				whole[k + 1] += u->full[(size_t)(k + 1) *
+				    (u->nwin + 1) + w];
+				*slots_of(&u->win[w], k) += (uint64_t)whole[k + 1] *
+				    (uint64_t)((to - from) / slot);
+			}
 			memset(&out, 0, sizeof(out));
 			figures(u, &u->win[w], c, from, to, &out);
 			known &= out.known;
@@ -579,8 +623,8 @@ ar_usage(ar_txn *t, int64_t from, int64_t to, int64_t window,
 		return EINVAL;
 	u.nwin = (size_t)((u.to - u.from + window - 1) / window);
 	if (by == AR_BY_WINDOW && ((u.win = calloc(u.nwin,
-	    sizeof(*u.win))) == NULL || (u.full = calloc(u.nwin + 1,
-	    sizeof(*u.full))) == NULL || (u.classes > 0 && (u.cls =
+	    sizeof(*u.win))) == NULL || (u.full = calloc((1 + USE_KINDS) *
+	    (u.nwin + 1), sizeof(*u.full))) == NULL || (u.classes > 0 && (u.cls =
 	    calloc(u.nwin * 3 * AR_CLASSES_MAX, sizeof(*u.cls))) == NULL)))
 		rc = ENOMEM;
 	else if ((rc = history(&u)) == 0 && (rc = gather(&u)) == 0)

@@ -70,7 +70,9 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	d.state = (uint16_t)(r->state | (r->named ? STATE_NAMED : 0) |
 	    (r->series != 0 ? STATE_SERIES : 0) |
 	    (r->expires != 0 ? STATE_HOLD : 0) | (sched ? STATE_SCHED : 0) |
-	    (r->confirmed ? STATE_CONFIRMED : 0));
+	    (r->confirmed ? STATE_CONFIRMED : 0) |
+	    (r->used == AR_USE_YES ? STATE_USED : 0) |
+	    (r->used == AR_USE_NO ? STATE_UNUSED : 0));
 	d.user_len = (uint16_t)ulen;
 	d.job_len = (uint16_t)jlen;
 	d.key_len = (uint16_t)klen;
@@ -143,7 +145,12 @@ fixed_valid(const struct disk_resv *d, int64_t slot, int64_t expires)
 {
 	unsigned state = d->state & ~STATE_FLAGS;
 
-	if (state != AR_GRANTED && state != AR_CANCELLED && state != AR_EXPIRED)
+	if (state != AR_GRANTED && state != AR_CANCELLED &&
+	    state != AR_EXPIRED && state != AR_RECLAIMED)
+		return 0;
+	/* Use reported either way, not both; a reclaimed one never used. */
+	if ((d->state & STATE_USED) && ((d->state & STATE_UNUSED) ||
+	    state == AR_RECLAIMED))
 		return 0;
 	if ((d->state & STATE_HOLD) && (expires <= 0 || expires > TIME_MAX ||
 	    (d->state & STATE_CONFIRMED)))
@@ -168,6 +175,8 @@ fixed_fields(const struct disk_resv *d, int64_t slot, const char *text,
 	r->state = d->state & ~STATE_FLAGS;
 	r->named = (d->state & STATE_NAMED) != 0;
 	r->confirmed = (d->state & STATE_CONFIRMED) != 0;
+	r->used = d->state & STATE_USED ? AR_USE_YES :
+	    d->state & STATE_UNUSED ? AR_USE_NO : AR_USE_UNKNOWN;
 	r->earliest = d->earliest;
 	r->latest = d->latest;
 	r->duration = d->duration;
@@ -399,6 +408,11 @@ resv_end(ar_txn *t, const struct ar_resv *r, int add)
 {
 	uint64_t end = (uint64_t)(r->end / t->m.slot);
 
+	int rc;
+
+	/* The reservations that may be reclaimed go with the live ones. */
+	if ((rc = unused_index(t, r, add)) != 0)
+		return rc;
 	if (add)
 		return slots_add(t, &t->ends, end, r->id, r->user[0] != '\0' ||
 		    r->job[0] != '\0');
@@ -536,12 +550,17 @@ key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
 }
 
 /* Take a live reservation out of the start lists and the ring's future. */
-int
-retire(ar_txn *t, struct ar_resv *r, enum ar_status state, int64_t changed)
+/* retire and retire_from: the slots freed from slot from on, and the
+ * record ending there if cut. */
+static int
+retire_at(ar_txn *t, struct ar_resv *r, int64_t from, int cut,
+    enum ar_status state, int64_t changed)
 {
-	int64_t from = r->start / t->m.slot, to = r->end / t->m.slot;
+	int64_t first = r->start / t->m.slot, to = r->end / t->m.slot;
 	int rc;
 
+	if (from < first)
+		from = first;
 	if (from < t->base)
 		from = t->base;
 	if (from < to && (rc = fit_add(t, r->cls, from, to,
@@ -549,6 +568,9 @@ retire(ar_txn *t, struct ar_resv *r, enum ar_status state, int64_t changed)
 		return rc;
 	if ((rc = resv_index(t, r, 0)) != 0)
 		return rc;
+	/* A record keeps a slot at least. */
+	if (cut && from < to)
+		r->end = (from > first ? from : first + 1) * t->m.slot;
 	r->state = state;
 	r->changed = changed;
 	if ((rc = resv_put(t, r)) != 0)
@@ -556,6 +578,19 @@ retire(ar_txn *t, struct ar_resv *r, enum ar_status state, int64_t changed)
 	t->m.live--;
 	t->meta_dirty = 1;
 	return 0;
+}
+
+int
+retire(ar_txn *t, struct ar_resv *r, enum ar_status state, int64_t changed)
+{
+	return retire_at(t, r, r->start / t->m.slot, 0, state, changed);
+}
+
+int
+retire_from(ar_txn *t, struct ar_resv *r, int64_t from, enum ar_status state,
+    int64_t changed)
+{
+	return retire_at(t, r, from, 1, state, changed);
 }
 
 int

@@ -413,7 +413,8 @@ ar_status_name(enum ar_status st)
 {
 	static const char *const names[] = {
 		"unknown", "granted", "refused", "available", "unavailable",
-		"suggested", "moved", "cancelled", "finished", "expired", "held"
+		"suggested", "moved", "cancelled", "finished", "expired", "held",
+		"reclaimed"
 	};
 
 	return (unsigned)st < sizeof(names) / sizeof(names[0]) ?

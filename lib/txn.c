@@ -1,8 +1,9 @@
 /*
  * txn.c - the library's transactions, as ar.h gives them, made of the
  * floors' parts (internal.h): the storage's transaction and clock, the
- * rings, slot lists and price classes read through it, and, in a write
- * transaction, the holds released as it begins.  A transaction object
+ * rings, slot lists, price classes and reclaim policy read through it,
+ * and, in a write transaction, the holds released and the reservations
+ * reclaimed as it begins.  A transaction object
  * and its buffers are kept in the store when it ends: a command, or a
  * caller committing every request, then pays for no allocations.
  */
@@ -45,14 +46,16 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	t->ring.dbi = KV_RING;
 	t->ends.dbi = KV_ENDS;
 	t->flex.dbi = KV_FLEX;
-	t->expired = 0;
+	t->expired = t->reclaimed = 0;
 	t->pins = -1;
 	if ((rc = store_begin(t, s, write, now)) != 0)
 		goto fail;
 	t->released = write ? t->now : t->kept;
 	if ((rc = ring_begin(&t->ring, t->m.chunks, t->m.nodes, t->base,
 	    t->m.horizon)) != 0 || (rc = classes_begin(t)) != 0 ||
-	    (write && (rc = holds_expire(t)) != 0))
+	    (rc = unused_begin(t)) != 0 ||
+	    (write && ((rc = holds_expire(t)) != 0 ||
+	    (rc = reclaim_due(t)) != 0)))
 		goto fail;
 	*tp = t;
 	return 0;
@@ -145,8 +148,10 @@ ar_write(ar_store *s, unsigned flags, int64_t now,
 			 * even the clock. */
 			if (rc == 0 && !txn_changed(t))
 				rc = AR_UNCHANGED;
-			/* The holds it released stay released. */
-			if (rc == AR_UNCHANGED && t->expired > 0)
+			/* The holds it released stay released, what it
+			 * reclaimed reclaimed. */
+			if (rc == AR_UNCHANGED &&
+			    (t->expired > 0 || t->reclaimed > 0))
 				rc = 0;
 			if (rc == 0)
 				rc = ar_txn_commit(t);

@@ -17,9 +17,9 @@ OBJ=${1:?usage: floors.sh OBJDIR}
 # floor file ... (storage's backends are the files under lmdb/ pg/ mem/)
 FLOORS='
 1 kv array times where store lmdb/* pg/* mem/*
-2 ring slots resv classes demand hostset hostlist
+2 ring slots resv classes unused demand hostset hostlist
 3 map
-4 mold search savepoint added hold cancel flex series add modify longest
+4 mold search savepoint added hold cancel reclaim flex series add modify longest
 5 pricing price report check frames
 6 txn create
 '

@@ -229,8 +229,16 @@ m_ended(const struct model *m, int k, int64_t now)
 	return (m->resv[k].start + m->resv[k].len) * M_SLOT <= now;
 }
 
-/* Reservation k cancelled, or expired, at now: its slots from now on
- * are free. */
+/* The state of reservation k once it is no longer live. */
+static enum ar_status
+m_gone(const struct model *m, int k)
+{
+	return m->resv[k].reclaimed ? AR_RECLAIMED : m->resv[k].expired ?
+	    AR_EXPIRED : AR_CANCELLED;
+}
+
+/* Reservation k cancelled, expired or reclaimed at now: its slots from
+ * now on are free. */
 static void
 m_release(struct model *m, int k, int64_t now)
 {
@@ -888,8 +896,7 @@ m_keyed(struct model *m, ar_txn *t, const struct ar_request *rq, int k,
 	CHECK(m, a.replayed && a.reason == AR_R_NONE && a.id == m->resv[f].id &&
 	    ng == rq->jobs &&
 	    nm == 0 && (m->resv[f].live ? a.status == AR_GRANTED ||
-	    (ended && a.status == AR_FINISHED) : a.status ==
-	    (m->resv[f].expired ? AR_EXPIRED : AR_CANCELLED)),
+	    (ended && a.status == AR_FINISHED) : a.status == m_gone(m, f)),
 	    "replay of key %s of %u: replayed %d id %" PRIu64 " status %d, "
 	    "%zu copies", rq->client_key, rq->owner, a.replayed, a.id,
 	    a.status, ng);
@@ -1028,6 +1035,78 @@ model_price(struct model *m, ar_txn *t, int64_t now)
 	m_reprice(m, t, now, 1);
 }
 
+/*
+ * With a reclaim policy, every live reservation that started at least
+ * the grace before now, has not ended and has not reported use is
+ * reclaimed: its record ends at the slot now is in (after its first at
+ * the earliest), reads reclaimed, changed now; its slots from there on
+ * are free.
+ */
+static void
+m_reclaim(struct model *m, ar_txn *t, int64_t now)
+{
+	struct ar_resv r;
+	int64_t s, cut;
+
+	for (int k = 0; m->grace != 0 && k < m->nresv; k++) {
+		s = m->resv[k].start;
+		if (!m->resv[k].live || m->resv[k].used == AR_USE_YES ||
+		    m_ended(m, k, now) || s * M_SLOT + m->grace > now)
+			continue;
+		cut = now / M_SLOT > s ? now / M_SLOT : s + 1;
+		OK(m, ar_get(t, m->resv[k].id, &r));
+		CHECK(m, r.state == AR_RECLAIMED && r.changed == now &&
+		    r.end == cut * M_SLOT && r.expires == 0, "reservation %"
+		    PRIu64 " reclaimed at %" PRId64 ": state %d changed %"
+		    PRId64 " end %" PRId64, m->resv[k].id, now, r.state,
+		    r.changed, r.end);
+		m_release(m, k, now);
+		m->resv[k].reclaimed = 1;
+		m->resv[k].expires = 0;
+		m->reclaims++;
+	}
+}
+
+/* ar_use of reservation k by who: refused as the store must refuse it,
+ * else what it reported, yes final. */
+static void
+m_use(struct model *m, ar_txn *t, int k, uint32_t who, enum ar_use used,
+    int64_t now)
+{
+	struct ar_resv r;
+	int rc = ar_use(t, m->resv[k].id, who, used, &r);
+
+	if (who != 0 && who != m->resv[k].owner)
+		CHECK(m, rc == AR_EPERM, "use report by another: %s",
+		    ar_strerror(rc));
+	else if (!m->resv[k].live || m_ended(m, k, now))
+		CHECK(m, rc == AR_EDONE && r.state == (!m->resv[k].live ?
+		    m_gone(m, k) : AR_FINISHED), "use report done: %s, state "
+		    "%d", ar_strerror(rc), r.state);
+	else {
+		if (m->resv[k].used != AR_USE_YES)
+			m->resv[k].used = used;
+		CHECK(m, rc == 0 && r.state == AR_GRANTED &&
+		    r.used == m->resv[k].used, "use report %" PRIu64 ": %s, "
+		    "used %d, model %d", m->resv[k].id, ar_strerror(rc),
+		    r.used, m->resv[k].used);
+		m->reports++;
+	}
+}
+
+/* A new reclaim policy, the store's grace only: those past it at once. */
+static void
+m_policy(struct model *m, ar_txn *t, int64_t now)
+{
+	struct ar_reclaim p;
+
+	memset(&p, 0, sizeof(p));
+	p.grace = PICK(4) == 0 ? 0 : 1 + (int64_t)PICK(20 * M_SLOT);
+	OK(m, ar_set_reclaim(t, &p));
+	m->grace = p.grace;
+	m_reclaim(m, t, now);
+}
+
 void
 model_begin(struct model *m, ar_txn *t, int64_t now)
 {
@@ -1046,6 +1125,7 @@ model_begin(struct model *m, ar_txn *t, int64_t now)
 		m->resv[k].expired = 1;
 		m->expiries++;
 	}
+	m_reclaim(m, t, now);
 }
 
 /* ar_confirm of reservation k by who: refused as the store must refuse
@@ -1060,9 +1140,8 @@ m_confirm(struct model *m, ar_txn *t, int k, uint32_t who, int64_t now)
 		CHECK(m, rc == AR_EPERM, "confirm by another: %s",
 		    ar_strerror(rc));
 	else if (!m->resv[k].live || m_ended(m, k, now))
-		CHECK(m, rc == AR_EDONE && r.state == (!m->resv[k].live &&
-		    m->resv[k].expired ? AR_EXPIRED : !m->resv[k].live ?
-		    AR_CANCELLED : AR_FINISHED), "confirm done: %s, state %d",
+		CHECK(m, rc == AR_EDONE && r.state == (!m->resv[k].live ?
+		    m_gone(m, k) : AR_FINISHED), "confirm done: %s, state %d",
 		    ar_strerror(rc), r.state);
 	else if (m->resv[k].expires == 0 && !m->resv[k].confirmed)
 		CHECK(m, rc == AR_ENOTHOLD, "confirm %" PRIu64 ", never a "
@@ -1093,7 +1172,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		m_reprice(m, t, now, 0);
 		return;
 	}
-	op = (int)PICK(15);
+	op = (int)PICK(17);
 	/* Up to two minutes in the past, but never before 1970. */
 	rq = request(m, (now < 120 ? 0 : now - 120) +
 	    (int64_t)PICK((M_HORIZON + 10) * M_SLOT),
@@ -1117,6 +1196,16 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		    (uint64_t)m->nresv : 32);
 
 		m_furthest(m, t, k, PICK(2) ? AR_WINDOW : 0, now);
+		return;
+	}
+	if (op == 15 && m->nresv > 0) {
+		m_use(m, t, m->nresv - 1 - (int)PICK(m->nresv < 16 ?
+		    (uint64_t)m->nresv : 16), (uint32_t)PICK(3), PICK(2) ?
+		    AR_USE_YES : AR_USE_NO, now);
+		return;
+	}
+	if (op == 16) {
+		m_policy(m, t, now);
 		return;
 	}
 	if (op == 12 && m->nresv > 0) {

@@ -42,6 +42,9 @@ struct model {
 	uint64_t molds;         /* moldable adds asked */
 	uint64_t extended, unextended;  /* ar_furthest: could grow, or not */
 	uint64_t holds, confirms, expiries;     /* granted, confirmed, expired */
+	int64_t grace;          /* the store's reclaim policy: its grace in
+				   seconds, 0 none (ar_set_reclaim) */
+	uint64_t reports, reclaims;     /* use reports granted, reclaims */
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;
 	uint64_t ops, checks, mismatches;
@@ -59,6 +62,8 @@ struct model {
 		int64_t expires;        /* a hold: when it expires; else 0 */
 		int expired;            /* not live: it expired, not cancelled */
 		int confirmed;          /* a hold confirmed */
+		enum ar_use used;       /* what it reported (ar_use) */
+		int reclaimed;          /* not live: it was reclaimed */
 	} resv[M_RESV];         /* in the order granted: ids ascending */
 	uint32_t used[M_SPAN];
 	uint32_t held[M_CLASSES + 1][M_SPAN];  /* nodes of class c, c >= 1 */
@@ -91,12 +96,14 @@ void model_reset(struct model *m, uint64_t (*pick)(void *, uint64_t),
 void model_price(struct model *m, ar_txn *t, int64_t now);
 
 /* A write transaction t began at now: the holds that expired by then
- * are released, in the model too; compared. */
+ * are released, and with a reclaim policy the started reservations past
+ * their grace that reported no use are reclaimed, in the model too;
+ * compared. */
 void model_begin(struct model *m, ar_txn *t, int64_t now);
 
 /* One random operation (add, a series, search, suggest, the longest
- * job from a start, how far a reservation can grow, modify, confirm or
- * cancel; some adds are holds; in a run with classes, also an add or
+ * job from a start, how far a reservation can grow, modify, confirm,
+ * a use report, a new reclaim policy or cancel; some adds are holds; in a run with classes, also an add or
  * a modify that may move others, or new prices and limits) in t at now,
  * compared with the model; mismatches
  * are counted and told on stderr.  Some adds carry a client key: a new one, one taken before by

@@ -6,11 +6,14 @@
  *
  * Each round starts, on one store, two ar-add streams of random requests
  * (rigid and flexible, parametric and MPI, a few naming their hosts and
- * a few holds), one ar-del stream cancelling what earlier rounds
+ * a few holds, and a few use reports on what earlier rounds granted),
+ * one ar-del stream cancelling what earlier rounds
  * granted and releasing some holds, one ar-del --purge, one ar-map --plan, one ar-add --modify
  * making earlier grants longer or shorter and one ar-add --confirm of
  * earlier holds (some expired by then), all with the clock a little
- * later than the round before; then SIGKILLs every one of them after a random
+ * later than the round before; the store has a reclaim policy (a grace
+ * of 10 minutes), so that the writers also reclaim, as they begin, the
+ * started reservations that reported no use; then SIGKILLs every one of them after a random
  * delay, and runs ar-map --plan once more to its end: a reservation that
  * had started when ar-map told its hosts is never told others.  After each round: the store opens without repair,
  * its invariants hold (ar_check: ring equals records, nothing over
@@ -107,6 +110,12 @@ make_input(const char *path, int kind, int64_t now)
 
 		if (kind == 4)          /* ar-map --plan reads nothing */
 			break;
+		if (kind == 1 && ngranted > 0 && rnd(10) == 0) {
+			/* a use report, yes or no */
+			fprintf(f, "id=%" PRIu64 " used=%s\n",
+			    granted[rnd(ngranted)], rnd(2) ? "yes" : "no");
+			continue;
+		}
 		if (kind == 0 && rnd(20) == 0) {        /* maintenance */
 			uint64_t first = 1 + rnd(60);
 
@@ -430,6 +439,29 @@ set_classes(void)
 	return rc;
 }
 
+/* A reclaim policy: a grace of 10 minutes, for every class. */
+static int
+set_reclaim(void)
+{
+	struct ar_reclaim p;
+	ar_store *s;
+	ar_txn *t;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	p.grace = 600;
+	if ((rc = ar_open(store, 0, &s)) != 0)
+		return rc;
+	if ((rc = ar_txn_begin(s, AR_WRITE, T0, &t)) == 0) {
+		if ((rc = ar_set_reclaim(t, &p)) == 0)
+			rc = ar_txn_commit(t);
+		else
+			ar_txn_abort(t);
+	}
+	ar_close(s);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -438,7 +470,7 @@ main(int argc, char **argv)
 	uint64_t max_delay;
 	uint64_t kills = 0, lost = 0, wrong = 0, violations = 0, checked = 0;
 	uint64_t probes = 0, timeouts = 0, created = 0, killed = 0;
-	uint64_t changed = 0;
+	uint64_t changed = 0, reclaimed = 0;
 	int classes;
 	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del",
 	    "ar-map", "ar-add", "ar-add" };
@@ -461,7 +493,7 @@ main(int argc, char **argv)
 	ar_config_default(&cfg);
 	cfg.flags = AR_SIMULATED;
 	if (ar_create(store, &cfg, T0) != 0 ||
-	    (classes && set_classes() != 0))
+	    (classes && set_classes() != 0) || set_reclaim() != 0)
 		die("ar_create");
 	for (uint64_t r = 0; r < rounds; r++) {
 		int64_t now = T0 + (int64_t)r * 900;
@@ -540,7 +572,8 @@ main(int argc, char **argv)
 				fprintf(stderr, "lost: reservation %" PRIu64
 				    " was reported granted\n", granted[i]);
 				lost++;
-			}
+			} else if (r + 1 == rounds)
+				reclaimed += v.state == AR_RECLAIMED;
 		}
 		for (size_t i = 0; i < ncancelled; i++) {
 			struct ar_resv v;
@@ -564,9 +597,10 @@ main(int argc, char **argv)
 	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits; %" PRIu64
 	    " writers stopped, %" PRIu64 " others timed out at once; %"
 	    PRIu64 " creations, %" PRIu64 " killed; %zu hosts told, %" PRIu64
-	    " changed after the start; %zu holds\n",
+	    " changed after the start; %zu holds; %" PRIu64 " reclaimed\n",
 	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
-	    wrong, probes, timeouts, created, killed, ntold, changed, nheld);
+	    wrong, probes, timeouts, created, killed, ntold, changed, nheld,
+	    reclaimed);
 	for (int w = 0; w < WRITERS; w++) {
 		char p[400];
 

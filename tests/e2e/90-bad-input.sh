@@ -355,7 +355,7 @@ ar-add --modify series garbage|ar-add --modify series=x nodes=2||2|y|ar-add: arg
 ar-add --modify series of nothing|ar-add --modify series=1 nodes=2||1|y|ar-add: arguments: series 1: no live reservation|series=1 nodes=2 status=refused reason=not-found
 ar-report series 0|ar-report series=0||2|y|ar-report: arguments: field 'series': must be between 1 and 18446744073709551615|
 # The filter record of ar-report --list and --all.
-ar-report status unknown|ar-report --all status=running||2|y|ar-report: arguments: field 'status': must be granted, held, cancelled, finished or expired|
+ar-report status unknown|ar-report --all status=running||2|y|ar-report: arguments: field 'status': must be granted, held, cancelled, finished, expired or reclaimed|
 ar-report --list of cancelled ones|ar-report status=cancelled||2|y|ar-report: arguments: field 'status': --list shows granted and held reservations only (use --all)|
 ar-report running neither yes nor no|ar-report running=1||2|y|ar-report: arguments: field 'running': must be yes or no|
 ar-report id 0|ar-report id=0||2|y|ar-report: arguments: field 'id': must be between 1 and 18446744073709551615|
@@ -611,7 +611,7 @@ bad_granted_kept
 expect_check
 run ar-report --info
 filter 's/ map_size=[0-9]*//; s/ live=[0-9]* records=[0-9]* next_id=[0-9]*//'
-expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid map_max=1048576 format=7'
+expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid map_max=1048576 format=8'
 
 # --- Standard descriptors. ---
 
