@@ -6,13 +6,12 @@
 
 #include "internal.h"
 
-int
-ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+/* Cancel live reservation r. */
+static int
+cancel_one(ar_txn *t, struct ar_resv *r)
 {
 	int rc;
 
-	if ((rc = resv_owned(t, id, who, r)) != 0)
-		return rc;
 	if (r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0)
 		return rc;
 	/* A hold given up is cancelled like any other. */
@@ -22,6 +21,37 @@ ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 		r->expires = 0;
 	}
 	return retire(t, r, AR_CANCELLED, t->now);
+}
+
+/*
+ * A piece of a split request is its request: every piece still live is
+ * cancelled (their ids follow the first's), and the request is done
+ * only when none is.
+ */
+int
+ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+{
+	struct ar_resv other;
+	int rc, done;
+
+	done = rc = resv_owned(t, id, who, r);
+	if (rc != 0 && (rc != AR_EDONE || r->pieces == 0))
+		return rc;
+	if (rc == 0 && (rc = cancel_one(t, r)) != 0)
+		return rc;
+	for (uint32_t i = 0; i < r->pieces; i++) {
+		if (r->series + i == id)
+			continue;
+		rc = resv_owned(t, r->series + i, who, &other);
+		if (rc == AR_EDONE)
+			continue;
+		if (rc == 0 && other.series != r->series)
+			rc = AR_ECORRUPT;
+		if (rc != 0 || (rc = cancel_one(t, &other)) != 0)
+			return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+		done = 0;
+	}
+	return done;
 }
 
 struct purge {
