@@ -206,15 +206,16 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
 }
 
 /*
- * Format 3 to 6 to 7 in one transaction, so that a crash leaves the
+ * Format 3 to 7 to 8 in one transaction, so that a crash leaves the
  * store as it was or converted: the tables it lacks are created, the
- * nodes of a store older than 5 get the default names, its clock becomes
- * live unless flags holds AR_SIMULATED (its owners stay uids), and meta
- * says 7.  Records need no rewrite: a format 3 record's key length was a
+ * nodes of a store older than 5 get the default names, the clock of one
+ * older than 7 becomes live unless flags holds AR_SIMULATED (its owners
+ * stay uids; a store of format 7 keeps its mode), and meta says 8.  Records need no rewrite: a format 3 record's key length was a
  * spare field, 0, only format 5 sets the named bit of a record's state,
  * only 6 its series and hold bits, and only 7 its scheduler bit (a record
  * without it has no flags and no account) and its confirmed bit (a hold
- * confirmed before kept no sign of it).  The classes' floors are set 0:
+ * confirmed before kept no sign of it); only 8 sets a series link's
+ * pieces, which format 6 and 7 wrote 0 (no record is a piece).  The classes' floors are set 0:
  * older formats left those bytes unused, copied from their callers.
  * *from is the format found; one that is current is left alone.
  */
@@ -233,8 +234,11 @@ upgrade_txn(ar_store *s, unsigned flags, int *from)
 	*from = rc == 0 || rc == AR_EUPGRADE ? (int)m.format : 0;
 	if (rc == AR_EUPGRADE) {
 		m.format = AR_FORMAT_VERSION;
-		m.mode = mode_of(flags & AR_SIMULATED);
-		m.spare = 0;
+		/* Format 7 gave a store its mode: it stays. */
+		if (*from < 7) {
+			m.mode = mode_of(flags & AR_SIMULATED);
+			m.spare = 0;
+		}
 		if ((rc = s->be->upgrade(txn)) == 0 &&
 		    (*from >= 5 ||
 		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
