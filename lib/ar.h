@@ -641,8 +641,9 @@ int ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
  * AR_WINDOW one that has not started and is not a hold may take any
  * start in its window: the answer is then the longest it can be, at
  * the start ar_modify chooses for that duration (its own if it fits
- * there, else the earliest in its window); a started one, a hold and
- * one whose window holds one start answer as without.  ans: AR_SUGGESTED,
+ * there, else the earliest in its window); a started one, a hold, a
+ * piece of a split request (which never moves) and one whose window
+ * holds one start answer as without.  ans: AR_SUGGESTED,
  * the start, the new end, the least free count over the new shape (from
  * the clock's slot for a started one) with its own nodes counted free,
  * its class and the price of that shape; or AR_UNAVAILABLE when it cannot

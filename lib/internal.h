@@ -575,6 +575,9 @@ struct ar_txn {
 	/* A split request (slices.c, split.c): the pieces a grant is one
 	 * of (0: none), and the slices chosen last, as ar_pieces tells. */
 	uint32_t pieces;
+	int64_t split_earliest; /* ... and while pieces is set, the
+				   request's earliest start, which classes
+				   them all as it is classed */
 	struct ar_placed *slices;
 	size_t nslices, slicecap;
 };

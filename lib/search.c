@@ -51,7 +51,9 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 	sp->need = (uint64_t)rq->nodes * (together ? rq->jobs : 1);
 	sp->first = slot_up(t, rq->earliest);
 	sp->last = slot_up(t, rq->latest);
-	sp->cls = class_of(t, rq->earliest);
+	/* A piece of a split request is of its request's class. */
+	sp->cls = class_of(t, t->pieces != 0 ? t->split_earliest :
+	    rq->earliest);
 	ans->cls = sp->cls;
 	if (sp->cls != 0)
 		ans->price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *

@@ -41,6 +41,7 @@ book_pieces(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	/* One slice (the window fits it, but only without moves) is a
 	 * plain reservation. */
 	t->pieces = n > 1 ? (uint32_t)n : 0;
+	t->split_earliest = rq->earliest;
 	for (size_t i = 0; i < n; i++) {
 		one.earliest = one.latest = t->slices[i].start;
 		one.duration = t->slices[i].end - t->slices[i].start;

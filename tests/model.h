@@ -40,6 +40,8 @@ struct model {
 	uint64_t modifies;      /* modifies granted */
 	uint64_t longest;       /* ar_longest asked */
 	uint64_t molds;         /* moldable adds asked */
+	uint64_t splits, pieced;        /* split adds asked, and granted
+					   in pieces */
 	uint64_t extended, unextended;  /* ar_furthest: could grow, or not */
 	uint64_t holds, confirms, expiries;     /* granted, confirmed, expired */
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
@@ -59,6 +61,9 @@ struct model {
 		int64_t expires;        /* a hold: when it expires; else 0 */
 		int expired;            /* not live: it expired, not cancelled */
 		int confirmed;          /* a hold confirmed */
+		uint32_t pieces;        /* a piece of a split request: how
+					   many, the first at first */
+		int first;
 	} resv[M_RESV];         /* in the order granted: ids ascending */
 	uint32_t used[M_SPAN];
 	uint32_t held[M_CLASSES + 1][M_SPAN];  /* nodes of class c, c >= 1 */
@@ -94,7 +99,8 @@ void model_price(struct model *m, ar_txn *t, int64_t now);
  * are released, in the model too; compared. */
 void model_begin(struct model *m, ar_txn *t, int64_t now);
 
-/* One random operation (add, a series, search, suggest, the longest
+/* One random operation (add, a series, a split request, search, suggest,
+ * the longest
  * job from a start, how far a reservation can grow, modify, confirm or
  * cancel; some adds are holds; in a run with classes, also an add or
  * a modify that may move others, or new prices and limits) in t at now,

@@ -66,6 +66,24 @@ start=2026-11-21T03:00:00Z duration=2h defer=+5h split=yes id=6 series=4 piece=3
 EOT
 expect_check
 
+# Free 01:00-01:15, 01:20-01:35 and 01:40-01:55; 35m in pieces of at
+# least 10m take three, the last ending at 01:50 at the earliest (its 10m
+# from 01:40); of those sets, the first piece as long as it can be.
+begin 'slices: ORR makes the first pieces as long as they can be, the earliest end kept'
+mkstore --nodes 4
+run ar-add <<'EOT'
+start=+1h15m duration=5m nodes=4
+start=+1h35m duration=5m nodes=4
+EOT
+run ar-add start=+1h duration=35m defer=+1h55m split=yes smallest=10m
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T01:00:00Z duration=35m defer=+1h55m split=yes smallest=10m id=3 series=3 piece=1 pieces=3 end=2026-11-21T01:15:00Z free=4 status=granted
+start=2026-11-21T01:20:00Z duration=35m defer=+1h55m split=yes smallest=10m id=4 series=3 piece=2 pieces=3 end=2026-11-21T01:30:00Z free=4 status=granted
+start=2026-11-21T01:40:00Z duration=35m defer=+1h55m split=yes smallest=10m id=5 series=3 piece=3 pieces=3 end=2026-11-21T01:50:00Z free=4 status=granted
+EOT
+expect_check
+
 begin 'slices: no set of slices before the deadline is a refusal that books nothing'
 holes
 run ar-report --all
