@@ -157,7 +157,7 @@ else
 	skip 'upgrade: --upgrade waits for the writer lock' 'no flock(1) (util-linux)'
 fi
 
-begin 'upgrade: a format 6 store becomes 7, keeps its reservations, takes flags and accounts; twice is once'
+begin 'upgrade: a format 6 store becomes current, keeps its reservations, takes flags and accounts; twice is once'
 mkstore --hosts 'cn[1-4]'
 run ar-add start=+1h duration=1h nodes=2 user=alice
 set_format 6
