@@ -1358,13 +1358,13 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			rq.jobs = 1;
 			rq.hold = 0;
 			/* Wide enough to find gaps, up to all the nodes; a
-			 * window to its deadline up to four times its
+			 * window to its deadline up to six times its
 			 * length. */
 			rq.nodes = 3 + (uint32_t)PICK(M_NODES - 2);
 			rq.latest = rq.earliest + (int64_t)PICK(
-			    3 * (uint64_t)rq.duration + 1);
+			    5 * (uint64_t)rq.duration + 1);
 			rq.split = PICK(3) ? AR_SPLIT_ORR : AR_SPLIT_TARR;
-			if (rq.split == AR_SPLIT_ORR && PICK(2))
+			if (rq.split == AR_SPLIT_ORR && PICK(4) == 0)
 				rq.smallest = (int64_t)PICK(
 				    (uint64_t)rq.duration + 1);
 			m_split(m, t, &rq, now);

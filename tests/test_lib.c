@@ -1442,7 +1442,7 @@ model_run(int priced, int64_t span)
 	CHECK(m->ops > (priced ? 1000 : 5000) && wraps >= (priced ? 2 : 5) &&
 	    m->modifies > 100 && m->longest > 100 && m->extended > 50 &&
 	    m->unextended > 50 && m->molds > 100 && m->splits > 50 &&
-	    m->pieced > 10, "model test too short: %"
+	    m->pieced > (priced ? 5u : 10u), "model test too short: %"
 	    PRIu64 " ops, %d laps, %" PRIu64 " modifies, %" PRIu64
 	    " longest, %" PRIu64 " extended, %" PRIu64 " not, %" PRIu64
 	    " moldable, %" PRIu64 " split, %" PRIu64 " in pieces", m->ops,
