@@ -167,6 +167,24 @@ run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
 filter '$!d; s/.*\( granted=[0-9]*\).*\( awt=[^ ]*\).*/\1\2/'
 expect_out ' granted=4 awt=1800'
 
+begin 'slices: ar-add | ar-map gives each piece its hosts, each line naming its request'
+holes
+run ar-add start=+1h duration=2h defer=+5h30m split=yes
+keep added
+run ar-map <"$D/added"
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T03:00:00Z duration=2h defer=+5h30m split=yes id=4 series=4 piece=1 pieces=2 end=2026-11-21T04:00:00Z free=4 status=new hosts=node1
+start=2026-11-21T04:30:00Z duration=2h defer=+5h30m split=yes id=5 series=4 piece=2 pieces=2 end=2026-11-21T05:30:00Z free=4 status=new hosts=node1
+EOT
+run ar-map --plan
+filter '/piece/!d'
+expect_out <<EOT
+id=4 series=4 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=kept hosts=node1
+id=5 series=4 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T05:30:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=kept hosts=node1
+EOT
+expect_check
+
 begin 'slices: a piece cannot be modified'
 holes
 run ar-add start=+1h duration=2h defer=+5h30m split=yes
