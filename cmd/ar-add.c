@@ -251,6 +251,14 @@ prepare(struct ctx *x, struct item *it, char *err)
 		snprintf(err, AR_ERRMAX, "field 'hold': not for a series");
 		return -1;
 	}
+	if (it->rq.split != 0 && (it->rq.hold != 0 || l->rep.every != 0 ||
+	    (o->flags & AR_PARTIAL))) {
+		snprintf(err, AR_ERRMAX, "field 'split': %s", it->rq.hold ?
+		    "a split request is not a hold" : l->rep.every ?
+		    "a split request is not a series" : "does not go with "
+		    "--partial");
+		return -1;
+	}
 	it->rq.flags = o->flags;
 	if (it->rq.nlevels > 0 && (o->flags & AR_PARTIAL)) {
 		snprintf(err, AR_ERRMAX, "field 'nodes': levels do not go with "
@@ -365,6 +373,21 @@ emit_confirm(struct ctx *x, struct item *it)
 }
 
 /*
+ * A piece of a split request is not modified (its request's shape is its
+ * pieces'): bad input, said here (1), or 0.
+ */
+static int
+piece_refused(struct ctx *x, struct item *it, const struct ar_resv *was)
+{
+	if (was->pieces == 0)
+		return 0;
+	cmd_warn(x, it->line, "field 'id': reservation %llu is a piece of a "
+	    "split request: cancel it and ask again",
+	    (unsigned long long)was->id);
+	return 1;
+}
+
+/*
  * --modify series=N: every live occurrence, all or none (ar_modify_all),
  * each to the fields given, the times shifted from the first one's by
  * as much as its earliest start is from the first one's.
@@ -401,6 +424,10 @@ modify_series(struct ctx *x, ar_txn *t, struct item *it,
 	for (size_t i = 0; i < n; i++) {
 		if ((rc = ar_get(t, l->ids[i], &l->was[i])) != 0)
 			goto out;
+		if (piece_refused(x, it, &l->was[i])) {
+			it->nalts = 0;
+			goto out;
+		}
 		one = *sh;
 		off = l->was[i].earliest - l->was[0].earliest;
 		one.start += one.start >= 0 ? off : 0;
@@ -457,6 +484,10 @@ modify(struct ctx *x, ar_txn *t, struct item *it)
 	if (l->series != 0)
 		return modify_series(x, t, it, &sh);
 	if ((rc = ar_get(t, l->id, &was)) == 0) {
+		if (piece_refused(x, it, &was)) {
+			it->nalts = 0;
+			return 0;
+		}
 		if (shape_request(&sh, &was, &it->rq, err) != 0) {
 			cmd_warn(x, it->line, "%s", err);
 			it->nalts = 0;
@@ -545,8 +576,10 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 	l->ngranted = l->nplaced = 0;
 	if ((rc = ar_add(t, &it->rq, &it->alts[0])) != 0)
 		return rc;
-	/* A replay's copies are told in the state they are in now. */
-	if ((rc = keep_placed(t, it, it->alts[0].replayed)) != 0)
+	/* A replay's copies are told in the state they are in now, and
+	 * pieces each with its own price. */
+	if ((rc = keep_placed(t, it, it->alts[0].replayed ||
+	    it->alts[0].pieces != 0)) != 0)
 		return rc;
 	/* A refusal is written too, in the demand log. */
 	it->wrote = !it->alts[0].replayed;
@@ -750,7 +783,9 @@ emit(struct ctx *x, struct item *it)
 	struct add_line *l = it->own;
 	struct ar_answer a = it->alts[0];
 	struct ar_record *r = &it->rec;
-	size_t refused = it->rq.jobs - l->ngranted;
+	/* A split request's pieces are all it asked for. */
+	size_t refused = l->ngranted < it->rq.jobs ?
+	    it->rq.jobs - l->ngranted : 0;
 
 	if (((struct opts *)x->data)->modify)
 		return l->series != 0 ? emit_modify_series(x, it) :
@@ -779,7 +814,11 @@ emit(struct ctx *x, struct item *it)
 		a.free = l->placed[i].free;
 		if (a.replayed)
 			a.status = ar_resv_status(&l->moved[i]);
+		if (a.pieces != 0)
+			a.price = l->moved[i].price;
 		if (ar_record_set_uint(r, "id", l->placed[i].id) != 0 ||
+		    cmd_pieces(r, l->placed[0].id, (uint32_t)i + 1,
+		    a.pieces) != 0 ||
 		    (it->rq.jobs > 1 &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
 		    cmd_answer(it, &a) != 0 || cmd_held(r, !a.replayed ?
@@ -794,8 +833,11 @@ emit(struct ctx *x, struct item *it)
 		if (cmd_print(x, r) != 0)
 			return -1;
 	}
-	if (refused > 0)
+	if (refused > 0) {
 		ar_record_del(r, "id");
+		if (cmd_pieces(r, 0, 0, 0) != 0)
+			return -1;
+	}
 	for (size_t i = l->ngranted; i < l->ngranted + refused; i++)
 		if ((it->rq.jobs > 1 && (it->rq.flags & AR_PARTIAL) &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||

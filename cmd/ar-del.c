@@ -22,6 +22,8 @@ enum { OPT_FORGET = 300 };
 struct del_line {
 	uint64_t id;            /* named by id, or 0 */
 	uint64_t series;        /* named by series, or 0 */
+	int pieces;             /* id named a piece of a split request:
+				   the ids are its live pieces */
 	uint64_t *ids;          /* the reservations found, ... */
 	int *rcs;               /* ... the library's answer for each, ... */
 	struct ar_resv *was;    /* ... and those of a series as cancelled */
@@ -105,20 +107,34 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 	const char *user = cmd_get(x, &it->rec, "user");
 	const char *job = cmd_get(x, &it->rec, "job");
 	struct ar_resv r;
+	uint64_t series;
 	size_t found;
 	int rc;
 
-	if (l->id != 0) {
+	/* A piece names its request: every piece of it still live. */
+	series = l->series;
+	l->pieces = 0;
+	if (l->id != 0 && (rc = ar_get(t, l->id, &r)) != 0 &&
+	    rc != AR_ENOTFOUND)
+		return rc;
+	if (l->id != 0 && rc == 0 && r.pieces != 0) {
+		if ((rc = ar_series(t, r.series, l->ids, l->idcap,
+		    &found)) != 0)
+			return rc;
+		l->pieces = found > 0;
+		series = r.series;
+	}
+	if (l->id != 0 && !l->pieces) {
 		if (room(l, 1, 0) != 0)
 			return ENOMEM;
 		l->ids[0] = l->id;
 		l->nids = 1;
-	} else if (l->series != 0) {
-		if ((rc = ar_series(t, l->series, l->ids, l->idcap,
+	} else if (series != 0) {
+		if ((rc = ar_series(t, series, l->ids, l->idcap,
 		    &found)) != 0)
 			return rc;
 		if (room(l, found, 1) != 0 || (found > 0 &&
-		    (rc = ar_series(t, l->series, l->ids, found,
+		    (rc = ar_series(t, series, l->ids, found,
 		    &found)) != 0))
 			return rc ? rc : ENOMEM;
 		l->nids = found;
@@ -132,8 +148,15 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 		l->nids = found;
 	}
 	for (size_t i = 0; i < l->nids; i++) {
-		rc = ar_cancel(t, l->ids[i], x->uid, l->series != 0 ?
-		    &l->was[i] : &r);
+		struct ar_resv *was = series != 0 && (l->series != 0 ||
+		    l->pieces) ? &l->was[i] : &r;
+
+		rc = ar_cancel(t, l->ids[i], x->uid, was);
+		/* Cancelling a piece cancelled the others of its request. */
+		if (rc == AR_EDONE && was != &r && i > 0 && l->rcs[0] == 0 &&
+		    was->pieces != 0 && was->state == AR_CANCELLED &&
+		    was->series == l->was[0].series)
+			rc = 0;
 		if (rc != 0 && rc != AR_ENOTFOUND && rc != AR_EPERM &&
 		    rc != AR_EDONE)
 			return rc;
@@ -174,8 +197,12 @@ emit(struct ctx *x, struct item *it)
 			status = EXIT_REFUSED;
 		}
 		if (ar_record_set_uint(r, "id", l->ids[i]) != 0 ||
-		    (l->series != 0 && rc == 0 && ar_record_set_uint(r,
-		    "occurrence", l->was[i].occurrence) != 0) ||
+		    (l->series != 0 && rc == 0 && l->was[i].pieces == 0 &&
+		    ar_record_set_uint(r, "occurrence",
+		    l->was[i].occurrence) != 0) ||
+		    ((l->series != 0 || l->pieces) && rc == 0 &&
+		    cmd_pieces(r, l->was[i].series, l->was[i].occurrence,
+		    l->was[i].pieces) != 0) ||
 		    ar_record_set(r, "status", rc ? "refused" : "cancelled"))
 			return -1;
 		if (rc == 0)

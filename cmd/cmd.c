@@ -1268,12 +1268,13 @@ open_store(const struct cmd *c, struct ctx *x, struct invocation *v,
 	    AR_SIMULATED, x->wait_ms, &from)) != 0 &&
 	    !(v->create && rc == AR_ENOSTORE))
 		return cmd_store_error(x, rc);
+	/* A store of format 7 or later keeps its clock's mode. */
 	if (v->upgrade && rc == 0 && from < AR_FORMAT_VERSION)
-		fprintf(stderr, "%s: %s: upgraded from format %d to %d; its "
-		    "clock %s\n", c->name, v->dir, from, AR_FORMAT_VERSION,
-		    v->simulated ? "stays simulated" : "is now live, the "
-		    "system clock (--upgrade --simulated keeps a simulated "
-		    "one)");
+		fprintf(stderr, "%s: %s: upgraded from format %d to %d%s%s\n",
+		    c->name, v->dir, from, AR_FORMAT_VERSION, from >= 7 ? "" :
+		    "; its clock ", from >= 7 ? "" : v->simulated ?
+		    "stays simulated" : "is now live, the system clock "
+		    "(--upgrade --simulated keeps a simulated one)");
 	if (v->create && (status = create_store(x, &v->cfg)) != 0)
 		return status;
 	/* --group alone shares the store that is there (a PostgreSQL

@@ -222,6 +222,12 @@ int cmd_held(struct ar_record *r, int64_t expires);
 int cmd_occurrence(struct ar_record *r, uint64_t id, uint64_t series,
     uint32_t occurrence);
 
+/* A piece's fields: its request's series (if not 0), the piece's
+ * number and how many pieces there are; or (pieces 0) none of them.
+ * -1: no memory. */
+int cmd_pieces(struct ar_record *r, uint64_t series, uint32_t piece,
+    uint32_t pieces);
+
 /* Print a record to the batch output; -1 if memory ran out. */
 int cmd_print(struct ctx *x, const struct ar_record *r);
 

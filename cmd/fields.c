@@ -53,6 +53,12 @@ const struct cmd_field cmd_fields[] = {
 	{ "hold",       ADD,                    0, 0 },
 	/* a use report (ar-add), and what was reported */
 	{ "used",       ADD,                    RESV, 0 },
+	/* a request that may be split in time, and its pieces */
+	{ "split",      ADD | SEARCH,           0, 0 },
+	{ "smallest",   ADD | SEARCH,           0, 0 },
+	{ "defer",      ADD | SEARCH,           0, 0 },
+	{ "piece",      0,                      ADD | SEARCH | RESV, NUM },
+	{ "pieces",     0,                      ADD | SEARCH | RESV, NUM },
 	{ "every",      ADD,                    0, 0 },
 	{ "count",      ADD,                    0, NUM },
 	{ "until",      ADD,                    0, 0 },

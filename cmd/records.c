@@ -6,6 +6,7 @@
  * is format/'s; what it means to the library, and so to every command,
  * is said once, here.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,78 @@ cmd_id_field(struct ctx *x, struct item *it, const char *key, uint64_t *id,
 	return 1;
 }
 
+/*
+ * A split request's fields (ar-add and ar-search): split=yes|orr|tarr|no,
+ * smallest= (ORR's shortest piece) and defer= (the deadline, the
+ * latest end: latest = defer - duration; it goes with no latest), and
+ * what a split request cannot be.  hl: latest was given.  -1 with err.
+ */
+static int
+split_fields(struct ctx *x, struct item *it, int hl, char *err)
+{
+	struct ar_request *rq = &it->rq;
+	const char *v = cmd_get(x, &it->rec, "split");
+	char msg[AR_ERRMAX];
+	int64_t defer;
+	int hdef;
+
+	if ((hdef = cmd_time_field(x, it, "defer", &defer, err)) < 0)
+		return -1;
+	if (hdef && hl) {
+		snprintf(err, AR_ERRMAX, "field 'defer': goes with no 'latest' "
+		    "(it is the latest end, latest + duration)");
+		return -1;
+	}
+	if (hdef && defer - rq->duration < rq->earliest) {
+		snprintf(err, AR_ERRMAX, "field 'defer': before the start plus "
+		    "the duration");
+		return -1;
+	}
+	if (hdef)
+		rq->latest = defer - rq->duration;
+	if (v == NULL || strcmp(v, "no") == 0)
+		rq->split = 0;
+	else if (strcmp(v, "yes") == 0 || strcmp(v, "orr") == 0)
+		rq->split = AR_SPLIT_ORR;
+	else if (strcmp(v, "tarr") == 0)
+		rq->split = AR_SPLIT_TARR;
+	else {
+		snprintf(err, AR_ERRMAX, "field 'split': '%.40s' is not yes, "
+		    "no, orr or tarr", v);
+		return -1;
+	}
+	if ((v = cmd_get(x, &it->rec, "smallest")) != NULL) {
+		if (rq->split != AR_SPLIT_ORR) {
+			snprintf(err, AR_ERRMAX, "field 'smallest': for "
+			    "split=orr (or yes) only");
+			return -1;
+		}
+		if (ar_duration_parse(v, &rq->smallest, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'smallest': %.200s", msg);
+			return -1;
+		}
+		if (rq->smallest > rq->duration) {
+			snprintf(err, AR_ERRMAX, "field 'smallest': longer than "
+			    "the duration");
+			return -1;
+		}
+	}
+	if (rq->split == 0)
+		return 0;
+	if (rq->jobs != 1)
+		snprintf(err, AR_ERRMAX, "field 'jobs': a split request is "
+		    "one job");
+	else if (rq->nlevels > 0)
+		snprintf(err, AR_ERRMAX, "field 'nodes': a split request has "
+		    "one size, not levels");
+	else if (rq->nhosts > 0)
+		snprintf(err, AR_ERRMAX, "field 'hosts': a split request names "
+		    "no hosts");
+	else
+		return 0;
+	return -1;
+}
+
 /* The request fields; timed: a duration (or end) must be given. */
 static int
 request_fields(struct ctx *x, struct item *it, int timed, char *err)
@@ -340,7 +413,8 @@ request_fields(struct ctx *x, struct item *it, int timed, char *err)
 	    label_field(x, it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
 	    label_field(x, it, "client_key", AR_CLIENT_KEY_MAX,
 	    &rq->client_key, err) != 0 || hosts_field(x, it, err) != 0 ||
-	    sched_fields(x, it, err) != 0)
+	    sched_fields(x, it, err) != 0 ||
+	    (cmd_reads(x->cmd, "split") && split_fields(x, it, hl, err) != 0))
 		return -1;
 	rq->owner = x->uid;
 	return 0;
@@ -399,7 +473,8 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 	    ar_record_set_time(r, "latest", it->latest) != 0))
 		return -1;
 	if (a->reason == AR_R_NONE || a->reason == AR_R_FULL ||
-	    a->reason == AR_R_LIMIT || a->reason == AR_R_BOOKING) {
+	    a->reason == AR_R_LIMIT || a->reason == AR_R_BOOKING ||
+	    a->reason == AR_R_SLICES) {
 		if (ar_record_set_int(r, "free", a->free) != 0)
 			return -1;
 	} else
@@ -421,18 +496,57 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 }
 
 int
-cmd_search_apply(struct ctx *x, ar_txn *t, struct item *it)
+cmd_pieces(struct ar_record *r, uint64_t series, uint32_t piece,
+    uint32_t pieces)
 {
-	(void)x;
-	it->nalts = 1;
-	return ar_search(t, &it->rq, &it->alts[0]);
+	if (pieces == 0) {
+		ar_record_del(r, "piece");
+		ar_record_del(r, "pieces");
+		return 0;
+	}
+	return (series != 0 && ar_record_set_uint(r, "series", series) != 0) ||
+	    ar_record_set_uint(r, "piece", piece) != 0 ||
+	    ar_record_set_uint(r, "pieces", pieces) != 0 ? -1 : 0;
 }
 
+/* A split request found in pieces: alts[1 ..] each piece, as found. */
+int
+cmd_search_apply(struct ctx *x, ar_txn *t, struct item *it)
+{
+	const struct ar_placed *p;
+	size_t n;
+	int rc;
+
+	(void)x;
+	it->nalts = 1;
+	if ((rc = ar_search(t, &it->rq, &it->alts[0])) != 0)
+		return rc;
+	ar_pieces(t, &p, &n);
+	if (n == 0)
+		return 0;
+	if (array_room(&it->alts, &it->altcap, n + 1, sizeof(*it->alts)) != 0)
+		return ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		it->alts[i + 1] = it->alts[0];
+		it->alts[i + 1].start = p[i].start;
+		it->alts[i + 1].end = p[i].end;
+		it->alts[i + 1].free = p[i].free;
+	}
+	it->nalts = n + 1;
+	return 0;
+}
+
+/* One line, or one per piece of a split request found in pieces. */
 int
 cmd_search_emit(struct ctx *x, struct item *it)
 {
-	if (cmd_answer(it, &it->alts[0]) != 0 || cmd_print(x, &it->rec) != 0)
-		return -1;
+	uint32_t pieces = it->alts[0].pieces;
+
+	for (size_t i = pieces ? 1 : 0; i < (pieces ? it->nalts : 1); i++)
+		if (cmd_pieces(&it->rec, 0, (uint32_t)i, pieces) != 0 ||
+		    cmd_answer(it, &it->alts[i]) != 0 ||
+		    cmd_print(x, &it->rec) != 0)
+			return -1;
 	return it->alts[0].status == AR_AVAILABLE ? 0 : EXIT_REFUSED;
 }
 
@@ -462,9 +576,10 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 {
 	ar_record_clear(r);
 	if (ar_record_set_uint(r, "id", v->id) != 0 ||
-	    (v->series != 0 && (ar_record_set_uint(r, "series",
-	    v->series) != 0 || ar_record_set_uint(r, "occurrence",
-	    v->occurrence) != 0)) ||
+	    (v->series != 0 && v->pieces == 0 &&
+	    (ar_record_set_uint(r, "series", v->series) != 0 ||
+	    ar_record_set_uint(r, "occurrence", v->occurrence) != 0)) ||
+	    cmd_pieces(r, v->series, v->occurrence, v->pieces) != 0 ||
 	    (*v->user && ar_record_set(r, "user", v->user) != 0) ||
 	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
 	    (*v->client_key &&

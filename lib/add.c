@@ -1,6 +1,7 @@
 /*
- * add.c - ar_add and ar_add_series: admission (flex.c) of a request or
- * of a series (series.c), once per client key.  A request whose owner
+ * add.c - ar_add and ar_add_series: admission (flex.c) of a request, of
+ * a series (series.c) or of a split request (split.c), once per client
+ * key.  A request whose owner
  * used its key before books nothing: it is answered from the
  * reservations the key names, as they are now; a new key is recorded
  * with the copies granted, in the same transaction, and a refusal
@@ -35,6 +36,9 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 		if (r.owner != rq->owner || strcmp(r.client_key,
 		    rq->client_key) != 0)
 			return AR_ECORRUPT;
+		/* A split request's key holds its pieces. */
+		if (i == 0 && rq->split != 0 && r.pieces != 0)
+			asked = r.pieces;
 		if (i == 0 && (!level_of(rq, r.nodes, &ans->benefit) ||
 		    ke.jobs != asked || r.duration != rq->duration)) {
 			ans->status = AR_REFUSED;
@@ -60,6 +64,11 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 			/* As booked, not as the retry would be classed now. */
 			ans->cls = r.cls;
 			ans->price = r.price;
+			ans->pieces = r.pieces;
+		}
+		if (r.pieces != 0) {
+			ans->end = r.end;
+			ans->price += i > 0 ? r.price : 0;
 		}
 	}
 	ans->reason = AR_R_NONE;        /* a start past by now is no matter */
@@ -79,8 +88,8 @@ admit_level(ar_txn *t, const struct ar_request *one, void *ans, int *fits)
 }
 
 /*
- * ar_add without the client key: a series (rep), a moldable request,
- * or one request.  A moldable request is logged as the level granted,
+ * ar_add without the client key: a series (rep), a split request, a
+ * moldable request, or one request.  A moldable request is logged as the level granted,
  * or refused as the last level tried.
  */
 static int
@@ -93,6 +102,8 @@ admit_any(ar_txn *t, const struct ar_request *rq,
 
 	if (rep != NULL)
 		return admit_series(t, rq, rep, ans);
+	if (rq->split != 0)
+		return admit_split(t, rq, ans);
 	if (rq->nlevels == 0)
 		return (rc = admit_request(t, rq, ans)) != 0 ? rc :
 		    admit_logged(t, rq, ans, (uint32_t)t->ngranted);
@@ -126,6 +137,9 @@ add(ar_txn *t, const struct ar_request *asked_for,
 		return EACCES;
 	if (rq->nlevels > 0 && (rep != NULL || (rc = levels_check(rq)) != 0))
 		return EINVAL;
+	if ((rq->split != 0 || rq->smallest != 0) &&
+	    (rep != NULL || split_check(rq) != 0))
+		return EINVAL;
 	if (rep != NULL && (rc = series_size(rq, rep, &asked)) != 0)
 		return rc;
 	if (key == NULL || *key == '\0')
@@ -147,8 +161,9 @@ add(ar_txn *t, const struct ar_request *asked_for,
 	if (rc != AR_ENOTFOUND || (rc = admit_any(t, rq, rep, ans)) != 0 ||
 	    ans->status != AR_GRANTED)
 		return rc;
-	return key_put(t, rq->owner, key, (uint32_t)asked, t->granted,
-	    t->ngranted);
+	/* A split request's key holds as many as it was granted in. */
+	return key_put(t, rq->owner, key, ans->pieces != 0 ? ans->pieces :
+	    (uint32_t)asked, t->granted, t->ngranted);
 }
 
 int

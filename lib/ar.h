@@ -105,10 +105,12 @@ enum ar_reason {
 	AR_R_BOOKING,           /* a booking limit of its price class */
 	AR_R_HOSTS,             /* the hosts it names are taken, or the plan
 				 * with it would not map (see ar_map) */
-	AR_R_STARTED            /* ar_modify: it has started, so its start
+	AR_R_STARTED,           /* ar_modify: it has started, so its start
 				 * and nodes stay */
+	AR_R_SLICES             /* a split request: no interval fits, and
+				 * no set of slices before its deadline */
 };
-#define AR_REASONS (AR_R_STARTED + 1)   /* how many there are */
+#define AR_REASONS (AR_R_SLICES + 1)    /* how many there are */
 
 typedef struct ar_store ar_store;
 typedef struct ar_txn ar_txn;
@@ -202,7 +204,24 @@ struct ar_request {
 				   0 for a rigid request.  A moldable request
 				   names no hosts and is not AR_PARTIAL, nor
 				   a series */
+	unsigned split;         /* ar_add, ar_search: 0, or how a request
+				   that fits in no one interval of its
+				   window may be split in time before its
+				   deadline, latest + duration:
+				   AR_SPLIT_ORR or AR_SPLIT_TARR (see
+				   ar_add).  A split request is one job,
+				   names no hosts, is not moldable, a
+				   hold, AR_PARTIAL, nor a series */
+	int64_t smallest;       /* AR_SPLIT_ORR: the shortest piece, in
+				   seconds, 0 to duration (0: one slot);
+				   0 for any other request */
 };
+
+/* How a request may be split (struct ar_request's split). */
+#define AR_SPLIT_ORR  1 /* the fewest pieces, at most AR_PIECES_MAX */
+#define AR_SPLIT_TARR 2 /* the earliest free slots, in any number of
+			 * pieces up to AR_SERIES_MAX */
+#define AR_PIECES_MAX 4 /* ORR's threshold T: the most pieces */
 
 /* What a reservation tells the scheduler beyond its shape (resv_flags). */
 #define AR_RESV_MAINT 0x1       /* maintenance: the scheduler reserves its
@@ -252,6 +271,10 @@ struct ar_answer {
 				   found or suggested (its nodes and ... */
 	uint32_t benefit;       /* ... its benefit); 0 when none fits, and
 				   for a rigid request */
+	uint32_t pieces;        /* a split request granted or found in
+				   pieces: how many (ar_pieces tells
+				   them); 0 when it fits in one interval,
+				   and for any other request */
 };
 
 /* A reservation record as stored. */
@@ -290,6 +313,12 @@ struct ar_resv {
 				   (a store of format 7 or later) */
 	enum ar_use used;       /* what its site reported of its use
 				   (format 8) */
+	uint32_t pieces;        /* a piece of a split request (format 8):
+				   how many pieces the request was granted
+				   as, series naming its first and
+				   occurrence this one's number; its
+				   earliest, latest and duration are the
+				   request's.  0 for any other */
 };
 
 /*
@@ -557,9 +586,16 @@ int64_t ar_txn_now(const ar_txn *t);
  * jobs or duration, or latest < earliest; a moldable request's levels
  * malformed, see struct ar_request), AR_ECORRUPT, ENOMEM (the plan
  * mapped, while named hosts are in it), AR_ESERVER, the backend's codes.
- * A moldable request: see ar_levels_order.
+ * A moldable request: see ar_levels_order.  A split request: as a
+ * rigid one if it fits in one interval of its window; else the slices
+ * ar_add would book (see there), AR_AVAILABLE from the first one's
+ * start to the last one's end with the least free count over them and
+ * ans->pieces, ar_pieces() telling each; or AR_UNAVAILABLE, AR_R_SLICES.
+ * Where named hosts are in the plan, the slices are found in the rings
+ * alone: ar_add may still refuse them, AR_R_HOSTS.
  */
 int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
+
 
 /*
  * Put a moldable request's levels in the order they are tried (RSPB as
@@ -622,8 +658,9 @@ int ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
  * AR_WINDOW one that has not started and is not a hold may take any
  * start in its window: the answer is then the longest it can be, at
  * the start ar_modify chooses for that duration (its own if it fits
- * there, else the earliest in its window); a started one, a hold and
- * one whose window holds one start answer as without.  ans: AR_SUGGESTED,
+ * there, else the earliest in its window); a started one, a hold, a
+ * piece of a split request (which never moves) and one whose window
+ * holds one start answer as without.  ans: AR_SUGGESTED,
  * the start, the new end, the least free count over the new shape (from
  * the clock's slot for a started one) with its own nodes counted free,
  * its class and the price of that shape; or AR_UNAVAILABLE when it cannot
@@ -675,8 +712,31 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * ans->benefit tell that level.  A retry with its client key matches
  * if the copies granted have the nodes of one of its levels.
  *
+ * A split request (rq->split) is admitted as any request is if it fits
+ * in one interval of its window (moves included).  Where it does not
+ * (AR_R_FULL, AR_R_BOOKING), it is granted in pieces before its
+ * deadline, latest + duration: with AR_SPLIT_ORR, of the sets of slices
+ * of [earliest, deadline) where its nodes are free (in the node ring
+ * and within its class's booking limits), in at most AR_PIECES_MAX
+ * slices each at least rq->smallest long, the one of the fewest
+ * slices, then the earliest end, then the earliest slots; with
+ * AR_SPLIT_TARR, the earliest free slots, in any number of slices.  The
+ * pieces together are the request's slots; each is a reservation of its
+ * own at a fixed start that moves nothing and never moves, linked as a
+ * series' occurrences are (ar_resv's series, occurrence and pieces;
+ * their earliest, latest and duration are the request's), all granted
+ * or none in t.  ans tells the request: the first piece's id and start,
+ * the last one's end, the least free count over the pieces, the price
+ * of them all and ans->pieces; ar_added() lists the pieces.  No set of
+ * slices: refused, AR_R_SLICES, as the one interval was told.  The
+ * demand log has one entry for it; a client key holds its pieces, and
+ * a retry of a split request is answered with them (ans->pieces).
+ *
  * Errors: EINVAL (a malformed request or moldable levels, a client key
- * longer than AR_CLIENT_KEY_MAX), EACCES (read transaction), AR_ECORRUPT
+ * longer than AR_CLIENT_KEY_MAX, a split request that is not one job,
+ * names hosts, is moldable, a hold, AR_PARTIAL, or asks for a smallest
+ * piece longer than its duration, or any with split TARR or none),
+ * EACCES (read transaction), AR_ECORRUPT
  * (a key entry that does not match its records), AR_EFULL, ENOMEM,
  * AR_ESERVER, the backend's codes.
  */
@@ -743,6 +803,14 @@ struct ar_placed {
 void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
     const struct ar_placed **moved, size_t *nm);
 
+/*
+ * The slices the last ar_search on t found for a split request, in
+ * order, each as struct ar_placed tells a copy (id 0); none if it was
+ * not found in pieces.  The array belongs to t and lasts until the next
+ * ar_search or ar_add.
+ */
+void ar_pieces(const ar_txn *t, const struct ar_placed **pieces, size_t *n);
+
 /* Read reservation id into r: a hold whose expiry came by the store clock
  * reads as AR_EXPIRED, changed at its expiry, whether or not a writer has
  * released it (see ar_txn_begin); any other granted one that ended by the
@@ -760,6 +828,8 @@ int ar_get(ar_txn *t, uint64_t id, struct ar_resv *r);
  * ended), EACCES (read transaction), AR_ECORRUPT, AR_EFULL, AR_ESERVER,
  * the backend's codes.
  * Cancelling a hold releases it: that is how a hold is given up.
+ * Cancelling a piece of a split request cancels every piece of it still
+ * live: it is AR_EDONE only if none is (r is the piece named).
  */
 int ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
 
@@ -854,7 +924,9 @@ int ar_use(ar_txn *t, uint64_t id, uint32_t who, enum ar_use used,
  * start elsewhere, or for other nodes), AR_R_PAST (a started one would
  * end by the clock), AR_R_HOSTS (one that named its hosts asked for
  * other nodes).  Errors, before anything changed: EINVAL (a malformed
- * request, jobs not 1, hosts named), EACCES (read transaction),
+ * request, jobs not 1, hosts named, a split request; or id a piece of a
+ * split request, which is changed only by cancelling it and asking
+ * again), EACCES (read transaction),
  * AR_ENOTFOUND, AR_EPERM, AR_EDONE (cancelled or ended); and, leaving a
  * change half made, so that t must be aborted: AR_ECORRUPT, AR_EFULL,
  * ENOMEM, AR_ESERVER, the backend's codes.

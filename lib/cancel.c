@@ -21,16 +21,47 @@ unpin_unhold(ar_txn *t, struct ar_resv *r)
 	return 0;
 }
 
-int
-ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+/* Cancel live reservation r: a hold given up is cancelled like any
+ * other. */
+static int
+cancel_one(ar_txn *t, struct ar_resv *r)
 {
 	int rc;
 
-	/* A hold given up is cancelled like any other. */
-	if ((rc = resv_owned(t, id, who, r)) != 0 ||
-	    (rc = unpin_unhold(t, r)) != 0)
+	if ((rc = unpin_unhold(t, r)) != 0)
 		return rc;
 	return retire(t, r, AR_CANCELLED, t->now);
+}
+
+/*
+ * A piece of a split request is its request: every piece still live is
+ * cancelled (their ids follow the first's), and the request is done
+ * only when none is.
+ */
+int
+ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
+{
+	struct ar_resv other;
+	int rc, done;
+
+	done = rc = resv_owned(t, id, who, r);
+	if (rc != 0 && (rc != AR_EDONE || r->pieces == 0))
+		return rc;
+	if (rc == 0 && (rc = cancel_one(t, r)) != 0)
+		return rc;
+	for (uint32_t i = 0; i < r->pieces; i++) {
+		if (r->series + i == id)
+			continue;
+		rc = resv_owned(t, r->series + i, who, &other);
+		if (rc == AR_EDONE)
+			continue;
+		if (rc == 0 && other.series != r->series)
+			rc = AR_ECORRUPT;
+		if (rc != 0 || (rc = cancel_one(t, &other)) != 0)
+			return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+		done = 0;
+	}
+	return done;
 }
 
 struct purge {

@@ -269,7 +269,13 @@ check_live(struct checker *c, const struct ar_resv *r, const struct indexed *in)
 	if (in->labelled && !in->labels)
 		violation(c, "reservation %" PRIu64 " is missing from "
 		    "the label index", r->id);
-	if (from < slot_up(t, r->earliest) || from > slot_up(t, r->latest))
+	/* A piece lies anywhere in its request's window, by the deadline. */
+	if (r->pieces != 0 && (from < slot_up(t, r->earliest) ||
+	    to > slot_up(t, r->latest) + (r->duration + slot - 1) / slot))
+		violation(c, "reservation %" PRIu64 " lies outside its "
+		    "request's window", r->id);
+	if (r->pieces == 0 && (from < slot_up(t, r->earliest) ||
+	    from > slot_up(t, r->latest)))
 		violation(c, "reservation %" PRIu64 " starts outside "
 		    "its window", r->id);
 	if (to > t->base + t->m.horizon)

@@ -208,15 +208,17 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
 /*
  * Format 3 to 7 to 8 in one transaction, so that a crash leaves the
  * store as it was or converted: the tables it lacks are created, the
- * nodes of a store older than 5 get the default names, its clock becomes
- * live unless flags holds AR_SIMULATED (its owners stay uids), and meta
- * says 8, with no reclaim policy (its word was spare, 0), so `unused`,
- * new, is rightly empty.  Records need no rewrite: a format 3 record's key length was a
+ * nodes of a store older than 5 get the default names, the clock of one
+ * older than 7 becomes live unless flags holds AR_SIMULATED (its owners
+ * stay uids; a store of format 7 keeps its mode), and meta says 8, with
+ * no reclaim policy (its word was spare, 0), so `unused`, new, is rightly
+ * empty.  Records need no rewrite: a format 3 record's key length was a
  * spare field, 0, only format 5 sets the named bit of a record's state,
  * only 6 its series and hold bits, only 7 its scheduler bit (a record
  * without it has no flags and no account) and its confirmed bit (a hold
  * confirmed before kept no sign of it), and only 8 its use bits (none:
- * no use reported).  The classes' floors are set 0:
+ * no use reported) and a series link's pieces, which format 6 and 7
+ * wrote 0 (no record is a piece).  The classes' floors are set 0:
  * older formats left those bytes unused, copied from their callers.
  * *from is the format found; one that is current is left alone.
  */
@@ -235,7 +237,9 @@ upgrade_txn(ar_store *s, unsigned flags, int *from)
 	*from = rc == 0 || rc == AR_EUPGRADE ? (int)m.format : 0;
 	if (rc == AR_EUPGRADE) {
 		m.format = AR_FORMAT_VERSION;
-		m.mode = mode_of(flags & AR_SIMULATED);
+		/* Format 7 gave a store its mode: it stays. */
+		if (*from < 7)
+			m.mode = mode_of(flags & AR_SIMULATED);
 		m.reclaim = 0;
 		if ((rc = s->be->upgrade(txn)) == 0 &&
 		    (*from >= 5 ||

@@ -335,6 +335,7 @@ new_record(ar_txn *t, const struct ar_request *rq, int64_t s,
 	if (t->occurrence != 0) {
 		r->series = t->series != 0 ? t->series : r->id;
 		r->occurrence = t->occurrence;
+		r->pieces = t->pieces;
 	}
 	r->created = t->now;
 	memcpy(r->user, ulen ? rq->user : "", ulen);

@@ -26,11 +26,13 @@
  *    booking, which asks it whether the plan still maps with what it
  *    admits while named hosts are in it.
  * 4. Booking: a moldable request's levels, in the order they are tried
- *    (mold.c), a request reduced to slots and where it fits (search.c),
+ *    (mold.c), the slices a split request would take (slices.c), a
+ *    request reduced to slots and where it fits (search.c),
  *    savepoints (savepoint.c), what admission did (added.c), holds
  *    (hold.c), cancelling and purging (cancel.c), use reports and
  *    reclaiming (reclaim.c), admission and its
- *    moves (flex.c), series (series.c), ar_add and its client keys
+ *    moves (flex.c), series (series.c), split requests booked in
+ *    pieces (split.c), ar_add and its client keys
  *    (add.c), changes (modify.c), the longest job and how far a
  *    reservation grows (longest.c).  Within the floor a file calls only
  *    those named before it.
@@ -285,7 +287,8 @@ struct disk_resv {
 struct disk_series {
 	uint64_t series;        /* the id of its first occurrence granted */
 	uint32_t occurrence;    /* from 1 */
-	uint32_t spare;
+	uint32_t pieces;        /* a piece of a split request: how many
+				   (format 8; before, always 0) */
 };
 /* ... it was granted as a hold, and its expiry, an int64, ends the record,
  * after its charge if any (format 6). */
@@ -611,6 +614,14 @@ struct ar_txn {
 	uint64_t series;
 	struct ar_answer *occ;
 	size_t nocc, occap;
+	/* A split request (slices.c, split.c): the pieces a grant is one
+	 * of (0: none), and the slices chosen last, as ar_pieces tells. */
+	uint32_t pieces;
+	int64_t split_earliest; /* ... and while pieces is set, the
+				   request's earliest start, which classes
+				   them all as it is classed */
+	struct ar_placed *slices;
+	size_t nslices, slicecap;
 };
 
 /*
@@ -742,6 +753,17 @@ struct gathered {
 	size_t ng, nm, gcap, mcap;
 };
 
+/* slices.c */
+/* EINVAL unless rq, a split request, is one that may be split (struct
+ * ar_request). */
+int split_check(const struct ar_request *rq);
+/* The slices split request rq, reduced to slots in sp (its reason none),
+ * would take in [sp->first, sp->last + sp->slots), as its rule chooses
+ * them, into t->slices (their free counts too); none if there is no
+ * set of them.  Errors: ENOMEM, those of the rings. */
+int slices_choose(ar_txn *t, const struct ar_request *rq,
+    const struct span *sp);
+
 /* search.c */
 /* Reduce a request to slots (together: its copies at once), and say in
  * ans->reason why it cannot be considered at all, if so; EINVAL if it is
@@ -831,6 +853,12 @@ int admit_series(ar_txn *t, const struct ar_request *rq,
  * they are malformed. */
 int series_size(const struct ar_request *rq, const struct ar_repeat *rep,
     uint64_t *count);
+
+/* split.c */
+/* ar_add of a split request, without its client key, the demand log
+ * included. */
+int admit_split(ar_txn *t, const struct ar_request *rq,
+    struct ar_answer *ans);
 
 /* --- 5. reports ------------------------------------------------------- */
 

@@ -323,6 +323,7 @@ ar_furthest(ar_txn *t, uint64_t id, unsigned flags, struct ar_answer *ans)
 		return rc;
 	own_end = e;
 	if ((flags & AR_WINDOW) && !started && r.expires == 0 &&
+	    r.pieces == 0 &&
 	    (rc = window_run(t, &r, need, &o, stop, &s, &e)) != 0)
 		return rc;
 	if ((rc = map_pinned(t, &pinned)) != 0)

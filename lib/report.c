@@ -341,7 +341,7 @@ count_record(struct usage *u, const struct kv_val *v)
 	struct acc *a;
 	uint64_t *c;
 	int64_t held, wait, slot = t->m.slot;
-	int rc, gone;
+	int rc, gone, later;
 
 	if ((rc = resv_decode(t, v, &r)) != 0)
 		return rc;
@@ -382,13 +382,19 @@ count_record(struct usage *u, const struct kv_val *v)
 	if ((rc = target(u, asked_start(t, r.earliest, r.created), &r, r.cls,
 	    &a, &c)) != 0 || a == NULL)
 		return rc;
-	a->granted += r.jobs;
-	wait = r.start - (r.earliest > r.created ? r.earliest : r.created);
-	if (wait < 0)
-		wait = 0;
-	a->wait_sum += wait;
-	if (wait > a->wait_max)
-		a->wait_max = wait;
+	/* A split request is one admission, told by its first piece (seed
+	 * 004: its start is the first piece's); the others are charged. */
+	later = r.pieces != 0 && r.occurrence != 1;
+	if (!later) {
+		a->granted += r.jobs;
+		wait = r.start - (r.earliest > r.created ? r.earliest :
+		    r.created);
+		if (wait < 0)
+			wait = 0;
+		a->wait_sum += wait;
+		if (wait > a->wait_max)
+			a->wait_max = wait;
+	}
 	/* Moved after it was made; a finished one reads as changed at its
 	 * end, so its stored time is asked; a reclaimed one's is when it
 	 * was reclaimed. */
@@ -397,7 +403,8 @@ count_record(struct usage *u, const struct kv_val *v)
 	if (!gone)
 		a->revenue += r.price;
 	if (c != NULL && r.cls >= 1 && r.cls <= AR_CLASSES_MAX) {
-		c[3 * (r.cls - 1)] += r.jobs;
+		if (!later)
+			c[3 * (r.cls - 1)] += r.jobs;
 		if (!gone)
 			c[3 * (r.cls - 1) + 2] += (uint64_t)r.price;
 	}

@@ -85,6 +85,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 		memset(&ds, 0, sizeof(ds));
 		ds.series = r->series;
 		ds.occurrence = r->occurrence;
+		ds.pieces = r->pieces;
 		memcpy(buf + sizeof(d) + text, &ds, sizeof(ds));
 		text += sizeof(ds);
 		v.size += sizeof(ds);
@@ -249,11 +250,14 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 		memcpy(&ds, text + d.user_len + d.job_len + d.key_len,
 		    sizeof(ds));
 		if (ds.series == 0 || ds.series > d.id || ds.occurrence == 0 ||
-		    ds.occurrence > AR_SERIES_MAX)
+		    ds.occurrence > AR_SERIES_MAX || (ds.pieces != 0 &&
+		    (ds.pieces < 2 || ds.pieces > AR_SERIES_MAX ||
+		    ds.occurrence > ds.pieces)))
 			return AR_ECORRUPT;
 	}
 	r->series = ds.series;
 	r->occurrence = ds.occurrence;
+	r->pieces = ds.pieces;
 	r->expires = expires;
 	r->resv_flags = dc.flags;
 	memcpy(r->account, account, dc.account_len);
@@ -358,13 +362,15 @@ label_key(const char *user, const char *job, unsigned char *buf)
 /*
  * Is r in the movable list?  When its window spans more than one start
  * slot, until a purge passes its start: a started reservation never moves,
- * and a purge takes the started ones out of the list by start slot.
+ * and a purge takes the started ones out of the list by start slot.  A
+ * piece of a split request never moves: its window is its request's, and
+ * moved in it a piece could land on another.
  */
 int
 resv_movable(const ar_txn *t, const struct ar_resv *r)
 {
 	return slot_up(t, r->earliest) < slot_up(t, r->latest) &&
-	    !r->named && r->start / t->m.slot > t->m.purged / t->m.slot;
+	    !r->named && r->pieces == 0 && r->start / t->m.slot > t->m.purged / t->m.slot;
 }
 
 /* Enter r in, or (add == 0) remove it from, the movable list if it may

@@ -51,7 +51,9 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 	sp->need = (uint64_t)rq->nodes * (together ? rq->jobs : 1);
 	sp->first = slot_up(t, rq->earliest);
 	sp->last = slot_up(t, rq->latest);
-	sp->cls = class_of(t, rq->earliest);
+	/* A piece of a split request is of its request's class. */
+	sp->cls = class_of(t, t->pieces != 0 ? t->split_earliest :
+	    rq->earliest);
 	ans->cls = sp->cls;
 	if (sp->cls != 0)
 		ans->price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
@@ -123,6 +125,58 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 static int search_rigid(ar_txn *t, const struct ar_request *rq,
     struct ar_answer *ans);
 
+/*
+ * ar_search of a split request: as a rigid one if it fits in one
+ * interval of its window (first fit, as ar_add grants it when it moves
+ * nothing); else the slices ar_add would book, where only the rings
+ * have room (full, or a booking limit), or AR_R_SLICES if there is no
+ * set of them.
+ */
+static int
+search_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct ar_request one = *rq;
+	struct span sp;
+	uint32_t least = UINT32_MAX;
+	int rc;
+
+	if ((rc = split_check(rq)) != 0)
+		return rc;
+	one.split = 0;
+	one.smallest = 0;
+	if ((rc = search_rigid(t, &one, ans)) != 0 ||
+	    ans->status == AR_AVAILABLE || (ans->reason != AR_R_FULL &&
+	    ans->reason != AR_R_BOOKING))
+		return rc;
+	if ((rc = to_span(t, &one, 1, &sp, &(struct ar_answer){ 0 })) != 0 ||
+	    (rc = slices_choose(t, rq, &sp)) != 0)
+		return rc;
+	if (t->nslices == 0) {
+		ans->reason = AR_R_SLICES;
+		return 0;
+	}
+	for (size_t i = 0; i < t->nslices; i++)
+		if (t->slices[i].free < least)
+			least = t->slices[i].free;
+	ans->status = AR_AVAILABLE;
+	ans->reason = AR_R_NONE;
+	ans->start = t->slices[0].start;
+	ans->end = t->slices[t->nslices - 1].end;
+	ans->free = least;
+	ans->pieces = t->nslices > 1 ? (uint32_t)t->nslices : 0;
+	if (sp.cls != 0)
+		ans->price = t->pr.c[sp.cls - 1].price * (int64_t)sp.need *
+		    sp.slots;
+	return 0;
+}
+
+void
+ar_pieces(const ar_txn *t, const struct ar_placed **pieces, size_t *n)
+{
+	*pieces = t->slices;
+	*n = t->nslices > 1 ? t->nslices : 0;
+}
+
 /* A level of ar_search's moldable request. */
 static int
 search_level(ar_txn *t, const struct ar_request *one, void *ans, int *fits)
@@ -140,6 +194,9 @@ ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	struct ar_level got;
 	int rc;
 
+	t->nslices = 0;
+	if (rq->split != 0 || rq->smallest != 0)
+		return search_split(t, rq, ans);
 	if (rq->nlevels == 0)
 		return search_rigid(t, rq, ans);
 	if ((rc = levels_try(t, rq, search_level, ans, &one, &got)) != 0)

@@ -74,6 +74,7 @@ txn_destroy(ar_txn *t)
 	free(t->granted);
 	free(t->moved);
 	free(t->occ);
+	free(t->slices);
 	free(t);
 }
 

@@ -69,7 +69,7 @@ static struct ar_request
 request(struct model *m, int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0 };
+	    NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 };
 
 	(void)m;
 	return rq;
@@ -250,6 +250,19 @@ m_release(struct model *m, int k, int64_t now)
 	m->resv[k].live = 0;
 }
 
+/* Reservation k cancelled at now, and with it, if it is a piece of a
+ * split request, every other piece that is live. */
+static void
+m_cancelled(struct model *m, int k, int64_t now)
+{
+	int i = m->resv[k].pieces != 0 ? m->resv[k].first : k;
+	int end = m->resv[k].pieces != 0 ? i + (int)m->resv[k].pieces : k + 1;
+
+	for (; i < end; i++)
+		if (m->resv[i].live && !m_ended(m, i, now))
+			m_release(m, i, now);
+}
+
 /* Reservation k, placed or moved by this add or modify, must be within
  * the nodes and its class's limits at every slot it holds from slot
  * from on. */
@@ -339,6 +352,8 @@ m_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
 	m->resv[k].expires = expires;
 	m->resv[k].expired = 0;
 	m->resv[k].confirmed = 0;
+	m->resv[k].pieces = 0;
+	m->resv[k].first = k;
 	m->holds += expires != 0;
 	m_hold(m, cls, m->resv[k].start, len, need);
 	m->nresv++;
@@ -505,6 +520,189 @@ m_mold(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
 	m_add(m, t, &one, &asked, now);
 }
 
+/* The free slots a split request may take: free[x - first] for slots
+ * [first, deadline), at most M_HORIZON + 1 of them. */
+#define M_WINDOW (2 * M_HORIZON)
+
+/* reach[c][x] for slots [0, e) of free, pieces of at least p (m_orr). */
+static void
+m_reach(uint64_t reach[][M_WINDOW + 2], const int *free, int64_t e, int64_t p)
+{
+	for (int64_t x = e; x >= 0; x--)
+		for (int c = 1; c <= AR_PIECES_MAX; c++) {
+			uint64_t got = x < e ? reach[c][x + 1] : 0;
+
+			for (int64_t l = p; x + l <= e && l < 64; l++) {
+				int ok = 1;
+
+				for (int64_t y = x; y < x + l; y++)
+					ok &= free[y];
+				if (!ok)
+					break;
+				if (c == 1 && x + l == e)
+					got |= UINT64_C(1) << l;
+				if (c > 1 && x + l < e)
+					got |= reach[c - 1][x + l] << l;
+			}
+			reach[c][x] = got;
+		}
+}
+
+/*
+ * ORR's choice, found by another road than the store's: reach[c][x], the
+ * totals (a bit each) that c pieces of at least p free slots make within
+ * [x, e) with the last one ending at e; the fewest pieces, then the
+ * earliest e, for which d is among them; then piece by piece, the
+ * earliest start and the longest piece from which the rest still
+ * reaches.  Into ps[] (start, length), *k of them; 0 if none.
+ */
+static void
+m_orr(const int *free, int64_t n, int64_t d, int64_t p, int64_t *ps, int *k)
+{
+	static uint64_t reach[AR_PIECES_MAX + 1][M_WINDOW + 2];
+	int64_t best[AR_PIECES_MAX + 1], e, left, pos = 0;
+
+	*k = 0;
+	for (int c = 1; c <= AR_PIECES_MAX; c++)
+		best[c] = -1;
+	for (e = 1; e <= n; e++) {
+		m_reach(reach, free, e, p);
+		for (int c = 1; c <= AR_PIECES_MAX; c++)
+			if (best[c] == -1 && ((reach[c][0] >> d) & 1))
+				best[c] = e;
+	}
+	for (int c = AR_PIECES_MAX; c >= 1; c--)
+		if (best[c] != -1)
+			*k = c;
+	if (*k == 0)
+		return;
+	e = best[*k];
+	m_reach(reach, free, e, p);
+	/* The slices, each the earliest and then the longest. */
+	left = d;
+	for (int i = 0; i < *k; i++) {
+		int rest = *k - 1 - i, found = 0;
+
+		for (int64_t x = pos; x < e && !found; x++)
+			for (int64_t l = e - x; l >= p && !found; l--) {
+				int ok = l <= left;
+
+				for (int64_t y = x; ok && y < x + l; y++)
+					ok &= free[y];
+				if (!ok || !(rest == 0 ? x + l == e &&
+				    l == left : x + l < e &&
+				    ((reach[rest][x + l] >> (left - l)) & 1)))
+					continue;
+				ps[2 * i] = x;
+				ps[2 * i + 1] = l;
+				pos = x + l;
+				left -= l;
+				found = 1;
+			}
+	}
+}
+
+/*
+ * A split request (AR_NOMOVE, one job, no key): first fit in its window
+ * if it has one, as any request; else, if the nodes or a limit are why,
+ * the pieces its rule chooses among the free slots of [first, last +
+ * len), each a reservation linked to the first, all or none; else
+ * refused for that reason, or AR_R_SLICES if there is no set of them.
+ */
+static void
+m_split(struct model *m, ar_txn *t, const struct ar_request *rq,
+    int64_t now)
+{
+	const struct ar_placed *g, *mv;
+	struct ar_answer a;
+	struct ar_resv r;
+	struct ar_request piece = *rq;
+	enum ar_reason why;
+	int free[M_WINDOW + 1];
+	int64_t first, last, len, need, s = -1, ps[2 * M_WINDOW], n, p;
+	uint32_t cls = m_class(m, rq->earliest, now);
+	size_t ng, nm;
+	int k = 0, f = m->nresv;
+
+	m->splits++;
+	why = m_span(now, rq, 0, &first, &last, &len, &need);
+	if (why == AR_R_NONE && (s = m_first_fit(m, cls, first, last, len,
+	    need)) == -1)
+		why = m_refusal(m, cls, first, last, len, need, 1);
+	if (s == -1 && (why == AR_R_FULL || why == AR_R_BOOKING)) {
+		n = last + len - first;
+		for (int64_t x = 0; x < n; x++)
+			free[x] = m_fits(m, cls, first + x, 1, need);
+		p = (rq->smallest + M_SLOT - 1) / M_SLOT;
+		p = p < 1 ? 1 : p > len ? len : p;
+		if (rq->split == AR_SPLIT_ORR)
+			m_orr(free, n, len, p, ps, &k);
+		else {
+			int64_t left = len;
+
+			for (int64_t x = 0; x < n && left > 0; x++) {
+				if (!free[x])
+					continue;
+				ps[2 * k] = x;
+				for (ps[2 * k + 1] = 0; x < n && free[x] &&
+				    left > 0; x++, left--)
+					ps[2 * k + 1]++;
+				k++;
+			}
+			if (left > 0)
+				k = 0;
+		}
+		if (k == 0)
+			why = AR_R_SLICES;
+	}
+	OK(m, ar_add(t, rq, &a));
+	ar_added(t, &g, &ng, &mv, &nm);
+	if (s != -1) {
+		CHECK(m, a.status == AR_GRANTED && a.pieces == 0 && ng == 1 &&
+		    nm == 0 && a.start == s * M_SLOT, "split at %" PRId64
+		    ": store %d at %" PRId64 " in %u pieces, model one at %"
+		    PRId64, first, a.status, a.start / M_SLOT, a.pieces, s);
+		if (ng == 1)
+			m_enter(m, t, rq, &g[0], cls, len, need);
+		return;
+	}
+	if (k == 0) {
+		CHECK(m, a.status == AR_REFUSED && a.reason == why && ng == 0,
+		    "split at %" PRId64 ": store %d reason %d, model reason %d",
+		    first, a.status, a.reason, why);
+		return;
+	}
+	CHECK(m, a.status == AR_GRANTED && a.pieces == (uint32_t)k &&
+	    ng == (size_t)k && nm == 0, "split at %" PRId64 ": store %d in "
+	    "%u pieces (%zu granted), model %d", first, a.status, a.pieces,
+	    ng, k);
+	if (ng != (size_t)k || m->nresv + k > M_RESV)
+		return;
+	m->pieced++;
+	for (int i = 0; i < k; i++) {
+		int64_t at = first + ps[2 * i];
+
+		CHECK(m, g[i].start == at * M_SLOT &&
+		    g[i].end == (at + ps[2 * i + 1]) * M_SLOT &&
+		    g[i].free == m_least(m, at, ps[2 * i + 1]),
+		    "piece %d of %d: store %" PRId64 "..%" PRId64 " free %u, "
+		    "model %" PRId64 "..%" PRId64 " free %" PRId64, i + 1, k,
+		    g[i].start / M_SLOT, g[i].end / M_SLOT, g[i].free, at,
+		    at + ps[2 * i + 1], m_least(m, at, ps[2 * i + 1]));
+		OK(m, ar_get(t, g[i].id, &r));
+		CHECK(m, r.series == g[0].id && r.occurrence == (uint32_t)i + 1 &&
+		    r.pieces == (uint32_t)k && r.earliest == rq->earliest &&
+		    r.latest == rq->latest && r.duration == rq->duration,
+		    "piece %d: series %" PRIu64 " occurrence %u of %u",
+		    i + 1, r.series, r.occurrence, r.pieces);
+		/* A piece keeps to its start: it never moves. */
+		piece.earliest = piece.latest = at * M_SLOT;
+		m_enter(m, t, &piece, &g[i], cls, ps[2 * i + 1], need);
+		m->resv[m->nresv - 1].pieces = (uint32_t)k;
+		m->resv[m->nresv - 1].first = f;
+	}
+}
+
 #define M_SERIES 6               /* occurrences of a series, at most */
 
 /*
@@ -625,6 +823,11 @@ m_modify(struct model *m, ar_txn *t, int k, uint32_t who,
 	}
 	if (!m->resv[k].live || m_ended(m, k, now)) {
 		CHECK(m, rc == AR_EDONE, "modify done: %s", ar_strerror(rc));
+		return;
+	}
+	if (m->resv[k].pieces != 0) {
+		CHECK(m, rc == EINVAL, "modify of a piece: %s",
+		    ar_strerror(rc));
 		return;
 	}
 	CHECK(m, rc == 0, "modify %" PRIu64 ": %s", id, ar_strerror(rc));
@@ -842,7 +1045,8 @@ m_furthest(struct model *m, ar_txn *t, int k, unsigned flags, int64_t now)
 	    " free %" PRId64, id, s0, s0 + len, flags, a.status,
 	    a.start / M_SLOT, a.end / M_SLOT, a.free, ns, ne, least);
 	m->extended++;
-	if (PICK(2) == 0)
+	/* A piece is not modified (m_modify). */
+	if (PICK(2) == 0 || m->resv[k].pieces != 0)
 		return;
 	/* What ar-add --modify makes of the record: end=, or duration=
 	 * with AR_WINDOW; the window as it was. */
@@ -1020,7 +1224,7 @@ m_reprice(struct model *m, ar_txn *t, int64_t now, int renumber)
 			if (m->resv[k].live && m->resv[k].cls != 0 &&
 			    !m_ended(m, k, now)) {
 				OK(m, ar_cancel(t, m->resv[k].id, 0, &r));
-				m_release(m, k, now);
+				m_cancelled(m, k, now);
 			}
 		busy = 0;
 	}
@@ -1239,6 +1443,22 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			m_mold(m, t, &rq, now);
 			return;
 		}
+		if (PICK(8) == 0 && m->nresv + M_WINDOW <= M_RESV) {
+			rq.jobs = 1;
+			rq.hold = 0;
+			/* Wide enough to find gaps, up to all the nodes; a
+			 * window to its deadline up to six times its
+			 * length. */
+			rq.nodes = 3 + (uint32_t)PICK(M_NODES - 2);
+			rq.latest = rq.earliest + (int64_t)PICK(
+			    5 * (uint64_t)rq.duration + 1);
+			rq.split = PICK(3) ? AR_SPLIT_ORR : AR_SPLIT_TARR;
+			if (rq.split == AR_SPLIT_ORR && PICK(4) == 0)
+				rq.smallest = (int64_t)PICK(
+				    (uint64_t)rq.duration + 1);
+			m_split(m, t, &rq, now);
+			return;
+		}
 		if (m->nkeys > 0 && PICK(6) == 0) {
 			/* A retry, its start as relative as ever. */
 			k = (int)PICK((uint64_t)m->nkeys);
@@ -1416,15 +1636,23 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		m_modify(m, t, k, who == 1 ? m->resv[k].owner : who, &rq,
 		    now);
 	} else if (m->nresv > 0) {
-		int k = (int)PICK((uint64_t)m->nresv);
+		int k = (int)PICK((uint64_t)m->nresv), any = 0;
 		struct ar_resv r;
 		uint32_t who = (uint32_t)PICK(3);
 		int rc = ar_cancel(t, m->resv[k].id, who, &r);
 
+		/* A piece is its request: every live piece goes. */
+		for (int i = m->resv[k].first; m->resv[k].pieces != 0 &&
+		    i < m->resv[k].first + (int)m->resv[k].pieces; i++)
+			any |= m->resv[i].live && !m_ended(m, i, now);
 		if (who != 0 && who != m->resv[k].owner)
 			CHECK(m, rc == AR_EPERM, "cancel by another: %s",
 			    ar_strerror(rc));
-		else if (!m->resv[k].live || m_ended(m, k, now))
+		else if (m->resv[k].pieces != 0) {
+			CHECK(m, rc == (any ? 0 : AR_EDONE), "cancel of a "
+			    "piece: %s", ar_strerror(rc));
+			m_cancelled(m, k, now);
+		} else if (!m->resv[k].live || m_ended(m, k, now))
 			CHECK(m, rc == AR_EDONE, "cancel done: %s", ar_strerror(rc));
 		else {
 			CHECK(m, rc == 0 && r.state == AR_CANCELLED &&

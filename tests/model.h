@@ -40,6 +40,8 @@ struct model {
 	uint64_t modifies;      /* modifies granted */
 	uint64_t longest;       /* ar_longest asked */
 	uint64_t molds;         /* moldable adds asked */
+	uint64_t splits, pieced;        /* split adds asked, and granted
+					   in pieces */
 	uint64_t extended, unextended;  /* ar_furthest: could grow, or not */
 	uint64_t holds, confirms, expiries;     /* granted, confirmed, expired */
 	int64_t grace;          /* the store's reclaim policy: its grace in
@@ -64,6 +66,9 @@ struct model {
 		int confirmed;          /* a hold confirmed */
 		enum ar_use used;       /* what it reported (ar_use) */
 		int reclaimed;          /* not live: it was reclaimed */
+		uint32_t pieces;        /* a piece of a split request: how
+					   many, the first at first */
+		int first;
 	} resv[M_RESV];         /* in the order granted: ids ascending */
 	uint32_t used[M_SPAN];
 	uint32_t held[M_CLASSES + 1][M_SPAN];  /* nodes of class c, c >= 1 */
@@ -101,9 +106,10 @@ void model_price(struct model *m, ar_txn *t, int64_t now);
  * compared. */
 void model_begin(struct model *m, ar_txn *t, int64_t now);
 
-/* One random operation (add, a series, search, suggest, the longest
- * job from a start, how far a reservation can grow, modify, confirm,
- * a use report, a new reclaim policy or cancel; some adds are holds; in a run with classes, also an add or
+/* One random operation (add, a series, a split request, search, suggest,
+ * the longest job from a start, how far a reservation can grow, modify,
+ * confirm, a use report, a new reclaim policy or cancel; some adds are
+ * holds; in a run with classes, also an add or
  * a modify that may move others, or new prices and limits) in t at now,
  * compared with the model; mismatches
  * are counted and told on stderr.  Some adds carry a client key: a new one, one taken before by

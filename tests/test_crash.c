@@ -5,9 +5,9 @@
  *   test_crash BINDIR [ROUNDS [SEED [DELAY_MS [classes]]]]
  *
  * Each round starts, on one store, two ar-add streams of random requests
- * (rigid and flexible, parametric and MPI, a few naming their hosts and
- * a few holds, and a few use reports on what earlier rounds granted),
- * one ar-del stream cancelling what earlier rounds
+ * (rigid and flexible, parametric and MPI, a few naming their hosts, a
+ * few holds, a few split in time, ORR or TARR, and a few use reports on
+ * what earlier rounds granted), one ar-del stream cancelling what earlier rounds
  * granted and releasing some holds, one ar-del --purge, one ar-map --plan, one ar-add --modify
  * making earlier grants longer or shorter and one ar-add --confirm of
  * earlier holds (some expired by then), all with the clock a little
@@ -18,8 +18,8 @@
  * had started when ar-map told its hosts is never told others.  After each round: the store opens without repair,
  * its invariants hold (ar_check: ring equals records, nothing over
  * capacity, indexes agree, starts inside windows), every reservation a
- * writer printed as granted exists, and every one printed as cancelled is
- * cancelled.  In every round one writer is stopped (SIGSTOP, as ^Z
+ * writer printed as granted exists, every one printed as cancelled is
+ * cancelled, and a split request's pieces are all there or none.  In every round one writer is stopped (SIGSTOP, as ^Z
  * does) before the kill, and a writer that may not wait must end at
  * once: refused, or timed out naming the lock.  Then creations are
  * killed at random moments: each leaves no store or a whole one.  With
@@ -53,8 +53,8 @@ extern char **environ;
 
 static char dir[] = "/tmp/ar-crash-XXXXXX";
 static char store[300];
-static uint64_t *granted, *cancelled, *held;
-static size_t ngranted, ncancelled, nheld, capg, capc, caph;
+static uint64_t *granted, *cancelled, *held, *pieces;
+static size_t ngranted, ncancelled, nheld, npieces, capg, capc, caph, capp;
 
 static void
 die(const char *what)
@@ -87,6 +87,9 @@ make_input(const char *path, int kind, int64_t now)
 			if (nheld > 0 && rnd(8) == 0)
 				fprintf(f, "id=%" PRIu64 "\n",
 				    held[rnd(nheld)]);
+			else if (npieces > 0 && rnd(8) == 0)
+				fprintf(f, "id=%" PRIu64 "\n",
+				    pieces[rnd(npieces)]);
 			else if (ngranted > 0)
 				fprintf(f, "id=%" PRIu64 "\n",
 				    granted[rnd(ngranted)]);
@@ -126,6 +129,16 @@ make_input(const char *path, int kind, int64_t now)
 			continue;
 		}
 
+		if (kind < 2 && rnd(10) == 0) {  /* split in time */
+			uint64_t d = 5 + rnd(600);
+
+			fprintf(f, "start=@%" PRId64 " duration=%" PRIu64 "m "
+			    "defer=@%" PRId64 " nodes=%" PRIu64 " split=%s "
+			    "user=u%d job=%d\n", start, d, start + 60 *
+			    (int64_t)(d + rnd(3 * d)), 8 + rnd(57),
+			    rnd(3) ? "yes" : "tarr", kind, i);
+			continue;
+		}
 		fprintf(f, "%s=@%" PRId64 " ", flexible ? "earliest" : "start",
 		    start);
 		if (flexible)
@@ -303,7 +316,12 @@ harvest(const char *path)
 			continue;
 		if (id != line && id[-1] != ' ')
 			continue;
-		if (strstr(line, "status=granted") != NULL)
+		/* A piece is not modified: it goes to pieces, not granted. */
+		if (strstr(line, "status=granted") != NULL &&
+		    strstr(line, " pieces=") != NULL)
+			remember(&pieces, &npieces, &capp,
+			    strtoull(id + 3, NULL, 10));
+		else if (strstr(line, "status=granted") != NULL)
 			remember(&granted, &ngranted, &capg,
 			    strtoull(id + 3, NULL, 10));
 		else if (strstr(line, "status=cancelled") != NULL)
@@ -575,6 +593,36 @@ main(int argc, char **argv)
 			} else if (r + 1 == rounds)
 				reclaimed += v.state == AR_RECLAIMED;
 		}
+		/* A split request is all its pieces or none: each piece
+		 * reported is there, and so are the others of its request,
+		 * their slots together its duration's. */
+		for (size_t i = 0; i < npieces; i++) {
+			struct ar_resv v, o;
+			int64_t slots = 0;
+			uint32_t j = 0;
+
+			checked++;
+			if (ar_get(t, pieces[i], &v) != 0 || v.pieces < 2) {
+				fprintf(stderr, "lost: piece %" PRIu64 " was "
+				    "reported granted\n", pieces[i]);
+				lost++;
+				continue;
+			}
+			for (; j < v.pieces; j++) {
+				if (ar_get(t, v.series + j, &o) != 0 ||
+				    o.series != v.series ||
+				    o.pieces != v.pieces ||
+				    o.occurrence != j + 1)
+					break;
+				slots += (o.end - o.start) / 300;
+			}
+			if (j < v.pieces || slots != (v.duration + 299) / 300) {
+				fprintf(stderr, "half written: piece %" PRIu64
+				    " of %u, %u found, %" PRId64 " slots\n",
+				    pieces[i], v.pieces, j, slots);
+				lost++;
+			}
+		}
 		for (size_t i = 0; i < ncancelled; i++) {
 			struct ar_resv v;
 
@@ -597,10 +645,11 @@ main(int argc, char **argv)
 	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits; %" PRIu64
 	    " writers stopped, %" PRIu64 " others timed out at once; %"
 	    PRIu64 " creations, %" PRIu64 " killed; %zu hosts told, %" PRIu64
-	    " changed after the start; %zu holds; %" PRIu64 " reclaimed\n",
+	    " changed after the start; %zu holds, %zu pieces; %" PRIu64
+	    " reclaimed\n",
 	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
 	    wrong, probes, timeouts, created, killed, ntold, changed, nheld,
-	    reclaimed);
+	    npieces, reclaimed);
 	for (int w = 0; w < WRITERS; w++) {
 		char p[400];
 

@@ -1425,12 +1425,13 @@ model_run(int priced, int64_t span)
 	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " modifies, %"
 	    PRIu64 " holds (%" PRIu64 " confirmed, %" PRIu64 " expired), %"
 	    PRIu64 " longest jobs, %" PRIu64 " extensions (%" PRIu64
-	    " none), %" PRIu64 " moldable adds, %" PRIu64 " use reports, %"
-	    PRIu64 " reclaimed, %" PRIu64
-	    " answers compared", priced ? " with classes" :
-	    "", m->ops, m->nresv, now / M_SLOT, wraps, m->modifies, m->holds,
-	    m->confirms, m->expiries, m->longest, m->extended, m->unextended,
-	    m->molds, m->reports, m->reclaims, m->checks);
+	    " none), %" PRIu64 " moldable adds, %" PRIu64 " split adds (%"
+	    PRIu64 " in pieces), %" PRIu64 " use reports, %" PRIu64
+	    " reclaimed, %" PRIu64 " answers compared", priced ?
+	    " with classes" : "", m->ops, m->nresv, now / M_SLOT, wraps,
+	    m->modifies, m->holds, m->confirms, m->expiries, m->longest,
+	    m->extended, m->unextended, m->molds, m->splits, m->pieced,
+	    m->reports, m->reclaims, m->checks);
 	if (priced)
 		printf("; %" PRIu64 " moves, %" PRIu64 " refusals for a "
 		    "booking limit, other numbers of classes %" PRIu64
@@ -1441,11 +1442,13 @@ model_run(int priced, int64_t span)
 	failed += (int)m->mismatches;
 	CHECK(m->ops > (priced ? 1000 : 5000) && wraps >= (priced ? 2 : 5) &&
 	    m->modifies > 100 && m->longest > 100 && m->extended > 50 &&
-	    m->unextended > 50 && m->molds > 100, "model test too short: %"
+	    m->unextended > 50 && m->molds > 100 && m->splits > 50 &&
+	    m->pieced > (priced ? 5u : 10u), "model test too short: %"
 	    PRIu64 " ops, %d laps, %" PRIu64 " modifies, %" PRIu64
 	    " longest, %" PRIu64 " extended, %" PRIu64 " not, %" PRIu64
-	    " moldable", m->ops, wraps, m->modifies, m->longest, m->extended,
-	    m->unextended, m->molds);
+	    " moldable, %" PRIu64 " split, %" PRIu64 " in pieces", m->ops,
+	    wraps, m->modifies, m->longest, m->extended, m->unextended,
+	    m->molds, m->splits, m->pieced);
 	CHECK(!priced || (m->moves > 0 && m->limited > 0 && m->busy > 0 &&
 	    m->renumbered > 0), "model test with classes: too few moves, "
 	    "refusals for a limit or other numbers of classes");

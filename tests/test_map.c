@@ -573,7 +573,7 @@ static struct ar_request
 thesis(int64_t es, int64_t ls, int64_t te, uint32_t jobs)
 {
 	struct ar_request rq = { T0 + 300 * es, T0 + 300 * ls, 300 * te, 1,
-	    jobs, 1000, NULL, NULL, AR_LATER, NULL, NULL, 0, 0, 0, NULL, NULL, 0 };
+	    jobs, 1000, NULL, NULL, AR_LATER, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 };
 
 	return rq;
 }
@@ -788,7 +788,7 @@ test_empty(void)
 	struct ar_config cfg = { 4, 60, 240 * 60, 1 << 26, -1, NULL,
 	    AR_SIMULATED };
 	struct ar_request rq = { T0 + 60, T0 + 60, 60, 1, 1, 1000, NULL,
-	    NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0 };
+	    NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 };
 	uint64_t ids[] = { 1, 2 }, bad;
 	struct ar_answer a;
 	struct ar_resv r;
@@ -856,7 +856,7 @@ test_tampered(void)
 	struct kv_val k = { 8, key2 }, v;
 	struct disk_map d;
 	struct ar_request rq = { T0 + 600, T0 + 600, 600, 2, 1, 1000, NULL,
-	    NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0 };
+	    NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 };
 	struct ar_answer a;
 	size_t len;
 	const char *dir = store_path("tampered");

@@ -157,7 +157,7 @@ else
 	skip 'upgrade: --upgrade waits for the writer lock' 'no flock(1) (util-linux)'
 fi
 
-begin 'upgrade: a format 6 store becomes 7, keeps its reservations, takes flags and accounts; twice is once'
+begin 'upgrade: a format 6 store becomes current, keeps its reservations, takes flags and accounts; twice is once'
 mkstore --hosts 'cn[1-4]'
 run ar-add start=+1h duration=1h nodes=2 user=alice
 set_format 6
@@ -208,4 +208,27 @@ filter 's/ running=.*//'
 expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T03:00:00Z nodes=2 owner=$ME status=granted used=yes" \
     "id=2 user=bob start=2026-11-21T01:00:00Z end=2026-11-21T01:40:00Z nodes=2 owner=$ME status=reclaimed" \
     "id=3 start=2026-11-21T02:00:00Z end=2026-11-21T03:00:00Z nodes=2 owner=$ME status=granted"
+
+# Format 8 adds the pieces of a split request, in the series link's word
+# that format 7 wrote 0: nothing is rewritten, and the store's mode, set
+# by format 7, stays.
+begin 'upgrade: a format 7 store keeps its mode and its series, and takes split requests'
+mkstore --nodes 4
+run ar-add start=+1h duration=1h every=2h count=2
+expect_exit 0
+set_format 7
+run ar-add start=+1h duration=2h defer=+5h split=yes
+expect_exit 3
+expect_err "ar-add: $AR_STORE: the store has an older format version; upgrade it with --upgrade"
+run ar-add --upgrade start=+1h duration=2h nodes=4 defer=+5h split=yes
+expect_exit 0
+expect_out 'start=2026-11-21T02:00:00Z duration=2h nodes=4 defer=+5h split=yes id=3 series=3 piece=1 pieces=2 end=2026-11-21T03:00:00Z free=4 status=granted' \
+    'start=2026-11-21T04:00:00Z duration=2h nodes=4 defer=+5h split=yes id=4 series=3 piece=2 pieces=2 end=2026-11-21T05:00:00Z free=4 status=granted'
+expect_err "ar-add: $AR_STORE: upgraded from format 7 to 8"
+run ar-report --info
+filter 's/ map_size=[0-9]*//'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=4 records=4 next_id=5 map_max=17179869184 format=8'
+run ar-del series=1
+expect_exit 0
+expect_out 'series=1 id=1 occurrence=1 status=cancelled' 'series=1 id=2 occurrence=2 status=cancelled'
 expect_check

@@ -1,0 +1,125 @@
+/*
+ * split.c - a request that may be split in time before its deadline
+ * (seed 004's ORR and TARR).  It is first admitted as any request is,
+ * in one interval of its window, with the moves that allows; only if
+ * that finds no room (full, or a booking limit) are the slices its rule
+ * chooses (slices.c) booked, each a reservation of its own at a fixed
+ * start that moves nothing and never moves.  The pieces are linked as
+ * a series' occurrences are (their ids follow each other, the first
+ * names them) and each also says how many there are, so that cancel,
+ * reports and client keys know them for one request.  All pieces or
+ * none, within the caller's one transaction: a piece that the plan on
+ * hosts refuses undoes the others.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Book the slices chosen as pieces; *ans the request's answer, or the
+ * refusal of the piece that could not be booked. */
+static int
+book_pieces(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct gathered acc = { NULL, NULL, 0, 0, 0, 0 };
+	struct ar_request one = *rq;
+	struct savepoint whole;
+	struct ar_answer a;
+	struct ar_resv r;
+	size_t n = t->nslices;
+	int64_t price = 0;
+	uint32_t least = UINT32_MAX;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	if ((rc = txn_save(t, &whole)) != 0)
+		return rc;
+	one.split = 0;
+	one.smallest = 0;
+	one.flags |= AR_NOMOVE;
+	t->series = 0;
+	/* One slice (the window fits it, but only without moves) is a
+	 * plain reservation. */
+	t->pieces = n > 1 ? (uint32_t)n : 0;
+	t->split_earliest = rq->earliest;
+	for (size_t i = 0; i < n; i++) {
+		one.earliest = one.latest = t->slices[i].start;
+		one.duration = t->slices[i].end - t->slices[i].start;
+		t->occurrence = n > 1 ? (uint32_t)i + 1 : 0;
+		if ((rc = admit_request(t, &one, &a)) != 0)
+			break;
+		if (a.status != AR_GRANTED) {
+			*ans = a;       /* the plan on hosts, most likely */
+			break;
+		}
+		if (i == 0)
+			t->series = a.id;
+		price += a.price;
+		if (a.free < least)
+			least = a.free;
+		if ((rc = gathered_add(t, &acc)) != 0)
+			break;
+	}
+	t->occurrence = t->pieces = 0;
+	t->series = 0;
+	/* Each piece keeps its request's window and duration, as asked. */
+	for (size_t i = 0; rc == 0 && a.status == AR_GRANTED && i < acc.ng;
+	    i++) {
+		if ((rc = resv_get(t, acc.g[i].id, &r)) != 0)
+			break;
+		r.earliest = rq->earliest;
+		r.latest = rq->latest;
+		r.duration = rq->duration;
+		rc = resv_put(t, &r);
+	}
+	if (rc != 0 || a.status != AR_GRANTED) {
+		txn_undo(t, &whole);
+		t->ngranted = t->nmoved = 0;
+		gathered_free(&acc);
+		return rc;
+	}
+	if ((rc = txn_keep(t, &whole)) != 0 ||
+	    (rc = gathered_put(t, &acc)) != 0) {
+		gathered_free(&acc);
+		return rc;
+	}
+	gathered_free(&acc);
+	ans->status = AR_GRANTED;
+	ans->reason = AR_R_NONE;
+	ans->id = t->granted[0].id;
+	ans->start = t->granted[0].start;
+	ans->end = t->granted[n - 1].end;
+	ans->free = least;
+	ans->price = price;
+	ans->conflict = 0;
+	ans->pieces = n > 1 ? (uint32_t)n : 0;
+	return 0;
+}
+
+int
+admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct ar_request one = *rq;
+	struct ar_answer why;
+	struct span sp;
+	int rc;
+
+	t->nslices = 0;
+	if ((rc = split_check(rq)) != 0)
+		return rc;
+	one.split = 0;
+	one.smallest = 0;
+	if ((rc = admit_request(t, &one, ans)) != 0)
+		return rc;
+	if (ans->status == AR_GRANTED || (ans->reason != AR_R_FULL &&
+	    ans->reason != AR_R_BOOKING))
+		return admit_logged(t, rq, ans, (uint32_t)t->ngranted);
+	if ((rc = to_span(t, &one, 0, &sp, &why)) != 0 ||
+	    (rc = slices_choose(t, rq, &sp)) != 0)
+		return rc;
+	if (t->nslices == 0)
+		ans->reason = AR_R_SLICES;
+	else if ((rc = book_pieces(t, rq, ans)) != 0)
+		return rc;
+	return admit_logged(t, rq, ans, ans->status == AR_GRANTED);
+}
