@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.2.0"
-#define AR_FORMAT_VERSION 7     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 8     /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (clear of LMDB's, -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */

@@ -13,7 +13,8 @@ ar_cancel(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 
 	if ((rc = resv_owned(t, id, who, r)) != 0)
 		return rc;
-	if (r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0)
+	if ((r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0) ||
+	    (rc = track_drop(t, r->id)) != 0)
 		return rc;
 	/* A hold given up is cancelled like any other. */
 	if (r->expires != 0) {

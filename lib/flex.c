@@ -56,13 +56,15 @@ log_move(ar_txn *t, const struct ar_resv *r, int64_t from)
 	return 0;
 }
 
-/* Take a live reservation out of the ring and its start list. */
+/* Take a live reservation out of the ring and its start list, and off
+ * the tracked hosts it held: it comes back as one of the pool's. */
 static int
 take_out(ar_txn *t, const struct ar_resv *r)
 {
 	int rc;
 
-	if ((rc = fit_add(t, r->cls, r->start / t->m.slot,
+	if ((rc = track_drop(t, r->id)) != 0 ||
+	    (rc = fit_add(t, r->cls, r->start / t->m.slot,
 	    r->end / t->m.slot, -(int64_t)r->nodes * r->jobs)) != 0)
 		return rc;
 	return resv_index(t, r, 0);
@@ -575,13 +577,40 @@ admit_named(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 }
 
 /*
+ * With pins in the plan and the tracking built: does every reservation
+ * the last admission granted or moved fit with the tracked hosts' idle
+ * time counted (*ok)?  Then the plan maps (track.c) without a sweep.
+ */
+static int
+tracked_fit(ar_txn *t, int *ok)
+{
+	int64_t slot = t->m.slot;
+	int rc;
+
+	*ok = 0;
+	if ((rc = track_built(t, ok)) != 0 || !*ok ||
+	    (rc = track_idled(t, ok)) != 0)
+		return rc;
+	for (size_t i = 0; i < t->ngranted && *ok; i++)
+		if ((rc = track_fits(t, t->granted[i].start / slot,
+		    t->granted[i].end / slot, 0, ok)) != 0)
+			return rc;
+	for (size_t i = 0; i < t->nmoved && *ok; i++)
+		if ((rc = track_fits(t, t->moved[i].start / slot,
+		    t->moved[i].end / slot, 0, ok)) != 0)
+			return rc;
+	return 0;
+}
+
+/*
  * Admission, with the plan's mapping in mind.  Without pins in the plan
  * the rings decide alone: a plan within capacity always maps (map.c).
- * With pins, what the rings admit, moves included, stands only if the
- * whole plan still maps; otherwise it is undone and refused, naming the
- * reservation that would have been left without hosts.  So too for a
- * reservation changed (was) whose hosts the mapping keeps: its entry
- * must follow its new shape, and a started one keeps its hosts.
+ * With pins, what the rings admit, moves included, stands if it fits
+ * with the tracked hosts counted (a new request, not a change), or else
+ * if the whole plan still maps; otherwise it is undone and refused,
+ * naming the reservation that would have been left without hosts.  So
+ * too for a reservation changed (was) whose hosts the mapping keeps: its
+ * entry must follow its new shape, and a started one keeps its hosts.
  */
 int
 admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
@@ -589,21 +618,24 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 {
 	struct savepoint sv;
 	uint64_t conflict;
-	int rc, pinned, ok;
+	int rc, pinned, kept = 0, ok;
 
 	if (!t->write)
 		return EACCES;
 	if (rq->nhosts > 0)
 		return admit_named(t, rq, sp, was, ans);
 	if ((rc = map_pinned(t, &pinned)) != 0 || (!pinned && was != NULL &&
-	    (rc = map_kept(t, was->id, &pinned)) != 0))
+	    (rc = map_kept(t, was->id, &kept)) != 0))
 		return rc;
-	if (!pinned)
+	if (!pinned && !kept)
 		return admit(t, rq, sp, was, ans);
 	if ((rc = txn_save(t, &sv)) != 0)
 		return rc;
+	t->idled_from = t->idled_to = 0;
 	if ((rc = admit(t, rq, sp, was, ans)) != 0 ||
 	    ans->status != AR_GRANTED ||
+	    (pinned && was == NULL && ((rc = tracked_fit(t, &ok)) != 0 ||
+	    ok)) ||
 	    (rc = map_after_admission(t, &ok, &conflict)) != 0 || ok) {
 		if (rc == 0)
 			return txn_keep(t, &sv);

@@ -47,6 +47,7 @@ enum kv_table {
 	KV_KEYS, KV_PRICING, KV_DEMAND,         /* format 4 */
 	KV_MAP, KV_PINS, KV_EXPORTED,           /* format 5 */
 	KV_HOLDS,                               /* format 6 */
+	KV_TRACKED, KV_EXPLICIT,                /* format 8 */
 	KV_TABLES
 };
 

@@ -425,6 +425,41 @@ ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to, uint32_t *peak)
 }
 
 /*
+ * Is there a slot in [from, to) where a's and b's counts add up to more
+ * than cap (*over)?  A chunk whose two peaks leave room is not read.
+ */
+int
+ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
+    int64_t to, uint32_t cap, int *over)
+{
+	const struct chunk *ca, *cb;
+	struct chunk_walk w;
+	uint32_t pa, pb;
+	int rc;
+
+	*over = 0;
+	if (!in_window(a, from, to) || !in_window(b, from, to))
+		return EINVAL;
+	for (chunks_from(&w, from, to); chunks_next(&w);) {
+		if ((rc = chunk_peak(t, a, w.k, &pa)) != 0 ||
+		    (rc = chunk_peak(t, b, w.k, &pb)) != 0)
+			return rc;
+		if ((uint64_t)pa + pb <= cap)
+			continue;
+		if ((rc = chunk_get(t, a, w.k, &ca)) != 0 ||
+		    (rc = chunk_get(t, b, w.k, &cb)) != 0)
+			return rc;
+		for (int64_t j = w.i; j < w.stop; j++)
+			if ((uint64_t)(ca ? ca->used[j - w.lo] : 0) +
+			    (cb ? cb->used[j - w.lo] : 0) > cap) {
+				*over = 1;
+				return 0;
+			}
+	}
+	return 0;
+}
+
+/*
  * GarQ Algorithm 4: the earliest start s in [lo, hi] such that every slot
  * of [s, s + len) has room for need more nodes; *start is -1 if none.
  * One pass: a full slot moves the candidate past it, and a chunk or block

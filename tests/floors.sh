@@ -18,7 +18,7 @@ OBJ=${1:?usage: floors.sh OBJDIR}
 FLOORS='
 1 kv array times where store lmdb/* pg/* mem/*
 2 ring slots resv classes demand hostset hostlist
-3 map
+3 track map
 4 mold search savepoint added hold cancel flex series add modify longest
 5 pricing price report check
 6 txn create
