@@ -603,6 +603,31 @@ tracked_fit(ar_txn *t, int *ok)
 }
 
 /*
+ * The common grant with pins in the plan: one copy, at the first start
+ * the rings give (where admit() grants it, moving nothing), which fits
+ * with the tracked hosts counted (*ok): no savepoint, no sweep.
+ */
+static int
+first_fit_tracked(ar_txn *t, const struct ar_request *rq,
+    const struct span *sp, int *ok)
+{
+	int64_t s;
+	int rc = 0;
+
+	*ok = 0;
+	if (rq->jobs != 1 || (rc = track_built(t, ok)) != 0 || !*ok)
+		return rc;
+	if ((rc = fit_first(t, sp->cls, sp->first, sp->last, sp->slots,
+	    sp->need, &s)) != 0)
+		return rc;
+	if (s == -1) {
+		*ok = 0;
+		return 0;
+	}
+	return track_fits(t, s, s + sp->slots, sp->need, ok);
+}
+
+/*
  * Admission, with the plan's mapping in mind.  Without pins in the plan
  * the rings decide alone: a plan within capacity always maps (map.c).
  * With pins, what the rings admit, moves included, stands if it fits
@@ -628,6 +653,12 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	    (rc = map_kept(t, was->id, &kept)) != 0))
 		return rc;
 	if (!pinned && !kept)
+		return admit(t, rq, sp, was, ans);
+	ok = 0;
+	if (pinned && was == NULL &&
+	    (rc = first_fit_tracked(t, rq, sp, &ok)) != 0)
+		return rc;
+	if (ok)
 		return admit(t, rq, sp, was, ans);
 	if ((rc = txn_save(t, &sv)) != 0)
 		return rc;

@@ -59,6 +59,8 @@ struct item {
 				   becomes what it was told last */
 	struct hostset got;     /* what the sweep gave it */
 	struct hostset ex;      /* swept the tracked way: its explicit hosts */
+	int anywhere;           /* ... it may have a tracked host's free time
+				   (a request being admitted) */
 };
 
 struct plan {
@@ -632,14 +634,15 @@ sweep_other(struct sweeper *w, struct item *it, uint64_t *pin)
 		if (*pin == 0)
 			*pin = w->fixed[k]->id;
 		if ((rc = hostset_union(&w->tmp, &w->blocked,
-		    &w->fixed[k]->want)) != 0)
+		    w->fixed[k]->fixed ? &w->fixed[k]->want :
+		    &w->fixed[k]->ex)) != 0)
 			return rc;
 		hostset_swap(&w->blocked, &w->tmp);
 	}
 	if ((rc = hostset_minus(&w->avail, &w->free_, &w->blocked)) != 0)
 		return rc;
 	if (w->p->tracked) {
-		if ((rc = off_tracked(w, it->s)) != 0)
+		if (!it->anywhere && (rc = off_tracked(w, it->s)) != 0)
 			return rc;
 		if (it->ex.n > 0)
 			return sweep_explicit(w, it);
@@ -708,8 +711,9 @@ sweep(struct plan *p, int first_fit, struct item **failed,
 		rc = ENOMEM;
 		goto out;
 	}
+	/* The tracked way, explicit hosts too are kept off. */
 	for (size_t i = 0; i < p->n; i++)
-		if (p->it[i].fixed && !p->it[i].history)
+		if ((p->it[i].fixed || p->it[i].ex.n > 0) && !p->it[i].history)
 			w.fixed[w.nfixed++] = &p->it[i];
 	if ((rc = hostset_append(&w.free_, 0, p->t->m.nodes)) != 0)
 		goto out;
@@ -759,6 +763,7 @@ fits_way(ar_txn *t, const struct ar_request *rq, int64_t start,
 	it->e = start + slots;
 	it->nodes = rq->nodes;
 	it->fixed = it->named = rq->nhosts > 0;
+	it->anywhere = tracked;
 	for (uint32_t i = 0; i < rq->nhosts && rc == 0; i++)
 		rc = hostset_append(&it->want, rq->hosts[i], 1);
 	if (rc != 0 || (rc = sweep(&p, 0, &failed, conflict)) != 0)
@@ -780,10 +785,10 @@ map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
 	uint64_t c;
 	int rc, tracked;
 
-	/* A plain request the tracked way is track_fits' question. */
+	/* Today's way, then the tracked way, where the request may have a
+	 * tracked host's free time (as map_after_admission will). */
 	if ((rc = fits_way(t, rq, start, slots, 0, ok, conflict)) != 0 ||
-	    *ok || rq->nhosts == 0 || (rc = tracked_way(t, &tracked)) != 0 ||
-	    !tracked)
+	    *ok || (rc = tracked_way(t, &tracked)) != 0 || !tracked)
 		return rc;
 	return fits_way(t, rq, start, slots, 1, ok, &c);
 }
@@ -808,6 +813,7 @@ moved_way(ar_txn *t, uint64_t id, int64_t start, int64_t end, int tracked,
 			p.it[i].s = start;
 			p.it[i].e = end;
 			p.it[i].ex.n = 0;
+			p.it[i].anywhere = tracked;
 		}
 	if ((rc = sweep(&p, 0, &failed, conflict)) != 0)
 		goto out;
@@ -877,8 +883,13 @@ map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 		if (way == 1 && ((rc = tracked_way(t, &tracked)) != 0 ||
 		    !tracked))
 			return rc;
-		if ((rc = plan_load(t, &p, way)) == 0 &&
-		    (rc = sweep(&p, 0, &failed, conflict)) == 0) {
+		if ((rc = plan_load(t, &p, way)) != 0)
+			goto next;
+		/* What was just granted may have a tracked host's free
+		 * time. */
+		for (size_t i = 0; i < p.n; i++)
+			p.it[i].anywhere = way && just_granted(t, p.it[i].id);
+		if ((rc = sweep(&p, 0, &failed, conflict)) == 0) {
 			*ok = failed == NULL;
 			/* One just granted: what is in its way; another:
 			 * itself. */
@@ -887,6 +898,7 @@ map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 			if (failed == NULL && (rc = plan_store(&p)) == 0)
 				rc = plan_track(&p);
 		}
+next:
 		plan_free(&p);
 		if (rc != 0)
 			return rc;

@@ -449,12 +449,24 @@ ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
 		if ((rc = chunk_get(t, a, w.k, &ca)) != 0 ||
 		    (rc = chunk_get(t, b, w.k, &cb)) != 0)
 			return rc;
-		for (int64_t j = w.i; j < w.stop; j++)
-			if ((uint64_t)(ca ? ca->used[j - w.lo] : 0) +
-			    (cb ? cb->used[j - w.lo] : 0) > cap) {
-				*over = 1;
-				return 0;
-			}
+		/* Then block by block, as the maxima allow. */
+		while (w.i < w.stop) {
+			int64_t bl = (w.i - w.lo) / BLOCK_SLOTS;
+			int64_t end = w.lo + (bl + 1) * BLOCK_SLOTS;
+
+			if (end > w.stop)
+				end = w.stop;
+			if ((uint64_t)(ca ? ca->blockmax[bl] : 0) +
+			    (cb ? cb->blockmax[bl] : 0) > cap)
+				for (int64_t j = w.i; j < end; j++)
+					if ((uint64_t)(ca ? ca->used[j - w.lo] :
+					    0) + (cb ? cb->used[j - w.lo] : 0) >
+					    cap) {
+						*over = 1;
+						return 0;
+					}
+			w.i = end;
+		}
 	}
 	return 0;
 }

@@ -274,7 +274,12 @@ int pg_cost(void);
 /* mapping.c: the plan on hosts, and admission with pins in it */
 int map_report(const struct trace *tr);
 void pins_backend(struct backend *b);
-void pins_report(struct stats *pins, struct stats *plain);
+/* Replay tr through today's whole-plan sweep (hostsweep.c) with the pins
+ * row's maintenance, in memory: the refusals the library must not exceed. */
+int pins_sweep_replay(const struct trace *tr, struct stats *st);
+/* Report the pins row against plain ar and the sweep: 1 if ar refused
+ * more than the sweep. */
+int pins_report(struct stats *pins, struct stats *plain, struct stats *sweep);
 
 /* curve.c */
 int cost_curve(void);
