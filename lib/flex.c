@@ -540,11 +540,72 @@ out:
 	return rc;
 }
 
+/* Reservation id, displaced by maintenance, is cancelled. */
+static int
+displace(ar_txn *t, uint64_t id)
+{
+	struct ar_resv r;
+	int rc;
+
+	if ((rc = resv_get(t, id, &r)) != 0)
+		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+	if ((rc = track_drop(t, id)) != 0)
+		return rc;
+	if (r.expires != 0) {
+		if ((rc = hold_index(t, &r, 0)) != 0)
+			return rc;
+		r.expires = 0;
+	}
+	return retire(t, &r, AR_CANCELLED, t->now);
+}
+
+/*
+ * Maintenance that wins (AR_RESV_MAINT, named hosts), where admission
+ * refused it: at its first start, its hosts taken from whatever has not
+ * started and does not name them.  Those reservations keep their times
+ * on other hosts where the plan with the maintenance maps so; the others
+ * are displaced (t->displaced): with AR_FORCE cancelled, and the
+ * maintenance granted, else it is refused (AR_R_DISPLACED, the first of
+ * them the conflict) and nothing changes.  A started or named
+ * reservation on its hosts refuses it (AR_R_HOSTS).
+ */
+static int
+admit_maint(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    struct ar_answer *ans)
+{
+	uint64_t conflict;
+	int64_t s = sp->first;
+	int rc, ok;
+
+	if ((rc = map_displace(t, rq, s, sp->slots, &ok, &conflict)) != 0)
+		return rc;
+	if (!ok || (t->ndisplaced > 0 && !(rq->flags & AR_FORCE))) {
+		ans->reason = ok ? AR_R_DISPLACED : AR_R_HOSTS;
+		ans->conflict = ok ? t->displaced[0] : conflict;
+		return place(t, sp, s, ans);
+	}
+	for (size_t i = 0; i < t->ndisplaced; i++)
+		if ((rc = displace(t, t->displaced[i])) != 0)
+			return rc;
+	if ((rc = place(t, sp, s, ans)) != 0 ||
+	    (rc = grant(t, rq, sp, NULL, s, 0, ans->free)) != 0 ||
+	    (rc = map_after_admission(t, &ok, &conflict)) != 0)
+		return rc;
+	if (!ok)
+		return AR_ECORRUPT;     /* map_displace said it maps */
+	ans->status = AR_GRANTED;
+	ans->reason = AR_R_NONE;
+	ans->conflict = 0;
+	ans->id = t->granted[0].id;
+	return 0;
+}
+
 /*
  * A request that names its hosts: at the first start in its window
  * where the rings let it in and the plan with it maps (map.c); it moves
  * nothing.  Then the plan's mapping is kept, as it is after every
- * admission while a pin is in the plan.
+ * admission while a pin is in the plan.  Maintenance refused so wins
+ * if it can (admit_maint).
  */
 static int
 admit_named(ar_txn *t, const struct ar_request *rq, const struct span *sp,
@@ -552,14 +613,19 @@ admit_named(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 {
 	uint64_t conflict;
 	int64_t s;
-	int rc, ok;
+	int rc, ok, maint = was == NULL &&
+	    (rq->resv_flags & AR_RESV_MAINT) != 0;
 
 	if ((rc = admission_begin(t, sp, ans, &s)) != 0)
 		return rc;
+	if (s == -1 && maint)
+		return admit_maint(t, rq, sp, ans);
 	if (s == -1)
 		return fit_refusal(t, sp, sp->last, 1, &ans->reason);
 	if ((rc = fit_mapped(t, rq, sp, sp->last, &s, &conflict)) != 0)
 		return rc;
+	if (s == -1 && maint)
+		return admit_maint(t, rq, sp, ans);
 	if (s == -1) {
 		ans->reason = AR_R_HOSTS;
 		ans->conflict = conflict;

@@ -571,6 +571,8 @@ struct ar_txn {
 	int expired;            /* holds this transaction released */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
+	uint64_t *displaced;    /* ... and what its maintenance displaced */
+	size_t ndisplaced, dcap;
 	/* Admitting a series (series.c): the occurrence a grant is, from 1
 	 * (0: no series), and the series, 0 until one is granted; and
 	 * what each occurrence was answered. */
@@ -657,6 +659,13 @@ int map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
  * of its own (*ok)?  As ar_modify maps it; *conflict as there. */
 int map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end,
     int *ok, uint64_t *conflict);
+/* Maintenance that wins (rq names hosts, AR_RESV_MAINT) at [start, start +
+ * slots): the reservations that cannot keep their times on other hosts
+ * with it in the plan, in t->displaced, and *ok if the plan maps without
+ * them; else (*ok 0) *conflict is the started or named reservation that
+ * holds its hosts. */
+int map_displace(ar_txn *t, const struct ar_request *rq, int64_t start,
+    int64_t slots, int *ok, uint64_t *conflict);
 /* After an admission while named hosts are in the plan: map it all
  * again and keep the mapping, or say (*ok 0) which reservation could
  * not be mapped. */

@@ -840,6 +840,92 @@ map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
 	return moved_way(t, id, start, end, 1, ok, &c);
 }
 
+/* The plan with the maintenance rq fixed at [start, start + slots) and
+ * without what was displaced so far, swept one way: *failed_id the
+ * reservation that found no hosts (0: none, or the maintenance), *fixed
+ * whether that one may not move. */
+static int
+displace_way(ar_txn *t, const struct ar_request *rq, int64_t start,
+    int64_t slots, int tracked, uint64_t *failed_id, int *fixed,
+    uint64_t *conflict)
+{
+	struct plan p;
+	struct item *it, *failed;
+	int rc;
+
+	*failed_id = 0;
+	*fixed = 0;
+	if ((rc = plan_load(t, &p, tracked)) != 0 ||
+	    (rc = plan_item(&p, &it)) != 0)
+		goto out;
+	it->s = start;
+	it->e = start + slots;
+	it->nodes = rq->nodes;
+	it->fixed = it->named = 1;
+	for (uint32_t i = 0; i < rq->nhosts && rc == 0; i++)
+		rc = hostset_append(&it->want, rq->hosts[i], 1);
+	for (size_t i = 0; i < p.n; i++)
+		for (size_t d = 0; d < t->ndisplaced; d++)
+			if (p.it[i].id == t->displaced[d])
+				p.it[i].history = 1;    /* out of the sweep */
+	if (rc != 0 || (rc = sweep(&p, 0, &failed, conflict)) != 0 ||
+	    failed == NULL)
+		goto out;
+	*fixed = failed->fixed;
+	*failed_id = failed->id;
+	if (failed->fixed && failed->id != 0)
+		*conflict = failed->id;
+	if (failed->id == 0)
+		*fixed = 1;
+out:
+	plan_free(&p);
+	return rc;
+}
+
+int
+map_displace(ar_txn *t, const struct ar_request *rq, int64_t start,
+    int64_t slots, int *ok, uint64_t *conflict)
+{
+	uint64_t id, other;
+	int rc, tracked, fixed, fixed2;
+
+	*ok = 0;
+	t->ndisplaced = 0;
+	if ((rc = tracked_way(t, &tracked)) != 0)
+		return rc;
+	/* Today's way, then the tracked way; what neither maps without is
+	 * displaced and the plan swept again: a sweep or two for each. */
+	for (;;) {
+		if ((rc = displace_way(t, rq, start, slots, 0, &id, &fixed,
+		    conflict)) != 0)
+			return rc;
+		if (id == 0 && !fixed)
+			break;
+		if (tracked) {
+			if ((rc = displace_way(t, rq, start, slots, 1, &other,
+			    &fixed2, conflict)) != 0)
+				return rc;
+			if (other == 0 && !fixed2)
+				break;
+			if (fixed) {
+				id = other;
+				fixed = fixed2;
+			}
+		}
+		/* The maintenance's hosts held by one that started or named
+		 * them: it does not win. */
+		if (fixed)
+			return 0;
+		if ((rc = array_room(&t->displaced, &t->dcap,
+		    t->ndisplaced + 1, sizeof(*t->displaced))) != 0)
+			return rc;
+		t->displaced[t->ndisplaced++] = id;
+	}
+	*ok = 1;
+	*conflict = 0;
+	return 0;
+}
+
 static int
 just_granted(const ar_txn *t, uint64_t id)
 {

@@ -426,7 +426,7 @@ ar_reason_name(enum ar_reason r)
 	static const char *const names[] = {
 		"none", "full", "past", "horizon", "capacity", "search-limit",
 		"key-reused", "booking-limit", "hosts",
-		"started"
+		"started", "displaced"
 	};
 
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ?

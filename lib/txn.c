@@ -28,7 +28,7 @@ txn_new(ar_store *s)
 	t->txn = NULL;
 	t->meta_dirty = t->flushed = 0;
 	slots_discard(t);       /* what an aborted transaction changed */
-	t->ngranted = t->nmoved = t->nocc = 0;
+	t->ngranted = t->nmoved = t->nocc = t->ndisplaced = 0;
 	return t;
 }
 
@@ -76,6 +76,7 @@ txn_destroy(ar_txn *t)
 	slots_free(t);
 	free(t->granted);
 	free(t->moved);
+	free(t->displaced);
 	free(t->occ);
 	free(t);
 }
