@@ -112,6 +112,24 @@ key_u64(unsigned char *buf, uint64_t v)
 		buf[i] = (unsigned char)v;
 }
 
+static inline void
+key_u32(unsigned char *buf, uint32_t v)
+{
+	buf[0] = (unsigned char)(v >> 24);
+	buf[1] = (unsigned char)(v >> 16);
+	buf[2] = (unsigned char)(v >> 8);
+	buf[3] = (unsigned char)v;
+}
+
+static inline uint32_t
+u32_key(const void *buf)
+{
+	const unsigned char *p = buf;
+
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
 static inline uint64_t
 u64_key(const void *buf)
 {

@@ -744,11 +744,55 @@ plan_store(struct plan *p)
 	return 0;
 }
 
-/* The plan with the request rq at [start, start + slots), swept today's
- * way or the tracked way. */
+/* Enter the request rq at [start, start + slots) in the plan, as *itp:
+ * no id yet, fixed on its hosts if it names them. */
 static int
-fits_way(ar_txn *t, const struct ar_request *rq, int64_t start,
-    int64_t slots, int tracked, int *ok, uint64_t *conflict)
+plan_request(struct plan *p, const struct ar_request *rq, int64_t start,
+    int64_t slots, struct item **itp)
+{
+	struct item *it;
+	int rc;
+
+	if ((rc = plan_item(p, itp)) != 0)
+		return rc;
+	it = *itp;
+	it->s = start;
+	it->e = start + slots;
+	it->nodes = rq->nodes;
+	it->fixed = it->named = rq->nhosts > 0;
+	for (uint32_t i = 0; i < rq->nhosts && rc == 0; i++)
+		rc = hostset_append(&it->want, rq->hosts[i], 1);
+	return rc;
+}
+
+/* What a sweep of the plan one way or the other is asked about: a
+ * request rq at start, or reservation id moved to [start, end). */
+struct asked {
+	const struct ar_request *rq;
+	uint64_t id;
+	int64_t start, end;
+};
+
+/* Today's way, then (if the tracking stands) the tracked way, as
+ * map_after_admission sweeps: *ok if either maps; *conflict today's. */
+static int
+both_ways(ar_txn *t, int (*way)(ar_txn *, const struct asked *, int, int *,
+    uint64_t *), const struct asked *a, int *ok, uint64_t *conflict)
+{
+	uint64_t c;
+	int rc, tracked;
+
+	if ((rc = way(t, a, 0, ok, conflict)) != 0 || *ok ||
+	    (rc = tracked_way(t, &tracked)) != 0 || !tracked)
+		return rc;
+	return way(t, a, 1, ok, &c);
+}
+
+/* The plan with the request at [start, end), swept today's way or the
+ * tracked way, where the request may have a tracked host's free time. */
+static int
+fits_way(ar_txn *t, const struct asked *a, int tracked, int *ok,
+    uint64_t *conflict)
 {
 	struct plan p;
 	struct item *it, *failed;
@@ -756,17 +800,11 @@ fits_way(ar_txn *t, const struct ar_request *rq, int64_t start,
 
 	*ok = 0;
 	if ((rc = plan_load(t, &p, tracked)) != 0 ||
-	    (rc = plan_item(&p, &it)) != 0)
+	    (rc = plan_request(&p, a->rq, a->start, a->end - a->start,
+	    &it)) != 0)
 		goto out;
-	it->id = 0;             /* the request: no id yet */
-	it->s = start;
-	it->e = start + slots;
-	it->nodes = rq->nodes;
-	it->fixed = it->named = rq->nhosts > 0;
 	it->anywhere = tracked;
-	for (uint32_t i = 0; i < rq->nhosts && rc == 0; i++)
-		rc = hostset_append(&it->want, rq->hosts[i], 1);
-	if (rc != 0 || (rc = sweep(&p, 0, &failed, conflict)) != 0)
+	if ((rc = sweep(&p, 0, &failed, conflict)) != 0)
 		goto out;
 	*ok = failed == NULL;
 	/* The request's own hosts taken: whoever holds them.  Another
@@ -782,23 +820,17 @@ int
 map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
     int64_t slots, int *ok, uint64_t *conflict)
 {
-	uint64_t c;
-	int rc, tracked;
+	struct asked a = { rq, 0, start, start + slots };
 
-	/* Today's way, then the tracked way, where the request may have a
-	 * tracked host's free time (as map_after_admission will). */
-	if ((rc = fits_way(t, rq, start, slots, 0, ok, conflict)) != 0 ||
-	    *ok || (rc = tracked_way(t, &tracked)) != 0 || !tracked)
-		return rc;
-	return fits_way(t, rq, start, slots, 1, ok, &c);
+	return both_ways(t, fits_way, &a, ok, conflict);
 }
 
 /* The plan with reservation id over [start, end), swept today's way or
  * the tracked way: there, as admission sees it, it holds no explicit
  * hosts in its new shape. */
 static int
-moved_way(ar_txn *t, uint64_t id, int64_t start, int64_t end, int tracked,
-    int *ok, uint64_t *conflict)
+moved_way(ar_txn *t, const struct asked *a, int tracked, int *ok,
+    uint64_t *conflict)
 {
 	struct plan p;
 	struct item *failed;
@@ -809,9 +841,9 @@ moved_way(ar_txn *t, uint64_t id, int64_t start, int64_t end, int tracked,
 	if ((rc = plan_load(t, &p, tracked)) != 0)
 		goto out;
 	for (size_t i = 0; i < p.n; i++)
-		if (p.it[i].id == id) {
-			p.it[i].s = start;
-			p.it[i].e = end;
+		if (p.it[i].id == a->id) {
+			p.it[i].s = a->start;
+			p.it[i].e = a->end;
 			p.it[i].ex.n = 0;
 			p.it[i].anywhere = tracked;
 		}
@@ -819,7 +851,7 @@ moved_way(ar_txn *t, uint64_t id, int64_t start, int64_t end, int tracked,
 		goto out;
 	*ok = failed == NULL;
 	/* Itself: what is in its way.  Another left without hosts: that. */
-	if (failed != NULL && failed->id != id)
+	if (failed != NULL && failed->id != a->id)
 		*conflict = failed->id;
 out:
 	plan_free(&p);
@@ -830,14 +862,9 @@ int
 map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
     uint64_t *conflict)
 {
-	uint64_t c;
-	int rc, tracked;
+	struct asked a = { NULL, id, start, end };
 
-	/* As map_after_admission will: today's way, then the tracked way. */
-	if ((rc = moved_way(t, id, start, end, 0, ok, conflict)) != 0 ||
-	    *ok || (rc = tracked_way(t, &tracked)) != 0 || !tracked)
-		return rc;
-	return moved_way(t, id, start, end, 1, ok, &c);
+	return both_ways(t, moved_way, &a, ok, conflict);
 }
 
 /* The plan with the maintenance rq fixed at [start, start + slots) and
@@ -856,20 +883,13 @@ displace_way(ar_txn *t, const struct ar_request *rq, int64_t start,
 	*failed_id = 0;
 	*fixed = 0;
 	if ((rc = plan_load(t, &p, tracked)) != 0 ||
-	    (rc = plan_item(&p, &it)) != 0)
+	    (rc = plan_request(&p, rq, start, slots, &it)) != 0)
 		goto out;
-	it->s = start;
-	it->e = start + slots;
-	it->nodes = rq->nodes;
-	it->fixed = it->named = 1;
-	for (uint32_t i = 0; i < rq->nhosts && rc == 0; i++)
-		rc = hostset_append(&it->want, rq->hosts[i], 1);
 	for (size_t i = 0; i < p.n; i++)
 		for (size_t d = 0; d < t->ndisplaced; d++)
 			if (p.it[i].id == t->displaced[d])
 				p.it[i].history = 1;    /* out of the sweep */
-	if (rc != 0 || (rc = sweep(&p, 0, &failed, conflict)) != 0 ||
-	    failed == NULL)
+	if ((rc = sweep(&p, 0, &failed, conflict)) != 0 || failed == NULL)
 		goto out;
 	*fixed = failed->fixed;
 	*failed_id = failed->id;

@@ -29,15 +29,6 @@
 
 #define PEAK_MASK ((1u << PEAK_BITS) - 1)
 
-static void
-key_u32(unsigned char *buf, uint32_t v)
-{
-	buf[0] = v >> 24;
-	buf[1] = v >> 16;
-	buf[2] = v >> 8;
-	buf[3] = v;
-}
-
 /* The key of position pos (or SUMMARY_KEY) of ring r. */
 static struct kv_val *
 pos_key(const struct ring *r, uint32_t pos, unsigned char key[8], struct kv_val *kv)

@@ -53,22 +53,6 @@ struct explicit_head {
 	int64_t start, end;     /* slots */
 };
 
-static void
-key_u32(unsigned char *buf, uint32_t v)
-{
-	buf[0] = v >> 24;
-	buf[1] = v >> 16;
-	buf[2] = v >> 8;
-	buf[3] = v;
-}
-
-static uint32_t
-u32_key(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-}
-
 /* The key of host h of pool 0 (size 8), or of its use from start (16). */
 static void
 use_key(unsigned char key[16], uint32_t h, int64_t start)

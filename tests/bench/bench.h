@@ -113,6 +113,9 @@ double timer_overhead(void);    /* ns, the median of a timed nothing */
 int sample(struct samples *s, uint64_t ns);
 int admit(const struct backend *b, const struct trace *tr, size_t i,
     struct stats *st);
+/* A backend's run() that is admit() for each request, in order. */
+int admit_each(const struct backend *b, const struct trace *tr, size_t from,
+    size_t to, int64_t clock, struct stats *st);
 int replay(const struct backend *b, const struct trace *tr, size_t limit,
     double budget, struct stats *st);
 void stats_free(struct stats *st);

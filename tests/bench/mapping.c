@@ -244,101 +244,123 @@ pins_backend(struct backend *b)
 
 /* --- the baseline: the whole-plan sweep -------------------------------------- */
 
-/* The sweep's search, else suggest within SUGGEST_LIMIT, then add, as
- * replay.c's admission; request i of the replay. */
-static int
-sweep_admit(struct hd *d, const struct req *r, uint64_t *id,
-    struct stats *st, size_t i)
-{
-	struct hreq q = { slots_up(r->start, SLOT), slots_up(r->dur, SLOT),
-	    r->nodes, 0, 0, 0 };
-	uint64_t t0 = now_ns(), t1;
-	int64_t at = -1;
-	enum fit f;
-	int rc, granted = 0;
+/* The host study's prototype of the sweep, as a backend of replay(). */
+struct base_backend {
+	struct cluster c;
+	struct hd d;
+	uint64_t next_id;
+	size_t periods;         /* maintenance booked so far */
+};
 
-	if ((rc = d->ops->search(d, &q, &f)) != 0)
+static struct hreq
+base_req(const struct req *q)
+{
+	struct hreq h = { slots_up(q->start, SLOT), slots_up(q->dur, SLOT),
+	    q->nodes, 0, 0, 0 };
+
+	return h;
+}
+
+/* The clock moves: what ended goes, what started keeps its hosts. */
+static int
+base_purge(const struct backend *b, int64_t clock, struct stats *st)
+{
+	struct base_backend *x = b->ctx;
+
+	(void)st;
+	x->d.now = slots_down(clock, SLOT);
+	return x->d.ops->clock(&x->d);
+}
+
+static int
+base_search(void *ctx, const struct req *q, enum fit *f)
+{
+	struct base_backend *x = ctx;
+	struct hreq h = base_req(q);
+
+	return x->d.ops->search(&x->d, &h, f);
+}
+
+static int
+base_suggest(void *ctx, const struct req *q, int64_t *start)
+{
+	struct base_backend *x = ctx;
+	struct hreq h = base_req(q);
+	int64_t at;
+	int rc;
+
+	if ((rc = x->d.ops->suggest(&x->d, &h, h.s + SUGGEST_LIMIT / SLOT,
+	    &at)) != 0)
 		return rc;
-	t1 = now_ns();
-	if (sample(&st->op[OP_SEARCH], t1 - t0) != 0)
-		return -1;
-	if (f == FIT)
-		at = q.s;
-	else if (f == FULL) {
-		if ((rc = d->ops->suggest(d, &q, q.s + SUGGEST_LIMIT / SLOT,
-		    &at)) != 0)
-			return rc;
-		t0 = t1;
-		t1 = now_ns();
-		if (sample(&st->op[OP_SUGGEST], t1 - t0) != 0)
-			return -1;
-	}
-	if (at >= 0) {
-		q.s = at;
-		if ((rc = d->ops->add(d, &q, *id, &granted)) != 0 ||
-		    sample(&st->op[OP_ADD], now_ns() - t1) != 0)
-			return rc != 0 ? rc : -1;
-		*id += granted != 0;
-	}
-	st->granted[i] = granted ? at * SLOT : -1;
-	st->ngranted += granted != 0;
-	st->done = i + 1;
+	*start = at < 0 ? -1 : at * SLOT;
 	return 0;
 }
 
-/* The maintenance of period p, as pin_fn books it in the library. */
 static int
-sweep_pins(struct hd *d, size_t p, int64_t clock, uint64_t *id)
+base_add(void *ctx, const struct req *q, int64_t start, int64_t *granted)
 {
-	for (int k = 0; k < PINS_PER_PERIOD; k++) {
+	struct base_backend *x = ctx;
+	struct hreq h = base_req(q);
+	int rc, yes = 0;
+
+	h.s = start / SLOT;
+	if ((rc = x->d.ops->add(&x->d, &h, x->next_id, &yes)) != 0)
+		return rc;
+	x->next_id += yes != 0;
+	*granted = yes ? start : -1;
+	return 0;
+}
+
+/* Before a period's requests, its maintenance, as pin_fn books it. */
+static int
+base_period(const struct backend *b, int64_t clock, int after)
+{
+	struct base_backend *x = b->ctx;
+
+	for (int k = 0; k < PINS_PER_PERIOD && !after; k++) {
 		struct hreq q = { slots_up(pin_earliest(clock, k), SLOT),
 		    slots_up(PIN_DURATION, SLOT), PIN_HOSTS, 0, 0,
-		    (((hmask)1 << PIN_HOSTS) - 1) << pin_first_host(p, k) };
+		    (((hmask)1 << PIN_HOSTS) - 1) <<
+		    pin_first_host(x->periods, k) };
 		int64_t at;
-		int rc, granted = 0;
+		int rc, yes = 0;
 
-		if ((rc = d->ops->suggest(d, &q, slots_up(pin_earliest(clock,
-		    k) + PIN_WINDOW, SLOT), &at)) != 0)
+		if ((rc = x->d.ops->suggest(&x->d, &q, slots_up(pin_earliest(
+		    clock, k) + PIN_WINDOW, SLOT), &at)) != 0)
 			return rc;
 		q.s = at;
-		if (at >= 0 && (rc = d->ops->add(d, &q, *id, &granted)) != 0)
+		if (at >= 0 && (rc = x->d.ops->add(&x->d, &q, x->next_id,
+		    &yes)) != 0)
 			return rc;
-		*id += granted != 0;
+		x->next_id += yes != 0;
 	}
+	x->periods += !after;
 	return 0;
 }
 
 int
 pins_sweep_replay(const struct trace *tr, struct stats *st)
 {
-	struct cluster c;
-	struct hd d;
-	uint64_t id = 1, t0 = now_ns();
-	int rc = 0;
+	struct base_backend *x = calloc(1, sizeof(*x));
+	struct backend b = { "whole-plan sweep, pins", x, base_purge,
+	    admit_each, base_search, base_suggest, base_add, base_period,
+	    NULL };
+	int rc;
 
-	memset(st, 0, sizeof(*st));
-	cluster_plain(&c, NODES);
-	if ((st->granted = malloc((tr->n ? tr->n : 1) *
-	    sizeof(*st->granted))) == NULL ||
-	    hd_make(&d, &sweep_design, &c, HF_BEST, slots_down(tr->pclock[0],
-	    SLOT), HORIZON / SLOT) != 0) {
+	if (x == NULL)
+		return -1;
+	cluster_plain(&x->c, NODES);
+	x->next_id = 1;
+	if (hd_make(&x->d, &sweep_design, &x->c, HF_BEST,
+	    slots_down(tr->pclock[0], SLOT), HORIZON / SLOT) != 0) {
+		free(x);
 		fprintf(stderr, "bench: out of memory\n");
 		return -1;
 	}
-	for (size_t p = 0; p < tr->np && rc == 0; p++) {
-		d.now = slots_down(tr->pclock[p], SLOT);
-		if ((rc = d.ops->clock(&d)) != 0 ||
-		    (rc = sweep_pins(&d, p, tr->pclock[p], &id)) != 0)
-			break;
-		for (size_t i = tr->pfirst[p]; i < tr->pfirst[p + 1] &&
-		    rc == 0; i++)
-			rc = sweep_admit(&d, &tr->r[i], &id, st, i);
-	}
-	st->wall = (double)(now_ns() - t0) / 1e9;
-	hd_destroy(&d);
-	if (rc != 0)
-		fprintf(stderr, "bench: the sweep baseline failed (%d)\n", rc);
-	return rc != 0 ? -1 : 0;
+	rc = replay(&b, tr, 0, 0, st);
+	hd_destroy(&x->d);
+	free(x);
+	return rc;
 }
 
 /*
