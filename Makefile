@@ -474,9 +474,9 @@ SQLITE_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS = $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 BENCH_SRC = $(addprefix tests/bench/,bench.c replay.c trace.c floor.c \
 	compare.c arstore.c sqlite.c cmds.c curve.c usage.c mapping.c modify.c \
-	hold.c pgcost.c)
+	hold.c pgcost.c) $(HOSTS_SRC)
 
-$(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h $(B)/libar.a $(HEADERS)
+$(B)/bench/bench: $(BENCH_SRC) tests/bench/bench.h tests/bench/hosts.h $(B)/libar.a $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SQLITE_CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRC) \
 		$(B)/libar.a $(LMDB_LIBS) $(SQLITE_LIBS) -lm

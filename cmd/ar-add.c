@@ -39,6 +39,9 @@ struct add_line {
 	uint64_t *ids;          /* --modify series=N: its reservations ... */
 	struct ar_resv *was;    /* ... as they were before the change */
 	size_t nids, idcap, wascap;
+	struct ar_resv *displaced;      /* maintenance: what it displaced
+					   (or would have), as now */
+	size_t ndisplaced, dispcap;
 };
 
 /* The fields a modify reads; the others pass through. */
@@ -54,6 +57,7 @@ static const struct option longopts[] = {
 	{ "no-move", no_argument, NULL, 'n' },
 	{ "later", no_argument, NULL, 'e' },
 	{ "partial", no_argument, NULL, 'p' },
+	{ "force", no_argument, NULL, 'f' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -82,6 +86,9 @@ option(struct ctx *x, int opt, const char *arg)
 	case 'p':
 		o->flags |= AR_PARTIAL;
 		x->answers = 2;         /* room for the copies refused */
+		return 0;
+	case 'f':
+		o->flags |= AR_FORCE;
 		return 0;
 	}
 	return -1;
@@ -299,6 +306,27 @@ keep_placed(ar_txn *t, struct item *it, int all)
 	l->nplaced = ng + nm;
 	for (size_t i = all ? 0 : ng; i < l->nplaced; i++)
 		if ((rc = ar_get(t, l->placed[i].id, &l->moved[i])) != 0)
+			return rc;
+	return 0;
+}
+
+/* What maintenance displaced (or would have), as the records are now. */
+static int
+keep_displaced(ar_txn *t, struct item *it)
+{
+	struct add_line *l = it->own;
+	const uint64_t *ids;
+	size_t n;
+	int rc;
+
+	ar_displaced(t, &ids, &n);
+	l->ndisplaced = 0;
+	if (array_room(&l->displaced, &l->dispcap, n,
+	    sizeof(*l->displaced)) != 0)
+		return ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if ((rc = ar_get(t, ids[i], &l->displaced[l->ndisplaced++])) !=
+		    0)
 			return rc;
 	return 0;
 }
@@ -579,7 +607,8 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 	/* A replay's copies are told in the state they are in now, and
 	 * pieces each with its own price. */
 	if ((rc = keep_placed(t, it, it->alts[0].replayed ||
-	    it->alts[0].pieces != 0)) != 0)
+	    it->alts[0].pieces != 0)) != 0 ||
+	    (rc = keep_displaced(t, it)) != 0)
 		return rc;
 	/* A refusal is written too, in the demand log. */
 	it->wrote = !it->alts[0].replayed;
@@ -614,6 +643,28 @@ emit_moved(struct ctx *x, struct item *it)
 		    ar_record_set(&moved, "status", "moved") != 0 ||
 		    cmd_print(x, &moved) != 0;
 		ar_record_free(&moved);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* One line per reservation maintenance displaced: cancelled (--force)
+ * or still granted, the maintenance refused. */
+static int
+emit_displaced(struct ctx *x, struct item *it)
+{
+	struct add_line *l = it->own;
+
+	for (size_t i = 0; i < l->ndisplaced; i++) {
+		struct ar_record d;
+		int rc;
+
+		ar_record_init(&d);
+		rc = cmd_resv(&d, &l->displaced[i]) != 0 ||
+		    ar_record_set(&d, "reason", "displaced") != 0 ||
+		    cmd_print(x, &d) != 0;
+		ar_record_free(&d);
 		if (rc)
 			return -1;
 	}
@@ -844,7 +895,7 @@ emit(struct ctx *x, struct item *it)
 		    cmd_answer(it, &it->alts[it->nalts - 1]) != 0 ||
 		    cmd_print(x, r) != 0)
 			return -1;
-	if (emit_moved(x, it) != 0)
+	if (emit_moved(x, it) != 0 || emit_displaced(x, it) != 0)
 		return -1;
 	return l->ngranted < it->rq.jobs ? EXIT_REFUSED : 0;
 }
@@ -858,14 +909,15 @@ line_free(void *own)
 	free(l->moved);
 	free(l->ids);
 	free(l->was);
+	free(l->displaced);
 }
 
 static const struct cmd add = {
 	.name = "ar-add",
 	.bit = CMD_ADD,
-	.usage = "[-cmenp] [key=value ...]",
+	.usage = "[-cmenpf] [key=value ...]",
 	.write = AR_WRITE,
-	.shortopts = "cmenp",
+	.shortopts = "cmenpf",
 	.longopts = longopts,
 	.option = option,
 	.prepare = prepare,

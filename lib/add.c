@@ -132,7 +132,7 @@ add(ar_txn *t, const struct ar_request *asked_for,
 
 	/* Where owners are roles, the session's books, whatever it says. */
 	own.owner = txn_owner(t, asked_for->owner);
-	t->ngranted = t->nmoved = t->nocc = 0;
+	t->ngranted = t->nmoved = t->nocc = t->ndisplaced = 0;
 	if (!t->write)
 		return EACCES;
 	if (rq->nlevels > 0 && (rep != NULL || (rc = levels_check(rq)) != 0))

@@ -19,6 +19,13 @@ ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
 	*nm = t->nmoved;
 }
 
+void
+ar_displaced(const ar_txn *t, const uint64_t **ids, size_t *n)
+{
+	*ids = t->displaced;
+	*n = t->ndisplaced;
+}
+
 /* The entry for id in a[0 .. n), or n. */
 static size_t
 find_placed(const struct ar_placed *a, size_t n, uint64_t id)

@@ -107,10 +107,13 @@ enum ar_reason {
 				 * with it would not map (see ar_map) */
 	AR_R_STARTED,           /* ar_modify: it has started, so its start
 				 * and nodes stay */
-	AR_R_SLICES             /* a split request: no interval fits, and
+	AR_R_SLICES,            /* a split request: no interval fits, and
 				 * no set of slices before its deadline */
+	AR_R_DISPLACED          /* maintenance that would win displaces
+				 * reservations (ar_displaced); AR_FORCE
+				 * cancels them */
 };
-#define AR_REASONS (AR_R_SLICES + 1)    /* how many there are */
+#define AR_REASONS (AR_R_DISPLACED + 1) /* how many there are */
 
 typedef struct ar_store ar_store;
 typedef struct ar_txn ar_txn;
@@ -233,6 +236,7 @@ struct ar_request {
 #define AR_LATER   0x2  /* move others only later (FCFS-EDS); by default
                          * earlier or later, nearest first (FCFS-LRH) */
 #define AR_PARTIAL 0x4  /* grant the copies that fit, not all or nothing */
+#define AR_FORCE   0x8  /* maintenance that wins: cancel what it displaces */
 #define AR_JOBS_MAX 4096        /* copies in one request */
 #define AR_SERIES_MAX 4096      /* occurrences in one series */
 #define AR_HOLD_MAX 31536000    /* the longest hold, a year, in seconds */
@@ -810,6 +814,24 @@ void ar_added(const ar_txn *t, const struct ar_placed **granted, size_t *ng,
  * ar_search or ar_add.
  */
 void ar_pieces(const ar_txn *t, const struct ar_placed **pieces, size_t *n);
+
+/*
+ * Maintenance that wins: an ar_add of a request with AR_RESV_MAINT in
+ * resv_flags that names its hosts, which admission as above refuses, is
+ * placed at the first start of its window all the same, its hosts taken:
+ * the reservations that have not started and did not name hosts are
+ * mapped onto other hosts, keeping their times, where the plan with the
+ * maintenance maps so; the rest are displaced.  Without AR_FORCE in
+ * rq->flags a displacement refuses the maintenance (AR_R_DISPLACED,
+ * ans->conflict the first displaced) and changes nothing; with it they
+ * are cancelled and the maintenance granted.  A started or named
+ * reservation on its hosts refuses it (AR_R_HOSTS and the conflict).
+ * ar_displaced tells the reservations the last ar_add displaced (or
+ * would have), in the order found; the array belongs to t and lasts
+ * until the next ar_add.  A maintenance admitted without displacing
+ * anything tells none.
+ */
+void ar_displaced(const ar_txn *t, const uint64_t **ids, size_t *n);
 
 /* Read reservation id into r: a hold whose expiry came by the store clock
  * reads as AR_EXPIRED, changed at its expiry, whether or not a writer has

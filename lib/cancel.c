@@ -11,7 +11,8 @@ unpin_unhold(ar_txn *t, struct ar_resv *r)
 {
 	int rc;
 
-	if (r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0)
+	if ((r->named && (rc = map_pin(t, r, NULL, 0, 0)) != 0) ||
+	    (rc = track_drop(t, r->id)) != 0)
 		return rc;
 	if (r->expires != 0) {
 		if ((rc = hold_index(t, r, 0)) != 0)

@@ -646,6 +646,60 @@ check_ring(struct checker *c, struct ring *r, uint32_t cls,
 }
 
 /*
+ * The tracked hosts: the idle ring counts, slot by slot, the tracked
+ * hosts no explicit use holds there (track.c); while the tracking is
+ * built and a pin is in the plan, the rings together stay within the
+ * nodes, so that the pool's reservations map.
+ */
+static int
+check_tracked(struct checker *c)
+{
+	ar_txn *t = c->t;
+	int64_t m = t->m.horizon;
+	uint64_t *expect;
+	uint32_t *got = NULL, *used = NULL;
+	int rc, built, pinned;
+
+	if ((expect = malloc((size_t)m * sizeof(*expect))) == NULL ||
+	    (got = malloc((size_t)m * sizeof(*got))) == NULL ||
+	    (used = malloc((size_t)m * sizeof(*used))) == NULL) {
+		rc = ENOMEM;
+		goto out;
+	}
+	if ((rc = track_expect(t, expect)) == AR_ECORRUPT) {
+		violation(c, "the tracked hosts' entries are malformed or out "
+		    "of order");
+		rc = 0;
+		goto out;
+	}
+	if (rc != 0 || (rc = ring_counts(t, &t->idle, t->base, t->base + m,
+	    got)) != 0 || (rc = ring_counts(t, &t->ring, t->base,
+	    t->base + m, used)) != 0 || (rc = map_pinned(t, &pinned)) != 0 ||
+	    (rc = track_built(t, &built)) != 0) {
+		if (rc == AR_ECORRUPT) {
+			violation(c, "an idle ring chunk's peak disagrees with "
+			    "its counts");
+			rc = 0;
+		}
+		goto out;
+	}
+	for (int64_t i = 0; i < m; i++) {
+		if (got[i] != expect[i])
+			violation(c, "slot %" PRId64 " counts %" PRIu32 " tracked "
+			    "hosts idle, their entries %" PRIu64, t->base + i,
+			    got[i], expect[i]);
+		if (pinned && built && (uint64_t)got[i] + used[i] > t->m.nodes)
+			violation(c, "slot %" PRId64 " is over capacity with "
+			    "the tracked hosts idle there", t->base + i);
+	}
+out:
+	free(expect);
+	free(got);
+	free(used);
+	return rc;
+}
+
+/*
  * The mapping.  Hosts are checked one by one here, expanded from their
  * runs, not with the host sets map.c computes with: what is verified
  * is the sweep's result, not its code.
@@ -1082,6 +1136,8 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 		rc = check_ring(&c, &t->ring, 1, c.expect);
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = check_ring(&c, &t->limit[i], i, c.limit[i]);
+	if (rc == 0)
+		rc = check_tracked(&c);
 	if (rc == 0)
 		rc = check_mapping(&c);
 out:

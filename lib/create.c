@@ -256,10 +256,27 @@ upgrade_txn(ar_store *s, unsigned flags, int *from)
 	return rc;
 }
 
+/* Format 8: the hosts that the pins in the plan name become tracked,
+ * from a mapping of the whole plan (map.c), kept. */
+static int
+track_pins(ar_txn *t, void *arg)
+{
+	uint64_t conflict;
+	int rc, pinned, built, ok;
+
+	(void)arg;
+	if ((rc = map_pinned(t, &pinned)) != 0 || !pinned ||
+	    (rc = track_built(t, &built)) != 0 || built)
+		return rc;
+	/* A plan that does not map stays untracked, swept as before. */
+	return map_after_admission(t, &ok, &conflict);
+}
+
 int
 ar_upgrade(const char *where, unsigned flags, long wait_ms, int *from)
 {
 	ar_store s = { .be = kv_backend_of(where), .wait_ms = wait_ms };
+	ar_store *up;
 	int rc;
 
 	*from = 0;
@@ -270,5 +287,13 @@ ar_upgrade(const char *where, unsigned flags, long wait_ms, int *from)
 	    (rc = ar_grow(&s, 0)) == 0)
 		;
 	s.be->close(s.ks);
+	/* A transaction of its own, once the store reads as format 8: until
+	 * it commits, admission sweeps the plan as format 7 did. */
+	if (rc != 0 || *from == 0 || *from >= 8 ||
+	    (rc = ar_open(where, 0, &up)) != 0)
+		return rc;
+	up->wait_ms = wait_ms;
+	rc = ar_write(up, 0, 0, track_pins, NULL);
+	ar_close(up);
 	return rc;
 }

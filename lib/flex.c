@@ -56,13 +56,15 @@ log_move(ar_txn *t, const struct ar_resv *r, int64_t from)
 	return 0;
 }
 
-/* Take a live reservation out of the ring and its start list. */
+/* Take a live reservation out of the ring and its start list, and off
+ * the tracked hosts it held: it comes back as one of the pool's. */
 static int
 take_out(ar_txn *t, const struct ar_resv *r)
 {
 	int rc;
 
-	if ((rc = fit_add(t, r->cls, r->start / t->m.slot,
+	if ((rc = track_drop(t, r->id)) != 0 ||
+	    (rc = fit_add(t, r->cls, r->start / t->m.slot,
 	    r->end / t->m.slot, -(int64_t)r->nodes * r->jobs)) != 0)
 		return rc;
 	return resv_index(t, r, 0);
@@ -539,11 +541,72 @@ out:
 	return rc;
 }
 
+/* Reservation id, displaced by maintenance, is cancelled. */
+static int
+displace(ar_txn *t, uint64_t id)
+{
+	struct ar_resv r;
+	int rc;
+
+	if ((rc = resv_get(t, id, &r)) != 0)
+		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+	if ((rc = track_drop(t, id)) != 0)
+		return rc;
+	if (r.expires != 0) {
+		if ((rc = hold_index(t, &r, 0)) != 0)
+			return rc;
+		r.expires = 0;
+	}
+	return retire(t, &r, AR_CANCELLED, t->now);
+}
+
+/*
+ * Maintenance that wins (AR_RESV_MAINT, named hosts), where admission
+ * refused it: at its first start, its hosts taken from whatever has not
+ * started and does not name them.  Those reservations keep their times
+ * on other hosts where the plan with the maintenance maps so; the others
+ * are displaced (t->displaced): with AR_FORCE cancelled, and the
+ * maintenance granted, else it is refused (AR_R_DISPLACED, the first of
+ * them the conflict) and nothing changes.  A started or named
+ * reservation on its hosts refuses it (AR_R_HOSTS).
+ */
+static int
+admit_maint(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    struct ar_answer *ans)
+{
+	uint64_t conflict;
+	int64_t s = sp->first;
+	int rc, ok;
+
+	if ((rc = map_displace(t, rq, s, sp->slots, &ok, &conflict)) != 0)
+		return rc;
+	if (!ok || (t->ndisplaced > 0 && !(rq->flags & AR_FORCE))) {
+		ans->reason = ok ? AR_R_DISPLACED : AR_R_HOSTS;
+		ans->conflict = ok ? t->displaced[0] : conflict;
+		return place(t, sp, s, ans);
+	}
+	for (size_t i = 0; i < t->ndisplaced; i++)
+		if ((rc = displace(t, t->displaced[i])) != 0)
+			return rc;
+	if ((rc = place(t, sp, s, ans)) != 0 ||
+	    (rc = grant(t, rq, sp, NULL, s, 0, ans->free)) != 0 ||
+	    (rc = map_after_admission(t, &ok, &conflict)) != 0)
+		return rc;
+	if (!ok)
+		return AR_ECORRUPT;     /* map_displace said it maps */
+	ans->status = AR_GRANTED;
+	ans->reason = AR_R_NONE;
+	ans->conflict = 0;
+	ans->id = t->granted[0].id;
+	return 0;
+}
+
 /*
  * A request that names its hosts: at the first start in its window
  * where the rings let it in and the plan with it maps (map.c); it moves
  * nothing.  Then the plan's mapping is kept, as it is after every
- * admission while a pin is in the plan.
+ * admission while a pin is in the plan.  Maintenance refused so wins
+ * if it can (admit_maint).
  */
 static int
 admit_named(ar_txn *t, const struct ar_request *rq, const struct span *sp,
@@ -551,14 +614,19 @@ admit_named(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 {
 	uint64_t conflict;
 	int64_t s;
-	int rc, ok;
+	int rc, ok, maint = was == NULL &&
+	    (rq->resv_flags & AR_RESV_MAINT) != 0;
 
 	if ((rc = admission_begin(t, sp, ans, &s)) != 0)
 		return rc;
+	if (s == -1 && maint)
+		return admit_maint(t, rq, sp, ans);
 	if (s == -1)
 		return fit_refusal(t, sp, sp->last, 1, &ans->reason);
 	if ((rc = fit_mapped(t, rq, sp, sp->last, &s, &conflict)) != 0)
 		return rc;
+	if (s == -1 && maint)
+		return admit_maint(t, rq, sp, ans);
 	if (s == -1) {
 		ans->reason = AR_R_HOSTS;
 		ans->conflict = conflict;
@@ -576,13 +644,65 @@ admit_named(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 }
 
 /*
+ * With pins in the plan and the tracking built: does every reservation
+ * the last admission granted or moved fit with the tracked hosts' idle
+ * time counted (*ok)?  Then the plan maps (track.c) without a sweep.
+ */
+static int
+tracked_fit(ar_txn *t, int *ok)
+{
+	int64_t slot = t->m.slot;
+	int rc;
+
+	*ok = 0;
+	if ((rc = track_built(t, ok)) != 0 || !*ok ||
+	    (rc = track_idled(t, ok)) != 0)
+		return rc;
+	for (size_t i = 0; i < t->ngranted && *ok; i++)
+		if ((rc = track_fits(t, t->granted[i].start / slot,
+		    t->granted[i].end / slot, 0, ok)) != 0)
+			return rc;
+	for (size_t i = 0; i < t->nmoved && *ok; i++)
+		if ((rc = track_fits(t, t->moved[i].start / slot,
+		    t->moved[i].end / slot, 0, ok)) != 0)
+			return rc;
+	return 0;
+}
+
+/*
+ * The common grant with pins in the plan: one copy, at the first start
+ * the rings give (where admit() grants it, moving nothing), which fits
+ * with the tracked hosts counted (*ok): no savepoint, no sweep.
+ */
+static int
+first_fit_tracked(ar_txn *t, const struct ar_request *rq,
+    const struct span *sp, int *ok)
+{
+	int64_t s;
+	int rc = 0;
+
+	*ok = 0;
+	if (rq->jobs != 1 || (rc = track_built(t, ok)) != 0 || !*ok)
+		return rc;
+	if ((rc = fit_first(t, sp->cls, sp->first, sp->last, sp->slots,
+	    sp->need, &s)) != 0)
+		return rc;
+	if (s == -1) {
+		*ok = 0;
+		return 0;
+	}
+	return track_fits(t, s, s + sp->slots, sp->need, ok);
+}
+
+/*
  * Admission, with the plan's mapping in mind.  Without pins in the plan
  * the rings decide alone: a plan within capacity always maps (map.c).
- * With pins, what the rings admit, moves included, stands only if the
- * whole plan still maps; otherwise it is undone and refused, naming the
- * reservation that would have been left without hosts.  So too for a
- * reservation changed (was) whose hosts the mapping keeps: its entry
- * must follow its new shape, and a started one keeps its hosts.
+ * With pins, what the rings admit, moves included, stands if it fits
+ * with the tracked hosts counted (a new request, not a change), or else
+ * if the whole plan still maps; otherwise it is undone and refused,
+ * naming the reservation that would have been left without hosts.  So
+ * too for a reservation changed (was) whose hosts the mapping keeps: its
+ * entry must follow its new shape, and a started one keeps its hosts.
  */
 int
 admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
@@ -590,21 +710,30 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 {
 	struct savepoint sv;
 	uint64_t conflict;
-	int rc, pinned, ok;
+	int rc, pinned, kept = 0, ok;
 
 	if (!t->write)
 		return EACCES;
 	if (rq->nhosts > 0)
 		return admit_named(t, rq, sp, was, ans);
 	if ((rc = map_pinned(t, &pinned)) != 0 || (!pinned && was != NULL &&
-	    (rc = map_kept(t, was->id, &pinned)) != 0))
+	    (rc = map_kept(t, was->id, &kept)) != 0))
 		return rc;
-	if (!pinned)
+	if (!pinned && !kept)
+		return admit(t, rq, sp, was, ans);
+	ok = 0;
+	if (pinned && was == NULL &&
+	    (rc = first_fit_tracked(t, rq, sp, &ok)) != 0)
+		return rc;
+	if (ok)
 		return admit(t, rq, sp, was, ans);
 	if ((rc = txn_save(t, &sv)) != 0)
 		return rc;
+	t->idled_from = t->idled_to = 0;
 	if ((rc = admit(t, rq, sp, was, ans)) != 0 ||
 	    ans->status != AR_GRANTED ||
+	    (pinned && was == NULL && ((rc = tracked_fit(t, &ok)) != 0 ||
+	    ok)) ||
 	    (rc = map_after_admission(t, &ok, &conflict)) != 0 || ok) {
 		if (rc == 0)
 			return txn_keep(t, &sv);

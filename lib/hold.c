@@ -82,6 +82,7 @@ holds_expire(ar_txn *t)
 		t->meta_dirty = 1;
 		if ((rc = kv_cursor_del(cur)) != 0 ||
 		    (r.named && (rc = map_pin(t, &r, NULL, 0, 0)) != 0) ||
+		    (rc = track_drop(t, r.id)) != 0 ||
 		    (rc = retire(t, &r, AR_EXPIRED, expires)) != 0)
 			break;
 		t->expired++;

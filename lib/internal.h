@@ -122,6 +122,24 @@ key_u64(unsigned char *buf, uint64_t v)
 		buf[i] = (unsigned char)v;
 }
 
+static inline void
+key_u32(unsigned char *buf, uint32_t v)
+{
+	buf[0] = (unsigned char)(v >> 24);
+	buf[1] = (unsigned char)(v >> 16);
+	buf[2] = (unsigned char)(v >> 8);
+	buf[3] = (unsigned char)v;
+}
+
+static inline uint32_t
+u32_key(const void *buf)
+{
+	const unsigned char *p = buf;
+
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
 static inline uint64_t
 u64_key(const void *buf)
 {
@@ -414,6 +432,10 @@ int ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to,
     uint32_t *peak);
 int ring_first_fit(ar_txn *t, struct ring *r, int64_t lo, int64_t hi,
     int64_t len, uint64_t need, int64_t *start);
+/* Is there a slot of [from, to) where a's and b's counts add up to more
+ * than cap (*over)? */
+int ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
+    int64_t to, uint32_t cap, int *over);
 int ring_add(ar_txn *t, struct ring *r, int64_t from, int64_t to,
     int64_t delta);
 int ring_counts(ar_txn *t, struct ring *r, int64_t from, int64_t to,
@@ -584,6 +606,7 @@ struct ar_txn {
 	int flushed;            /* this transaction holds dirty chunk pages */
 	/* The records' and rings': */
 	struct ring ring;       /* nodes in use per slot */
+	struct ring idle;       /* tracked hosts idle per slot (track.c) */
 	struct pricing pr;      /* the price classes, loaded at begin */
 	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
 	 * cheaper, whose capacity is the booking limit b_i (class 1's is
@@ -597,6 +620,10 @@ struct ar_txn {
 	/* The plan's (map.c): */
 	int pins;               /* a reservation with named hosts has not
 				   ended: 1, 0, or -1 not known yet */
+	int tracking;           /* the tracked hosts were built (track.c):
+				   1, 0, or -1 not known yet */
+	int64_t idled_from;     /* the slots where explicit uses went since */
+	int64_t idled_to;       /* ... track_idled() was last asked */
 	/* Booking's: */
 	int64_t released;       /* holds expiring by this clock are released:
 				   a write transaction's now, or the clock
@@ -607,6 +634,8 @@ struct ar_txn {
 					   begin if meta's reclaim says so */
 	struct ar_placed *granted, *moved;      /* what the last ar_add did */
 	size_t ngranted, nmoved, gcap, mcap;
+	uint64_t *displaced;    /* ... and what its maintenance displaced */
+	size_t ndisplaced, dcap;
 	/* Admitting a series (series.c): the occurrence a grant is, from 1
 	 * (0: no series), and the series, 0 until one is granted; and
 	 * what each occurrence was answered. */
@@ -701,6 +730,13 @@ int map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
  * of its own (*ok)?  As ar_modify maps it; *conflict as there. */
 int map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end,
     int *ok, uint64_t *conflict);
+/* Maintenance that wins (rq names hosts, AR_RESV_MAINT) at [start, start +
+ * slots): the reservations that cannot keep their times on other hosts
+ * with it in the plan, in t->displaced, and *ok if the plan maps without
+ * them; else (*ok 0) *conflict is the started or named reservation that
+ * holds its hosts. */
+int map_displace(ar_txn *t, const struct ar_request *rq, int64_t start,
+    int64_t slots, int *ok, uint64_t *conflict);
 /* After an admission while named hosts are in the plan: map it all
  * again and keep the mapping, or say (*ok 0) which reservation could
  * not be mapped. */
@@ -719,6 +755,53 @@ int map_kept(ar_txn *t, uint64_t id, int *yes);
 int map_forget(ar_txn *t, uint64_t id);
 /* Drop the pins of reservations that ended by the clock. */
 int map_prune(ar_txn *t);
+
+/* track.c */
+/* The idle ring of pool p has ring id IDLE_RING + p (only pool 0 yet);
+ * the node ring's id is 0, the limit rings' their class. */
+#define IDLE_RING 0x100u
+
+/* A tracked host and its until (slot). */
+struct track_host {
+	uint32_t host;
+	int64_t until;
+};
+
+/* A reservation of a mapping, for track_build: its slots, whether it
+ * named its hosts, the hosts the mapping gave it. */
+struct track_use {
+	uint64_t id;
+	int64_t s, e;
+	int named;
+	const struct hostset *got;
+};
+
+/* Were the tracked hosts built (*yes)?  Until they are, admission with
+ * pins in the plan sweeps the plan. */
+int track_built(ar_txn *t, int *yes);
+/* Do need more nodes of the pool fit over slots [s, e) (*ok): the node
+ * ring and the idle tracked hosts leave room at every slot? */
+int track_fits(ar_txn *t, int64_t s, int64_t e, uint64_t need, int *ok);
+/* The explicit hosts of reservation id over [s, e), into ex (none if it
+ * holds none, or not with that shape). */
+int track_explicit(ar_txn *t, uint64_t id, int64_t s, int64_t e,
+    struct hostset *ex);
+/* Reservation id leaves its place (cancelled, expired, moved, changed):
+ * its explicit uses go, and the hosts are idle there. */
+int track_drop(ar_txn *t, uint64_t id);
+/* Do the slots where explicit uses went (track_drop) since the last call
+ * still fit, tracked hosts counted (*ok)?  The record starts again. */
+int track_idled(ar_txn *t, int *ok);
+/* Forget every tracked host and explicit use, and the idle they made. */
+int track_reset(ar_txn *t);
+/* Track again from a mapping of the whole plan, u[0..n). */
+int track_build(ar_txn *t, const struct track_use *u, size_t n);
+/* The tracked hosts whose until is after the clock, by host; *hosts is
+ * to be freed. */
+int track_hosts(ar_txn *t, struct track_host **hosts, size_t *n);
+/* What the idle ring should count, per slot of the rings' window, from
+ * `tracked` (ar_check); expect holds the horizon's slots. */
+int track_expect(ar_txn *t, uint64_t *expect);
 
 /* --- 4. booking ------------------------------------------------------- */
 
@@ -739,7 +822,7 @@ struct savepoint {
 	struct kv_txn *parent;
 	struct meta m;
 	int meta_dirty, flushed;
-	struct ring_save ring;
+	struct ring_save ring, idle;
 	struct ring_save limit[AR_CLASSES_MAX + 1];     /* as in ar_txn, */
 	uint32_t nlimits;       /* ... 2 to this many saved */
 	size_t ngranted, nmoved;        /* ar_add's lists */

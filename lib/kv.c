@@ -10,7 +10,7 @@
 const char *const kv_table_names[KV_TABLES] = {
 	"meta", "ring", "resv", "ends", "labels", "flex", "keys", "pricing",
 	"demand", "map", "pins", "exported", "holds",
-	"unused"
+	"unused", "tracked", "explicit"
 };
 
 /* The backends, in the order an address is offered to them: the last,

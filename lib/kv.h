@@ -48,6 +48,7 @@ enum kv_table {
 	KV_MAP, KV_PINS, KV_EXPORTED,           /* format 5 */
 	KV_HOLDS,                               /* format 6 */
 	KV_UNUSED,                              /* format 8 */
+	KV_TRACKED, KV_EXPLICIT,                /* format 8 */
 	KV_TABLES
 };
 

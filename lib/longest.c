@@ -161,6 +161,13 @@ static int
 maps(ar_txn *t, const struct ar_request *rq, uint64_t id, int64_t s,
     int64_t e, int *ok, uint64_t *conflict)
 {
+	int rc, tracked = 0;
+
+	/* A plain job: the tracked hosts counted first, as admission does. */
+	if (rq != NULL && rq->nhosts == 0 &&
+	    ((rc = track_built(t, &tracked)) != 0 || (tracked &&
+	    ((rc = track_fits(t, s, e, rq->nodes, ok)) != 0 || *ok))))
+		return rc;
 	if (rq != NULL)
 		return map_fits(t, rq, s, e - s, ok, conflict);
 	return map_fits_moved(t, id, s, e, ok, conflict);

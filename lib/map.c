@@ -20,10 +20,19 @@
  * start later, so the thesis's argument holds for them, and the plan
  * always maps while no pin lies in the future.  With pins the sweep may
  * find no hosts for a reservation even though some mapping exists (that
- * is NP-hard to decide in general): so while a pin is in the plan every
- * admission sweeps the whole plan and is refused if the sweep fails,
- * and keeps the mapping it found.  ar may then refuse what could have
- * fitted, but it never admits a plan it cannot map.
+ * is NP-hard to decide in general).  So while a pin is in the plan the
+ * hosts it names are tracked (track.c): a plain request that fits in the
+ * node ring with the tracked hosts' idle time counted as taken maps, and
+ * is admitted without a sweep.  Where that refuses, and for a request
+ * that names hosts, the whole plan is swept, today's way (named and
+ * started reservations fixed, the rest anywhere) and then the tracked
+ * way; a request is refused if neither maps, and otherwise the mapping
+ * found is kept and the tracking built again from it.  ar may then
+ * refuse what could have fitted, but it never admits a plan it cannot
+ * map.  While the tracking stands, ar_map sweeps the tracked way: a
+ * reservation's explicit hosts are fixed, and the rest of its nodes
+ * come from the hosts not tracked at its start, which the lemma then
+ * covers.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +47,7 @@ struct item {
 	int64_t s, e;           /* slots */
 	uint32_t nodes;
 	int fixed;              /* its hosts may not change */
+	int named;              /* ... since it named them */
 	int history;            /* ended by the clock: reported, not mapped */
 	int stored;             /* has an entry in `map` */
 	int64_t stored_s;       /* ... mapped for this interval */
@@ -48,6 +58,9 @@ struct item {
 	int telling;            /* ar_map tells it now: what it is told
 				   becomes what it was told last */
 	struct hostset got;     /* what the sweep gave it */
+	struct hostset ex;      /* swept the tracked way: its explicit hosts */
+	int anywhere;           /* ... it may have a tracked host's free time
+				   (a request being admitted) */
 };
 
 struct plan {
@@ -55,6 +68,9 @@ struct plan {
 	struct item *it;
 	size_t n, cap;
 	int64_t now;            /* the clock's slot: plan = end > now */
+	int tracked;            /* swept the tracked way: */
+	struct track_host *trk; /* ... the tracked hosts, by host */
+	size_t ntrk;
 };
 
 static void
@@ -64,8 +80,12 @@ plan_free(struct plan *p)
 		hostset_free(&p->it[i].want);
 		hostset_free(&p->it[i].told);
 		hostset_free(&p->it[i].got);
+		hostset_free(&p->it[i].ex);
 	}
 	free(p->it);
+	free(p->trk);
+	p->trk = NULL;
+	p->ntrk = 0;
 	p->it = NULL;
 	p->n = p->cap = 0;
 }
@@ -399,8 +419,11 @@ plan_resv(struct plan *p, const struct ar_resv *r, int history)
 		return rc;
 	if (history)
 		return hostset_copy(&it->got, &it->want);
+	if (p->tracked && !r->named && (rc = track_explicit(t, r->id, it->s,
+	    it->e, &it->ex)) != 0)
+		return rc;
 	if (r->named) {
-		it->fixed = 1;
+		it->fixed = it->named = 1;
 		return pin_get(t, r, &it->want);
 	}
 	/* Started with hosts: they stay, also when it was made longer or
@@ -427,15 +450,33 @@ plan_visit(ar_txn *t, const struct slot_entry *e, void *arg)
 	return plan_resv(p, &r, 0);
 }
 
-/* Every live reservation that has not ended by the clock. */
+/* Every live reservation that has not ended by the clock; tracked: to
+ * be swept the tracked way. */
 static int
-plan_load(ar_txn *t, struct plan *p)
+plan_load(ar_txn *t, struct plan *p, int tracked)
 {
+	int rc;
+
 	memset(p, 0, sizeof(*p));
 	p->t = t;
 	p->now = t->now / t->m.slot;
+	p->tracked = tracked;
+	if (tracked && (rc = track_hosts(t, &p->trk, &p->ntrk)) != 0)
+		return rc;
 	return slots_scan(t, &t->ends, (uint64_t)p->now + 1, UINT64_MAX,
 	    plan_visit, p);
+}
+
+/* Is the tracking built, and a pin in the plan: sweep the tracked way? */
+static int
+tracked_way(ar_txn *t, int *yes)
+{
+	int rc;
+
+	*yes = 0;
+	if ((rc = map_pinned(t, yes)) != 0 || !*yes)
+		return rc;
+	return track_built(t, yes);
 }
 
 static void
@@ -509,12 +550,55 @@ holder(const struct running *q, const struct hostset *s)
  * those that start later.
  */
 struct sweeper {
-	struct hostset free_, blocked, tmp, avail;
+	struct hostset free_, blocked, tmp, avail, part;
 	struct running q;
 	struct item **fixed;
 	size_t nfixed, fp;
 	int first_fit;
+	const struct plan *p;   /* swept the tracked way if p->tracked */
 };
+
+/* The tracked way: the hosts still tracked at slot s leave avail. */
+static int
+off_tracked(struct sweeper *w, int64_t s)
+{
+	int rc;
+
+	w->blocked.n = 0;
+	for (size_t i = 0; i < w->p->ntrk; i++)
+		if (w->p->trk[i].until > s &&
+		    (rc = hostset_append(&w->blocked, w->p->trk[i].host, 1)) != 0)
+			return rc;
+	if ((rc = hostset_minus(&w->tmp, &w->avail, &w->blocked)) != 0)
+		return rc;
+	hostset_swap(&w->avail, &w->tmp);
+	return 0;
+}
+
+/* The tracked way, for it, which holds explicit hosts: those, free now,
+ * and the rest of its nodes from avail, the ones it had if it can. */
+static int
+sweep_explicit(struct sweeper *w, struct item *it)
+{
+	uint64_t rest = it->nodes - hostset_count(&it->ex);
+	int rc;
+
+	if (!hostset_subset(&it->ex, &w->free_))
+		return ENOSPC;
+	if (it->want.n > 0) {
+		if ((rc = hostset_minus(&w->part, &it->want, &it->ex)) != 0)
+			return rc;
+		if (hostset_count(&w->part) == rest &&
+		    hostset_subset(&w->part, &w->avail))
+			return hostset_copy(&it->got, &it->want);
+	}
+	if (rest == 0)
+		return hostset_copy(&it->got, &it->ex);
+	if ((rc = hostset_choose(&w->part, &w->avail, rest,
+	    w->first_fit)) != 0)
+		return rc;
+	return hostset_union(&it->got, &it->ex, &w->part);
+}
 
 /* The hosts of the reservations that end by slot s are free again. */
 static int
@@ -550,12 +634,19 @@ sweep_other(struct sweeper *w, struct item *it, uint64_t *pin)
 		if (*pin == 0)
 			*pin = w->fixed[k]->id;
 		if ((rc = hostset_union(&w->tmp, &w->blocked,
-		    &w->fixed[k]->want)) != 0)
+		    w->fixed[k]->fixed ? &w->fixed[k]->want :
+		    &w->fixed[k]->ex)) != 0)
 			return rc;
 		hostset_swap(&w->blocked, &w->tmp);
 	}
 	if ((rc = hostset_minus(&w->avail, &w->free_, &w->blocked)) != 0)
 		return rc;
+	if (w->p->tracked) {
+		if (!it->anywhere && (rc = off_tracked(w, it->s)) != 0)
+			return rc;
+		if (it->ex.n > 0)
+			return sweep_explicit(w, it);
+	}
 	if (it->want.n > 0 && hostset_subset(&it->want, &w->avail))
 		return hostset_copy(&it->got, &it->want);
 	return hostset_choose(&it->got, &w->avail, it->nodes, w->first_fit);
@@ -613,14 +704,16 @@ sweep(struct plan *p, int first_fit, struct item **failed,
 	*conflict = 0;
 	memset(&w, 0, sizeof(w));
 	w.first_fit = first_fit;
+	w.p = p;
 	plan_sort(p, by_start);
 	if ((w.q.h = malloc((p->n + 1) * sizeof(*w.q.h))) == NULL ||
 	    (w.fixed = malloc((p->n + 1) * sizeof(*w.fixed))) == NULL) {
 		rc = ENOMEM;
 		goto out;
 	}
+	/* The tracked way, explicit hosts too are kept off. */
 	for (size_t i = 0; i < p->n; i++)
-		if (p->it[i].fixed && !p->it[i].history)
+		if ((p->it[i].fixed || p->it[i].ex.n > 0) && !p->it[i].history)
 			w.fixed[w.nfixed++] = &p->it[i];
 	if ((rc = hostset_append(&w.free_, 0, p->t->m.nodes)) != 0)
 		goto out;
@@ -634,6 +727,7 @@ out:
 	hostset_free(&w.blocked);
 	hostset_free(&w.tmp);
 	hostset_free(&w.avail);
+	hostset_free(&w.part);
 	return rc;
 }
 
@@ -650,25 +744,67 @@ plan_store(struct plan *p)
 	return 0;
 }
 
-int
-map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
-    int64_t slots, int *ok, uint64_t *conflict)
+/* Enter the request rq at [start, start + slots) in the plan, as *itp:
+ * no id yet, fixed on its hosts if it names them. */
+static int
+plan_request(struct plan *p, const struct ar_request *rq, int64_t start,
+    int64_t slots, struct item **itp)
+{
+	struct item *it;
+	int rc;
+
+	if ((rc = plan_item(p, itp)) != 0)
+		return rc;
+	it = *itp;
+	it->s = start;
+	it->e = start + slots;
+	it->nodes = rq->nodes;
+	it->fixed = it->named = rq->nhosts > 0;
+	for (uint32_t i = 0; i < rq->nhosts && rc == 0; i++)
+		rc = hostset_append(&it->want, rq->hosts[i], 1);
+	return rc;
+}
+
+/* What a sweep of the plan one way or the other is asked about: a
+ * request rq at start, or reservation id moved to [start, end). */
+struct asked {
+	const struct ar_request *rq;
+	uint64_t id;
+	int64_t start, end;
+};
+
+/* Today's way, then (if the tracking stands) the tracked way, as
+ * map_after_admission sweeps: *ok if either maps; *conflict today's. */
+static int
+both_ways(ar_txn *t, int (*way)(ar_txn *, const struct asked *, int, int *,
+    uint64_t *), const struct asked *a, int *ok, uint64_t *conflict)
+{
+	uint64_t c;
+	int rc, tracked;
+
+	if ((rc = way(t, a, 0, ok, conflict)) != 0 || *ok ||
+	    (rc = tracked_way(t, &tracked)) != 0 || !tracked)
+		return rc;
+	return way(t, a, 1, ok, &c);
+}
+
+/* The plan with the request at [start, end), swept today's way or the
+ * tracked way, where the request may have a tracked host's free time. */
+static int
+fits_way(ar_txn *t, const struct asked *a, int tracked, int *ok,
+    uint64_t *conflict)
 {
 	struct plan p;
 	struct item *it, *failed;
 	int rc;
 
 	*ok = 0;
-	if ((rc = plan_load(t, &p)) != 0 || (rc = plan_item(&p, &it)) != 0)
+	if ((rc = plan_load(t, &p, tracked)) != 0 ||
+	    (rc = plan_request(&p, a->rq, a->start, a->end - a->start,
+	    &it)) != 0)
 		goto out;
-	it->id = 0;             /* the request: no id yet */
-	it->s = start;
-	it->e = start + slots;
-	it->nodes = rq->nodes;
-	it->fixed = rq->nhosts > 0;
-	for (uint32_t i = 0; i < rq->nhosts && rc == 0; i++)
-		rc = hostset_append(&it->want, rq->hosts[i], 1);
-	if (rc != 0 || (rc = sweep(&p, 0, &failed, conflict)) != 0)
+	it->anywhere = tracked;
+	if ((rc = sweep(&p, 0, &failed, conflict)) != 0)
 		goto out;
 	*ok = failed == NULL;
 	/* The request's own hosts taken: whoever holds them.  Another
@@ -681,7 +817,19 @@ out:
 }
 
 int
-map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
+map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
+    int64_t slots, int *ok, uint64_t *conflict)
+{
+	struct asked a = { rq, 0, start, start + slots };
+
+	return both_ways(t, fits_way, &a, ok, conflict);
+}
+
+/* The plan with reservation id over [start, end), swept today's way or
+ * the tracked way: there, as admission sees it, it holds no explicit
+ * hosts in its new shape. */
+static int
+moved_way(ar_txn *t, const struct asked *a, int tracked, int *ok,
     uint64_t *conflict)
 {
 	struct plan p;
@@ -690,22 +838,112 @@ map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
 
 	*ok = 0;
 	*conflict = 0;
-	if ((rc = plan_load(t, &p)) != 0)
+	if ((rc = plan_load(t, &p, tracked)) != 0)
 		goto out;
 	for (size_t i = 0; i < p.n; i++)
-		if (p.it[i].id == id) {
-			p.it[i].s = start;
-			p.it[i].e = end;
+		if (p.it[i].id == a->id) {
+			p.it[i].s = a->start;
+			p.it[i].e = a->end;
+			p.it[i].ex.n = 0;
+			p.it[i].anywhere = tracked;
 		}
 	if ((rc = sweep(&p, 0, &failed, conflict)) != 0)
 		goto out;
 	*ok = failed == NULL;
 	/* Itself: what is in its way.  Another left without hosts: that. */
-	if (failed != NULL && failed->id != id)
+	if (failed != NULL && failed->id != a->id)
 		*conflict = failed->id;
 out:
 	plan_free(&p);
 	return rc;
+}
+
+int
+map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
+    uint64_t *conflict)
+{
+	struct asked a = { NULL, id, start, end };
+
+	return both_ways(t, moved_way, &a, ok, conflict);
+}
+
+/* The plan with the maintenance rq fixed at [start, start + slots) and
+ * without what was displaced so far, swept one way: *failed_id the
+ * reservation that found no hosts (0: none, or the maintenance), *fixed
+ * whether that one may not move. */
+static int
+displace_way(ar_txn *t, const struct ar_request *rq, int64_t start,
+    int64_t slots, int tracked, uint64_t *failed_id, int *fixed,
+    uint64_t *conflict)
+{
+	struct plan p;
+	struct item *it, *failed;
+	int rc;
+
+	*failed_id = 0;
+	*fixed = 0;
+	if ((rc = plan_load(t, &p, tracked)) != 0 ||
+	    (rc = plan_request(&p, rq, start, slots, &it)) != 0)
+		goto out;
+	for (size_t i = 0; i < p.n; i++)
+		for (size_t d = 0; d < t->ndisplaced; d++)
+			if (p.it[i].id == t->displaced[d])
+				p.it[i].history = 1;    /* out of the sweep */
+	if ((rc = sweep(&p, 0, &failed, conflict)) != 0 || failed == NULL)
+		goto out;
+	*fixed = failed->fixed;
+	*failed_id = failed->id;
+	if (failed->fixed && failed->id != 0)
+		*conflict = failed->id;
+	if (failed->id == 0)
+		*fixed = 1;
+out:
+	plan_free(&p);
+	return rc;
+}
+
+int
+map_displace(ar_txn *t, const struct ar_request *rq, int64_t start,
+    int64_t slots, int *ok, uint64_t *conflict)
+{
+	uint64_t id, other;
+	int rc, tracked, fixed, fixed2;
+
+	*ok = 0;
+	t->ndisplaced = 0;
+	if ((rc = tracked_way(t, &tracked)) != 0)
+		return rc;
+	/* Today's way, then the tracked way; what neither maps without is
+	 * displaced and the plan swept again: a sweep or two for each. */
+	for (;;) {
+		if ((rc = displace_way(t, rq, start, slots, 0, &id, &fixed,
+		    conflict)) != 0)
+			return rc;
+		if (id == 0 && !fixed)
+			break;
+		if (tracked) {
+			if ((rc = displace_way(t, rq, start, slots, 1, &other,
+			    &fixed2, conflict)) != 0)
+				return rc;
+			if (other == 0 && !fixed2)
+				break;
+			if (fixed) {
+				id = other;
+				fixed = fixed2;
+			}
+		}
+		/* The maintenance's hosts held by one that started or named
+		 * them: it does not win. */
+		if (fixed)
+			return 0;
+		if ((rc = array_room(&t->displaced, &t->dcap,
+		    t->ndisplaced + 1, sizeof(*t->displaced))) != 0)
+			return rc;
+		t->displaced[t->ndisplaced++] = id;
+	}
+	*ok = 1;
+	*conflict = 0;
+	return 0;
 }
 
 static int
@@ -717,25 +955,61 @@ just_granted(const ar_txn *t, uint64_t id)
 	return 0;
 }
 
+/* Track again from the plan's mapping, p, while a pin is in it. */
+static int
+plan_track(struct plan *p)
+{
+	struct track_use *u;
+	size_t n = 0;
+	int rc, pinned;
+
+	if ((rc = map_pinned(p->t, &pinned)) != 0 || !pinned)
+		return rc;
+	if ((u = malloc((p->n + 1) * sizeof(*u))) == NULL)
+		return ENOMEM;
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->it[i].history)
+			u[n++] = (struct track_use){ p->it[i].id, p->it[i].s,
+			    p->it[i].e, p->it[i].named, &p->it[i].got };
+	rc = track_build(p->t, u, n);
+	free(u);
+	return rc;
+}
+
 int
 map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 {
 	struct plan p;
 	struct item *failed;
-	int rc;
+	int rc, tracked = 0;
 
 	*ok = 0;
-	if ((rc = plan_load(t, &p)) == 0 &&
-	    (rc = sweep(&p, 0, &failed, conflict)) == 0) {
-		*ok = failed == NULL;
-		/* One just granted: what is in its way; another: itself. */
-		if (failed != NULL && !just_granted(t, failed->id))
-			*conflict = failed->id;
-		if (failed == NULL)
-			rc = plan_store(&p);
+	/* Today's way, then (if the tracking stands) the tracked way. */
+	for (int way = 0; way < 2 && !*ok; way++) {
+		if (way == 1 && ((rc = tracked_way(t, &tracked)) != 0 ||
+		    !tracked))
+			return rc;
+		if ((rc = plan_load(t, &p, way)) != 0)
+			goto next;
+		/* What was just granted may have a tracked host's free
+		 * time. */
+		for (size_t i = 0; i < p.n; i++)
+			p.it[i].anywhere = way && just_granted(t, p.it[i].id);
+		if ((rc = sweep(&p, 0, &failed, conflict)) == 0) {
+			*ok = failed == NULL;
+			/* One just granted: what is in its way; another:
+			 * itself. */
+			if (failed != NULL && !just_granted(t, failed->id))
+				*conflict = failed->id;
+			if (failed == NULL && (rc = plan_store(&p)) == 0)
+				rc = plan_track(&p);
+		}
+next:
+		plan_free(&p);
+		if (rc != 0)
+			return rc;
 	}
-	plan_free(&p);
-	return rc;
+	return 0;
 }
 
 int
@@ -745,10 +1019,12 @@ map_verify(ar_txn *t, int (*fn)(const struct map_got *, void *), void *arg,
 	struct plan p;
 	struct item *f;
 	struct map_got g;
-	int rc;
+	int rc, tracked;
 
 	*failed = *conflict = 0;
-	if ((rc = plan_load(t, &p)) != 0 ||
+	if ((rc = tracked_way(t, &tracked)) != 0)
+		return rc;
+	if ((rc = plan_load(t, &p, tracked)) != 0 ||
 	    (rc = sweep(&p, 0, &f, conflict)) != 0)
 		goto out;
 	if (f != NULL) {
@@ -883,11 +1159,13 @@ ar_map(ar_txn *t, unsigned flags, int64_t from, int64_t to,
 	struct item *failed, key;
 	uint64_t conflict;
 	size_t nplan;
-	int rc;
+	int rc, tracked;
 
 	if (from < 0 || to < from || to > TIME_MAX)
 		return EINVAL;
-	if ((rc = plan_load(t, &p)) != 0 ||
+	if ((rc = tracked_way(t, &tracked)) != 0)
+		return rc;
+	if ((rc = plan_load(t, &p, tracked)) != 0 ||
 	    (rc = sweep(&p, (flags & AR_MAP_FIRST_FIT) != 0, &failed,
 	    &conflict)) != 0)
 		goto out;

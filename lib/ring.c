@@ -29,15 +29,6 @@
 
 #define PEAK_MASK ((1u << PEAK_BITS) - 1)
 
-static void
-key_u32(unsigned char *buf, uint32_t v)
-{
-	buf[0] = v >> 24;
-	buf[1] = v >> 16;
-	buf[2] = v >> 8;
-	buf[3] = v;
-}
-
 /* The key of position pos (or SUMMARY_KEY) of ring r. */
 static struct kv_val *
 pos_key(const struct ring *r, uint32_t pos, unsigned char key[8], struct kv_val *kv)
@@ -421,6 +412,53 @@ ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to, uint32_t *peak)
 		}
 	}
 	*peak = max;
+	return 0;
+}
+
+/*
+ * Is there a slot in [from, to) where a's and b's counts add up to more
+ * than cap (*over)?  A chunk whose two peaks leave room is not read.
+ */
+int
+ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
+    int64_t to, uint32_t cap, int *over)
+{
+	const struct chunk *ca, *cb;
+	struct chunk_walk w;
+	uint32_t pa, pb;
+	int rc;
+
+	*over = 0;
+	if (!in_window(a, from, to) || !in_window(b, from, to))
+		return EINVAL;
+	for (chunks_from(&w, from, to); chunks_next(&w);) {
+		if ((rc = chunk_peak(t, a, w.k, &pa)) != 0 ||
+		    (rc = chunk_peak(t, b, w.k, &pb)) != 0)
+			return rc;
+		if ((uint64_t)pa + pb <= cap)
+			continue;
+		if ((rc = chunk_get(t, a, w.k, &ca)) != 0 ||
+		    (rc = chunk_get(t, b, w.k, &cb)) != 0)
+			return rc;
+		/* Then block by block, as the maxima allow. */
+		while (w.i < w.stop) {
+			int64_t bl = (w.i - w.lo) / BLOCK_SLOTS;
+			int64_t end = w.lo + (bl + 1) * BLOCK_SLOTS;
+
+			if (end > w.stop)
+				end = w.stop;
+			if ((uint64_t)(ca ? ca->blockmax[bl] : 0) +
+			    (cb ? cb->blockmax[bl] : 0) > cap)
+				for (int64_t j = w.i; j < end; j++)
+					if ((uint64_t)(ca ? ca->used[j - w.lo] :
+					    0) + (cb ? cb->used[j - w.lo] : 0) >
+					    cap) {
+						*over = 1;
+						return 0;
+					}
+			w.i = end;
+		}
+	}
 	return 0;
 }
 

@@ -23,6 +23,10 @@ txn_save(ar_txn *t, struct savepoint *sp)
 	/* The changes so far go to the parent, out of the child's undo. */
 	if ((rc = ring_save(t, &t->ring, &sp->ring)) != 0)
 		return rc;
+	if ((rc = ring_save(t, &t->idle, &sp->idle)) != 0) {
+		ring_release(&sp->ring);
+		return rc;
+	}
 	sp->moved = NULL;
 	sp->nlimits = 1;
 	for (uint32_t i = 2; i <= t->pr.n; i++, sp->nlimits++)
@@ -52,6 +56,7 @@ txn_save(ar_txn *t, struct savepoint *sp)
 	return 0;
 fail:
 	ring_release(&sp->ring);
+	ring_release(&sp->idle);
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_release(&sp->limit[i]);
 	free(sp->moved);
@@ -63,6 +68,7 @@ static void
 txn_restore(ar_txn *t, struct savepoint *sp)
 {
 	ring_restore(&t->ring, &sp->ring);
+	ring_restore(&t->idle, &sp->idle);
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_restore(&t->limit[i], &sp->limit[i]);
 	slots_discard(t);
@@ -74,6 +80,7 @@ txn_restore(ar_txn *t, struct savepoint *sp)
 	t->ngranted = sp->ngranted;
 	t->nmoved = sp->nmoved;
 	t->pins = -1;           /* the child may have pinned or unpinned */
+	t->tracking = -1;       /* ... or built the tracked hosts */
 	demand_forget(t);       /* ... or logged demand */
 	if (sp->nmoved > 0)
 		memcpy(t->moved, sp->moved, sp->nmoved * sizeof(*sp->moved));
@@ -97,6 +104,7 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 	for (uint32_t i = 2; i <= sp->nlimits && rc == 0; i++)
 		rc = ring_flush_chunks(t, &t->limit[i]);
 	if (rc != 0 || (rc = ring_flush_chunks(t, &t->ring)) != 0 ||
+	    (rc = ring_flush_chunks(t, &t->idle)) != 0 ||
 	    (rc = slots_flush(t)) != 0) {
 		txn_undo(t, sp);
 		return rc;
@@ -112,6 +120,7 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 	t->flushed = 1;
 	t->gen++;
 	ring_release(&sp->ring);
+	ring_release(&sp->idle);
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_release(&sp->limit[i]);
 	free(sp->moved);

@@ -2,8 +2,8 @@
  * search.c - where a request fits: the request reduced to slots (its
  * window clipped to the clock and the horizon, its class and price),
  * the first start where it fits in the rings and, while named hosts are
- * in the plan, where the plan with it still maps; GarQ's search and
- * suggest.
+ * in the plan, where the plan with it still maps (the tracked hosts
+ * counted, else the plan swept); GarQ's search and suggest.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -101,12 +101,19 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
     int64_t hi, int64_t *s, uint64_t *conflict)
 {
 	uint64_t c;
-	int rc, pinned, ok;
+	int rc, pinned, ok, tracked = 0;
 
 	*conflict = 0;
 	if (rq->nhosts == 0 && ((rc = map_pinned(t, &pinned)) != 0 || !pinned))
 		return rc;
+	if (rq->nhosts == 0 && (rc = track_built(t, &tracked)) != 0)
+		return rc;
 	for (int tries = 1; *s != -1; tries++) {
+		/* A plain request: the tracked hosts' count first, and the
+		 * whole plan swept only where that refuses. */
+		if (tracked && ((rc = track_fits(t, *s, *s + sp->slots,
+		    sp->need, &ok)) != 0 || ok))
+			return rc;
 		if ((rc = map_fits(t, rq, *s, sp->slots, &ok, &c)) != 0 || ok)
 			return rc;
 		if (*conflict == 0)

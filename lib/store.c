@@ -427,7 +427,7 @@ ar_reason_name(enum ar_reason r)
 	static const char *const names[] = {
 		"none", "full", "past", "horizon", "capacity", "search-limit",
 		"key-reused", "booking-limit", "hosts",
-		"started", "no-slices"
+		"started", "no-slices", "displaced"
 	};
 
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ?

@@ -29,7 +29,7 @@ txn_new(ar_store *s)
 	t->txn = NULL;
 	t->meta_dirty = t->flushed = 0;
 	slots_discard(t);       /* what an aborted transaction changed */
-	t->ngranted = t->nmoved = t->nocc = 0;
+	t->ngranted = t->nmoved = t->nocc = t->ndisplaced = 0;
 	return t;
 }
 
@@ -44,15 +44,20 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	if ((t = txn_new(s)) == NULL)
 		return ENOMEM;
 	t->ring.dbi = KV_RING;
+	t->idle.dbi = KV_RING;
+	t->idle.id = IDLE_RING;
 	t->ends.dbi = KV_ENDS;
 	t->flex.dbi = KV_FLEX;
 	t->expired = t->reclaimed = 0;
 	t->pins = -1;
+	t->tracking = -1;
 	if ((rc = store_begin(t, s, write, now)) != 0)
 		goto fail;
 	t->released = write ? t->now : t->kept;
 	if ((rc = ring_begin(&t->ring, t->m.chunks, t->m.nodes, t->base,
-	    t->m.horizon)) != 0 || (rc = classes_begin(t)) != 0 ||
+	    t->m.horizon)) != 0 || (rc = ring_begin(&t->idle, t->m.chunks,
+	    t->m.nodes, t->base, t->m.horizon)) != 0 ||
+	    (rc = classes_begin(t)) != 0 ||
 	    (rc = unused_begin(t)) != 0 ||
 	    (write && ((rc = holds_expire(t)) != 0 ||
 	    (rc = reclaim_due(t)) != 0)))
@@ -68,11 +73,13 @@ static void
 txn_destroy(ar_txn *t)
 {
 	ring_free(&t->ring);
+	ring_free(&t->idle);
 	for (size_t i = 0; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
 		ring_free(&t->limit[i]);
 	slots_free(t);
 	free(t->granted);
 	free(t->moved);
+	free(t->displaced);
 	free(t->occ);
 	free(t->slices);
 	free(t);
@@ -97,7 +104,8 @@ ar_txn_commit(ar_txn *t)
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = ring_flush(t, &t->limit[i]);
 	if (rc != 0 || (rc = slots_flush(t)) != 0 ||
-	    (rc = ring_flush(t, &t->ring)) != 0)
+	    (rc = ring_flush(t, &t->ring)) != 0 ||
+	    (rc = ring_flush(t, &t->idle)) != 0)
 		store_abort(t);
 	else
 		rc = store_commit(t);
@@ -126,7 +134,8 @@ txn_changed(const ar_txn *t)
 {
 	struct meta m = t->m;
 
-	if (t->txn->writes > 0 || ring_pending(&t->ring) || slots_pending(t))
+	if (t->txn->writes > 0 || ring_pending(&t->ring) ||
+	    ring_pending(&t->idle) || slots_pending(t))
 		return 1;
 	for (size_t i = 2; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
 		if (ring_pending(&t->limit[i]))

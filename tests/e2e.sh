@@ -101,7 +101,7 @@ fail() {
 usage_of() {
 	pad=$(printf '%s' "$1" | sed 's/./ /g')
 	case $1 in
-	ar-add) tail='[-cmenp] [key=value ...]' ;;
+	ar-add) tail='[-cmenpf] [key=value ...]' ;;
 	ar-del) tail='[-pq] [--forget time] [key=value ...]' ;;
 	ar-suggest) tail='[-l limit] [-k count] [--fit first | best | worst] [--longest | --extend [--move]] [key=value ...] | --frames [--from time] [--to time]' ;;
 	ar-report) tail='[-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --dump | --load]' ;;

@@ -18,7 +18,7 @@ OBJ=${1:?usage: floors.sh OBJDIR}
 FLOORS='
 1 kv array times where store lmdb/* pg/* mem/*
 2 ring slots resv classes unused demand hostset hostlist
-3 map
+3 track map
 4 mold slices search savepoint added hold cancel reclaim flex series split add modify longest
 5 pricing price report check frames
 6 txn create

@@ -5,9 +5,10 @@
  *   test_crash BINDIR [ROUNDS [SEED [DELAY_MS [classes]]]]
  *
  * Each round starts, on one store, two ar-add streams of random requests
- * (rigid and flexible, parametric and MPI, a few naming their hosts, a
- * few holds, a few split in time, ORR or TARR, and a few use reports on
- * what earlier rounds granted), one ar-del stream cancelling what earlier rounds
+ * (rigid and flexible, parametric and MPI, a few naming their hosts, half
+ * of those maintenance that wins with --force, cancelling what it
+ * displaces, a few holds, a few split in time, ORR or TARR, and a few use
+ * reports on what earlier rounds granted), one ar-del stream cancelling what earlier rounds
  * granted and releasing some holds, one ar-del --purge, one ar-map --plan, one ar-add --modify
  * making earlier grants longer or shorter and one ar-add --confirm of
  * earlier holds (some expired by then), all with the clock a little
@@ -122,10 +123,11 @@ make_input(const char *path, int kind, int64_t now)
 		if (kind == 0 && rnd(20) == 0) {        /* maintenance */
 			uint64_t first = 1 + rnd(60);
 
+			/* Half of it wins (--force): it displaces. */
 			fprintf(f, "start=@%" PRId64 " duration=%" PRIu64 "m "
 			    "hosts=node[%02" PRIu64 "-%02" PRIu64 "] user=m "
-			    "job=%d\n", start, 30 + rnd(300), first,
-			    first + rnd(4), i);
+			    "job=%d%s\n", start, 30 + rnd(300), first,
+			    first + rnd(4), i, rnd(2) ? " flags=maint" : "");
 			continue;
 		}
 
@@ -492,8 +494,8 @@ main(int argc, char **argv)
 	int classes;
 	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del",
 	    "ar-map", "ar-add", "ar-add" };
-	const char *opts[WRITERS] = { NULL, NULL, NULL, "--purge", "--plan",
-	    "--modify", "--confirm" };
+	const char *opts[WRITERS] = { "--force", NULL, NULL, "--purge",
+	    "--plan", "--modify", "--confirm" };
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: test_crash bindir [rounds [seed]]\n");

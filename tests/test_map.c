@@ -820,6 +820,106 @@ test_empty(void)
 	rm_store(dir);
 }
 
+/* The check of t: no violations. */
+static void
+check_clean(ar_txn *t, const char *when)
+{
+	uint64_t bad;
+
+	OK(ar_check(t, say_violation, NULL, &bad));
+	CHECK(bad == 0, "%" PRIu64 " violations %s", bad, when);
+}
+
+/*
+ * Tracked hosts (format 8): maintenance names hosts 2 and 3; a plain
+ * request the counts allow with them idle is granted without a sweep,
+ * one they refuse is granted by the sweep on a tracked host's free time,
+ * which it then holds explicitly; one the hosts cannot hold is refused.
+ * A format 7 store with the pin upgrades to 8 and tracks them again.
+ */
+static void
+test_tracked(void)
+{
+	struct ar_config cfg = { 8, 60, 240 * 60, 1 << 26, -1, NULL,
+	    AR_SIMULATED };
+	static const uint32_t h23[] = { 2, 3 };
+	struct ar_request rq = { .earliest = T0 + 1800, .latest = T0 + 1800,
+	    .duration = 1800, .nodes = 2, .jobs = 1, .owner = 1000 };
+	struct hostset ex = { 0 };
+	struct ar_answer a;
+	const char *dir = store_path("tracked");
+	ar_store *s;
+	ar_txn *t;
+	int built, from;
+
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq.hosts = h23;
+	rq.nhosts = 2;
+	rq.flags = AR_NOMOVE;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "the maintenance: %d", a.status);
+	OK(track_built(t, &built));
+	CHECK(built, "the named hosts are not tracked");
+	rq.hosts = NULL;
+	rq.nhosts = 0;
+	rq.nodes = 6;           /* beside the maintenance: the rest */
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "6 beside the maintenance: %d",
+	    a.status);
+	rq.nodes = 1;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_REFUSED, "a ninth node granted");
+	/* Before the maintenance, hosts 2 and 3 are idle but tracked: 6
+	 * nodes fit the pool, 7 only on a tracked host, 8 not before its
+	 * start (the sweep keeps them off it). */
+	rq.earliest = rq.latest = T0 + 600;
+	rq.duration = 600;
+	rq.nodes = 6;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "6 in the pool: %d", a.status);
+	rq.earliest = rq.latest = T0 + 1200;
+	rq.nodes = 7;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "7 on a tracked host: %d", a.status);
+	OK(track_explicit(t, a.id, (T0 + 1200) / 60, (T0 + 1800) / 60, &ex));
+	CHECK(hostset_count(&ex) >= 1, "7 hold no tracked host explicitly");
+	/* The last host, up to the maintenance: the tracked hosts are all
+	 * held then, none idle. */
+	rq.earliest = rq.latest = T0 + 1500;
+	rq.duration = 300;
+	rq.nodes = 1;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "1 more from T0+1500: %d", a.status);
+	check_clean(t, "with the tracked hosts");
+	OK(ar_map(t, 0, T0, T0 + 7200, NULL, 0, ignore, NULL));
+	check_clean(t, "after ar_map");
+	/* Made format 7, as a store was before: no tracking. */
+	OK(track_reset(t));
+	t->m.format = 7;
+	t->meta_dirty = 1;
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	CHECK(ar_open(dir, 0, &s) == AR_EUPGRADE, "format 7 opens");
+	OK(ar_upgrade(dir, AR_SIMULATED, 0, &from));
+	CHECK(from == 7, "upgraded from %d", from);
+	OK(ar_open(dir, 0, &s));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(track_built(t, &built));
+	CHECK(built, "the upgrade did not track the named hosts");
+	check_clean(t, "after the upgrade");
+	rq.earliest = rq.latest = T0 + 600;
+	rq.nodes = 1;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "1 after the upgrade: %d", a.status);
+	check_clean(t, "after the upgrade and a grant");
+	OK(ar_txn_commit(t));
+	ar_close(s);
+	hostset_free(&ex);
+	rm_store(dir);
+}
+
 /* Reservation 1 as mapped goes into the export ledger. */
 static int
 acked_one(const struct ar_mapped *m, void *arg)
@@ -973,6 +1073,7 @@ main(void)
 		return 1;
 	test_hostsets();
 	test_empty();
+	test_tracked();
 	test_tampered();
 	test_table34();
 	test_random();

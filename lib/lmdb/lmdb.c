@@ -25,7 +25,7 @@
  * takes one; LMDB's default, 126, is less than a busy login node runs. */
 #define READERS_MAX 4096
 #define NEW_PREFIX ".new-"      /* a store being made: .new-PID.mdb */
-#define DBS_MAX 16              /* named databases: 14 in use */
+#define DBS_MAX 32              /* named databases: 16 in use */
 
 _Static_assert(KV_NOTFOUND == MDB_NOTFOUND && KV_KEYEXIST == MDB_KEYEXIST,
     "kv.h's results are LMDB's");

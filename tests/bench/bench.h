@@ -113,6 +113,9 @@ double timer_overhead(void);    /* ns, the median of a timed nothing */
 int sample(struct samples *s, uint64_t ns);
 int admit(const struct backend *b, const struct trace *tr, size_t i,
     struct stats *st);
+/* A backend's run() that is admit() for each request, in order. */
+int admit_each(const struct backend *b, const struct trace *tr, size_t from,
+    size_t to, int64_t clock, struct stats *st);
 int replay(const struct backend *b, const struct trace *tr, size_t limit,
     double budget, struct stats *st);
 void stats_free(struct stats *st);
@@ -281,7 +284,12 @@ int pg_cost(void);
 /* mapping.c: the plan on hosts, and admission with pins in it */
 int map_report(const struct trace *tr);
 void pins_backend(struct backend *b);
-void pins_report(struct stats *pins, struct stats *plain);
+/* Replay tr through today's whole-plan sweep (hostsweep.c) with the pins
+ * row's maintenance, in memory: the refusals the library must not exceed. */
+int pins_sweep_replay(const struct trace *tr, struct stats *st);
+/* Report the pins row against plain ar and the sweep: 1 if ar refused
+ * more than the sweep. */
+int pins_report(struct stats *pins, struct stats *plain, struct stats *sweep);
 
 /* curve.c */
 int cost_curve(void);

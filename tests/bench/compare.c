@@ -139,19 +139,6 @@ cmp_purge(const struct backend *b, int64_t clock, struct stats *st)
 	return 0;
 }
 
-static int
-cmp_run(const struct backend *b, const struct trace *tr, size_t from,
-    size_t to, int64_t clock, struct stats *st)
-{
-	int rc;
-
-	(void)clock;
-	for (size_t i = from; i < to; i++)
-		if ((rc = admit(b, tr, i, st)) != 0)
-			return rc;
-	return 0;
-}
-
 /* The floor's rules: beyond the horizon when it ends past it. */
 static int
 cmp_search(void *ctx, const struct req *q, enum fit *f)
@@ -252,7 +239,7 @@ structure_backend(struct backend *b, const struct structure *ops,
 	b->name = ops->name;
 	b->ctx = x;
 	b->purge = cmp_purge;
-	b->run = cmp_run;
+	b->run = admit_each;
 	b->search = cmp_search;
 	b->suggest = cmp_suggest;
 	b->add = cmp_add;

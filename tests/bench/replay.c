@@ -210,6 +210,19 @@ out:
 	return 0;
 }
 
+int
+admit_each(const struct backend *b, const struct trace *tr, size_t from,
+    size_t to, int64_t clock, struct stats *st)
+{
+	int rc;
+
+	(void)clock;
+	for (size_t i = from; i < to; i++)
+		if ((rc = admit(b, tr, i, st)) != 0)
+			return rc;
+	return 0;
+}
+
 void
 stats_free(struct stats *st)
 {

@@ -29,7 +29,7 @@ run ar-report --dump
 expect_exit 0
 keep dump
 run sh -c 'tail -n 1 "$1"' - "$D/dump"
-expect_out 'entries=37'
+expect_out 'entries=45'
 orig=$AR_STORE
 AR_STORE=$D/copy
 run ar-report --load <"$D/dump"
@@ -103,7 +103,7 @@ expect_err "ar-report: line 3: field 'key': not bytes in lowercase hex"
 sed '$s/=.*/=36/' "$D/dump" >"$D/bad"
 run ar-report --load <"$D/bad"
 expect_exit 2
-expect_err "ar-report: line 38: field 'entries': 37 were read"
+expect_err "ar-report: line 46: field 'entries': 45 were read"
 sed '2s/table=[a-z]*/table=nonesuch/' "$D/dump" >"$D/bad"
 run ar-report --load <"$D/bad"
 expect_exit 2

@@ -1,0 +1,489 @@
+/*
+ * track.c - tracked hosts: design A of the host study (README, "The
+ * host study, and the design it chose"), for one pool of hosts.
+ *
+ * The node ring's lemma (map.c) holds for a pool of like hosts as long
+ * as hosts only ever join the pool as time goes on.  A host that a
+ * reservation names breaks it, so such a host is tracked: out of the
+ * pool from the clock until its last explicit use ends (its until), its
+ * uses there kept explicitly, by host and start, in `tracked`.  Every
+ * reservation that holds a tracked host within that stretch holds it
+ * explicitly (its hosts there in `explicit`, under its id); the rest of
+ * its nodes, and every other reservation, are the pool's.  The pool at
+ * slot s is then the hosts whose until is at most s, which only grows
+ * with s, and the pool's reservations map onto it whenever, at every
+ * slot from the clock on,
+ *
+ *     nodes in use (the node ring) + tracked hosts idle (`idle`) <= nodes
+ *
+ * since the node ring counts the explicit uses and the pool's alike.
+ * The idle ring (ring id IDLE_RING + pool, beside the node ring) counts,
+ * per slot, the tracked hosts with no explicit use there; so a plain
+ * request is checked against the two rings, as fast as against one.
+ *
+ * The tracking is built from a mapping of the whole plan (track_build,
+ * after map.c's sweep) and changed between builds only where an explicit
+ * use goes (track_drop): the host is then idle there.  A marker entry
+ * says it was built; a store upgraded, or one whose writer died between
+ * the upgrade and the build, has none, and admission sweeps as before
+ * until the next build.  `tracked` holds, in key order:
+ *
+ *     (pool)                 the marker; empty
+ *     (pool, host)           the host's until, a slot (i64)
+ *     (pool, host, start)    an explicit use from slot start: struct use
+ *
+ * pool, host u32 and start u64, big-endian.  Only pool 0 exists today.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "internal.h"
+
+/* An explicit use of a host, under (pool, host, start). */
+struct use {
+	int64_t end;            /* slot */
+	uint64_t id;
+};
+
+/* The head of an entry of `explicit`, under the reservation's id; the
+ * hosts' runs follow. */
+struct explicit_head {
+	int64_t start, end;     /* slots */
+};
+
+/* The key of host h of pool 0 (size 8), or of its use from start (16). */
+static void
+use_key(unsigned char key[16], uint32_t h, int64_t start)
+{
+	key_u32(key, 0);
+	key_u32(key + 4, h);
+	key_u64(key + 8, (uint64_t)start);
+}
+
+int
+track_built(ar_txn *t, int *yes)
+{
+	unsigned char key[4];
+	struct kv_val k = { 4, key }, v;
+	int rc;
+
+	if (t->tracking < 0) {
+		key_u32(key, 0);
+		rc = kv_get(t->txn, KV_TRACKED, &k, &v);
+		if (rc != 0 && rc != KV_NOTFOUND)
+			return rc;
+		t->tracking = rc == 0;
+	}
+	*yes = t->tracking;
+	return 0;
+}
+
+int
+track_fits(ar_txn *t, int64_t s, int64_t e, uint64_t need, int *ok)
+{
+	int rc, over;
+
+	*ok = 0;
+	if (need > t->m.nodes)
+		return 0;
+	if ((rc = ring_sum_over(t, &t->ring, &t->idle, s, e,
+	    t->m.nodes - (uint32_t)need, &over)) != 0)
+		return rc;
+	*ok = !over;
+	return 0;
+}
+
+int
+track_idled(ar_txn *t, int *ok)
+{
+	int64_t from = t->idled_from, to = t->idled_to;
+
+	t->idled_from = t->idled_to = 0;
+	*ok = 1;
+	return from < to ? track_fits(t, from, to, 0, ok) : 0;
+}
+
+/* The idle ring takes delta over [from, to), clipped to its window. */
+static int
+idle_add(ar_txn *t, int64_t from, int64_t to, int64_t delta)
+{
+	if (from < t->base)
+		from = t->base;
+	if (to > t->base + t->m.horizon)
+		return AR_ECORRUPT;
+	return from < to ? ring_add(t, &t->idle, from, to, delta) : 0;
+}
+
+int
+track_explicit(ar_txn *t, uint64_t id, int64_t s, int64_t e,
+    struct hostset *ex)
+{
+	unsigned char key[8];
+	struct kv_val k = { 8, key }, v;
+	struct explicit_head hd;
+	int rc;
+
+	ex->n = 0;
+	key_u64(key, id);
+	if ((rc = kv_get(t->txn, KV_EXPLICIT, &k, &v)) != 0)
+		return rc == KV_NOTFOUND ? 0 : rc;
+	if (v.size <= sizeof(hd) ||
+	    (v.size - sizeof(hd)) % sizeof(struct run) != 0)
+		return AR_ECORRUPT;
+	memcpy(&hd, v.data, sizeof(hd));
+	if (hd.start != s || hd.end != e)
+		return 0;       /* left from a shape it no longer has */
+	for (size_t i = sizeof(hd); i < v.size && rc == 0;
+	    i += sizeof(struct run)) {
+		struct run r;
+
+		memcpy(&r, (const unsigned char *)v.data + i, sizeof(r));
+		if (r.count == 0 || (uint64_t)r.first + r.count > t->m.nodes)
+			return AR_ECORRUPT;
+		rc = hostset_append(ex, r.first, r.count);
+	}
+	return rc;
+}
+
+int
+track_drop(ar_txn *t, uint64_t id)
+{
+	unsigned char key[16], ik[8];
+	struct kv_val k = { 16, key }, idk = { 8, ik }, v;
+	struct explicit_head hd;
+	struct hostset ex = { 0 };
+	int rc;
+
+	/* No pin was ever made since the last purge: nothing is tracked
+	 * that admission would read. */
+	if (t->m.pins == 0)
+		return 0;
+	key_u64(ik, id);
+	if ((rc = kv_get(t->txn, KV_EXPLICIT, &idk, &v)) != 0)
+		return rc == KV_NOTFOUND ? 0 : rc;
+	if (v.size <= sizeof(hd))
+		return AR_ECORRUPT;
+	memcpy(&hd, v.data, sizeof(hd));
+	if ((rc = track_explicit(t, id, hd.start, hd.end, &ex)) != 0)
+		goto out;
+	txn_wrote(t);
+	for (size_t i = 0; i < ex.n && rc == 0; i++)
+		for (uint32_t h = 0; h < ex.r[i].count && rc == 0; h++) {
+			use_key(key, ex.r[i].first + h, hd.start);
+			if ((rc = kv_del(t->txn, KV_TRACKED, &k, NULL)) ==
+			    KV_NOTFOUND)
+				rc = AR_ECORRUPT;
+		}
+	if (rc == 0)
+		rc = idle_add(t, hd.start, hd.end,
+		    (int64_t)hostset_count(&ex));
+	if (rc == 0 && hd.start < hd.end) {
+		if (t->idled_from >= t->idled_to || hd.start < t->idled_from)
+			t->idled_from = hd.start < t->base ? t->base : hd.start;
+		if (hd.end > t->idled_to)
+			t->idled_to = hd.end;
+	}
+	if (rc == 0)
+		rc = kv_del(t->txn, KV_EXPLICIT, &idk, NULL);
+out:
+	hostset_free(&ex);
+	return rc;
+}
+
+/*
+ * A walk over `tracked`: for each tracked host, the stretches of
+ * [clock, until) its uses leave idle, each to fn; every entry deleted
+ * on the way if del.
+ */
+struct gaps {
+	ar_txn *t;
+	int (*fn)(struct gaps *g, uint32_t h, int64_t from, int64_t to);
+	int del;
+	int have;               /* a host is being walked: */
+	uint32_t host;
+	int64_t until, pos;     /* ... idle from pos, as far as seen */
+	uint64_t *expect;       /* track_expect's counts */
+};
+
+static int
+gaps_close(struct gaps *g)
+{
+	int rc = 0;
+
+	if (g->have && g->pos < g->until)
+		rc = g->fn(g, g->host, g->pos, g->until);
+	g->have = 0;
+	return rc;
+}
+
+static int
+gaps_visit(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct gaps *g = arg;
+	const unsigned char *p = k->data;
+	struct use u;
+	int64_t s;
+	int rc;
+
+	if (k->size == 8) {
+		if ((rc = gaps_close(g)) != 0)
+			return rc;
+		if (v->size != sizeof(int64_t) || u32_key(p) != 0)
+			return AR_ECORRUPT;
+		g->have = 1;
+		g->host = u32_key(p + 4);
+		memcpy(&g->until, v->data, sizeof(g->until));
+		g->pos = g->t->base;
+		if (g->host >= g->t->m.nodes)
+			return AR_ECORRUPT;
+	} else if (k->size == 16) {
+		if (v->size != sizeof(u) || !g->have ||
+		    u32_key(p + 4) != g->host)
+			return AR_ECORRUPT;
+		memcpy(&u, v->data, sizeof(u));
+		s = (int64_t)u64_key(p + 8);
+		if (u.end <= s || u.end > g->until)
+			return AR_ECORRUPT;
+		if (s > g->pos && g->pos < g->until && (rc = g->fn(g,
+		    g->host, g->pos, s < g->until ? s : g->until)) != 0)
+			return rc;
+		if (u.end > g->pos)
+			g->pos = u.end;
+	} else if (k->size != 4)
+		return AR_ECORRUPT;
+	if (g->del) {
+		txn_wrote(g->t);
+		return kv_cursor_del(cur);
+	}
+	return 0;
+}
+
+static int
+gaps_walk(struct gaps *g)
+{
+	int rc = kv_walk(g->t->txn, KV_TRACKED, NULL, gaps_visit, g);
+
+	return rc != 0 ? rc : gaps_close(g);
+}
+
+static int
+gap_add(struct gaps *g, uint32_t h, int64_t from, int64_t to)
+{
+	(void)h;
+	return idle_add(g->t, from, to, 1);
+}
+
+static int
+gap_sub(struct gaps *g, uint32_t h, int64_t from, int64_t to)
+{
+	(void)h;
+	return idle_add(g->t, from, to, -1);
+}
+
+static int
+gap_count(struct gaps *g, uint32_t h, int64_t from, int64_t to)
+{
+	(void)h;
+	if (from < g->t->base)
+		from = g->t->base;
+	if (to > g->t->base + g->t->m.horizon)
+		return AR_ECORRUPT;
+	for (int64_t s = from; s < to; s++)
+		g->expect[s - g->t->base]++;
+	return 0;
+}
+
+static int
+explicit_del(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	(void)k;
+	(void)v;
+	txn_wrote(arg);
+	return kv_cursor_del(cur);
+}
+
+int
+track_reset(ar_txn *t)
+{
+	struct gaps g = { .t = t, .fn = gap_sub, .del = 1 };
+	int rc;
+
+	t->tracking = 0;
+	if ((rc = gaps_walk(&g)) != 0)
+		return rc;
+	return kv_walk(t->txn, KV_EXPLICIT, NULL, explicit_del, t);
+}
+
+int
+track_expect(ar_txn *t, uint64_t *expect)
+{
+	struct gaps g = { .t = t, .fn = gap_count, .expect = expect };
+
+	memset(expect, 0, (size_t)t->m.horizon * sizeof(*expect));
+	return gaps_walk(&g);
+}
+
+/* track_hosts' list, as `tracked` is walked. */
+struct host_list {
+	ar_txn *t;
+	struct track_host *h;
+	size_t n, cap;
+};
+
+static int
+host_row(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct host_list *l = arg;
+	int64_t until;
+
+	(void)cur;
+	if (k->size != 8)
+		return 0;
+	if (v->size != sizeof(until))
+		return AR_ECORRUPT;
+	memcpy(&until, v->data, sizeof(until));
+	if (until <= l->t->base)
+		return 0;
+	if (array_room(&l->h, &l->cap, l->n + 1, sizeof(*l->h)) != 0)
+		return ENOMEM;
+	l->h[l->n].host = u32_key((const unsigned char *)k->data + 4);
+	l->h[l->n++].until = until;
+	return 0;
+}
+
+int
+track_hosts(ar_txn *t, struct track_host **hosts, size_t *n)
+{
+	struct host_list l = { t, NULL, 0, 0 };
+	int rc = kv_walk(t->txn, KV_TRACKED, NULL, host_row, &l);
+
+	*hosts = l.h;
+	*n = l.n;
+	return rc;
+}
+
+/* Uses by host then start, for writing them in key order. */
+struct held {
+	uint32_t host;
+	int64_t s, e;
+	uint64_t id;
+};
+
+static int
+by_host_start(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return x->s < y->s ? -1 : x->s > y->s;
+}
+
+int
+track_build(ar_txn *t, const struct track_use *u, size_t n)
+{
+	unsigned char key[16], ik[8];
+	struct kv_val k, v;
+	int64_t now = t->base, *until;
+	struct held *hd = NULL;
+	struct hostset ex = { 0 };
+	unsigned char *buf = NULL;
+	size_t nh = 0, hcap = 0, bcap = 0;
+	struct gaps g = { .t = t, .fn = gap_add };
+	int rc = 0, changed;
+
+	if ((rc = track_reset(t)) != 0)
+		return rc;
+	if ((until = calloc(t->m.nodes, sizeof(*until))) == NULL)
+		return ENOMEM;
+	/* Named hosts are tracked until their last named use ends ... */
+	for (size_t i = 0; i < n; i++)
+		for (size_t r = 0; u[i].named && r < u[i].got->n; r++)
+			for (uint32_t h = u[i].got->r[r].first;
+			    h < u[i].got->r[r].first + u[i].got->r[r].count; h++)
+				if (u[i].e > until[h])
+					until[h] = u[i].e;
+	/* ... and until every use that begins before that ends. */
+	do {
+		changed = 0;
+		for (size_t i = 0; i < n; i++)
+			for (size_t r = 0; r < u[i].got->n; r++)
+				for (uint32_t h = u[i].got->r[r].first; h <
+				    u[i].got->r[r].first + u[i].got->r[r].count;
+				    h++)
+					if (until[h] > now && u[i].s < until[h] &&
+					    u[i].e > until[h]) {
+						until[h] = u[i].e;
+						changed = 1;
+					}
+	} while (changed);
+	txn_wrote(t);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct explicit_head head = { u[i].s, u[i].e };
+
+		ex.n = 0;
+		for (size_t r = 0; r < u[i].got->n && rc == 0; r++)
+			for (uint32_t h = u[i].got->r[r].first; rc == 0 && h <
+			    u[i].got->r[r].first + u[i].got->r[r].count; h++) {
+				if (until[h] <= now || u[i].s >= until[h])
+					continue;
+				if ((rc = hostset_append(&ex, h, 1)) != 0 ||
+				    (rc = array_room(&hd, &hcap, nh + 1,
+				    sizeof(*hd))) != 0)
+					break;
+				hd[nh++] = (struct held){ h, u[i].s, u[i].e,
+				    u[i].id };
+			}
+		if (rc != 0 || ex.n == 0)
+			continue;
+		v.size = sizeof(head) + ex.n * sizeof(struct run);
+		if ((rc = array_room(&buf, &bcap, v.size, 1)) != 0)
+			break;
+		memcpy(buf, &head, sizeof(head));
+		memcpy(buf + sizeof(head), ex.r, ex.n * sizeof(struct run));
+		v.data = buf;
+		key_u64(ik, u[i].id);
+		k = (struct kv_val){ 8, ik };
+		rc = kv_put(t->txn, KV_EXPLICIT, &k, &v, KV_NOOVERWRITE);
+		if (rc == KV_KEYEXIST)
+			rc = AR_ECORRUPT;
+	}
+	if (nh > 1)
+		qsort(hd, nh, sizeof(*hd), by_host_start);
+	for (uint32_t h = 0; h < t->m.nodes && rc == 0; h++) {
+		if (until[h] <= now)
+			continue;
+		use_key(key, h, 0);
+		k = (struct kv_val){ 8, key };
+		v = (struct kv_val){ sizeof(until[h]), &until[h] };
+		rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0);
+	}
+	for (size_t i = 0; i < nh && rc == 0; i++) {
+		struct use us = { hd[i].e, hd[i].id };
+
+		use_key(key, hd[i].host, hd[i].s);
+		k = (struct kv_val){ 16, key };
+		v = (struct kv_val){ sizeof(us), &us };
+		rc = kv_put(t->txn, KV_TRACKED, &k, &v, KV_NOOVERWRITE);
+		if (rc == KV_KEYEXIST)
+			rc = AR_ECORRUPT;       /* two uses at once */
+	}
+	if (rc == 0) {
+		key_u32(key, 0);
+		k = (struct kv_val){ 4, key };
+		v = (struct kv_val){ 0, key };
+		rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0);
+	}
+	if (rc == 0 && (rc = gaps_walk(&g)) == 0)
+		t->tracking = 1;
+	free(until);
+	free(hd);
+	free(buf);
+	hostset_free(&ex);
+	return rc;
+}
