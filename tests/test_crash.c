@@ -7,8 +7,9 @@
  * Each round starts, on one store, two ar-add streams of random requests
  * (rigid and flexible, parametric and MPI, a few naming their hosts, half
  * of those maintenance that wins with --force, cancelling what it
- * displaces, a few holds, a few split in time, ORR or TARR, and a few use
- * reports on what earlier rounds granted), one ar-del stream cancelling what earlier rounds
+ * displaces, a few holds, a few split in time, ORR or TARR, a few
+ * moldable, at one of three sizes, and a few use reports on what earlier
+ * rounds granted), one ar-del stream cancelling what earlier rounds
  * granted and releasing some holds, one ar-del --purge, one ar-map --plan, one ar-add --modify
  * making earlier grants longer or shorter and one ar-add --confirm of
  * earlier holds (some expired by then), all with the clock a little
@@ -56,6 +57,7 @@ static char dir[] = "/tmp/ar-crash-XXXXXX";
 static char store[300];
 static uint64_t *granted, *cancelled, *held, *pieces;
 static size_t ngranted, ncancelled, nheld, npieces, capg, capc, caph, capp;
+static size_t nmolded;          /* grants of a moldable request's level */
 
 static void
 die(const char *what)
@@ -139,6 +141,16 @@ make_input(const char *path, int kind, int64_t now)
 			    "user=u%d job=%d\n", start, d, start + 60 *
 			    (int64_t)(d + rnd(3 * d)), 8 + rnd(57),
 			    rnd(3) ? "yes" : "tarr", kind, i);
+			continue;
+		}
+		if (kind < 2 && rnd(10) == 0) {  /* moldable */
+			uint64_t n = 8 + rnd(57);
+
+			fprintf(f, "start=@%" PRId64 " latest=@%" PRId64
+			    " duration=%" PRIu64 "m nodes=%" PRIu64 ":10,%"
+			    PRIu64 ":6,%" PRIu64 ":3 user=u%d job=%d\n", start,
+			    start + 300 * (int64_t)rnd(24), 5 + rnd(600), n,
+			    n / 2, n / 4, kind, i);
 			continue;
 		}
 		fprintf(f, "%s=@%" PRId64 " ", flexible ? "earliest" : "start",
@@ -323,9 +335,11 @@ harvest(const char *path)
 		    strstr(line, " pieces=") != NULL)
 			remember(&pieces, &npieces, &capp,
 			    strtoull(id + 3, NULL, 10));
-		else if (strstr(line, "status=granted") != NULL)
+		else if (strstr(line, "status=granted") != NULL) {
 			remember(&granted, &ngranted, &capg,
 			    strtoull(id + 3, NULL, 10));
+			nmolded += strstr(line, " benefit=") != NULL;
+		}
 		else if (strstr(line, "status=cancelled") != NULL)
 			remember(&cancelled, &ncancelled, &capc,
 			    strtoull(id + 3, NULL, 10));
@@ -647,11 +661,11 @@ main(int argc, char **argv)
 	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits; %" PRIu64
 	    " writers stopped, %" PRIu64 " others timed out at once; %"
 	    PRIu64 " creations, %" PRIu64 " killed; %zu hosts told, %" PRIu64
-	    " changed after the start; %zu holds, %zu pieces; %" PRIu64
-	    " reclaimed\n",
+	    " changed after the start; %zu holds, %zu pieces, %zu moldable; %"
+	    PRIu64 " reclaimed\n",
 	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
 	    wrong, probes, timeouts, created, killed, ntold, changed, nheld,
-	    npieces, reclaimed);
+	    npieces, nmolded, reclaimed);
 	for (int w = 0; w < WRITERS; w++) {
 		char p[400];
 
