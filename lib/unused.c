@@ -60,7 +60,9 @@ unused_due(const ar_txn *t, const struct ar_resv *r, int64_t *due)
 {
 	int64_t grace;
 
+	/* Maintenance runs no job, so it never reports use: it is kept. */
 	if (t->m.reclaim == 0 || r->used == AR_USE_YES ||
+	    (r->resv_flags & AR_RESV_MAINT) ||
 	    (grace = unused_grace(t, r->cls)) == 0)
 		return 0;
 	*due = r->end - r->start > grace ? r->start + grace : r->end;

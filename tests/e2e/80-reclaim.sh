@@ -47,6 +47,18 @@ expect_out 'id=1 used=yes status=refused reason=reclaimed'
 expect_err 'ar-add: arguments: reservation 1: it was reclaimed: it reported no use within the grace period'
 expect_check
 
+begin 'reclaim: maintenance (flags=maint) runs no job and is never reclaimed'
+mkstore --nodes 4
+run ar-price --reclaim 30m
+run ar-add start=+1h duration=2h hosts='node[1-2]' flags=maint user=ops
+expect_exit 0
+run ar-add --now 2026-11-21T01:42Z start=2026-11-21T02:00Z duration=1h nodes=4
+expect_exit 1
+expect_out 'start=2026-11-21T02:00:00Z duration=1h nodes=4 end=2026-11-21T03:00:00Z free=2 status=refused reason=full'
+run ar-report --now 2026-11-21T01:42Z --list
+expect_out "id=1 user=ops flags=maint start=2026-11-21T01:00:00Z end=2026-11-21T03:00:00Z nodes=2 owner=$ME status=granted running=yes duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
+expect_check
+
 begin 'reclaim: used=yes is never reclaimed, and a report again changes nothing'
 mkstore --nodes 4
 run ar-price --reclaim 30m
