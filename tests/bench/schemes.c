@@ -96,7 +96,7 @@ struct result {
 	double rit;             /* node-hours */
 	double util, busy;      /* percent over [from, to) */
 	double reclaimed;       /* node-hours DRR freed */
-	char check[320];        /* the library's plan against the memory's */
+	char check[768];        /* the library's plan against the memory's */
 };
 
 static int mismatch;            /* the library and the memory differed */
@@ -703,6 +703,29 @@ same(const struct plan *x, const struct sresv *a, const struct plan *y,
 	return 1;
 }
 
+/* Why reservation a of the library's plan parts from b of the memory's,
+ * where the cause is one of those found (README, "Seed 004's schemes"):
+ * "" if it is none of them. */
+static const char *
+parted(int scheme, const struct plan *lib, const struct sresv *a,
+    const struct plan *mem, const struct sresv *b)
+{
+	if (a->k != b->k)
+		return "";
+	if (scheme == TARR && a->npieces == 1 && b->npieces > 1 &&
+	    mem->pc[b->first].start < lib->pc[a->first].start)
+		return "    (the library's TARR grants what fits in one interval "
+		    "of its window so, lib/split.c;\n    the memory's takes the "
+		    "earliest free slots from its asked start, schemes.h)\n";
+	if (scheme == DRR && a->npieces > b->npieces &&
+	    lib->pc[a->first].start == mem->pc[b->first].start)
+		return "    (the library reclaims each piece of a split request "
+		    "at its own start plus the grace,\n    lib/reclaim.c; the "
+		    "memory the request's later pieces with its first, "
+		    "schemes.h)\n";
+	return "";
+}
+
 /* Say in line (of size bytes) whether the library's plan lib is the
  * memory's mem, and if not where they part. */
 static void
@@ -730,6 +753,9 @@ check(int scheme, const struct plan *lib, const struct plan *mem,
 	    i < lib->nr ? lib->r[i].k : 0, first_slot(lib, i),
 	    i < lib->nr ? lib->r[i].npieces : 0, i < mem->nr ? mem->r[i].k : 0,
 	    first_slot(mem, i), i < mem->nr ? mem->r[i].npieces : 0);
+	if (i < lib->nr && i < mem->nr)
+		snprintf(line + strlen(line), size - strlen(line), "%s",
+		    parted(scheme, lib, &lib->r[i], mem, &mem->r[i]));
 }
 
 /* --- the metrics ---------------------------------------------------------- */
