@@ -14,11 +14,17 @@
  * time from the start it had in the trace, with a window of 12 hours,
  * on its cluster's nodes with a horizon of 30 days.  Each request
  * arrives at its slot and is admitted then; the plan's clock moves from
- * arrival to arrival.  FCFS rigid and FCFS-EDS also run through the
- * library (ar_add on a simulated store in memory, one write
- * transaction per slot of arrivals, as flexbench does), and must leave
- * the plan the in-memory scheme leaves, hashed: when the library has
- * the other schemes, each is held against its own the same way.
+ * arrival to arrival.  Every scheme also runs through the library
+ * (ar_add on a simulated store in memory, one write transaction per
+ * slot of arrivals, as flexbench does; RSPB as moldable requests, ORR
+ * and DRR as AR_SPLIT_ORR, TARR as AR_SPLIT_TARR, all AR_NOMOVE; DRR on
+ * a store with a reclaim policy, a write transaction of its own, a cron
+ * job's, at each slot where a reclaim falls due and nothing arrives),
+ * and the plan it leaves, read back, is hashed against the in-memory
+ * scheme's.  Not on a workload of parametric requests but for FCFS
+ * rigid and FCFS-EDS: the library molds and splits one job, not copies.
+ * Where they part, the MISMATCH says where, and which of the causes
+ * found it is (README, "Seed 004's schemes").
  *
  *   schemes [--slots N] [--days N] [--seed N] [--unused PCT] [TRACES]
  *
