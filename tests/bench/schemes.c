@@ -461,7 +461,8 @@ struct batch {
 
 /* DRR: a piece granted whose job runs reports use at once, in the
  * transaction that grants it; one whose job does not never reports,
- * and falls due for a reclaim at its start plus the grace. */
+ * and falls due for a reclaim at its start plus the grace if it lasts
+ * longer (lib/unused.c). */
 static int
 report_use(ar_txn *t, const struct batch *b, const struct job *j)
 {
@@ -472,13 +473,12 @@ report_use(ar_txn *t, const struct batch *b, const struct job *j)
 
 	ar_added(t, &g, &ng, &m, &nm);
 	for (size_t i = 0; i < ng; i++) {
-		int64_t id = (int64_t)g[i].id;
-
-		if (j->run == 0)
+		if (j->run > 0) {
+			if ((rc = ar_use(t, g[i].id, 0, AR_USE_YES, &r)) != 0)
+				return rc;
+		} else if (g[i].end - g[i].start > DRR_GRACE * SLOT)
 			heap_push(b->due, (struct due){ (g[i].start -
-			    b->w->origin) / SLOT + DRR_GRACE, (uint64_t)id });
-		else if ((rc = ar_use(t, (uint64_t)id, 0, AR_USE_YES, &r)) != 0)
-			return rc;
+			    b->w->origin) / SLOT + DRR_GRACE, g[i].id });
 	}
 	return 0;
 }
