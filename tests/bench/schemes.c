@@ -453,10 +453,10 @@ struct batch {
 	const struct job *j;
 	size_t n;
 	int scheme;
-	struct heap *due;       /* DRR: when the pieces granted unused fall
-				   due for a reclaim, in slots */
-	size_t had;             /* ... how many there were before this
-				   batch (ar_write may run it again) */
+	struct heap *due;       /* DRR: when the pieces this batch granted
+				   unused fall due for a reclaim, in slots
+				   (emptied first: ar_write may run the
+				   batch again) */
 };
 
 /* DRR: a piece granted whose job runs reports use at once, in the
@@ -492,7 +492,7 @@ admit_batch(ar_txn *t, void *arg)
 	int rc;
 
 	if (b->due != NULL)
-		b->due->n = b->had;
+		b->due->n = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct sreq *q = &b->j[i].q;
 		struct ar_level lv[AR_LEVELS_MAX];
@@ -634,7 +634,7 @@ run_library(const struct workload *w, int scheme, struct plan *p)
 {
 	static const char where[] = "mem:schemes";
 	struct reading_back rb = { w, p, 1, 0 };
-	struct heap due = { NULL, 0, 0 };
+	struct heap due = { NULL, 0, 0 }, fresh = { NULL, 0, 0 };
 	struct ar_config cfg;
 	uint64_t bad;
 	size_t crons = 0;
@@ -655,7 +655,7 @@ run_library(const struct workload *w, int scheme, struct plan *p)
 		die("ar_set_reclaim", rc);
 	for (size_t i = 0, e; i < w->n; i = e) {
 		struct batch b = { w, &w->j[i], 0, scheme,
-		    scheme == DRR ? &due : NULL, 0 };
+		    scheme == DRR ? &fresh : NULL };
 
 		for (e = i; e < w->n && w->j[e].arrival == w->j[i].arrival; e++)
 			;
@@ -664,13 +664,15 @@ run_library(const struct workload *w, int scheme, struct plan *p)
 		/* Those due at this slot: its arrivals' transaction. */
 		while (due.n > 0 && due.v[0].at == w->j[i].arrival)
 			heap_pop(&due);
-		b.had = due.n;
 		if ((rc = ar_write(s, 0, w->origin + w->j[i].arrival * SLOT,
 		    admit_batch, &b)) != 0)
 			die("ar_add", rc);
+		while (fresh.n > 0)
+			heap_push(&due, heap_pop(&fresh));
 	}
 	crons += cron(s, w, &due, -1);
 	free(due.v);
+	free(fresh.v);
 	plan_init(p, w->cap, SLOT, plan_slots(w), w->horizon);
 	if ((rc = ar_txn_begin(s, 0, w->origin + w->j[w->n - 1].arrival *
 	    SLOT, &t)) != 0 || (rc = ar_check(t, violation, NULL, &bad)) != 0 ||
