@@ -761,6 +761,17 @@ plan_record(struct plan *p, uint32_t k, uint32_t nodes, int64_t start,
 	grant(p, &q, nodes, &x, 1, 0);
 }
 
+void
+plan_piece(struct plan *p, int64_t start, int64_t len)
+{
+	struct sresv *r = &p->r[p->nr - 1];
+
+	p->pc = grown(p->pc, &p->pccap, p->npc, sizeof(*p->pc));
+	p->pc[p->npc++] = (struct piece){ start, len };
+	r->npieces++;
+	count_add(p, start, start + len, r->nodes);
+}
+
 static uint64_t
 fnv(uint64_t h, const int64_t *v, size_t n)
 {

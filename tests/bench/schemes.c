@@ -14,11 +14,17 @@
  * time from the start it had in the trace, with a window of 12 hours,
  * on its cluster's nodes with a horizon of 30 days.  Each request
  * arrives at its slot and is admitted then; the plan's clock moves from
- * arrival to arrival.  FCFS rigid and FCFS-EDS also run through the
- * library (ar_add on a simulated store in memory, one write
- * transaction per slot of arrivals, as flexbench does), and must leave
- * the plan the in-memory scheme leaves, hashed: when the library has
- * the other schemes, each is held against its own the same way.
+ * arrival to arrival.  Every scheme also runs through the library
+ * (ar_add on a simulated store in memory, one write transaction per
+ * slot of arrivals, as flexbench does; RSPB as moldable requests, ORR
+ * and DRR as AR_SPLIT_ORR, TARR as AR_SPLIT_TARR, all AR_NOMOVE; DRR on
+ * a store with a reclaim policy, a write transaction of its own, a cron
+ * job's, at each slot where a reclaim falls due and nothing arrives),
+ * and the plan it leaves, read back, is hashed against the in-memory
+ * scheme's.  Not on a workload of parametric requests but for FCFS
+ * rigid and FCFS-EDS: the library molds and splits one job, not copies.
+ * Where they part, the MISMATCH says where, and which of the causes
+ * found it is (README, "Seed 004's schemes").
  *
  *   schemes [--slots N] [--days N] [--seed N] [--unused PCT] [TRACES]
  *
@@ -96,7 +102,7 @@ struct result {
 	double rit;             /* node-hours */
 	double util, busy;      /* percent over [from, to) */
 	double reclaimed;       /* node-hours DRR freed */
-	char check[320];        /* the library's plan against the memory's */
+	char check[768];        /* the library's plan against the memory's */
 };
 
 static int mismatch;            /* the library and the memory differed */
@@ -446,8 +452,36 @@ struct batch {
 	const struct workload *w;
 	const struct job *j;
 	size_t n;
-	int scheme;             /* RIGID, EDS or RSPB */
+	int scheme;
+	struct heap *due;       /* DRR: when the pieces this batch granted
+				   unused fall due for a reclaim, in slots
+				   (emptied first: ar_write may run the
+				   batch again) */
 };
+
+/* DRR: a piece granted whose job runs reports use at once, in the
+ * transaction that grants it; one whose job does not never reports,
+ * and falls due for a reclaim at its start plus the grace if it lasts
+ * longer (lib/unused.c). */
+static int
+report_use(ar_txn *t, const struct batch *b, const struct job *j)
+{
+	const struct ar_placed *g, *m;
+	size_t ng, nm;
+	struct ar_resv r;
+	int rc;
+
+	ar_added(t, &g, &ng, &m, &nm);
+	for (size_t i = 0; i < ng; i++) {
+		if (j->run > 0) {
+			if ((rc = ar_use(t, g[i].id, 0, AR_USE_YES, &r)) != 0)
+				return rc;
+		} else if (g[i].end - g[i].start > DRR_GRACE * SLOT)
+			heap_push(b->due, (struct due){ (g[i].start -
+			    b->w->origin) / SLOT + DRR_GRACE, g[i].id });
+	}
+	return 0;
+}
 
 static int
 admit_batch(ar_txn *t, void *arg)
@@ -457,6 +491,8 @@ admit_batch(ar_txn *t, void *arg)
 	char job[24];
 	int rc;
 
+	if (b->due != NULL)
+		b->due->n = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct sreq *q = &b->j[i].q;
 		struct ar_level lv[AR_LEVELS_MAX];
@@ -485,30 +521,101 @@ admit_batch(ar_txn *t, void *arg)
 			rq.levels = lv;
 		} else
 			rq.nlevels = 0;
+		/* ORR's and DRR's split, and TARR's (schemes.h). */
+		if (b->scheme == ORR || b->scheme == DRR) {
+			rq.split = AR_SPLIT_ORR;
+			rq.smallest = ORR_SMALLEST * SLOT;
+		} else if (b->scheme == TARR)
+			rq.split = AR_SPLIT_TARR;
 		if ((rc = ar_add(t, &rq, &ans)) != 0)
+			return rc;
+		if (b->scheme == DRR && ans.status == AR_GRANTED &&
+		    (rc = report_use(t, b, &b->j[i])) != 0)
 			return rc;
 	}
 	return 0;
 }
 
+/* DRR: the store's reclaim policy, DRR_GRACE. */
+static int
+set_reclaim(ar_txn *t, void *arg)
+{
+	struct ar_reclaim p;
+
+	(void)arg;
+	memset(&p, 0, sizeof(p));
+	p.grace = DRR_GRACE * SLOT;
+	return ar_set_reclaim(t, &p);
+}
+
+/* A write transaction that does nothing of its own: a cron job's report
+ * at a slot with no arrival, at whose beginning what is due is
+ * reclaimed. */
+static int
+nothing(ar_txn *t, void *arg)
+{
+	(void)t;
+	(void)arg;
+	return AR_UNCHANGED;
+}
+
+/* DRR: a write transaction at each slot before slot until (every one if
+ * until is -1) where a reclaim falls due and nothing arrives, as a cron
+ * job reporting every slot has one there; how many. */
+static size_t
+cron(ar_store *s, const struct workload *w, struct heap *h, int64_t until)
+{
+	size_t n = 0;
+	int rc;
+
+	while (h->n > 0 && (until < 0 || h->v[0].at < until)) {
+		int64_t at = h->v[0].at;
+
+		while (h->n > 0 && h->v[0].at == at)
+			heap_pop(h);
+		if ((rc = ar_write(s, 0, w->origin + at * SLOT, nothing,
+		    NULL)) != 0)
+			die("cron", rc);
+		n++;
+	}
+	return n;
+}
+
 struct reading_back {
 	const struct workload *w;
 	struct plan *p;
+	uint64_t next;          /* the library's id expected next */
+	uint64_t first;         /* the id of the last request's first piece */
 };
 
+/* Each reservation the library kept into the plan, a piece after the
+ * first of a split request as a piece of the reservation before. */
 static int
 read_back(const struct ar_resv *r, void *arg)
 {
 	struct reading_back *rb = arg;
+	struct plan *p = rb->p;
 	char *end;
 	unsigned long k = strtoul(r->job, &end, 10);
+	int64_t start = (r->start - rb->w->origin) / SLOT,
+	    len = (r->end - r->start) / SLOT;
 
-	if (r->state != AR_GRANTED && r->state != AR_FINISHED)
+	if (r->state != AR_GRANTED && r->state != AR_FINISHED &&
+	    r->state != AR_RECLAIMED)
 		return 0;
-	if (*end != '\0' || k >= rb->w->n || r->id != rb->p->nr + 1)
+	if (*end != '\0' || k >= rb->w->n || r->id != rb->next++)
 		return AR_ECORRUPT;
-	plan_record(rb->p, (uint32_t)k, r->nodes,
-	    (r->start - rb->w->origin) / SLOT, (r->end - r->start) / SLOT);
+	if (r->pieces != 0 && r->occurrence > 1) {
+		const struct sresv *last = p->nr ? &p->r[p->nr - 1] : NULL;
+
+		if (last == NULL || r->series != rb->first || last->k != k ||
+		    r->occurrence != last->npieces + 1)
+			return AR_ECORRUPT;
+		plan_piece(p, start, len);
+		return 0;
+	}
+	rb->first = r->id;
+	plan_record(p, (uint32_t)k, r->nodes, start, len);
 	return 0;
 }
 
@@ -519,15 +626,18 @@ violation(const char *msg, void *arg)
 	fprintf(stderr, "schemes: invariant: %s\n", msg);
 }
 
-/* FCFS rigid, FCFS-EDS or RSPB through ar_add on a store in memory;
- * what it granted, read back into p. */
-static void
+/* A scheme through ar_add on a store in memory; what it granted, read
+ * back into p.  The write transactions DRR ran at slots with no
+ * arrival: how many. */
+static size_t
 run_library(const struct workload *w, int scheme, struct plan *p)
 {
 	static const char where[] = "mem:schemes";
-	struct reading_back rb = { w, p };
+	struct reading_back rb = { w, p, 1, 0 };
+	struct heap due = { NULL, 0, 0 }, fresh = { NULL, 0, 0 };
 	struct ar_config cfg;
 	uint64_t bad;
+	size_t crons = 0;
 	ar_store *s;
 	ar_txn *t;
 	int rc;
@@ -540,16 +650,29 @@ run_library(const struct workload *w, int scheme, struct plan *p)
 	if ((rc = ar_create(where, &cfg, w->origin)) != 0 ||
 	    (rc = ar_open(where, 0, &s)) != 0)
 		die("store", rc);
+	if (scheme == DRR && (rc = ar_write(s, 0, w->origin, set_reclaim,
+	    NULL)) != 0)
+		die("ar_set_reclaim", rc);
 	for (size_t i = 0, e; i < w->n; i = e) {
-		struct batch b = { w, &w->j[i], 0, scheme };
+		struct batch b = { w, &w->j[i], 0, scheme,
+		    scheme == DRR ? &fresh : NULL };
 
 		for (e = i; e < w->n && w->j[e].arrival == w->j[i].arrival; e++)
 			;
 		b.n = e - i;
+		crons += cron(s, w, &due, w->j[i].arrival);
+		/* Those due at this slot: its arrivals' transaction. */
+		while (due.n > 0 && due.v[0].at == w->j[i].arrival)
+			heap_pop(&due);
 		if ((rc = ar_write(s, 0, w->origin + w->j[i].arrival * SLOT,
 		    admit_batch, &b)) != 0)
 			die("ar_add", rc);
+		while (fresh.n > 0)
+			heap_push(&due, heap_pop(&fresh));
 	}
+	crons += cron(s, w, &due, -1);
+	free(due.v);
+	free(fresh.v);
 	plan_init(p, w->cap, SLOT, plan_slots(w), w->horizon);
 	if ((rc = ar_txn_begin(s, 0, w->origin + w->j[w->n - 1].arrival *
 	    SLOT, &t)) != 0 || (rc = ar_check(t, violation, NULL, &bad)) != 0 ||
@@ -564,6 +687,51 @@ run_library(const struct workload *w, int scheme, struct plan *p)
 		    "violations\n", names[scheme], bad);
 		exit(1);
 	}
+	return crons;
+}
+
+/* Where reservation i of p is: its first piece's slot, or -1. */
+static int64_t
+first_slot(const struct plan *p, size_t i)
+{
+	return i < p->nr ? p->pc[p->r[i].first].start : -1;
+}
+
+/* Have reservations a of x and b of y the same request and pieces? */
+static int
+same(const struct plan *x, const struct sresv *a, const struct plan *y,
+    const struct sresv *b)
+{
+	if (a->k != b->k || a->nodes != b->nodes || a->npieces != b->npieces)
+		return 0;
+	for (uint32_t j = 0; j < a->npieces; j++)
+		if (x->pc[a->first + j].start != y->pc[b->first + j].start ||
+		    x->pc[a->first + j].len != y->pc[b->first + j].len)
+			return 0;
+	return 1;
+}
+
+/* Why reservation a of the library's plan parts from b of the memory's,
+ * where the cause is one of those found (README, "Seed 004's schemes"):
+ * "" if it is none of them. */
+static const char *
+parted(int scheme, const struct plan *lib, const struct sresv *a,
+    const struct plan *mem, const struct sresv *b)
+{
+	if (a->k != b->k)
+		return "";
+	if (scheme == TARR && a->npieces == 1 && b->npieces > 1 &&
+	    mem->pc[b->first].start < lib->pc[a->first].start)
+		return "    (the library's TARR grants what fits in one interval "
+		    "of its window so, lib/split.c;\n    the memory's takes the "
+		    "earliest free slots from its asked start, schemes.h)\n";
+	if (scheme == DRR && a->npieces > b->npieces &&
+	    lib->pc[a->first].start == mem->pc[b->first].start)
+		return "    (the library reclaims each piece of a split request "
+		    "at its own start plus the grace,\n    lib/reclaim.c; the "
+		    "memory the request's later pieces with its first, "
+		    "schemes.h)\n";
+	return "";
 }
 
 /* Say in line (of size bytes) whether the library's plan lib is the
@@ -582,21 +750,20 @@ check(int scheme, const struct plan *lib, const struct plan *mem,
 		return;
 	}
 	mismatch = 1;
-	for (i = 0; i < lib->nr && i < mem->nr; i++) {
-		const struct sresv *a = &lib->r[i], *b = &mem->r[i];
-
-		if (a->k != b->k || lib->pc[a->first].start !=
-		    mem->pc[b->first].start)
+	for (i = 0; i < lib->nr && i < mem->nr; i++)
+		if (!same(lib, &lib->r[i], mem, &mem->r[i]))
 			break;
-	}
 	snprintf(line, size, "  MISMATCH: %s through ar_add: %zu "
 	    "reservations (hash %016" PRIx64 "), the memory %zu (%016" PRIx64
-	    "); from id %zu: request %" PRIu32 " at slot %" PRId64 " against "
-	    "request %" PRIu32 " at %" PRId64 "\n", names[scheme], lib->nr, hl,
-	    mem->nr, hm, i + 1, i < lib->nr ? lib->r[i].k : 0,
-	    i < lib->nr ? lib->pc[lib->r[i].first].start : -1,
-	    i < mem->nr ? mem->r[i].k : 0,
-	    i < mem->nr ? mem->pc[mem->r[i].first].start : -1);
+	    "); from id %zu: request %" PRIu32 " at slot %" PRId64 " in %"
+	    PRIu32 " pieces against request %" PRIu32 " at %" PRId64 " in %"
+	    PRIu32 "\n", names[scheme], lib->nr, hl, mem->nr, hm, i + 1,
+	    i < lib->nr ? lib->r[i].k : 0, first_slot(lib, i),
+	    i < lib->nr ? lib->r[i].npieces : 0, i < mem->nr ? mem->r[i].k : 0,
+	    first_slot(mem, i), i < mem->nr ? mem->r[i].npieces : 0);
+	if (i < lib->nr && i < mem->nr)
+		snprintf(line + strlen(line), size - strlen(line), "%s",
+		    parted(scheme, lib, &lib->r[i], mem, &mem->r[i]));
 }
 
 /* --- the metrics ---------------------------------------------------------- */
@@ -779,7 +946,8 @@ report(const struct workload *w, const struct result *r)
 		    x->awt_other, x->copies ? 100.0 * (double)x->other /
 		    (double)x->copies : 0, i < 3 ? "," : "\n");
 	}
-	printf("%s%s%s", r[RIGID].check, r[EDS].check, r[RSPB].check);
+	for (int s = 0; s < NSCHEMES; s++)
+		printf("%s", r[s].check);
 	for (int m = 0; m < NMETRICS; m++)
 		chain(r, m);
 	printf("  against ORR: DRR (ORR that reclaims) freed %.0f node-h: "
@@ -811,12 +979,14 @@ parametric(const struct workload *w)
 	return 0;
 }
 
-/* Run every scheme on w, the two FCFS ones and RSPB (on MPI jobs)
- * through the library too; what they did into seen. */
+/* Run every scheme on w, each through the library too where the
+ * library can do what the memory does (not a parametric request but
+ * with FCFS); what they did into seen. */
 static void
 compare(struct workload *w, struct seen *seen)
 {
 	struct result *r = seen->r;
+	int copies = parametric(w);
 
 	/* In order of arrival, numbered so. */
 	qsort(w->j, w->n, sizeof(*w->j), by_arrival);
@@ -824,14 +994,26 @@ compare(struct workload *w, struct seen *seen)
 		w->j[i].q.k = (uint32_t)i;
 	for (int s = 0; s < NSCHEMES; s++) {
 		struct plan mem, lib;
+		size_t crons, len;
 
 		run_memory(w, s, &mem, &r[s]);
 		measure(w, &mem, &r[s]);
-		if (s == RIGID || s == EDS || (s == RSPB && !parametric(w))) {
-			run_library(w, s, &lib);
+		if (s == RIGID || s == EDS || !copies) {
+			crons = run_library(w, s, &lib);
 			check(s, &lib, &mem, r[s].check, sizeof(r[s].check));
+			len = strlen(r[s].check);
+			if (s == DRR)
+				snprintf(r[s].check + len, sizeof(r[s].check) -
+				    len, "    (DRR's replay: %zu write "
+				    "transactions of a cron job, at slots where "
+				    "a reclaim fell due and nothing arrived)\n",
+				    crons);
 			plan_free(&lib);
-		}
+		} else if (s == RSPB)
+			snprintf(r[s].check, sizeof(r[s].check), "  RSPB, ORR, "
+			    "TARR and DRR in memory only: parametric requests "
+			    "(the library molds and splits one job, not "
+			    "copies)\n");
 		plan_free(&mem);
 	}
 	snprintf(seen->name, sizeof(seen->name), "%s", w->name);

@@ -272,6 +272,11 @@ int64_t plan_reclaim(struct plan *p, uint64_t id, int64_t at);
 void plan_record(struct plan *p, uint32_t k, uint32_t nodes, int64_t start,
     int64_t len);
 
+/* Add a piece to the last reservation recorded (the library's next
+ * piece of a split request; the pieces of one reservation follow each
+ * other in p->pc, so only the last one can grow). */
+void plan_piece(struct plan *p, int64_t start, int64_t len);
+
 /* FNV-1a over every reservation's id, request, nodes and pieces. */
 uint64_t plan_hash(const struct plan *p);
 
