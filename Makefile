@@ -582,8 +582,9 @@ rmbench: deps
 # Seed 004's schemes (tests/bench/schemes.h reads them): FCFS rigid,
 # FCFS-EDS, RSPB, ORR, TARR and DRR on the thesis's generated workloads
 # and COMPARE_DAYS days of two traces in TRACES (1000: the whole of
-# both), by the seed's AWT and RIT; the two FCFS ones through the
-# library too, hashed against the memory's.
+# both), by the seed's AWT and RIT; each through the library too (RSPB,
+# ORR, TARR and DRR on the workloads of MPI jobs), hashed against the
+# memory's.
 COMPARE_DAYS ?= 365
 SCHEMES_SRC = $(addprefix tests/bench/,schemes.c plan.c trace.c) $(FLEX_RUN)
 
