@@ -100,6 +100,26 @@ book_pieces(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	return 0;
 }
 
+/* Give reservation id, granted as split_whole's one interval, its
+ * request's window back (TARR's was cut to its first start), re-indexed
+ * for it: it is a reservation like any other, which later requests may
+ * move within that window. */
+static int
+window_keep(ar_txn *t, const struct ar_request *rq, uint64_t id)
+{
+	struct ar_resv r;
+	int rc;
+
+	if ((rc = resv_get(t, id, &r)) != 0 || r.latest == rq->latest)
+		return rc;
+	if ((rc = resv_list(t, &r, 0)) != 0)
+		return rc;
+	r.latest = rq->latest;
+	if ((rc = resv_put(t, &r)) != 0)
+		return rc;
+	return resv_list(t, &r, 1);
+}
+
 int
 admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
@@ -112,7 +132,9 @@ admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	if ((rc = split_check(rq)) != 0)
 		return rc;
 	split_whole(t, rq, &one);
-	if ((rc = admit_request(t, &one, ans)) != 0)
+	if ((rc = admit_request(t, &one, ans)) != 0 ||
+	    (ans->status == AR_GRANTED &&
+	    (rc = window_keep(t, rq, ans->id)) != 0))
 		return rc;
 	if (ans->status == AR_GRANTED || (ans->reason != AR_R_FULL &&
 	    ans->reason != AR_R_BOOKING))

@@ -74,6 +74,10 @@ EOT
 run ar-add start=+3h duration=1h defer=+5h30m split=tarr
 expect_exit 0
 expect_out 'start=2026-11-21T03:00:00Z duration=1h defer=+5h30m split=tarr id=6 end=2026-11-21T04:00:00Z free=4 status=granted'
+# Granted at its start, it keeps the window it asked for.
+run ar-report --list
+filter '/^id=6 /!d'
+expect_out "id=6 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 earliest=2026-11-21T03:00:00Z latest=2026-11-21T04:30:00Z owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_check
 
 begin 'slices: the smallest piece rules out the short runs'
