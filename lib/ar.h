@@ -591,7 +591,8 @@ int64_t ar_txn_now(const ar_txn *t);
  * malformed, see struct ar_request), AR_ECORRUPT, ENOMEM (the plan
  * mapped, while named hosts are in it), AR_ESERVER, the backend's codes.
  * A moldable request: see ar_levels_order.  A split request: as a
- * rigid one if it fits in one interval of its window; else the slices
+ * rigid one if it fits in one interval of its window (AR_SPLIT_TARR:
+ * at its first start); else the slices
  * ar_add would book (see there), AR_AVAILABLE from the first one's
  * start to the last one's end with the least free count over them and
  * ans->pieces, ar_pieces() telling each; or AR_UNAVAILABLE, AR_R_SLICES.
@@ -717,14 +718,16 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * if the copies granted have the nodes of one of its levels.
  *
  * A split request (rq->split) is admitted as any request is if it fits
- * in one interval of its window (moves included).  Where it does not
- * (AR_R_FULL, AR_R_BOOKING), it is granted in pieces before its
- * deadline, latest + duration: with AR_SPLIT_ORR, of the sets of slices
+ * in one interval of its window, AR_SPLIT_TARR only at its first start
+ * (moves included).  Where it does not (AR_R_FULL, AR_R_BOOKING), it is
+ * granted in pieces before its deadline, latest + duration (one slice:
+ * a reservation like any other): with AR_SPLIT_ORR, of the sets of slices
  * of [earliest, deadline) where its nodes are free (in the node ring
  * and within its class's booking limits), in at most AR_PIECES_MAX
  * slices each at least rq->smallest long, the one of the fewest
  * slices, then the earliest end, then the earliest slots; with
- * AR_SPLIT_TARR, the earliest free slots, in any number of slices.  The
+ * AR_SPLIT_TARR, the earliest free slots of [earliest, deadline), in
+ * any number of slices, even where one interval later would fit.  The
  * pieces together are the request's slots; each is a reservation of its
  * own at a fixed start that moves nothing and never moves, linked as a
  * series' occurrences are (ar_resv's series, occurrence and pieces;

@@ -840,6 +840,11 @@ struct gathered {
 /* EINVAL unless rq, a split request, is one that may be split (struct
  * ar_request). */
 int split_check(const struct ar_request *rq);
+/* Into *one, split request rq as the request of one interval it is
+ * first tried as: ORR's its whole window, TARR's its first start only
+ * (rq's earliest, or the clock if later). */
+void split_whole(const ar_txn *t, const struct ar_request *rq,
+    struct ar_request *one);
 /* The slices split request rq, reduced to slots in sp (its reason none),
  * would take in [sp->first, sp->last + sp->slots), as its rule chooses
  * them, into t->slices (their free counts too); none if there is no

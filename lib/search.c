@@ -133,29 +133,28 @@ static int search_rigid(ar_txn *t, const struct ar_request *rq,
     struct ar_answer *ans);
 
 /*
- * ar_search of a split request: as a rigid one if it fits in one
- * interval of its window (first fit, as ar_add grants it when it moves
- * nothing); else the slices ar_add would book, where only the rings
+ * ar_search of a split request: as a rigid one if it fits in the one
+ * interval it is first tried in (split_whole; first fit, as ar_add
+ * grants it when it moves nothing); else the slices ar_add would book, where only the rings
  * have room (full, or a booking limit), or AR_R_SLICES if there is no
  * set of them.
  */
 static int
 search_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
-	struct ar_request one = *rq;
+	struct ar_request one;
 	struct span sp;
 	uint32_t least = UINT32_MAX;
 	int rc;
 
 	if ((rc = split_check(rq)) != 0)
 		return rc;
-	one.split = 0;
-	one.smallest = 0;
+	split_whole(t, rq, &one);
 	if ((rc = search_rigid(t, &one, ans)) != 0 ||
 	    ans->status == AR_AVAILABLE || (ans->reason != AR_R_FULL &&
 	    ans->reason != AR_R_BOOKING))
 		return rc;
-	if ((rc = to_span(t, &one, 1, &sp, &(struct ar_answer){ 0 })) != 0 ||
+	if ((rc = to_span(t, rq, 1, &sp, &(struct ar_answer){ 0 })) != 0 ||
 	    (rc = slices_choose(t, rq, &sp)) != 0)
 		return rc;
 	if (t->nslices == 0) {

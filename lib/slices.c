@@ -28,7 +28,9 @@
  *
  * TARR: the earliest d free slots, in as many slices as that takes (up
  * to AR_SERIES_MAX, the most pieces a request is kept as), the last
- * cut to what is still needed.
+ * cut to what is still needed.  One slice only when they are one run:
+ * a single interval later in the window does not count, because TARR is
+ * for the earliest first piece and the earliest end.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -47,6 +49,24 @@ split_check(const struct ar_request *rq)
 	    (rq->split == AR_SPLIT_TARR && rq->smallest != 0))
 		return EINVAL;
 	return 0;
+}
+
+void
+split_whole(const ar_txn *t, const struct ar_request *rq,
+    struct ar_request *one)
+{
+	*one = *rq;
+	one->split = 0;
+	one->smallest = 0;
+	/* TARR fits in one interval as asked only if from its first start:
+	 * anywhere later its earliest free slots are pieces, or that
+	 * interval (found by slices_choose).  A window already past keeps
+	 * its latest start, to be refused so. */
+	if (rq->split == AR_SPLIT_TARR) {
+		int64_t first = rq->earliest > t->now ? rq->earliest : t->now;
+
+		one->latest = first < rq->latest ? first : rq->latest;
+	}
 }
 
 /* A free run: slots [start, start + len). */

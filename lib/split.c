@@ -1,9 +1,10 @@
 /*
  * split.c - a request that may be split in time before its deadline
  * (seed 004's ORR and TARR).  It is first admitted as any request is,
- * in one interval of its window, with the moves that allows; only if
- * that finds no room (full, or a booking limit) are the slices its rule
- * chooses (slices.c) booked, each a reservation of its own at a fixed
+ * in one interval (ORR's anywhere in its window, TARR's at its first
+ * start: split_whole), with the moves that allows; only if that finds no
+ * room (full, or a booking limit) are the slices its rule chooses
+ * (slices.c) booked, each a reservation of its own at a fixed
  * start that moves nothing and never moves.  The pieces are linked as
  * a series' occurrences are (their ids follow each other, the first
  * names them) and each also says how many there are, so that cancel,
@@ -38,13 +39,16 @@ book_pieces(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	one.smallest = 0;
 	one.flags |= AR_NOMOVE;
 	t->series = 0;
-	/* One slice (the window fits it, but only without moves) is a
-	 * plain reservation. */
+	/* One slice (the earliest run that holds the request: first fit
+	 * without moves) is a plain reservation, booked in its window as
+	 * any other, so that it is indexed as one that may move. */
 	t->pieces = n > 1 ? (uint32_t)n : 0;
 	t->split_earliest = rq->earliest;
 	for (size_t i = 0; i < n; i++) {
-		one.earliest = one.latest = t->slices[i].start;
-		one.duration = t->slices[i].end - t->slices[i].start;
+		if (n > 1) {
+			one.earliest = one.latest = t->slices[i].start;
+			one.duration = t->slices[i].end - t->slices[i].start;
+		}
 		t->occurrence = n > 1 ? (uint32_t)i + 1 : 0;
 		if ((rc = admit_request(t, &one, &a)) != 0)
 			break;
@@ -63,8 +67,8 @@ book_pieces(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	t->occurrence = t->pieces = 0;
 	t->series = 0;
 	/* Each piece keeps its request's window and duration, as asked. */
-	for (size_t i = 0; rc == 0 && a.status == AR_GRANTED && i < acc.ng;
-	    i++) {
+	for (size_t i = 0; n > 1 && rc == 0 && a.status == AR_GRANTED &&
+	    i < acc.ng; i++) {
 		if ((rc = resv_get(t, acc.g[i].id, &r)) != 0)
 			break;
 		r.earliest = rq->earliest;
@@ -96,10 +100,30 @@ book_pieces(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	return 0;
 }
 
+/* Give reservation id, granted as split_whole's one interval, its
+ * request's window back (TARR's was cut to its first start), re-indexed
+ * for it: it is a reservation like any other, which later requests may
+ * move within that window. */
+static int
+window_keep(ar_txn *t, const struct ar_request *rq, uint64_t id)
+{
+	struct ar_resv r;
+	int rc;
+
+	if ((rc = resv_get(t, id, &r)) != 0 || r.latest == rq->latest)
+		return rc;
+	if ((rc = resv_list(t, &r, 0)) != 0)
+		return rc;
+	r.latest = rq->latest;
+	if ((rc = resv_put(t, &r)) != 0)
+		return rc;
+	return resv_list(t, &r, 1);
+}
+
 int
 admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
-	struct ar_request one = *rq;
+	struct ar_request one;
 	struct ar_answer why;
 	struct span sp;
 	int rc;
@@ -107,14 +131,15 @@ admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	t->nslices = 0;
 	if ((rc = split_check(rq)) != 0)
 		return rc;
-	one.split = 0;
-	one.smallest = 0;
-	if ((rc = admit_request(t, &one, ans)) != 0)
+	split_whole(t, rq, &one);
+	if ((rc = admit_request(t, &one, ans)) != 0 ||
+	    (ans->status == AR_GRANTED &&
+	    (rc = window_keep(t, rq, ans->id)) != 0))
 		return rc;
 	if (ans->status == AR_GRANTED || (ans->reason != AR_R_FULL &&
 	    ans->reason != AR_R_BOOKING))
 		return admit_logged(t, rq, ans, (uint32_t)t->ngranted);
-	if ((rc = to_span(t, &one, 0, &sp, &why)) != 0 ||
+	if ((rc = to_span(t, rq, 0, &sp, &why)) != 0 ||
 	    (rc = slices_choose(t, rq, &sp)) != 0)
 		return rc;
 	if (t->nslices == 0)

@@ -603,11 +603,14 @@ m_orr(const int *free, int64_t n, int64_t d, int64_t p, int64_t *ps, int *k)
 }
 
 /*
- * A split request (AR_NOMOVE, one job, no key): first fit in its window
- * if it has one, as any request; else, if the nodes or a limit are why,
- * the pieces its rule chooses among the free slots of [first, last +
+ * A split request (AR_NOMOVE, one job, no key).  ORR: first fit in its
+ * window if it has one, as any request; else, if the nodes or a limit
+ * are why, the pieces ORR chooses among the free slots of [first, last +
  * len), each a reservation linked to the first, all or none; else
  * refused for that reason, or AR_R_SLICES if there is no set of them.
+ * TARR: the earliest len free slots of [first, last + len), counted one
+ * by one; a plain reservation if they are one run, else their runs as
+ * pieces; AR_R_SLICES if there are not len of them.
  */
 static void
 m_split(struct model *m, ar_txn *t, const struct ar_request *rq,
@@ -626,10 +629,11 @@ m_split(struct model *m, ar_txn *t, const struct ar_request *rq,
 
 	m->splits++;
 	why = m_span(now, rq, 0, &first, &last, &len, &need);
-	if (why == AR_R_NONE && (s = m_first_fit(m, cls, first, last, len,
-	    need)) == -1)
+	if (why == AR_R_NONE && rq->split == AR_SPLIT_ORR && (s =
+	    m_first_fit(m, cls, first, last, len, need)) == -1)
 		why = m_refusal(m, cls, first, last, len, need, 1);
-	if (s == -1 && (why == AR_R_FULL || why == AR_R_BOOKING)) {
+	if (s == -1 && (why == AR_R_NONE || why == AR_R_FULL ||
+	    why == AR_R_BOOKING)) {
 		n = last + len - first;
 		for (int64_t x = 0; x < n; x++)
 			free[x] = m_fits(m, cls, first + x, 1, need);
@@ -651,8 +655,13 @@ m_split(struct model *m, ar_txn *t, const struct ar_request *rq,
 			}
 			if (left > 0)
 				k = 0;
+			/* One run: a reservation like any other. */
+			if (k == 1) {
+				s = first + ps[0];
+				k = 0;
+			}
 		}
-		if (k == 0)
+		if (k == 0 && s == -1)
 			why = AR_R_SLICES;
 	}
 	OK(m, ar_add(t, rq, &a));

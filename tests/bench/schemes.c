@@ -720,11 +720,6 @@ parted(int scheme, const struct plan *lib, const struct sresv *a,
 {
 	if (a->k != b->k)
 		return "";
-	if (scheme == TARR && a->npieces == 1 && b->npieces > 1 &&
-	    mem->pc[b->first].start < lib->pc[a->first].start)
-		return "    (the library's TARR grants what fits in one interval "
-		    "of its window so, lib/split.c;\n    the memory's takes the "
-		    "earliest free slots from its asked start, schemes.h)\n";
 	if (scheme == DRR && a->npieces > b->npieces &&
 	    lib->pc[a->first].start == mem->pc[b->first].start)
 		return "    (the library reclaims each piece of a split request "

@@ -1,6 +1,8 @@
 # 79-slices.sh - time-slice requests: split=yes|orr|tarr (seed 004's ORR
-# and TARR): one interval when one fits, else pieces before the deadline
-# (defer=, or latest + duration), each a reservation, one request.
+# and TARR) before the deadline (defer=, or latest + duration): ORR one
+# interval when one fits, else pieces; TARR the earliest free slots, one
+# interval only when they are one run; each piece a reservation, one
+# request.
 
 # The plan every case below starts from, on 4 nodes: full at
 # [01:30, 02:00), [02:30, 03:00) and [04:00, 04:30), so that from 01:00
@@ -50,6 +52,32 @@ start=2026-11-21T01:00:00Z duration=2h defer=+5h30m split=tarr id=4 series=4 pie
 start=2026-11-21T02:00:00Z duration=2h defer=+5h30m split=tarr id=5 series=4 piece=2 pieces=3 end=2026-11-21T02:30:00Z free=4 status=granted
 start=2026-11-21T03:00:00Z duration=2h defer=+5h30m split=tarr id=6 series=4 piece=3 pieces=3 end=2026-11-21T04:00:00Z free=4 status=granted
 EOT
+expect_check
+
+# 1h fits in one interval at 03:00, but the earliest free hour is
+# 01:00-01:30 and 02:00-02:30: TARR takes those, ar-search says so too;
+# where the first free slots are one run, it is one reservation.
+begin 'slices: TARR takes the earliest free slots though one interval fits later'
+holes
+run ar-search start=+1h duration=1h defer=+5h30m split=tarr
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T01:00:00Z duration=1h defer=+5h30m split=tarr piece=1 pieces=2 end=2026-11-21T01:30:00Z free=4 status=available
+start=2026-11-21T02:00:00Z duration=1h defer=+5h30m split=tarr piece=2 pieces=2 end=2026-11-21T02:30:00Z free=4 status=available
+EOT
+run ar-add start=+1h duration=1h defer=+5h30m split=tarr
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T01:00:00Z duration=1h defer=+5h30m split=tarr id=4 series=4 piece=1 pieces=2 end=2026-11-21T01:30:00Z free=4 status=granted
+start=2026-11-21T02:00:00Z duration=1h defer=+5h30m split=tarr id=5 series=4 piece=2 pieces=2 end=2026-11-21T02:30:00Z free=4 status=granted
+EOT
+run ar-add start=+3h duration=1h defer=+5h30m split=tarr
+expect_exit 0
+expect_out 'start=2026-11-21T03:00:00Z duration=1h defer=+5h30m split=tarr id=6 end=2026-11-21T04:00:00Z free=4 status=granted'
+# Granted at its start, it keeps the window it asked for.
+run ar-report --list
+filter '/^id=6 /!d'
+expect_out "id=6 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 earliest=2026-11-21T03:00:00Z latest=2026-11-21T04:30:00Z owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_check
 
 begin 'slices: the smallest piece rules out the short runs'
