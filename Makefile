@@ -245,7 +245,7 @@ e2e: $(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
 
 # Writers killed at random moments: CRASH_ROUNDS rounds (make crash: 500).
 CRASH_ROUNDS ?= 30
-CRASH_DELAY_MS ?= 60
+CRASH_DELAY_MS ?= 300
 
 crash-test: $(B)/tests/test_crash $(CMDS)
 	@mkdir -p .build
@@ -373,7 +373,7 @@ pg-faults: deps
 	AR_BIN=$(CURDIR)/$(B)/bin sh tests/pg-faults.sh $(PG_FAULTS_PARTS)
 
 san:
-	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=2000 \
+	$(MAKE) B=.build/san CC=clang STATIC=0 CRASH_ROUNDS=10 CRASH_DELAY_MS=4000 \
 		E2E_READERS=300 E2E_SANITIZED=1 \
 		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
