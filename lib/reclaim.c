@@ -16,17 +16,40 @@
 
 #include "internal.h"
 
-/* Reclaim live reservation r, started, past its grace: its slots from
- * the one the clock is in on are freed, as a cancel frees them. */
+/*
+ * Reclaim live reservation r, started, past its grace: its slots from
+ * the one the clock is in on are freed, as a cancel frees them.  The
+ * pieces of a split request are one job (issue 25: the rest of its
+ * interval is freed), so a piece takes with it the request's later
+ * pieces that are live and have not reported use: they have not begun,
+ * so they are freed whole and keep their interval, as a cancelled one
+ * does (a report counts none of it, see report.c).  Use is reported
+ * per piece: one that reported it is kept.
+ */
 static int
 reclaim_one(ar_txn *t, struct ar_resv *r)
 {
+	struct ar_resv later;
 	int rc;
 
 	if ((rc = unpin_unhold(t, r)) != 0 ||
 	    (rc = retire_from(t, r, t->base, AR_RECLAIMED, t->now)) != 0)
 		return rc;
 	t->reclaimed++;
+	for (uint32_t i = r->occurrence; r->pieces != 0 && i < r->pieces;
+	    i++) {
+		if ((rc = resv_get(t, r->series + i, &later)) != 0)
+			return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+		if (later.series != r->series)
+			return AR_ECORRUPT;
+		resv_as_of(&later, t->now);
+		if (later.state != AR_GRANTED || later.used == AR_USE_YES)
+			continue;
+		if ((rc = unpin_unhold(t, &later)) != 0 ||
+		    (rc = retire(t, &later, AR_RECLAIMED, t->now)) != 0)
+			return rc;
+		t->reclaimed++;
+	}
 	return 0;
 }
 
