@@ -1240,11 +1240,41 @@ model_price(struct model *m, ar_txn *t, int64_t now)
 }
 
 /*
+ * Piece k of a split request reclaimed at now: the request's later
+ * pieces that are live and reported no use go with it, whole (they have
+ * not begun), their records keeping their interval, reclaimed, changed
+ * now.
+ */
+static void
+m_reclaim_later(struct model *m, ar_txn *t, int k, int64_t now)
+{
+	struct ar_resv r;
+	int end = m->resv[k].first + (int)m->resv[k].pieces;
+
+	for (int i = k + 1; m->resv[k].pieces != 0 && i < end; i++) {
+		if (!m->resv[i].live || m->resv[i].used == AR_USE_YES)
+			continue;
+		OK(m, ar_get(t, m->resv[i].id, &r));
+		CHECK(m, r.state == AR_RECLAIMED && r.changed == now &&
+		    r.start == m->resv[i].start * M_SLOT && r.end ==
+		    (m->resv[i].start + m->resv[i].len) * M_SLOT &&
+		    r.expires == 0, "piece %" PRIu64 " reclaimed with %" PRIu64
+		    " at %" PRId64 ": state %d changed %" PRId64 " end %"
+		    PRId64, m->resv[i].id, m->resv[k].id, now, r.state,
+		    r.changed, r.end);
+		m_release(m, i, now);
+		m->resv[i].reclaimed = 1;
+		m->resv[i].expires = 0;
+		m->reclaims++;
+	}
+}
+
+/*
  * With a reclaim policy, every live reservation that started at least
  * the grace before now, has not ended and has not reported use is
  * reclaimed: its record ends at the slot now is in (after its first at
  * the earliest), reads reclaimed, changed now; its slots from there on
- * are free.
+ * are free, and a split request's later pieces go with it.
  */
 static void
 m_reclaim(struct model *m, ar_txn *t, int64_t now)
@@ -1268,6 +1298,7 @@ m_reclaim(struct model *m, ar_txn *t, int64_t now)
 		m->resv[k].reclaimed = 1;
 		m->resv[k].expires = 0;
 		m->reclaims++;
+		m_reclaim_later(m, t, k, now);
 	}
 }
 
