@@ -1241,23 +1241,27 @@ model_price(struct model *m, ar_txn *t, int64_t now)
 
 /*
  * Piece k of a split request reclaimed at now: the request's later
- * pieces that are live and reported no use go with it, whole (they have
- * not begun), their records keeping their interval, reclaimed, changed
- * now.
+ * pieces that are live and reported no use go with it, reclaimed,
+ * changed now: one not begun whole, its record keeping its interval, one
+ * begun cut as m_reclaim cuts.
  */
 static void
 m_reclaim_later(struct model *m, ar_txn *t, int k, int64_t now)
 {
 	struct ar_resv r;
 	int end = m->resv[k].first + (int)m->resv[k].pieces;
+	int64_t s, cut;
 
 	for (int i = k + 1; m->resv[k].pieces != 0 && i < end; i++) {
-		if (!m->resv[i].live || m->resv[i].used == AR_USE_YES)
+		if (!m->resv[i].live || m->resv[i].used == AR_USE_YES ||
+		    m_ended(m, i, now))
 			continue;
+		s = m->resv[i].start;
+		cut = s * M_SLOT >= now ? s + m->resv[i].len : now / M_SLOT > s ?
+		    now / M_SLOT : s + 1;
 		OK(m, ar_get(t, m->resv[i].id, &r));
 		CHECK(m, r.state == AR_RECLAIMED && r.changed == now &&
-		    r.start == m->resv[i].start * M_SLOT && r.end ==
-		    (m->resv[i].start + m->resv[i].len) * M_SLOT &&
+		    r.start == s * M_SLOT && r.end == cut * M_SLOT &&
 		    r.expires == 0, "piece %" PRIu64 " reclaimed with %" PRIu64
 		    " at %" PRId64 ": state %d changed %" PRId64 " end %"
 		    PRId64, m->resv[i].id, m->resv[k].id, now, r.state,
@@ -1274,7 +1278,8 @@ m_reclaim_later(struct model *m, ar_txn *t, int k, int64_t now)
  * the grace before now, has not ended and has not reported use is
  * reclaimed: its record ends at the slot now is in (after its first at
  * the earliest), reads reclaimed, changed now; its slots from there on
- * are free, and a split request's later pieces go with it.
+ * are free, and a split request's later pieces go with it (with one
+ * that ended before its grace too).
  */
 static void
 m_reclaim(struct model *m, ar_txn *t, int64_t now)
@@ -1285,8 +1290,17 @@ m_reclaim(struct model *m, ar_txn *t, int64_t now)
 	for (int k = 0; m->grace != 0 && k < m->nresv; k++) {
 		s = m->resv[k].start;
 		if (!m->resv[k].live || m->resv[k].used == AR_USE_YES ||
-		    m_ended(m, k, now) || s * M_SLOT + m->grace > now)
+		    s * M_SLOT + m->grace > now)
 			continue;
+		/* A piece that ended before its grace frees the rest of its
+		 * request all the same, if the index had it: it was live
+		 * when the policy was last set. */
+		if (m_ended(m, k, now)) {
+			if (m->resv[k].pieces != 0 && (s + m->resv[k].len) *
+			    M_SLOT > m->policy_at)
+				m_reclaim_later(m, t, k, now);
+			continue;
+		}
 		cut = now / M_SLOT > s ? now / M_SLOT : s + 1;
 		OK(m, ar_get(t, m->resv[k].id, &r));
 		CHECK(m, r.state == AR_RECLAIMED && r.changed == now &&
@@ -1339,6 +1353,7 @@ m_policy(struct model *m, ar_txn *t, int64_t now)
 	p.grace = PICK(4) == 0 ? 0 : 1 + (int64_t)PICK(20 * M_SLOT);
 	OK(m, ar_set_reclaim(t, &p));
 	m->grace = p.grace;
+	m->policy_at = now;
 	m_reclaim(m, t, now);
 }
 

@@ -462,7 +462,7 @@ struct batch {
 /* DRR: a piece granted whose job runs reports use at once, in the
  * transaction that grants it; one whose job does not never reports,
  * and falls due for a reclaim at its start plus the grace if it lasts
- * longer (lib/unused.c). */
+ * longer or has later pieces (lib/unused.c). */
 static int
 report_use(ar_txn *t, const struct batch *b, const struct job *j)
 {
@@ -476,7 +476,8 @@ report_use(ar_txn *t, const struct batch *b, const struct job *j)
 		if (j->run > 0) {
 			if ((rc = ar_use(t, g[i].id, 0, AR_USE_YES, &r)) != 0)
 				return rc;
-		} else if (g[i].end - g[i].start > DRR_GRACE * SLOT)
+		} else if (g[i].end - g[i].start > DRR_GRACE * SLOT ||
+		    i + 1 < ng)
 			heap_push(b->due, (struct due){ (g[i].start -
 			    b->w->origin) / SLOT + DRR_GRACE, g[i].id });
 	}
@@ -605,6 +606,10 @@ read_back(const struct ar_resv *r, void *arg)
 		return 0;
 	if (*end != '\0' || k >= rb->w->n || r->id != rb->next++)
 		return AR_ECORRUPT;
+	/* A later piece reclaimed before it began holds nothing: the
+	 * memory's reclaim leaves no piece of it. */
+	if (r->state == AR_RECLAIMED && r->changed <= r->start)
+		return 0;
 	if (r->pieces != 0 && r->occurrence > 1) {
 		const struct sresv *last = p->nr ? &p->r[p->nr - 1] : NULL;
 
