@@ -730,12 +730,6 @@ parted(int scheme, const struct plan *lib, const struct sresv *a,
 		return "    (the library's TARR grants what fits in one interval "
 		    "of its window so, lib/split.c;\n    the memory's takes the "
 		    "earliest free slots from its asked start, schemes.h)\n";
-	if (scheme == DRR && a->npieces > b->npieces &&
-	    lib->pc[a->first].start == mem->pc[b->first].start)
-		return "    (the library reclaims each piece of a split request "
-		    "at its own start plus the grace,\n    lib/reclaim.c; the "
-		    "memory the request's later pieces with its first, "
-		    "schemes.h)\n";
 	return "";
 }
 
