@@ -10,7 +10,8 @@
  * writer then drops it, having nothing left to free) and it is no piece
  * of a split request with later pieces (those are freed then).  So, as for holds,
  * a writer reads the first entry and stops there unless one is due, and
- * no entry outlives its reservation's end by more than one write.
+ * no entry outlives its reservation's end (or such a piece's due time)
+ * by more than one write.
  * Without a policy neither is read, and admission writes nothing more.
  */
 #include <string.h>
