@@ -16,6 +16,43 @@
 
 #include "internal.h"
 
+/*
+ * The pieces of a split request are one job (issue 25: the rest of its
+ * interval is freed), so a piece reclaimed, or one that ended before its
+ * grace without reporting use, takes with it the request's later
+ * pieces that are live and have not reported use.  One not begun by
+ * now is freed whole and keeps its interval, as a cancelled one does (a
+ * report counts none of it, see report.c); one begun (a writer came
+ * late) is cut as a started one is.  Use is reported per piece: one that
+ * reported it is kept.
+ */
+static int
+reclaim_later(ar_txn *t, const struct ar_resv *r)
+{
+	struct ar_resv later;
+	int rc;
+
+	for (uint32_t i = r->occurrence; r->pieces != 0 && i < r->pieces;
+	    i++) {
+		if ((rc = resv_get(t, r->series + i, &later)) != 0)
+			return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+		if (later.series != r->series)
+			return AR_ECORRUPT;
+		resv_as_of(&later, t->now);
+		if (later.state != AR_GRANTED || later.used == AR_USE_YES)
+			continue;
+		if ((rc = unpin_unhold(t, &later)) != 0)
+			return rc;
+		rc = later.start < t->now ? retire_from(t, &later, t->base,
+		    AR_RECLAIMED, t->now) : retire(t, &later, AR_RECLAIMED,
+		    t->now);
+		if (rc != 0)
+			return rc;
+		t->reclaimed++;
+	}
+	return 0;
+}
+
 /* Reclaim live reservation r, started, past its grace: its slots from
  * the one the clock is in on are freed, as a cancel frees them. */
 static int
@@ -27,13 +64,14 @@ reclaim_one(ar_txn *t, struct ar_resv *r)
 	    (rc = retire_from(t, r, t->base, AR_RECLAIMED, t->now)) != 0)
 		return rc;
 	t->reclaimed++;
-	return 0;
+	return reclaim_later(t, r);
 }
 
 /*
  * From the first entry of the index on, while it is due by the clock:
  * one that has not ended is reclaimed (its entry leaves with it); one
- * that has, finished or gone otherwise since, only leaves the index.
+ * that has, finished or gone otherwise since, only leaves the index,
+ * a finished piece taking its request's later pieces with it.
  */
 int
 reclaim_due(ar_txn *t)
@@ -74,6 +112,8 @@ reclaim_due(ar_txn *t)
 		}
 		if (r.state == AR_GRANTED || r.used == AR_USE_YES)
 			return AR_ECORRUPT;
+		if (r.state == AR_FINISHED && (rc = reclaim_later(t, &r)) != 0)
+			return rc;
 		txn_wrote(t);
 		if ((rc = kv_del(t->txn, KV_UNUSED, &k, NULL)) != 0)
 			return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;

@@ -349,14 +349,16 @@ count_record(struct usage *u, const struct kv_val *v)
 	memcpy(&d, v->data, sizeof(d));
 	/* A cancelled one held its slots until the slot it was cancelled
 	 * in, an expired hold until it expired; a later move would have
-	 * told in its changed time. */
+	 * told in its changed time.  A later piece of a split request
+	 * reclaimed with a started one before it began held nothing. */
 	held = r.end;
 	gone = r.state == AR_CANCELLED || r.state == AR_EXPIRED;
 	if (gone) {
 		held = d.changed - d.changed % slot;
 		if (held > r.end)
 			held = r.end;
-	}
+	} else if (r.state == AR_RECLAIMED && d.changed <= r.start)
+		held = r.start;
 	if (held > r.start && held > u->from && r.start < u->to) {
 		if (u->by == AR_BY_WINDOW) {
 			reserve_windows(u, r.start, held,

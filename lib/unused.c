@@ -7,9 +7,11 @@
  * reclaim is 1 and `unused` holds every live reservation that has not
  * reported use and whose class has a grace, under the time a writer must
  * look at it: its start plus that grace, or its end if that is sooner (a
- * writer then drops it, having nothing left to free).  So, as for holds,
+ * writer then drops it, having nothing left to free) and it is no piece
+ * of a split request with later pieces (those are freed then).  So, as for holds,
  * a writer reads the first entry and stops there unless one is due, and
- * no entry outlives its reservation's end by more than one write.
+ * no entry outlives its reservation's end (or such a piece's due time)
+ * by more than one write.
  * Without a policy neither is read, and admission writes nothing more.
  */
 #include <string.h>
@@ -65,7 +67,10 @@ unused_due(const ar_txn *t, const struct ar_resv *r, int64_t *due)
 	    (r->resv_flags & AR_RESV_MAINT) ||
 	    (grace = unused_grace(t, r->cls)) == 0)
 		return 0;
-	*due = r->end - r->start > grace ? r->start + grace : r->end;
+	/* A piece with later ones is due at its grace even if it ends
+	 * sooner: the rest of its request is then freed (reclaim.c). */
+	*due = r->end - r->start > grace || (r->pieces != 0 &&
+	    r->occurrence < r->pieces) ? r->start + grace : r->end;
 	return 1;
 }
 

@@ -1249,11 +1249,46 @@ model_price(struct model *m, ar_txn *t, int64_t now)
 }
 
 /*
+ * Piece k of a split request reclaimed at now: the request's later
+ * pieces that are live and reported no use go with it, reclaimed,
+ * changed now: one not begun whole, its record keeping its interval, one
+ * begun cut as m_reclaim cuts.
+ */
+static void
+m_reclaim_later(struct model *m, ar_txn *t, int k, int64_t now)
+{
+	struct ar_resv r;
+	int end = m->resv[k].first + (int)m->resv[k].pieces;
+	int64_t s, cut;
+
+	for (int i = k + 1; m->resv[k].pieces != 0 && i < end; i++) {
+		if (!m->resv[i].live || m->resv[i].used == AR_USE_YES ||
+		    m_ended(m, i, now))
+			continue;
+		s = m->resv[i].start;
+		cut = s * M_SLOT >= now ? s + m->resv[i].len : now / M_SLOT > s ?
+		    now / M_SLOT : s + 1;
+		OK(m, ar_get(t, m->resv[i].id, &r));
+		CHECK(m, r.state == AR_RECLAIMED && r.changed == now &&
+		    r.start == s * M_SLOT && r.end == cut * M_SLOT &&
+		    r.expires == 0, "piece %" PRIu64 " reclaimed with %" PRIu64
+		    " at %" PRId64 ": state %d changed %" PRId64 " end %"
+		    PRId64, m->resv[i].id, m->resv[k].id, now, r.state,
+		    r.changed, r.end);
+		m_release(m, i, now);
+		m->resv[i].reclaimed = 1;
+		m->resv[i].expires = 0;
+		m->reclaims++;
+	}
+}
+
+/*
  * With a reclaim policy, every live reservation that started at least
  * the grace before now, has not ended and has not reported use is
  * reclaimed: its record ends at the slot now is in (after its first at
  * the earliest), reads reclaimed, changed now; its slots from there on
- * are free.
+ * are free, and a split request's later pieces go with it (with one
+ * that ended before its grace too).
  */
 static void
 m_reclaim(struct model *m, ar_txn *t, int64_t now)
@@ -1264,8 +1299,17 @@ m_reclaim(struct model *m, ar_txn *t, int64_t now)
 	for (int k = 0; m->grace != 0 && k < m->nresv; k++) {
 		s = m->resv[k].start;
 		if (!m->resv[k].live || m->resv[k].used == AR_USE_YES ||
-		    m_ended(m, k, now) || s * M_SLOT + m->grace > now)
+		    s * M_SLOT + m->grace > now)
 			continue;
+		/* A piece that ended before its grace frees the rest of its
+		 * request all the same, if the index had it: it was live
+		 * when the policy was last set. */
+		if (m_ended(m, k, now)) {
+			if (m->resv[k].pieces != 0 && (s + m->resv[k].len) *
+			    M_SLOT > m->policy_at)
+				m_reclaim_later(m, t, k, now);
+			continue;
+		}
 		cut = now / M_SLOT > s ? now / M_SLOT : s + 1;
 		OK(m, ar_get(t, m->resv[k].id, &r));
 		CHECK(m, r.state == AR_RECLAIMED && r.changed == now &&
@@ -1277,6 +1321,7 @@ m_reclaim(struct model *m, ar_txn *t, int64_t now)
 		m->resv[k].reclaimed = 1;
 		m->resv[k].expires = 0;
 		m->reclaims++;
+		m_reclaim_later(m, t, k, now);
 	}
 }
 
@@ -1317,6 +1362,7 @@ m_policy(struct model *m, ar_txn *t, int64_t now)
 	p.grace = PICK(4) == 0 ? 0 : 1 + (int64_t)PICK(20 * M_SLOT);
 	OK(m, ar_set_reclaim(t, &p));
 	m->grace = p.grace;
+	m->policy_at = now;
 	m_reclaim(m, t, now);
 }
 

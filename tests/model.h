@@ -46,6 +46,7 @@ struct model {
 	uint64_t holds, confirms, expiries;     /* granted, confirmed, expired */
 	int64_t grace;          /* the store's reclaim policy: its grace in
 				   seconds, 0 none (ar_set_reclaim) */
+	int64_t policy_at;      /* when it was last set */
 	uint64_t reports, reclaims;     /* use reports granted, reclaims */
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;

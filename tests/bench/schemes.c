@@ -462,7 +462,7 @@ struct batch {
 /* DRR: a piece granted whose job runs reports use at once, in the
  * transaction that grants it; one whose job does not never reports,
  * and falls due for a reclaim at its start plus the grace if it lasts
- * longer (lib/unused.c). */
+ * longer or has later pieces (lib/unused.c). */
 static int
 report_use(ar_txn *t, const struct batch *b, const struct job *j)
 {
@@ -476,7 +476,8 @@ report_use(ar_txn *t, const struct batch *b, const struct job *j)
 		if (j->run > 0) {
 			if ((rc = ar_use(t, g[i].id, 0, AR_USE_YES, &r)) != 0)
 				return rc;
-		} else if (g[i].end - g[i].start > DRR_GRACE * SLOT)
+		} else if (g[i].end - g[i].start > DRR_GRACE * SLOT ||
+		    i + 1 < ng)
 			heap_push(b->due, (struct due){ (g[i].start -
 			    b->w->origin) / SLOT + DRR_GRACE, g[i].id });
 	}
@@ -605,6 +606,10 @@ read_back(const struct ar_resv *r, void *arg)
 		return 0;
 	if (*end != '\0' || k >= rb->w->n || r->id != rb->next++)
 		return AR_ECORRUPT;
+	/* A later piece reclaimed before it began holds nothing: the
+	 * memory's reclaim leaves no piece of it. */
+	if (r->state == AR_RECLAIMED && r->changed <= r->start)
+		return 0;
 	if (r->pieces != 0 && r->occurrence > 1) {
 		const struct sresv *last = p->nr ? &p->r[p->nr - 1] : NULL;
 
@@ -711,24 +716,6 @@ same(const struct plan *x, const struct sresv *a, const struct plan *y,
 	return 1;
 }
 
-/* Why reservation a of the library's plan parts from b of the memory's,
- * where the cause is one of those found (README, "Seed 004's schemes"):
- * "" if it is none of them. */
-static const char *
-parted(int scheme, const struct plan *lib, const struct sresv *a,
-    const struct plan *mem, const struct sresv *b)
-{
-	if (a->k != b->k)
-		return "";
-	if (scheme == DRR && a->npieces > b->npieces &&
-	    lib->pc[a->first].start == mem->pc[b->first].start)
-		return "    (the library reclaims each piece of a split request "
-		    "at its own start plus the grace,\n    lib/reclaim.c; the "
-		    "memory the request's later pieces with its first, "
-		    "schemes.h)\n";
-	return "";
-}
-
 /* Say in line (of size bytes) whether the library's plan lib is the
  * memory's mem, and if not where they part. */
 static void
@@ -756,9 +743,6 @@ check(int scheme, const struct plan *lib, const struct plan *mem,
 	    i < lib->nr ? lib->r[i].k : 0, first_slot(lib, i),
 	    i < lib->nr ? lib->r[i].npieces : 0, i < mem->nr ? mem->r[i].k : 0,
 	    first_slot(mem, i), i < mem->nr ? mem->r[i].npieces : 0);
-	if (i < lib->nr && i < mem->nr)
-		snprintf(line + strlen(line), size - strlen(line), "%s",
-		    parted(scheme, lib, &lib->r[i], mem, &mem->r[i]));
 }
 
 /* --- the metrics ---------------------------------------------------------- */

@@ -47,6 +47,32 @@ expect_out 'id=1 used=yes status=refused reason=reclaimed'
 expect_err 'ar-add: arguments: reservation 1: it was reclaimed: it reported no use within the grace period'
 expect_check
 
+begin 'reclaim: a split request is one job: reclaiming its started piece frees its later pieces too'
+mkstore --nodes 4
+run ar-price --reclaim 30m
+run ar-add start=+2h duration=1h nodes=4
+run ar-add --now 2026-11-21T00:00Z id=1 used=yes
+run ar-add start=+1h duration=2h defer=+4h split=yes nodes=4
+expect_exit 0
+expect_out 'start=2026-11-21T01:00:00Z duration=2h defer=+4h split=yes nodes=4 id=2 series=2 piece=1 pieces=2 end=2026-11-21T02:00:00Z free=4 status=granted' \
+    'start=2026-11-21T03:00:00Z duration=2h defer=+4h split=yes nodes=4 id=3 series=2 piece=2 pieces=2 end=2026-11-21T04:00:00Z free=4 status=granted'
+# Past the first piece's grace, no use reported: the second, not yet
+# started, goes with it, and its time is free.
+run ar-add --now 2026-11-21T01:42Z start=2026-11-21T03:00Z duration=1h nodes=4
+expect_exit 0
+expect_out 'start=2026-11-21T03:00:00Z duration=1h nodes=4 id=4 end=2026-11-21T04:00:00Z free=4 status=granted'
+run ar-report --now 2026-11-21T01:42Z --all status=reclaimed
+expect_exit 0
+expect_out "id=2 series=2 piece=1 pieces=2 start=2026-11-21T01:00:00Z end=2026-11-21T01:40:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z" \
+    "id=3 series=2 piece=2 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z"
+# The later piece was freed before it began: none of its time counts as
+# reserved (1 and 4 count 48 node-slots each, 2 its 32 idle ones).
+run ar-report --now 2026-11-21T05:00Z --usage --from 2026-11-21T01:00Z --to 2026-11-21T05:00Z --window 4h
+filter 's/.*\( reserved=[0-9]*\) .*\( reserved_used=[0-9]* reserved_idle=[0-9]* reserved_unreported=[0-9]*\).*/\1\2/'
+expect_out ' reserved=128 reserved_used=48 reserved_idle=32 reserved_unreported=48' \
+    ' reserved=128 reserved_used=48 reserved_idle=32 reserved_unreported=48'
+expect_check
+
 begin 'reclaim: maintenance (flags=maint) runs no job and is never reclaimed'
 mkstore --nodes 4
 run ar-price --reclaim 30m
