@@ -273,7 +273,8 @@ run_trace(const struct trace *tr, void *bin)
 	rows[n].name = b.name;
 	rows[n].own_grants = 1;
 	rows[n++].ops = 1;
-	if (pins_sweep_replay(tr, &rows[n].st) != 0)
+	if (pins_sweep_replay(tr, &rows[n].st) != 0 ||
+	    pins_shadow_replay(tr) != 0)
 		return -1;
 	rows[n].name = "whole-plan sweep, pins";
 	rows[n].own_grants = 1;

@@ -287,6 +287,8 @@ void pins_backend(struct backend *b);
 /* Replay tr through today's whole-plan sweep (hostsweep.c) with the pins
  * row's maintenance, in memory: the refusals the library must not exceed. */
 int pins_sweep_replay(const struct trace *tr, struct stats *st);
+/* ar with pins, every answer held against the sweep's on ar's plan. */
+int pins_shadow_replay(const struct trace *tr);
 /* Report the pins row against plain ar and the sweep: 1 if ar refused
  * more than the sweep. */
 int pins_report(struct stats *pins, struct stats *plain, struct stats *sweep);
