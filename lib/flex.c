@@ -602,14 +602,15 @@ admit_maint(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 }
 
 /*
- * A request that names its hosts: at the first start in its window
- * where the rings let it in and the plan with it maps (map.c); it moves
- * nothing.  Then the plan's mapping is kept, as it is after every
- * admission while a pin is in the plan.  Maintenance refused so wins
- * if it can (admit_maint).
+ * A request that names its hosts, or one whose first start by the rings
+ * leaves the plan unmapped: at the first start in its window where the
+ * rings let it in and the plan with it maps (map.c), as ar_search finds
+ * it; it moves nothing.  Then the plan's mapping is kept, as it is after
+ * every admission while a pin is in the plan.  Maintenance refused so
+ * wins if it can (admit_maint).
  */
 static int
-admit_named(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+admit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
     const struct ar_resv *was, struct ar_answer *ans)
 {
 	uint64_t conflict;
@@ -715,7 +716,7 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	if (!t->write)
 		return EACCES;
 	if (rq->nhosts > 0)
-		return admit_named(t, rq, sp, was, ans);
+		return admit_mapped(t, rq, sp, was, ans);
 	if ((rc = map_pinned(t, &pinned)) != 0 || (!pinned && was != NULL &&
 	    (rc = map_kept(t, was->id, &kept)) != 0))
 		return rc;
@@ -742,6 +743,9 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	}
 	txn_undo(t, &sv);
 	t->ngranted = t->nmoved = 0;
+	/* A later start of its window may map: where ar_search said. */
+	if (was == NULL && sp->first < sp->last)
+		return admit_mapped(t, rq, sp, NULL, ans);
 	ans->status = AR_REFUSED;
 	ans->reason = AR_R_HOSTS;
 	ans->conflict = conflict;

@@ -486,17 +486,21 @@ plan_sort(struct plan *p, int (*cmp)(const void *, const void *))
 		qsort(p->it, p->n, sizeof(*p->it), cmp);
 }
 
-/* Sweep order: by start, the fixed ones first, then by id. */
+/* Sweep order: by start, the fixed ones first, then by id.  A request
+ * being asked about (id 0) goes after the others, where it will be once
+ * granted under the next id: the sweep that asks must be the one that
+ * admission then makes, or a start ar_suggest offers ar_add refuses. */
 static int
 by_start(const void *a, const void *b)
 {
 	const struct item *x = a, *y = b;
+	uint64_t xid = x->id - 1, yid = y->id - 1;      /* 0 is largest */
 
 	if (x->s != y->s)
 		return x->s < y->s ? -1 : 1;
 	if (x->fixed != y->fixed)
 		return x->fixed ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return xid < yid ? -1 : xid > yid;
 }
 
 /* The running reservations, a heap by end. */

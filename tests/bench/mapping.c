@@ -409,11 +409,14 @@ static struct {
 	size_t first[SHADOW_SHOWN];     /* ... the first of them, by index */
 	size_t earlier;         /* grants the sweep would make earlier */
 	size_t unmapped;        /* grants of ar's the sweep cannot map */
+	size_t first_unmapped;  /* ... the first, by index (its plan lacks
+				   it from there on) */
 } shadowed;
 
-/* Put a grant of ar's into the sweep, at ar's start (slot s). */
+/* Put a grant of ar's into the sweep, at ar's start (slot s): request
+ * i of the trace, or maintenance (SIZE_MAX). */
 static int
-shadow_grant(struct base_backend *x, struct hreq *q, int64_t s)
+shadow_grant(struct base_backend *x, struct hreq *q, int64_t s, size_t i)
 {
 	int yes = 0, rc;
 
@@ -421,7 +424,8 @@ shadow_grant(struct base_backend *x, struct hreq *q, int64_t s)
 	if ((rc = x->d.ops->add(&x->d, q, x->next_id, &yes)) != 0)
 		return rc;
 	x->next_id += yes != 0;
-	shadowed.unmapped += yes == 0;
+	if (!yes && shadowed.unmapped++ == 0)
+		shadowed.first_unmapped = i;
 	return 0;
 }
 
@@ -451,7 +455,7 @@ shadow_period(const struct backend *b, int64_t clock, int after)
 		    pin_first_host(period, k) };
 
 		if (pb.start[k] >= 0 && shadow_grant(&sh->sweep, &q,
-		    pb.start[k] / SLOT) != 0)
+		    pb.start[k] / SLOT, SIZE_MAX) != 0)
 			return -1;
 	}
 	return 0;
@@ -477,7 +481,7 @@ shadow_run(const struct backend *b, const struct trace *tr, size_t from,
 			int64_t s = st->granted[i] / SLOT;
 
 			if ((s > h.s && x->d.ops->suggest(&x->d, &h, s - 1,
-			    &at) != 0) || shadow_grant(x, &h, s) != 0)
+			    &at) != 0) || shadow_grant(x, &h, s, i) != 0)
 				return -1;
 			shadowed.earlier += at >= 0;
 			continue;
@@ -565,6 +569,13 @@ pins_report(struct stats *st, struct stats *plain, struct stats *sweep)
 		    shadowed.first[i] + 1, i + 1 == shadowed.sweep_grants ||
 		    i + 1 == SHADOW_SHOWN ? " of the trace; both sweeps are "
 		    "greedy, neither exact)\n" : "");
+	if (shadowed.unmapped > 0 && shadowed.first_unmapped == SIZE_MAX)
+		printf("  (the first grant it could not map: maintenance; from "
+		    "there on its plan lacks it)\n");
+	else if (shadowed.unmapped > 0)
+		printf("  (the first grant it could not map: request %zu; from "
+		    "there on its plan lacks it)\n",
+		    shadowed.first_unmapped + 1);
 	printf("  two replays, each on its own plan: ar %zu refusals, the "
 	    "whole-plan sweep (before\n  tracked hosts) %zu, over %zu "
 	    "requests\n%s",
