@@ -1361,8 +1361,11 @@ m_policy(struct model *m, ar_txn *t, int64_t now)
 	memset(&p, 0, sizeof(p));
 	p.grace = PICK(4) == 0 ? 0 : 1 + (int64_t)PICK(20 * M_SLOT);
 	OK(m, ar_set_reclaim(t, &p));
+	/* The same policy again changes nothing: the index stays as it is,
+	 * with the pieces that had ended since it was made. */
+	if (p.grace != m->grace)
+		m->policy_at = now;
 	m->grace = p.grace;
-	m->policy_at = now;
 	m_reclaim(m, t, now);
 }
 
@@ -1421,7 +1424,7 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	struct ar_request rq;
 	struct ar_answer a, alts[3];
 	enum ar_reason why;
-	int64_t first, last, len, need, s;
+	int64_t earliest, duration, first, last, len, need, s;
 	uint32_t cls;
 	size_t n;
 	int op;
@@ -1433,9 +1436,13 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	}
 	op = (int)PICK(17);
 	/* Up to two minutes in the past, but never before 1970. */
-	rq = request(m, (now < 120 ? 0 : now - 120) +
-	    (int64_t)PICK((M_HORIZON + 10) * M_SLOT),
-	    1 + (int64_t)PICK(25 * M_SLOT), 1 + (uint32_t)PICK(4));
+	/* Each choice in a statement of its own: the order in which a
+	 * call's arguments are evaluated is unspecified (gcc and clang
+	 * differ), and an input must mean the same run in every build. */
+	earliest = (now < 120 ? 0 : now - 120) +
+	    (int64_t)PICK((M_HORIZON + 10) * M_SLOT);
+	duration = 1 + (int64_t)PICK(25 * M_SLOT);
+	rq = request(m, earliest, duration, 1 + (uint32_t)PICK(4));
 	rq.jobs = 1 + (uint32_t)PICK(2);
 	if (PICK(3) == 0)
 		rq.latest = rq.earliest + (int64_t)PICK(20 * M_SLOT);
@@ -1458,9 +1465,11 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		return;
 	}
 	if (op == 15 && m->nresv > 0) {
-		m_use(m, t, m->nresv - 1 - (int)PICK(m->nresv < 16 ?
-		    (uint64_t)m->nresv : 16), (uint32_t)PICK(3), PICK(2) ?
-		    AR_USE_YES : AR_USE_NO, now);
+		int k = m->nresv - 1 - (int)PICK(m->nresv < 16 ?
+		    (uint64_t)m->nresv : 16);
+		uint32_t who = (uint32_t)PICK(3);
+
+		m_use(m, t, k, who, PICK(2) ? AR_USE_YES : AR_USE_NO, now);
 		return;
 	}
 	if (op == 16) {
@@ -1468,8 +1477,10 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		return;
 	}
 	if (op == 12 && m->nresv > 0) {
-		m_confirm(m, t, m->nresv - 1 - (int)PICK(m->nresv < 16 ?
-		    (uint64_t)m->nresv : 16), (uint32_t)PICK(3), now);
+		int k = m->nresv - 1 - (int)PICK(m->nresv < 16 ?
+		    (uint64_t)m->nresv : 16);
+
+		m_confirm(m, t, k, (uint32_t)PICK(3), now);
 		return;
 	}
 	if (op < 4) {
@@ -1490,8 +1501,10 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		if (PICK(8) == 0 && m->nresv + M_SERIES <= M_RESV) {
 			rq.jobs = 1;
 			rq.flags |= PICK(2) ? AR_PARTIAL : 0;
-			m_series(m, t, &rq, 1 + (int64_t)PICK(20 * M_SLOT),
-			    1 + (uint32_t)PICK(M_SERIES), now);
+			int64_t every = 1 + (int64_t)PICK(20 * M_SLOT);
+
+			m_series(m, t, &rq, every, 1 + (uint32_t)PICK(M_SERIES),
+			    now);
 			return;
 		}
 		if (PICK(8) == 0) {
