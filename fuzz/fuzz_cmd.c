@@ -39,8 +39,19 @@ static const char *const bases[] = { NULL, "mem:cmd-empty", "mem:cmd-full",
     "mem:cmd-priced" };
 #define NBASES (sizeof(bases) / sizeof(bases[0]))
 
-static char svg[64];            /* --svg's file, in a scratch directory */
+static char scratch[32];        /* a directory of this process's own */
+static char svg[64];            /* --svg's file, in scratch */
 static int loaded;              /* an invocation of this input has --load */
+
+/* At exit: the scratch directory goes, so that a campaign of many
+ * processes leaves nothing in /tmp (a crash leaves it, beside the
+ * reproducer). */
+static void
+remove_scratch(void)
+{
+	unlink(svg);
+	rmdir(scratch);
+}
 
 static void
 setup(void)
@@ -49,10 +60,10 @@ setup(void)
 
 	if (svg[0] != '\0')
 		return;
-	strcpy(svg, "/tmp/ar-fuzz-XXXXXX");
-	if (mkdtemp(svg) == NULL)
+	strcpy(scratch, "/tmp/ar-fuzz-XXXXXX");
+	if (mkdtemp(scratch) == NULL || atexit(remove_scratch) != 0)
 		abort();
-	strcat(svg, "/chart.svg");
+	snprintf(svg, sizeof(svg), "%s/chart.svg", scratch);
 	run_config(&cfg);
 	if (ar_create(bases[1], &cfg, RUN_NOW) != 0)
 		abort();
