@@ -423,7 +423,8 @@ $(B)/fuzz/%: fuzz/%.c $(FZ)/libfz.a
 $(B)/fuzz/fuzz_model: $(FZ)/tests/model.o tests/helpers.h
 
 # make check's short pass: 20 s a target, one after another, new inputs
-# kept under $(B), not in the corpus; a line per target with its rate.
+# kept under $(B), not in the corpus; a line per target with its rate
+# (executions per second of wall time: the targets run one at a time).
 fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 	@for t in $(FUZZ_TARGETS); do \
 		echo "== fuzz $$t (20 s)"; \
@@ -433,8 +434,9 @@ fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 			-artifact_prefix=$(B)/fuzz/$$t- $$dict \
 			$(B)/fuzz/$$t.corpus fuzz/corpus/$${t#fuzz_} 2>$(B)/fuzz/$$t.log \
 			|| { tail -40 $(B)/fuzz/$$t.log; exit 1; }; \
-		sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) .*/\1 executions in \2 s/p' \
-			$(B)/fuzz/$$t.log; \
+		awk -v t=$$t '/^Done [0-9]+ runs in/ { s = $$5 > 0 ? $$5 : 1; \
+			printf "%s: %d executions in %d s, %d/s\n", t, $$2, $$5, \
+			$$2 / s }' $(B)/fuzz/$$t.log; \
 		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$$t.log | tail -1; \
 	done
 

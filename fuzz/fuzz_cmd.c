@@ -17,13 +17,18 @@
  * and the commands must only cope with it.
  *
  * Options that name a store are dropped (AR_STORE names the store), and
- * --svg writes to a scratch file.  Each command's main is compiled under
- * another name (see the Makefile).
+ * --svg writes to a scratch file.  ar-map --slurm runs a stand-in for
+ * scontrol that the target writes (--scontrol, naming another program,
+ * is dropped): it shows reservations of the full store's in step, out
+ * of step and orphaned, and an operator's, and takes every change, so
+ * that --diff, the dry run and --apply do all they do with Slurm.  Each
+ * command's main is compiled under another name (see the Makefile).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ar.h"
@@ -39,8 +44,69 @@ static const char *const bases[] = { NULL, "mem:cmd-empty", "mem:cmd-full",
     "mem:cmd-priced" };
 #define NBASES (sizeof(bases) / sizeof(bases[0]))
 
-static char svg[64];            /* --svg's file, in a scratch directory */
+static char scratch[32];        /* a directory of this process's own */
+static char svg[64];            /* --svg's file, in scratch */
+static char scontrol[64];       /* the stand-in for scontrol, in scratch */
 static int loaded;              /* an invocation of this input has --load */
+
+/* At exit: the scratch directory goes, so that a campaign of many
+ * processes leaves nothing in /tmp (a crash leaves it, beside the
+ * reproducer). */
+static void
+remove_scratch(void)
+{
+	unlink(svg);
+	unlink(scontrol);
+	rmdir(scratch);
+}
+
+/*
+ * What the stand-in for scontrol shows (show reservation --oneliner, in
+ * UTC): the full store's reservations as its plan has them, but ar-13,
+ * missing; ar-16 with another user, ar-17 without its account, ar-18
+ * started early on other hosts, ar-99 that no reservation of the store
+ * owns, and the operator's own.  Every other subcommand succeeds and
+ * changes nothing; there are few, as each is a process.  It runs with
+ * scontrol's environment, no PATH: builtins only.
+ */
+static const char stand_in[] =
+    "#!/bin/sh\n"
+    "[ \"$1\" = show ] || exit 0\n"
+    "r() { echo \"ReservationName=$1 StartTime=2026-11-21T$2:00 \"\\\n"
+    "    \"EndTime=2026-11-21T$3:00 Nodes=$4 Users=$5 Accounts=$6 \"\\\n"
+    "    \"Flags=$7 State=$8\"; }\n"
+    "r ar-1 00:00 00:05 'node1' root '(null)' SPEC_NODES ACTIVE\n"
+    "r ar-2 00:05 00:15 'node[1-2]' u '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-3 00:05 00:15 'node[3-4]' u '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-4 00:10 00:25 'node[5-7]' u '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-5 00:15 00:35 'node8' root '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-6 00:15 00:35 'node1' root '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-7 00:20 00:45 'node[2-3]' u '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-8 00:25 00:30 'node[4-6]' u '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-9 00:30 00:35 'node[4-6]' u '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-10 00:30 00:40 'node7' root '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-11 00:35 00:50 'node[4-5]' u '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-12 00:35 00:50 'node[1,6]' u '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-14 07:00 07:10 'node1' s '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-15 09:00 09:10 'node1' s '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-16 01:00 01:30 'node[1-2]' root '(null)' MAINT,IGNORE_JOBS "
+    "INACTIVE\n"
+    "r ar-17 02:00 02:30 'node[3-4]' m '(null)' SPEC_NODES INACTIVE\n"
+    "r ar-18 00:00 03:30 'node[5-7]' m '(null)' SPEC_NODES ACTIVE\n"
+    "r ar-99 04:00 05:00 node8 root '(null)' SPEC_NODES INACTIVE\n"
+    "r site-maint 06:00 07:00 'node[1-8]' root '(null)' MAINT INACTIVE\n";
+
+static void
+write_stand_in(void)
+{
+	FILE *f;
+
+	snprintf(scontrol, sizeof(scontrol), "%s/scontrol", scratch);
+	if ((f = fopen(scontrol, "w")) == NULL ||
+	    fputs(stand_in, f) == EOF || fclose(f) != 0 ||
+	    chmod(scontrol, 0700) != 0)
+		abort();
+}
 
 static void
 setup(void)
@@ -49,17 +115,18 @@ setup(void)
 
 	if (svg[0] != '\0')
 		return;
-	strcpy(svg, "/tmp/ar-fuzz-XXXXXX");
-	if (mkdtemp(svg) == NULL)
+	strcpy(scratch, "/tmp/ar-fuzz-XXXXXX");
+	if (mkdtemp(scratch) == NULL || atexit(remove_scratch) != 0)
 		abort();
-	strcat(svg, "/chart.svg");
+	snprintf(svg, sizeof(svg), "%s/chart.svg", scratch);
+	write_stand_in();
 	run_config(&cfg);
 	if (ar_create(bases[1], &cfg, RUN_NOW) != 0)
 		abort();
 	run_store(bases[2], 0);
 	run_store(bases[3], 1);
 	setenv("AR_STORE", STORE, 1);
-	setenv("AR_SCONTROL", RUN_NO_SLURM, 1);
+	setenv("AR_SCONTROL", scontrol, 1);
 	unsetenv("AR_NOW");
 	unsetenv("AR_WAIT");
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ar.h"
@@ -64,6 +65,22 @@ run_command(const struct command *c, int argc, char **argv, const void *in,
 	clearerr(stdin);
 	optind = 0;             /* getopt starts afresh on every run */
 	return c->main(argc, argv);
+}
+
+/*
+ * The targets' clock, for every reader of it (the library's for a live
+ * store, the commands', ar-map --slurm's for Slurm): RUN_NOW, whatever
+ * the date, so that an input does the same on any day, and the stores
+ * the targets make, dated RUN_NOW, are not all in the past for ar-map
+ * --slurm, which compares with the real clock.  (This definition takes
+ * the place of the C library's in the whole target.)
+ */
+time_t
+time(time_t *t)
+{
+	if (t != NULL)
+		*t = RUN_NOW;
+	return RUN_NOW;
 }
 
 void

@@ -23,10 +23,13 @@ extern const struct command commands[NCOMMANDS];
 int run_command(const struct command *c, int argc, char **argv,
     const void *in, size_t len);
 
-#define RUN_NOW 1795219200      /* 2026-11-21T00:00:00Z, the targets' now */
+/* 2026-11-21T00:00:00Z, the targets' now and the clock of those that
+ * run commands: time() returns it (run.c). */
+#define RUN_NOW 1795219200
 
-/* The targets' AR_SCONTROL: no Slurm, so that ar-map --slurm reads
- * nothing and says so, and no program an input names is ever run. */
+/* fuzz_store's AR_SCONTROL: no Slurm, so that ar-map --slurm reads
+ * nothing and says so, and no program an input names is ever run
+ * (fuzz_cmd runs a stand-in of its own). */
 #define RUN_NO_SLURM "/nonexistent/scontrol"
 
 /* The targets' stores: 8 nodes, 5-minute slots and a horizon of one
