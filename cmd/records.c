@@ -734,7 +734,8 @@ cmd_usage_by_name(enum ar_usage_by by)
 
 /* The refusal reasons a request may be refused for, as fields. */
 static const enum ar_reason reasons[] = { AR_R_FULL, AR_R_PAST,
-    AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS };
+    AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS,
+    AR_R_SLICES };
 
 /* Set key to text where a number has none; null in JSON, so that the
  * field is a number or null. */

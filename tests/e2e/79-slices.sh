@@ -128,6 +128,13 @@ expect_out <"$D/before.kept"
 run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
 filter '$!d; s/.* refused=\([0-9]*\) .*/refused=\1/'
 expect_out 'refused=1'
+# The reason is a field of its own, in JSON too.
+run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
+filter '$!d; s/.* \(refused_no_slices=[0-9]*\) .*/\1/'
+expect_out 'refused_no_slices=1'
+run ar-report --json --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
+filter '$!d; s/.*\("refused_no_slices":[0-9]*\).*/\1/'
+expect_out '"refused_no_slices":1'
 expect_check
 
 begin 'slices: ar-search finds the same pieces and books nothing'
