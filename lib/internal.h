@@ -651,6 +651,11 @@ struct ar_txn {
 				   them all as it is classed */
 	struct ar_placed *slices;
 	size_t nslices, slicecap;
+	/* A split request of several copies (split.c): the first id its
+	 * copies are granted from, which the later copies do not move
+	 * (flex.c), as the copies of one request never move for each
+	 * other; 0 otherwise. */
+	uint64_t first_copy;
 };
 
 /*
