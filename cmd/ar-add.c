@@ -605,9 +605,9 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 	if ((rc = ar_add(t, &it->rq, &it->alts[0])) != 0)
 		return rc;
 	/* A replay's copies are told in the state they are in now, and
-	 * pieces each with its own price. */
+	 * pieces each with its own price and the copy it is of. */
 	if ((rc = keep_placed(t, it, it->alts[0].replayed ||
-	    it->alts[0].pieces != 0)) != 0 ||
+	    it->rq.split != 0)) != 0 ||
 	    (rc = keep_displaced(t, it)) != 0)
 		return rc;
 	/* A refusal is written too, in the demand log. */
@@ -834,7 +834,8 @@ emit(struct ctx *x, struct item *it)
 	struct add_line *l = it->own;
 	struct ar_answer a = it->alts[0];
 	struct ar_record *r = &it->rec;
-	/* A split request's pieces are all it asked for. */
+	/* A split request's copies are granted all or none, in as many
+	 * pieces as they are. */
 	size_t refused = l->ngranted < it->rq.jobs ?
 	    it->rq.jobs - l->ngranted : 0;
 
@@ -859,19 +860,30 @@ emit(struct ctx *x, struct item *it)
 		ar_record_del(r, "replayed");
 	if (refused > 0 && !(it->rq.flags & AR_PARTIAL))
 		refused = 1;
-	for (size_t i = 0; i < l->ngranted; i++) {
+	for (size_t i = 0, copy = 0; i < l->ngranted; i++) {
+		const struct ar_resv *v = &l->moved[i];
+
 		a.start = l->placed[i].start;
 		a.end = l->placed[i].end;
 		a.free = l->placed[i].free;
 		if (a.replayed)
-			a.status = ar_resv_status(&l->moved[i]);
-		if (a.pieces != 0)
-			a.price = l->moved[i].price;
+			a.status = ar_resv_status(v);
+		/* A split request's lines are its copies' pieces, each told
+		 * by its record: a copy may be in one piece, the next in
+		 * several. */
+		if (it->rq.split != 0) {
+			a.price = v->price;
+			copy += v->pieces == 0 || v->occurrence == 1;
+			if (v->pieces == 0)
+				ar_record_del(r, "series");
+		} else
+			copy = i + 1;
 		if (ar_record_set_uint(r, "id", l->placed[i].id) != 0 ||
-		    cmd_pieces(r, l->placed[0].id, (uint32_t)i + 1,
-		    a.pieces) != 0 ||
+		    (it->rq.split != 0 ? cmd_pieces(r, v->series,
+		    v->occurrence, v->pieces) : cmd_pieces(r,
+		    l->placed[0].id, (uint32_t)i + 1, a.pieces)) != 0 ||
 		    (it->rq.jobs > 1 &&
-		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
+		    ar_record_set_int(r, "copy", (int64_t)copy) != 0) ||
 		    cmd_answer(it, &a) != 0 || cmd_held(r, !a.replayed ?
 		    l->placed[i].expires : a.status == AR_HELD ?
 		    l->moved[i].expires : 0) != 0)

@@ -334,9 +334,9 @@ split_fields(struct ctx *x, struct item *it, int hl, char *err)
 	}
 	if (rq->split == 0)
 		return 0;
-	if (rq->jobs != 1)
-		snprintf(err, AR_ERRMAX, "field 'jobs': a split request is "
-		    "one job");
+	if (rq->jobs != 1 && !(x->cmd->bit & CMD_ADD))
+		snprintf(err, AR_ERRMAX, "field 'jobs': %s finds one job of a "
+		    "split request (ar-add splits each copy)", x->cmd->name);
 	else if (rq->nlevels > 0)
 		snprintf(err, AR_ERRMAX, "field 'nodes': a split request has "
 		    "one size, not levels");

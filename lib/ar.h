@@ -212,9 +212,9 @@ struct ar_request {
 				   window may be split in time before its
 				   deadline, latest + duration:
 				   AR_SPLIT_ORR or AR_SPLIT_TARR (see
-				   ar_add).  A split request is one job,
-				   names no hosts, is not moldable, a
-				   hold, AR_PARTIAL, nor a series */
+				   ar_add).  A split request names no
+				   hosts, is not moldable, a hold,
+				   AR_PARTIAL, nor a series */
 	int64_t smallest;       /* AR_SPLIT_ORR: the shortest piece, in
 				   seconds, 0 to duration (0: one slot);
 				   0 for any other request */
@@ -590,7 +590,8 @@ int64_t ar_txn_now(const ar_txn *t);
  * jobs or duration, or latest < earliest; a moldable request's levels
  * malformed, see struct ar_request), AR_ECORRUPT, ENOMEM (the plan
  * mapped, while named hosts are in it), AR_ESERVER, the backend's codes.
- * A moldable request: see ar_levels_order.  A split request: as a
+ * A moldable request: see ar_levels_order.  A split request (one job:
+ * EINVAL for more, whose copies only ar_add splits in turn): as a
  * rigid one if it fits in one interval of its window (AR_SPLIT_TARR:
  * at its first start); else the slices
  * ar_add would book (see there), AR_AVAILABLE from the first one's
@@ -737,10 +738,18 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * of them all and ans->pieces; ar_added() lists the pieces.  No set of
  * slices: refused, AR_R_SLICES, as the one interval was told.  The
  * demand log has one entry for it; a client key holds its pieces, and
- * a retry of a split request is answered with them (ans->pieces).
+ * a retry of a split request is answered with them (ans->pieces).  A
+ * split request of several copies (rq->jobs > 1) splits each copy as
+ * above as it would be split alone, in order, against the plan with the
+ * copies before it, which it does not move; all copies or none (more
+ * than AR_SERIES_MAX pieces in all: AR_R_SLICES).  Each copy's pieces
+ * are linked among themselves; ans tells the first copy (its pieces,
+ * their price), or the refusal of the copy that found no room;
+ * ar_added() lists every piece of every copy, and the client key holds
+ * them all.
  *
  * Errors: EINVAL (a malformed request or moldable levels, a client key
- * longer than AR_CLIENT_KEY_MAX, a split request that is not one job,
+ * longer than AR_CLIENT_KEY_MAX, a split request that
  * names hosts, is moldable, a hold, AR_PARTIAL, or asks for a smallest
  * piece longer than its duration, or any with split TARR or none),
  * EACCES (read transaction), AR_ECORRUPT

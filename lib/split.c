@@ -181,6 +181,13 @@ split_copies(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 			*ans = a;
 		if ((rc = gathered_add(t, &acc)) != 0)
 			break;
+		/* No more pieces in all than a request is kept as (a
+		 * client key names them all), as TARR's one copy. */
+		if (acc.ng > AR_SERIES_MAX) {
+			a.status = AR_REFUSED;
+			a.reason = AR_R_SLICES;
+			break;
+		}
 	}
 	t->first_copy = 0;
 	if (rc != 0 || j < rq->jobs) {
