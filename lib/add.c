@@ -50,9 +50,11 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 		    rq->client_key) != 0)
 			return AR_ECORRUPT;
 		copies += r.pieces == 0 || r.occurrence == 1;
-		if (i == 0 && (!level_of(rq, r.nodes, &ans->benefit) ||
-		    ke.jobs != (rq->split != 0 ? n : asked) ||
-		    r.duration != rq->duration)) {
+		/* A moldable request's entry holds the level's copies. */
+		if (i == 0 && (!level_of(rq, r.nodes, rq->nlevels > 0 ?
+		    ke.jobs : rq->jobs, &ans->benefit) ||
+		    ke.jobs != (rq->split != 0 ? n : rq->nlevels > 0 ?
+		    ke.jobs : asked) || r.duration != rq->duration)) {
 			key_refused(t, r.id, ans);
 			return 0;
 		}
@@ -67,6 +69,8 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 		t->granted[t->ngranted++].from = r.start;
 		if (i == 0) {
 			ans->nodes = rq->nlevels > 0 ? r.nodes : 0;
+			ans->jobs = rq->nlevels > 0 && rq->levels[0].jobs ?
+			    ke.jobs : 0;
 			ans->status = r.state;
 			ans->id = r.id;
 			ans->start = r.start;
@@ -127,6 +131,7 @@ admit_any(ar_txn *t, const struct ar_request *rq,
 		return rc;
 	ans->nodes = got.nodes;
 	ans->benefit = got.benefit;
+	ans->jobs = got.jobs;
 	return admit_logged(t, &one, ans, (uint32_t)t->ngranted);
 }
 
@@ -178,8 +183,8 @@ add(ar_txn *t, const struct ar_request *asked_for,
 	    ans->status != AR_GRANTED)
 		return rc;
 	/* A split request's key holds as many as its copies were granted
-	 * in. */
-	return key_put(t, rq->owner, key, rq->split != 0 ?
+	 * in, a moldable one's its level's copies. */
+	return key_put(t, rq->owner, key, rq->split != 0 || rq->nlevels > 0 ?
 	    (uint32_t)t->ngranted : (uint32_t)asked, t->granted,
 	    t->ngranted);
 }

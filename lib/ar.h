@@ -160,11 +160,17 @@ struct ar_info {
 
 /*
  * One size a moldable request accepts, and what the requester gains if
- * it is granted that size (seed 004's RSPB: its benefit levels).
+ * it is granted that size (seed 004's RSPB: its benefit levels): so
+ * many nodes a job, and, for a parametric request molded by its copies,
+ * so many copies.
  */
 struct ar_level {
 	uint32_t nodes;         /* nodes each job needs at once, >= 1 */
 	uint32_t benefit;       /* any value: only the order counts */
+	uint32_t jobs;          /* copies at this level, 1 to AR_JOBS_MAX,
+				   all granted or none; 0: the request's
+				   jobs.  A request's levels all give it,
+				   or none does */
 };
 #define AR_LEVELS_MAX 8         /* levels in one request */
 
@@ -200,9 +206,12 @@ struct ar_request {
 				   at most AR_LABEL_MAX bytes */
 	const struct ar_level *levels;  /* a moldable request (ar_add,
 				   ar_search, ar_suggest): the sizes it
-				   accepts, distinct node counts, tried as
+				   accepts, distinct node counts (or node
+				   and copy counts), tried as
 				   ar_levels_order orders them, and then
-				   nodes is not read; NULL for a rigid one */
+				   nodes (and, where they give copies,
+				   jobs) is not read; NULL for a rigid
+				   one */
 	uint32_t nlevels;       /* ... and how many, at most AR_LEVELS_MAX;
 				   0 for a rigid request.  A moldable request
 				   names no hosts and is not AR_PARTIAL, nor
@@ -275,6 +284,8 @@ struct ar_answer {
 				   found or suggested (its nodes and ... */
 	uint32_t benefit;       /* ... its benefit); 0 when none fits, and
 				   for a rigid request */
+	uint32_t jobs;          /* ... and its copies, where the levels
+				   give them (struct ar_level); else 0 */
 	uint32_t pieces;        /* a split request granted or found in
 				   pieces: how many (ar_pieces tells
 				   them); 0 when it fits in one interval,
@@ -606,11 +617,14 @@ int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 /*
  * Put a moldable request's levels in the order they are tried (RSPB as
  * seed 004 reads: the highest benefit that fits): benefit, highest
- * first, and of equal benefits more nodes first.  ar_add, ar_search and
- * ar_suggest try a moldable request's levels in this order, each as a
- * rigid request of that many nodes over the request's whole window, and
- * answer for the first that fits (ans->nodes and ans->benefit), or with
- * the last one's refusal when none does: every level was tried.
+ * first, and of equal benefits the larger first (nodes times jobs, 0
+ * jobs counting as 1).  ar_add, ar_search and ar_suggest try a moldable
+ * request's levels in this order, each as a rigid request of that many
+ * nodes (and copies, where the levels give them) over the request's
+ * whole window, and answer for the first that fits (ans->nodes,
+ * ans->benefit, ans->jobs), or with the last one's refusal when none
+ * does: every level was tried.  Levels on copies mold a parametric
+ * request (many jobs of a node, say) that has no smaller node count.
  */
 void ar_levels_order(struct ar_level *levels, uint32_t n);
 
@@ -714,9 +728,10 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * ar_confirm confirms it before; ar_added() tells each copy's expiry.
  *
  * A moldable request (rq->nlevels > 0) is admitted at the first of its
- * levels that is granted (see ar_levels_order); ans->nodes and
- * ans->benefit tell that level.  A retry with its client key matches
- * if the copies granted have the nodes of one of its levels.
+ * levels that is granted (see ar_levels_order); ans->nodes,
+ * ans->benefit and ans->jobs tell that level.  A retry with its client
+ * key matches if the copies granted have the nodes (and number) of one
+ * of its levels.
  *
  * A split request (rq->split) is admitted as any request is if it fits
  * in one interval of its window, AR_SPLIT_TARR only at its first start

@@ -211,6 +211,7 @@ ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return rc;
 	ans->nodes = got.nodes;
 	ans->benefit = got.benefit;
+	ans->jobs = got.jobs;
 	return 0;
 }
 
@@ -281,6 +282,7 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	for (size_t i = 0; i < (*n > 0 ? *n : 1); i++) {
 		alts[i].nodes = got.nodes;
 		alts[i].benefit = got.benefit;
+		alts[i].jobs = got.jobs;
 	}
 	return 0;
 }

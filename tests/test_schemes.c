@@ -604,6 +604,57 @@ test_lib_split(unsigned split)
 	    "random cases miss", name, granted, several);
 }
 
+/* RSPB's levels, on nodes or on copies: the library as the memory. */
+static void
+test_lib_mold(void)
+{
+	int mismatches = 0, lowered = 0, copies_lowered = 0;
+
+	for (int i = 0; i < LIB_CASES; i++) {
+		uint32_t cap = 1 + (uint32_t)rnd(4), copies = 1 +
+		    (uint32_t)rnd(4);
+		struct sreq q = random_request(cap, copies);
+		struct ar_request rq = lib_request(&q);
+		struct ar_level alv[LEVELS_MAX];
+		struct level lv[LEVELS_MAX];
+		struct plan p, lib;
+		size_t from, nlv, chosen = 0;
+		int mem, got;
+
+		random_plan(&p, cap);
+		nlv = plan_levels(&q, lv);
+		for (size_t l = 0; l < nlv; l++)
+			alv[l] = (struct ar_level){ lv[l].nodes,
+			    (uint32_t)lv[l].benefit, copies > 1 ?
+			    lv[l].copies : 0 };
+		rq.levels = alv;
+		rq.nlevels = (uint32_t)nlv;
+		got = lib_admit(&p, &rq, &lib);
+		from = p.nr;
+		mem = plan_mold(&p, &q, lv, nlv, &chosen);
+		if (got != mem || (got && !same_plan(&p, from, &lib))) {
+			if (mismatches++ < 5)
+				fprintf(stderr, "library RSPB case %d: cap %"
+				    PRIu32 " s %" PRId64 " l %" PRId64 " d %"
+				    PRId64 " nodes %" PRIu32 " copies %" PRIu32
+				    ": the library %s (%zu), the memory %s "
+				    "level %zu (%zu)\n", i, cap, q.earliest,
+				    q.latest, q.dur, q.nodes, copies, got ?
+				    "granted" : "refused", lib.nr, mem ?
+				    "granted" : "refused", chosen, p.nr - from);
+		}
+		lowered += mem && chosen > 0;
+		copies_lowered += mem && chosen > 0 && copies > 1;
+		plan_free(&p);
+		plan_free(&lib);
+	}
+	CHECK(mismatches == 0, "library RSPB: %d of %d random cases differ "
+	    "from the memory", mismatches, LIB_CASES);
+	CHECK(copies_lowered > LIB_CASES / 100 && lowered > copies_lowered,
+	    "library RSPB: %d lowered, %d of them copies: the random cases "
+	    "miss", lowered, copies_lowered);
+}
+
 int
 main(void)
 {
@@ -617,6 +668,7 @@ main(void)
 	test_reclaim_and_bounds();
 	test_lib_split(AR_SPLIT_ORR);
 	test_lib_split(AR_SPLIT_TARR);
+	test_lib_mold();
 	lib_stores_close();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;

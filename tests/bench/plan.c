@@ -487,6 +487,26 @@ plan_eds(struct plan *p, const struct sreq *q)
 
 /* --- RSPB ---------------------------------------------------------------- */
 
+size_t
+plan_levels(const struct sreq *q, struct level *lv)
+{
+	static const int benefit[LEVELS_MAX] = { 10, 6, 3 };
+	size_t n = 0;
+
+	for (uint32_t i = 0, d = 1; i < LEVELS_MAX; i++, d *= 2) {
+		struct level v = { q->nodes, q->jobs, benefit[i] };
+
+		if (q->jobs > 1)
+			v.copies = (q->jobs + d - 1) / d;
+		else
+			v.nodes = (q->nodes + d - 1) / d;
+		if (n == 0 || v.nodes * v.copies !=
+		    lv[n - 1].nodes * lv[n - 1].copies)
+			lv[n++] = v;
+	}
+	return n;
+}
+
 /* Place the copies of level v, each at its first start in [first,
  * last]: the first copy's start, or -1 and none placed. */
 static int64_t

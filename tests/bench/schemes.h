@@ -259,6 +259,10 @@ int plan_rigid(struct plan *p, const struct sreq *q);
 int plan_eds(struct plan *p, const struct sreq *q);
 int plan_mold(struct plan *p, const struct sreq *q, const struct level *lv,
     size_t nlv, size_t *chosen);
+/* RSPB's levels of q as make compare gives them (RSPB above): on its
+ * copies if it has more than one, else on its nodes; equal sizes once,
+ * the highest benefit.  How many, into lv[0 .. LEVELS_MAX). */
+size_t plan_levels(const struct sreq *q, struct level *lv);
 int plan_orr(struct plan *p, const struct sreq *q, int64_t smallest,
     int most);
 int plan_tarr(struct plan *p, const struct sreq *q);
