@@ -268,8 +268,8 @@ prepare(struct ctx *x, struct item *it, char *err)
 	}
 	it->rq.flags = o->flags;
 	if (it->rq.nlevels > 0 && (o->flags & AR_PARTIAL)) {
-		snprintf(err, AR_ERRMAX, "field 'nodes': levels do not go with "
-		    "--partial");
+		snprintf(err, AR_ERRMAX, "field '%s': levels do not go with "
+		    "--partial", cmd_levels_key(it));
 		return -1;
 	}
 	if (it->rq.nlevels > 0 && l->rep.every != 0) {
@@ -834,10 +834,11 @@ emit(struct ctx *x, struct item *it)
 	struct add_line *l = it->own;
 	struct ar_answer a = it->alts[0];
 	struct ar_record *r = &it->rec;
+	/* The copies asked: a moldable request's on copies, its level's. */
+	uint32_t jobs = a.jobs != 0 ? a.jobs : it->rq.jobs;
 	/* A split request's copies are granted all or none, in as many
 	 * pieces as they are. */
-	size_t refused = l->ngranted < it->rq.jobs ?
-	    it->rq.jobs - l->ngranted : 0;
+	size_t refused = l->ngranted < jobs ? jobs - l->ngranted : 0;
 
 	if (((struct opts *)x->data)->modify)
 		return l->series != 0 ? emit_modify_series(x, it) :
@@ -882,7 +883,7 @@ emit(struct ctx *x, struct item *it)
 		    (it->rq.split != 0 ? cmd_pieces(r, v->series,
 		    v->occurrence, v->pieces) : cmd_pieces(r,
 		    l->placed[0].id, (uint32_t)i + 1, a.pieces)) != 0 ||
-		    (it->rq.jobs > 1 &&
+		    (jobs > 1 &&
 		    ar_record_set_int(r, "copy", (int64_t)copy) != 0) ||
 		    cmd_answer(it, &a) != 0 || cmd_held(r, !a.replayed ?
 		    l->placed[i].expires : a.status == AR_HELD ?
@@ -902,14 +903,14 @@ emit(struct ctx *x, struct item *it)
 			return -1;
 	}
 	for (size_t i = l->ngranted; i < l->ngranted + refused; i++)
-		if ((it->rq.jobs > 1 && (it->rq.flags & AR_PARTIAL) &&
+		if ((jobs > 1 && (it->rq.flags & AR_PARTIAL) &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
 		    cmd_answer(it, &it->alts[it->nalts - 1]) != 0 ||
 		    cmd_print(x, r) != 0)
 			return -1;
 	if (emit_moved(x, it) != 0 || emit_displaced(x, it) != 0)
 		return -1;
-	return l->ngranted < it->rq.jobs ? EXIT_REFUSED : 0;
+	return l->ngranted < jobs ? EXIT_REFUSED : 0;
 }
 
 static void
