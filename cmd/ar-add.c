@@ -402,16 +402,39 @@ emit_confirm(struct ctx *x, struct item *it)
 
 /*
  * A piece of a split request is not modified (its request's shape is its
- * pieces'): bad input, said here (1), or 0.
+ * pieces'): bad input, said here (1), or 0.  The message says how to
+ * change it: cancel the request and ask again for what it asked, which
+ * every piece's record keeps, with the changes (the split rule is not
+ * kept: ORR or TARR, as asked).
  */
 static int
 piece_refused(struct ctx *x, struct item *it, const struct ar_resv *was)
 {
+	struct ar_record asked;
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+
 	if (was->pieces == 0)
 		return 0;
-	cmd_warn(x, it->line, "field 'id': reservation %llu is a piece of a "
-	    "split request: cancel it and ask again",
-	    (unsigned long long)was->id);
+	ar_record_init(&asked);
+	if (ar_record_set_time(&asked, "earliest", was->earliest) != 0 ||
+	    ar_record_set_time(&asked, "latest", was->latest) != 0 ||
+	    ar_record_set_duration(&asked, "duration", was->duration) != 0 ||
+	    ar_record_set_uint(&asked, "nodes", was->nodes) != 0 ||
+	    ar_record_print(&asked, 0, &text, &len, &cap) != 0)
+		len = 0;
+	while (len > 0 && text[len - 1] == '\n')
+		text[--len] = '\0';
+	cmd_warn(x, it->line, "field 'id': reservation %llu is piece %lu of "
+	    "%lu of split request %llu, which changes only as a whole: cancel "
+	    "it (ar-del id=%llu cancels every piece) and ask again, %s "
+	    "split=yes or tarr, with the changes",
+	    (unsigned long long)was->id, (unsigned long)was->occurrence,
+	    (unsigned long)was->pieces, (unsigned long long)was->series,
+	    (unsigned long long)was->series, len > 0 ? text :
+	    "as it was asked");
+	free(text);
+	ar_record_free(&asked);
 	return 1;
 }
 

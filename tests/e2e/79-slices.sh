@@ -277,12 +277,22 @@ id=6 series=5 piece=2 pieces=2 client_key=two status=cancelled
 EOT
 expect_check
 
-begin 'slices: a piece cannot be modified'
+# The refusal says how: cancel the request, ask again for what it asked
+# (every piece keeps it) with the changes; that works.
+begin 'slices: a piece cannot be modified; the refusal says how to change the request'
 holes
 run ar-add start=+1h duration=2h defer=+5h30m split=yes
-run ar-add --modify id=4 duration=3h
+run ar-add --modify id=5 duration=3h
 expect_exit 2
-expect_err "ar-add: arguments: field 'id': reservation 4 is a piece of a split request: cancel it and ask again"
+expect_err "ar-add: arguments: field 'id': reservation 5 is piece 2 of 2 of split request 4, which changes only as a whole: cancel it (ar-del id=4 cancels every piece) and ask again, earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h nodes=1 split=yes or tarr, with the changes"
+run ar-del id=4
+expect_exit 0
+run ar-add earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h30m nodes=1 split=yes
+expect_exit 0
+expect_out <<'EOT'
+earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h30m nodes=1 split=yes id=6 series=6 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z free=4 status=granted
+earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h30m nodes=1 split=yes id=7 series=6 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T06:00:00Z free=4 status=granted
+EOT
 expect_check
 
 begin 'slices: bad split requests are bad input, naming the line and the field'
