@@ -523,16 +523,9 @@ same_plan(const struct plan *x, size_t from, const struct plan *y)
 {
 	if (x->nr - from != y->nr)
 		return 0;
-	for (size_t i = 0; i < y->nr; i++) {
-		const struct sresv *a = &x->r[from + i], *b = &y->r[i];
-
-		if (a->nodes != b->nodes || a->npieces != b->npieces)
+	for (size_t i = 0; i < y->nr; i++)
+		if (!plan_same(x, &x->r[from + i], y, &y->r[i]))
 			return 0;
-		for (uint32_t j = 0; j < a->npieces; j++)
-			if (x->pc[a->first + j].start != y->pc[b->first + j].start ||
-			    x->pc[a->first + j].len != y->pc[b->first + j].len)
-				return 0;
-	}
 	return 1;
 }
 

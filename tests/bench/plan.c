@@ -781,6 +781,19 @@ plan_record(struct plan *p, uint32_t k, uint32_t nodes, int64_t start,
 	grant(p, &q, nodes, &x, 1, 0);
 }
 
+int
+plan_same(const struct plan *x, const struct sresv *a, const struct plan *y,
+    const struct sresv *b)
+{
+	if (a->k != b->k || a->nodes != b->nodes || a->npieces != b->npieces)
+		return 0;
+	for (uint32_t j = 0; j < a->npieces; j++)
+		if (x->pc[a->first + j].start != y->pc[b->first + j].start ||
+		    x->pc[a->first + j].len != y->pc[b->first + j].len)
+			return 0;
+	return 1;
+}
+
 void
 plan_piece(struct plan *p, int64_t start, int64_t len)
 {

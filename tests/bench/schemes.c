@@ -681,20 +681,6 @@ first_slot(const struct plan *p, size_t i)
 	return i < p->nr ? p->pc[p->r[i].first].start : -1;
 }
 
-/* Have reservations a of x and b of y the same request and pieces? */
-static int
-same(const struct plan *x, const struct sresv *a, const struct plan *y,
-    const struct sresv *b)
-{
-	if (a->k != b->k || a->nodes != b->nodes || a->npieces != b->npieces)
-		return 0;
-	for (uint32_t j = 0; j < a->npieces; j++)
-		if (x->pc[a->first + j].start != y->pc[b->first + j].start ||
-		    x->pc[a->first + j].len != y->pc[b->first + j].len)
-			return 0;
-	return 1;
-}
-
 /* Say in line (of size bytes) whether the library's plan lib is the
  * memory's mem, and if not where they part. */
 static void
@@ -712,7 +698,7 @@ check(int scheme, const struct plan *lib, const struct plan *mem,
 	}
 	mismatch = 1;
 	for (i = 0; i < lib->nr && i < mem->nr; i++)
-		if (!same(lib, &lib->r[i], mem, &mem->r[i]))
+		if (!plan_same(lib, &lib->r[i], mem, &mem->r[i]))
 			break;
 	snprintf(line, size, "  MISMATCH: %s through ar_add: %zu "
 	    "reservations (hash %016" PRIx64 "), the memory %zu (%016" PRIx64

@@ -281,6 +281,11 @@ void plan_record(struct plan *p, uint32_t k, uint32_t nodes, int64_t start,
  * other in p->pc, so only the last one can grow). */
 void plan_piece(struct plan *p, int64_t start, int64_t len);
 
+/* Have reservations a of x and b of y the same request, nodes and
+ * pieces? */
+int plan_same(const struct plan *x, const struct sresv *a,
+    const struct plan *y, const struct sresv *b);
+
 /* FNV-1a over every reservation's id, request, nodes and pieces. */
 uint64_t plan_hash(const struct plan *p);
 
