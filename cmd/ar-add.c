@@ -268,8 +268,8 @@ prepare(struct ctx *x, struct item *it, char *err)
 	}
 	it->rq.flags = o->flags;
 	if (it->rq.nlevels > 0 && (o->flags & AR_PARTIAL)) {
-		snprintf(err, AR_ERRMAX, "field 'nodes': levels do not go with "
-		    "--partial");
+		snprintf(err, AR_ERRMAX, "field '%s': levels do not go with "
+		    "--partial", cmd_levels_key(it));
 		return -1;
 	}
 	if (it->rq.nlevels > 0 && l->rep.every != 0) {
@@ -402,16 +402,39 @@ emit_confirm(struct ctx *x, struct item *it)
 
 /*
  * A piece of a split request is not modified (its request's shape is its
- * pieces'): bad input, said here (1), or 0.
+ * pieces'): bad input, said here (1), or 0.  The message says how to
+ * change it: cancel the request and ask again for what it asked, which
+ * every piece's record keeps, with the changes (the split rule is not
+ * kept: ORR or TARR, as asked).
  */
 static int
 piece_refused(struct ctx *x, struct item *it, const struct ar_resv *was)
 {
+	struct ar_record asked;
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+
 	if (was->pieces == 0)
 		return 0;
-	cmd_warn(x, it->line, "field 'id': reservation %llu is a piece of a "
-	    "split request: cancel it and ask again",
-	    (unsigned long long)was->id);
+	ar_record_init(&asked);
+	if (ar_record_set_time(&asked, "earliest", was->earliest) != 0 ||
+	    ar_record_set_time(&asked, "latest", was->latest) != 0 ||
+	    ar_record_set_duration(&asked, "duration", was->duration) != 0 ||
+	    ar_record_set_uint(&asked, "nodes", was->nodes) != 0 ||
+	    ar_record_print(&asked, 0, &text, &len, &cap) != 0)
+		len = 0;
+	while (len > 0 && text[len - 1] == '\n')
+		text[--len] = '\0';
+	cmd_warn(x, it->line, "field 'id': reservation %llu is piece %lu of "
+	    "%lu of split request %llu, which changes only as a whole: cancel "
+	    "it (ar-del id=%llu cancels every piece) and ask again, %s "
+	    "split=yes or tarr, with the changes",
+	    (unsigned long long)was->id, (unsigned long)was->occurrence,
+	    (unsigned long)was->pieces, (unsigned long long)was->series,
+	    (unsigned long long)was->series, len > 0 ? text :
+	    "as it was asked");
+	free(text);
+	ar_record_free(&asked);
 	return 1;
 }
 
@@ -605,9 +628,9 @@ apply(struct ctx *x, ar_txn *t, struct item *it)
 	if ((rc = ar_add(t, &it->rq, &it->alts[0])) != 0)
 		return rc;
 	/* A replay's copies are told in the state they are in now, and
-	 * pieces each with its own price. */
+	 * pieces each with its own price and the copy it is of. */
 	if ((rc = keep_placed(t, it, it->alts[0].replayed ||
-	    it->alts[0].pieces != 0)) != 0 ||
+	    it->rq.split != 0)) != 0 ||
 	    (rc = keep_displaced(t, it)) != 0)
 		return rc;
 	/* A refusal is written too, in the demand log. */
@@ -834,9 +857,11 @@ emit(struct ctx *x, struct item *it)
 	struct add_line *l = it->own;
 	struct ar_answer a = it->alts[0];
 	struct ar_record *r = &it->rec;
-	/* A split request's pieces are all it asked for. */
-	size_t refused = l->ngranted < it->rq.jobs ?
-	    it->rq.jobs - l->ngranted : 0;
+	/* The copies asked: a moldable request's on copies, its level's. */
+	uint32_t jobs = a.jobs != 0 ? a.jobs : it->rq.jobs;
+	/* A split request's copies are granted all or none, in as many
+	 * pieces as they are. */
+	size_t refused = l->ngranted < jobs ? jobs - l->ngranted : 0;
 
 	if (((struct opts *)x->data)->modify)
 		return l->series != 0 ? emit_modify_series(x, it) :
@@ -859,19 +884,30 @@ emit(struct ctx *x, struct item *it)
 		ar_record_del(r, "replayed");
 	if (refused > 0 && !(it->rq.flags & AR_PARTIAL))
 		refused = 1;
-	for (size_t i = 0; i < l->ngranted; i++) {
+	for (size_t i = 0, copy = 0; i < l->ngranted; i++) {
+		const struct ar_resv *v = &l->moved[i];
+
 		a.start = l->placed[i].start;
 		a.end = l->placed[i].end;
 		a.free = l->placed[i].free;
 		if (a.replayed)
-			a.status = ar_resv_status(&l->moved[i]);
-		if (a.pieces != 0)
-			a.price = l->moved[i].price;
+			a.status = ar_resv_status(v);
+		/* A split request's lines are its copies' pieces, each told
+		 * by its record: a copy may be in one piece, the next in
+		 * several. */
+		if (it->rq.split != 0) {
+			a.price = v->price;
+			copy += v->pieces == 0 || v->occurrence == 1;
+			if (v->pieces == 0)
+				ar_record_del(r, "series");
+		} else
+			copy = i + 1;
 		if (ar_record_set_uint(r, "id", l->placed[i].id) != 0 ||
-		    cmd_pieces(r, l->placed[0].id, (uint32_t)i + 1,
-		    a.pieces) != 0 ||
-		    (it->rq.jobs > 1 &&
-		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
+		    (it->rq.split != 0 ? cmd_pieces(r, v->series,
+		    v->occurrence, v->pieces) : cmd_pieces(r,
+		    l->placed[0].id, (uint32_t)i + 1, a.pieces)) != 0 ||
+		    (jobs > 1 &&
+		    ar_record_set_int(r, "copy", (int64_t)copy) != 0) ||
 		    cmd_answer(it, &a) != 0 || cmd_held(r, !a.replayed ?
 		    l->placed[i].expires : a.status == AR_HELD ?
 		    l->moved[i].expires : 0) != 0)
@@ -890,14 +926,14 @@ emit(struct ctx *x, struct item *it)
 			return -1;
 	}
 	for (size_t i = l->ngranted; i < l->ngranted + refused; i++)
-		if ((it->rq.jobs > 1 && (it->rq.flags & AR_PARTIAL) &&
+		if ((jobs > 1 && (it->rq.flags & AR_PARTIAL) &&
 		    ar_record_set_int(r, "copy", (int64_t)i + 1) != 0) ||
 		    cmd_answer(it, &it->alts[it->nalts - 1]) != 0 ||
 		    cmd_print(x, r) != 0)
 			return -1;
 	if (emit_moved(x, it) != 0 || emit_displaced(x, it) != 0)
 		return -1;
-	return l->ngranted < it->rq.jobs ? EXIT_REFUSED : 0;
+	return l->ngranted < jobs ? EXIT_REFUSED : 0;
 }
 
 static void

@@ -213,6 +213,10 @@ int cmd_search_emit(struct ctx *x, struct item *it);
 /* Set status, reason, start, end and free from an answer. -1: no memory. */
 int cmd_answer(struct item *it, const struct ar_answer *a);
 
+/* The field a moldable request's levels are on: "jobs" (copies of a
+ * parametric request) or "nodes". */
+const char *cmd_levels_key(const struct item *it);
+
 /* A copy's hold: status held and its expiry, or (expires 0) no expiry.
  * -1: no memory. */
 int cmd_held(struct ar_record *r, int64_t expires);

@@ -134,6 +134,7 @@ const struct cmd_field cmd_fields[] = {
 	{ "refused_key_reused", 0,              REPORT, 0 },
 	{ "refused_booking_limit", 0,           REPORT, 0 },
 	{ "refused_hosts", 0,                   REPORT, 0 },
+	{ "refused_no_slices", 0,               REPORT, 0 },
 	{ "acceptance", 0,                      REPORT, 0 },
 	{ "awt",        0,                      REPORT, 0 },
 	{ "awt_max",    0,                      REPORT, 0 },

@@ -70,23 +70,25 @@ count_field(struct ctx *x, struct item *it, const char *key, uint64_t max,
 }
 
 /*
- * nodes=N:B,N:B,... : a moldable request's levels, each a node count
- * and its benefit, put in the order they are tried (ar_levels_order).
- * Only ar-add, ar-search and ar-suggest answer them.  -1 with err if bad.
+ * nodes=N:B,N:B,... or jobs=J:B,J:B,... : a moldable request's levels,
+ * each a node count (or, for a parametric request, a copy count) and
+ * its benefit, put in the order they are tried (ar_levels_order).  Only
+ * ar-add, ar-search and ar-suggest answer them.  -1 with err if bad.
  */
 static int
-levels_field(struct ctx *x, struct item *it, const char *v, int timed,
-    char *err)
+levels_field(struct ctx *x, struct item *it, const char *key, const char *v,
+    int timed, char *err)
 {
 	struct ar_request *rq = &it->rq;
 	const struct ar_hostlist *all;
 	char part[64], msg[AR_ERRMAX], *colon;
-	uint64_t nodes, benefit;
+	int jobs = strcmp(key, "jobs") == 0;
+	uint64_t size, benefit, most;
 	size_t len;
 
 	if (!timed || !(x->cmd->bit & (CMD_ADD | CMD_SEARCH | CMD_SUGGEST))) {
-		snprintf(err, AR_ERRMAX, "field 'nodes': levels (nodes:benefit) "
-		    "are for ar-add, ar-search and ar-suggest");
+		snprintf(err, AR_ERRMAX, "field '%s': levels (%s:benefit) "
+		    "are for ar-add, ar-search and ar-suggest", key, key);
 		return -1;
 	}
 	if ((all = cmd_hosts(x)) == NULL) {
@@ -94,6 +96,7 @@ levels_field(struct ctx *x, struct item *it, const char *v, int timed,
 		    "is unreadable");
 		return -1;
 	}
+	most = jobs ? AR_JOBS_MAX : all->count;
 	if (it->levels == NULL && (it->levels = calloc(AR_LEVELS_MAX,
 	    sizeof(*it->levels))) == NULL) {
 		snprintf(err, AR_ERRMAX, "out of memory");
@@ -102,65 +105,84 @@ levels_field(struct ctx *x, struct item *it, const char *v, int timed,
 	for (rq->nlevels = 0; ; v += len + 1) {
 		len = strcspn(v, ",");
 		if (rq->nlevels == AR_LEVELS_MAX) {
-			snprintf(err, AR_ERRMAX, "field 'nodes': more than %d "
-			    "levels", AR_LEVELS_MAX);
+			snprintf(err, AR_ERRMAX, "field '%s': more than %d "
+			    "levels", key, AR_LEVELS_MAX);
 			return -1;
 		}
 		if (len >= sizeof(part) ||
 		    (memcpy(part, v, len), part[len] = '\0',
 		    (colon = strchr(part, ':')) == NULL)) {
-			snprintf(err, AR_ERRMAX, "field 'nodes': level %u is not "
-			    "nodes:benefit", rq->nlevels + 1);
+			snprintf(err, AR_ERRMAX, "field '%s': level %u is not "
+			    "%s:benefit", key, rq->nlevels + 1, key);
 			return -1;
 		}
 		*colon = '\0';
-		if (ar_uint_parse(part, 1, 1000000, &nodes, msg) != 0 ||
+		if (ar_uint_parse(part, 1, 1000000, &size, msg) != 0 ||
 		    ar_uint_parse(colon + 1, 0, UINT32_MAX, &benefit,
 		    msg) != 0) {
-			snprintf(err, AR_ERRMAX, "field 'nodes': level %u: %.200s",
-			    rq->nlevels + 1, msg);
+			snprintf(err, AR_ERRMAX, "field '%s': level %u: %.200s",
+			    key, rq->nlevels + 1, msg);
 			return -1;
 		}
-		if (nodes > all->count) {
-			snprintf(err, AR_ERRMAX, "field 'nodes': level %u: %lu "
-			    "nodes, but the store has %lu", rq->nlevels + 1,
-			    (unsigned long)nodes, (unsigned long)all->count);
+		if (size > most) {
+			snprintf(err, AR_ERRMAX, "field '%s': level %u: %lu "
+			    "%s, but %s %lu", key, rq->nlevels + 1,
+			    (unsigned long)size, key, jobs ?
+			    "a request has at most" : "the store has",
+			    (unsigned long)most);
 			return -1;
 		}
 		for (uint32_t i = 0; i < rq->nlevels; i++)
-			if (it->levels[i].nodes == nodes) {
-				snprintf(err, AR_ERRMAX, "field 'nodes': %lu "
-				    "nodes given twice", (unsigned long)nodes);
+			if ((jobs ? it->levels[i].jobs : it->levels[i].nodes) ==
+			    size) {
+				snprintf(err, AR_ERRMAX, "field '%s': %lu %s "
+				    "given twice", key, (unsigned long)size,
+				    key);
 				return -1;
 			}
-		it->levels[rq->nlevels].nodes = (uint32_t)nodes;
-		it->levels[rq->nlevels++].benefit = (uint32_t)benefit;
+		it->levels[rq->nlevels] = (struct ar_level){ jobs ? rq->nodes :
+		    (uint32_t)size, (uint32_t)benefit, jobs ? (uint32_t)size :
+		    0 };
+		rq->nlevels++;
 		if (v[len] == '\0')
 			break;
 	}
 	ar_levels_order(it->levels, rq->nlevels);
 	rq->levels = it->levels;
 	rq->nodes = it->levels[0].nodes;
-	return 0;
-}
-
-/* nodes=, one count or a moldable request's levels, and what a moldable
- * request cannot be: -1 with err if bad. */
-static int
-nodes_field(struct ctx *x, struct item *it, int timed, char *err)
-{
-	const char *v = cmd_get(x, &it->rec, "nodes");
-
-	if (v == NULL || strchr(v, ':') == NULL)
-		return count_field(x, it, "nodes", 1000000, &it->rq.nodes, err);
-	if (levels_field(x, it, v, timed, err) != 0)
-		return -1;
+	if (jobs)
+		rq->jobs = it->levels[0].jobs;
 	if (cmd_get(x, &it->rec, "hosts") != NULL) {
 		snprintf(err, AR_ERRMAX, "field 'hosts': a moldable request "
 		    "names no hosts");
 		return -1;
 	}
 	return 0;
+}
+
+/* nodes= and jobs=, each one count or a moldable request's levels (on
+ * one of them only): -1 with err if bad. */
+static int
+size_fields(struct ctx *x, struct item *it, int timed, char *err)
+{
+	const char *n = cmd_get(x, &it->rec, "nodes"),
+	    *j = cmd_get(x, &it->rec, "jobs");
+
+	if (n != NULL && strchr(n, ':') != NULL) {
+		if (j != NULL && strchr(j, ':') != NULL) {
+			snprintf(err, AR_ERRMAX, "field 'jobs': levels on "
+			    "nodes or on jobs, not both");
+			return -1;
+		}
+		return levels_field(x, it, "nodes", n, timed, err) != 0 ||
+		    count_field(x, it, "jobs", AR_JOBS_MAX, &it->rq.jobs,
+		    err) != 0 ? -1 : 0;
+	}
+	if (count_field(x, it, "nodes", 1000000, &it->rq.nodes, err) != 0)
+		return -1;
+	if (j != NULL && strchr(j, ':') != NULL)
+		return levels_field(x, it, "jobs", j, timed, err);
+	return count_field(x, it, "jobs", AR_JOBS_MAX, &it->rq.jobs, err);
 }
 
 /* A label or key of at most max bytes: the record's text (which stays
@@ -334,12 +356,12 @@ split_fields(struct ctx *x, struct item *it, int hl, char *err)
 	}
 	if (rq->split == 0)
 		return 0;
-	if (rq->jobs != 1)
-		snprintf(err, AR_ERRMAX, "field 'jobs': a split request is "
-		    "one job");
+	if (rq->jobs != 1 && !(x->cmd->bit & CMD_ADD))
+		snprintf(err, AR_ERRMAX, "field 'jobs': %s finds one job of a "
+		    "split request (ar-add splits each copy)", x->cmd->name);
 	else if (rq->nlevels > 0)
-		snprintf(err, AR_ERRMAX, "field 'nodes': a split request has "
-		    "one size, not levels");
+		snprintf(err, AR_ERRMAX, "field '%s': a split request has "
+		    "one size, not levels", cmd_levels_key(it));
 	else if (rq->nhosts > 0)
 		snprintf(err, AR_ERRMAX, "field 'hosts': a split request names "
 		    "no hosts");
@@ -407,8 +429,7 @@ request_fields(struct ctx *x, struct item *it, int timed, char *err)
 		    "after 'start'" : "after 'earliest'");
 		return -1;
 	}
-	if (nodes_field(x, it, timed, err) != 0 ||
-	    count_field(x, it, "jobs", AR_JOBS_MAX, &rq->jobs, err) != 0 ||
+	if (size_fields(x, it, timed, err) != 0 ||
 	    label_field(x, it, "user", AR_LABEL_MAX, &rq->user, err) != 0 ||
 	    label_field(x, it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
 	    label_field(x, it, "client_key", AR_CLIENT_KEY_MAX,
@@ -432,9 +453,16 @@ cmd_job(struct ctx *x, struct item *it, char *err)
 	return request_fields(x, it, 0, err);
 }
 
+const char *
+cmd_levels_key(const struct item *it)
+{
+	return it->rq.nlevels > 0 && it->levels[0].jobs != 0 ? "jobs" :
+	    "nodes";
+}
+
 /*
- * A moldable request's answer: the level found (its nodes and benefit),
- * or the levels tried, in order, when none was.
+ * A moldable request's answer: the level found (its nodes or jobs, and
+ * its benefit), or the levels tried, in order, when none was.
  */
 static int
 levels_answer(struct item *it, const struct ar_answer *a)
@@ -442,17 +470,20 @@ levels_answer(struct item *it, const struct ar_answer *a)
 	struct ar_record *r = &it->rec;
 	char tried[AR_LEVELS_MAX * 12];
 	size_t n = 0;
+	int jobs = it->levels[0].jobs != 0;
 
 	if (a->nodes != 0) {
 		ar_record_del(r, "levels");
-		return ar_record_set_uint(r, "nodes", a->nodes) != 0 ||
+		return ar_record_set_uint(r, jobs ? "jobs" : "nodes",
+		    jobs ? a->jobs : a->nodes) != 0 ||
 		    ar_record_set_uint(r, "benefit", a->benefit) != 0 ? -1 : 0;
 	}
 	ar_record_del(r, "benefit");
 	tried[0] = '\0';
 	for (uint32_t i = 0; i < it->rq.nlevels; i++)
 		n += (size_t)snprintf(tried + n, sizeof(tried) - n, "%s%lu",
-		    i > 0 ? "," : "", (unsigned long)it->levels[i].nodes);
+		    i > 0 ? "," : "", (unsigned long)(jobs ?
+		    it->levels[i].jobs : it->levels[i].nodes));
 	return ar_record_set(r, "levels", tried);
 }
 
@@ -734,7 +765,8 @@ cmd_usage_by_name(enum ar_usage_by by)
 
 /* The refusal reasons a request may be refused for, as fields. */
 static const enum ar_reason reasons[] = { AR_R_FULL, AR_R_PAST,
-    AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS };
+    AR_R_HORIZON, AR_R_CAPACITY, AR_R_KEY, AR_R_BOOKING, AR_R_HOSTS,
+    AR_R_SLICES };
 
 /* Set key to text where a number has none; null in JSON, so that the
  * field is a number or null. */

@@ -13,11 +13,23 @@
 #include "array.h"
 #include "internal.h"
 
+/* A retry refused: its key names reservation id, granted for another
+ * request. */
+static void
+key_refused(ar_txn *t, uint64_t id, struct ar_answer *ans)
+{
+	t->ngranted = 0;
+	ans->status = AR_REFUSED;
+	ans->reason = AR_R_KEY;
+	ans->id = id;
+}
+
 /*
  * The answer to a request whose key e names earlier copies: those copies
  * as they are now, or (ans->reason AR_R_KEY) a refusal if the request is
  * not the one they were granted for (asked: its copies, or a series'
- * occurrences).
+ * occurrences).  A split request's key holds the pieces of all its
+ * copies (their number is the entry's jobs): its copies are counted.
  */
 static int
 replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
@@ -25,6 +37,7 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 {
 	struct key_entry ke;
 	struct ar_resv r;
+	uint64_t first = 0, copies = 0;
 	size_t n;
 	int rc;
 
@@ -36,14 +49,13 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 		if (r.owner != rq->owner || strcmp(r.client_key,
 		    rq->client_key) != 0)
 			return AR_ECORRUPT;
-		/* A split request's key holds its pieces. */
-		if (i == 0 && rq->split != 0 && r.pieces != 0)
-			asked = r.pieces;
-		if (i == 0 && (!level_of(rq, r.nodes, &ans->benefit) ||
-		    ke.jobs != asked || r.duration != rq->duration)) {
-			ans->status = AR_REFUSED;
-			ans->reason = AR_R_KEY;
-			ans->id = r.id;
+		copies += r.pieces == 0 || r.occurrence == 1;
+		/* A moldable request's entry holds the level's copies. */
+		if (i == 0 && (!level_of(rq, r.nodes, rq->nlevels > 0 ?
+		    ke.jobs : rq->jobs, &ans->benefit) ||
+		    ke.jobs != (rq->split != 0 ? n : rq->nlevels > 0 ?
+		    ke.jobs : asked) || r.duration != rq->duration)) {
+			key_refused(t, r.id, ans);
 			return 0;
 		}
 		if ((rc = array_room(&t->granted, &t->gcap, t->ngranted + 1,
@@ -57,6 +69,8 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 		t->granted[t->ngranted++].from = r.start;
 		if (i == 0) {
 			ans->nodes = rq->nlevels > 0 ? r.nodes : 0;
+			ans->jobs = rq->nlevels > 0 && rq->levels[0].jobs ?
+			    ke.jobs : 0;
 			ans->status = r.state;
 			ans->id = r.id;
 			ans->start = r.start;
@@ -65,11 +79,17 @@ replay(ar_txn *t, const struct ar_request *rq, uint64_t asked,
 			ans->cls = r.cls;
 			ans->price = r.price;
 			ans->pieces = r.pieces;
+			first = r.pieces != 0 ? r.series : 0;
 		}
-		if (r.pieces != 0) {
+		/* The answer tells the first copy, all its pieces. */
+		if (i > 0 && r.pieces != 0 && r.series == first) {
 			ans->end = r.end;
-			ans->price += i > 0 ? r.price : 0;
+			ans->price += r.price;
 		}
+	}
+	if (rq->split != 0 && copies != rq->jobs) {
+		key_refused(t, key_id(e, 0), ans);
+		return 0;
 	}
 	ans->reason = AR_R_NONE;        /* a start past by now is no matter */
 	ans->free = 0;
@@ -111,6 +131,7 @@ admit_any(ar_txn *t, const struct ar_request *rq,
 		return rc;
 	ans->nodes = got.nodes;
 	ans->benefit = got.benefit;
+	ans->jobs = got.jobs;
 	return admit_logged(t, &one, ans, (uint32_t)t->ngranted);
 }
 
@@ -161,9 +182,11 @@ add(ar_txn *t, const struct ar_request *asked_for,
 	if (rc != AR_ENOTFOUND || (rc = admit_any(t, rq, rep, ans)) != 0 ||
 	    ans->status != AR_GRANTED)
 		return rc;
-	/* A split request's key holds as many as it was granted in. */
-	return key_put(t, rq->owner, key, ans->pieces != 0 ? ans->pieces :
-	    (uint32_t)asked, t->granted, t->ngranted);
+	/* A split request's key holds as many as its copies were granted
+	 * in, a moldable one's its level's copies. */
+	return key_put(t, rq->owner, key, rq->split != 0 || rq->nlevels > 0 ?
+	    (uint32_t)t->ngranted : (uint32_t)asked, t->granted,
+	    t->ngranted);
 }
 
 int

@@ -160,11 +160,17 @@ struct ar_info {
 
 /*
  * One size a moldable request accepts, and what the requester gains if
- * it is granted that size (seed 004's RSPB: its benefit levels).
+ * it is granted that size (seed 004's RSPB: its benefit levels): so
+ * many nodes a job, and, for a parametric request molded by its copies,
+ * so many copies.
  */
 struct ar_level {
 	uint32_t nodes;         /* nodes each job needs at once, >= 1 */
 	uint32_t benefit;       /* any value: only the order counts */
+	uint32_t jobs;          /* copies at this level, 1 to AR_JOBS_MAX,
+				   all granted or none; 0: the request's
+				   jobs.  A request's levels all give it,
+				   or none does */
 };
 #define AR_LEVELS_MAX 8         /* levels in one request */
 
@@ -200,9 +206,12 @@ struct ar_request {
 				   at most AR_LABEL_MAX bytes */
 	const struct ar_level *levels;  /* a moldable request (ar_add,
 				   ar_search, ar_suggest): the sizes it
-				   accepts, distinct node counts, tried as
+				   accepts, distinct node counts (or node
+				   and copy counts), tried as
 				   ar_levels_order orders them, and then
-				   nodes is not read; NULL for a rigid one */
+				   nodes (and, where they give copies,
+				   jobs) is not read; NULL for a rigid
+				   one */
 	uint32_t nlevels;       /* ... and how many, at most AR_LEVELS_MAX;
 				   0 for a rigid request.  A moldable request
 				   names no hosts and is not AR_PARTIAL, nor
@@ -212,9 +221,9 @@ struct ar_request {
 				   window may be split in time before its
 				   deadline, latest + duration:
 				   AR_SPLIT_ORR or AR_SPLIT_TARR (see
-				   ar_add).  A split request is one job,
-				   names no hosts, is not moldable, a
-				   hold, AR_PARTIAL, nor a series */
+				   ar_add).  A split request names no
+				   hosts, is not moldable, a hold,
+				   AR_PARTIAL, nor a series */
 	int64_t smallest;       /* AR_SPLIT_ORR: the shortest piece, in
 				   seconds, 0 to duration (0: one slot);
 				   0 for any other request */
@@ -275,6 +284,8 @@ struct ar_answer {
 				   found or suggested (its nodes and ... */
 	uint32_t benefit;       /* ... its benefit); 0 when none fits, and
 				   for a rigid request */
+	uint32_t jobs;          /* ... and its copies, where the levels
+				   give them (struct ar_level); else 0 */
 	uint32_t pieces;        /* a split request granted or found in
 				   pieces: how many (ar_pieces tells
 				   them); 0 when it fits in one interval,
@@ -590,7 +601,8 @@ int64_t ar_txn_now(const ar_txn *t);
  * jobs or duration, or latest < earliest; a moldable request's levels
  * malformed, see struct ar_request), AR_ECORRUPT, ENOMEM (the plan
  * mapped, while named hosts are in it), AR_ESERVER, the backend's codes.
- * A moldable request: see ar_levels_order.  A split request: as a
+ * A moldable request: see ar_levels_order.  A split request (one job:
+ * EINVAL for more, whose copies only ar_add splits in turn): as a
  * rigid one if it fits in one interval of its window (AR_SPLIT_TARR:
  * at its first start); else the slices
  * ar_add would book (see there), AR_AVAILABLE from the first one's
@@ -605,11 +617,14 @@ int ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 /*
  * Put a moldable request's levels in the order they are tried (RSPB as
  * seed 004 reads: the highest benefit that fits): benefit, highest
- * first, and of equal benefits more nodes first.  ar_add, ar_search and
- * ar_suggest try a moldable request's levels in this order, each as a
- * rigid request of that many nodes over the request's whole window, and
- * answer for the first that fits (ans->nodes and ans->benefit), or with
- * the last one's refusal when none does: every level was tried.
+ * first, and of equal benefits the larger first (nodes times jobs, 0
+ * jobs counting as 1).  ar_add, ar_search and ar_suggest try a moldable
+ * request's levels in this order, each as a rigid request of that many
+ * nodes (and copies, where the levels give them) over the request's
+ * whole window, and answer for the first that fits (ans->nodes,
+ * ans->benefit, ans->jobs), or with the last one's refusal when none
+ * does: every level was tried.  Levels on copies mold a parametric
+ * request (many jobs of a node, say) that has no smaller node count.
  */
 void ar_levels_order(struct ar_level *levels, uint32_t n);
 
@@ -713,9 +728,10 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * ar_confirm confirms it before; ar_added() tells each copy's expiry.
  *
  * A moldable request (rq->nlevels > 0) is admitted at the first of its
- * levels that is granted (see ar_levels_order); ans->nodes and
- * ans->benefit tell that level.  A retry with its client key matches
- * if the copies granted have the nodes of one of its levels.
+ * levels that is granted (see ar_levels_order); ans->nodes,
+ * ans->benefit and ans->jobs tell that level.  A retry with its client
+ * key matches if the copies granted have the nodes (and number) of one
+ * of its levels.
  *
  * A split request (rq->split) is admitted as any request is if it fits
  * in one interval of its window, AR_SPLIT_TARR only at its first start
@@ -737,10 +753,18 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * of them all and ans->pieces; ar_added() lists the pieces.  No set of
  * slices: refused, AR_R_SLICES, as the one interval was told.  The
  * demand log has one entry for it; a client key holds its pieces, and
- * a retry of a split request is answered with them (ans->pieces).
+ * a retry of a split request is answered with them (ans->pieces).  A
+ * split request of several copies (rq->jobs > 1) splits each copy as
+ * above as it would be split alone, in order, against the plan with the
+ * copies before it, which it does not move; all copies or none (more
+ * than AR_SERIES_MAX pieces in all: AR_R_SLICES).  Each copy's pieces
+ * are linked among themselves; ans tells the first copy (its pieces,
+ * their price), or the refusal of the copy that found no room;
+ * ar_added() lists every piece of every copy, and the client key holds
+ * them all.
  *
  * Errors: EINVAL (a malformed request or moldable levels, a client key
- * longer than AR_CLIENT_KEY_MAX, a split request that is not one job,
+ * longer than AR_CLIENT_KEY_MAX, a split request that
  * names hosts, is moldable, a hold, AR_PARTIAL, or asks for a smallest
  * piece longer than its duration, or any with split TARR or none),
  * EACCES (read transaction), AR_ECORRUPT

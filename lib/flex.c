@@ -485,7 +485,8 @@ admit(ar_txn *t, const struct ar_request *rq, const struct span *span,
 	struct savepoint whole;
 	struct span sp = *span;
 	/* Neither its copies nor a series' occurrences move for it. */
-	uint64_t own = t->series != 0 ? t->series : t->m.next_id;
+	uint64_t own = t->series != 0 ? t->series : t->first_copy != 0 ?
+	    t->first_copy : t->m.next_id;
 	uint32_t placed = 0;
 	int64_t s;
 	int rc, atomic;

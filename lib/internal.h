@@ -651,6 +651,11 @@ struct ar_txn {
 				   them all as it is classed */
 	struct ar_placed *slices;
 	size_t nslices, slicecap;
+	/* A split request of several copies (split.c): the first id its
+	 * copies are granted from, which the later copies do not move
+	 * (flex.c), as the copies of one request never move for each
+	 * other; 0 otherwise. */
+	uint64_t first_copy;
 };
 
 /*
@@ -918,16 +923,19 @@ int admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 /* mold.c */
 /* EINVAL unless rq's levels are well formed (struct ar_request). */
 int levels_check(const struct ar_request *rq);
-/* Is nodes a size rq asks for (one of its levels, or its nodes)?  And
- * *benefit that level's benefit (0 for a rigid request). */
-int level_of(const struct ar_request *rq, uint32_t nodes, uint32_t *benefit);
+/* Are nodes and jobs a size rq asks for (one of its levels, or its
+ * nodes and jobs)?  And *benefit that level's benefit (0 for a rigid
+ * request). */
+int level_of(const struct ar_request *rq, uint32_t nodes, uint32_t jobs,
+    uint32_t *benefit);
 /* Try one level of a moldable request: *fits if it does. */
 typedef int level_fn(ar_txn *t, const struct ar_request *one, void *arg,
     int *fits);
 /*
  * fn on rq's levels, as rigid requests (one), in ar_levels_order's
  * order, up to the first that fits: *got is that level and one that
- * request; or, if none fits, *got is all zero and one the last level's.
+ * request (its jobs the level's copies); or, if none fits, *got is all
+ * zero and one the last level's.
  * Errors: EINVAL (levels malformed), those of fn.
  */
 int levels_try(ar_txn *t, const struct ar_request *rq, level_fn *fn,

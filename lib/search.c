@@ -147,8 +147,10 @@ search_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	uint32_t least = UINT32_MAX;
 	int rc;
 
-	if ((rc = split_check(rq)) != 0)
-		return rc;
+	/* Copies are split one after another, each against the plan with
+	 * those before it: only ar_add books them so. */
+	if (rq->jobs != 1 || (rc = split_check(rq)) != 0)
+		return EINVAL;
 	split_whole(t, rq, &one);
 	if ((rc = search_rigid(t, &one, ans)) != 0 ||
 	    ans->status == AR_AVAILABLE || (ans->reason != AR_R_FULL &&
@@ -209,6 +211,7 @@ ar_search(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return rc;
 	ans->nodes = got.nodes;
 	ans->benefit = got.benefit;
+	ans->jobs = got.jobs;
 	return 0;
 }
 
@@ -279,6 +282,7 @@ ar_suggest(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	for (size_t i = 0; i < (*n > 0 ? *n : 1); i++) {
 		alts[i].nodes = got.nodes;
 		alts[i].benefit = got.benefit;
+		alts[i].jobs = got.jobs;
 	}
 	return 0;
 }

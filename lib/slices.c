@@ -43,7 +43,7 @@ int
 split_check(const struct ar_request *rq)
 {
 	if ((rq->split != AR_SPLIT_ORR && rq->split != AR_SPLIT_TARR) ||
-	    rq->jobs != 1 || rq->nlevels != 0 || rq->nhosts != 0 ||
+	    rq->jobs == 0 || rq->nlevels != 0 || rq->nhosts != 0 ||
 	    rq->hold != 0 || (rq->flags & AR_PARTIAL) ||
 	    rq->smallest < 0 || rq->smallest > rq->duration ||
 	    (rq->split == AR_SPLIT_TARR && rq->smallest != 0))

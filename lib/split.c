@@ -11,6 +11,12 @@
  * reports and client keys know them for one request.  All pieces or
  * none, within the caller's one transaction: a piece that the plan on
  * hosts refuses undoes the others.
+ *
+ * A request of several copies (a parametric one) splits each copy as it
+ * would be split alone, in order, each against the plan with the copies
+ * before it, as copies are admitted in flex.c; all copies or none.  Each
+ * copy's pieces are linked among themselves, a request of their own in
+ * the plan, as a copy is a reservation of its own.
  */
 #include <errno.h>
 #include <string.h>
@@ -120,8 +126,10 @@ window_keep(ar_txn *t, const struct ar_request *rq, uint64_t id)
 	return resv_list(t, &r, 1);
 }
 
-int
-admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+/* One copy of a split request (rq, one job): in one interval, or in
+ * the slices chosen; not logged. */
+static int
+split_copy(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 {
 	struct ar_request one;
 	struct ar_answer why;
@@ -129,8 +137,6 @@ admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	int rc;
 
 	t->nslices = 0;
-	if ((rc = split_check(rq)) != 0)
-		return rc;
 	split_whole(t, rq, &one);
 	if ((rc = admit_request(t, &one, ans)) != 0 ||
 	    (ans->status == AR_GRANTED &&
@@ -138,7 +144,7 @@ admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return rc;
 	if (ans->status == AR_GRANTED || (ans->reason != AR_R_FULL &&
 	    ans->reason != AR_R_BOOKING))
-		return admit_logged(t, rq, ans, (uint32_t)t->ngranted);
+		return 0;
 	if ((rc = to_span(t, rq, 0, &sp, &why)) != 0 ||
 	    (rc = slices_choose(t, rq, &sp)) != 0)
 		return rc;
@@ -146,5 +152,65 @@ admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		ans->reason = AR_R_SLICES;
 	else if ((rc = book_pieces(t, rq, ans)) != 0)
 		return rc;
-	return admit_logged(t, rq, ans, ans->status == AR_GRANTED);
+	return 0;
+}
+
+/* The copies of rq, each split as it would be alone, in order: all or
+ * none.  *ans tells the first copy, or the refusal of the one that
+ * found no room; ar_added() lists every piece of every copy. */
+static int
+split_copies(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct gathered acc = { NULL, NULL, 0, 0, 0, 0 };
+	struct ar_request one = *rq;
+	struct savepoint whole;
+	struct ar_answer a;
+	uint32_t j;
+	int rc;
+
+	one.jobs = 1;
+	if ((rc = txn_save(t, &whole)) != 0)
+		return rc;
+	t->first_copy = t->m.next_id;
+	for (j = 0; j < rq->jobs; j++) {
+		memset(&a, 0, sizeof(a));
+		if ((rc = split_copy(t, &one, &a)) != 0 ||
+		    a.status != AR_GRANTED)
+			break;
+		if (j == 0)
+			*ans = a;
+		if ((rc = gathered_add(t, &acc)) != 0)
+			break;
+		/* No more pieces in all than a request is kept as (a
+		 * client key names them all), as TARR's one copy. */
+		if (acc.ng > AR_SERIES_MAX) {
+			a.status = AR_REFUSED;
+			a.reason = AR_R_SLICES;
+			break;
+		}
+	}
+	t->first_copy = 0;
+	if (rc != 0 || j < rq->jobs) {
+		txn_undo(t, &whole);
+		t->ngranted = t->nmoved = 0;
+		if (rc == 0)
+			*ans = a;
+	} else if ((rc = txn_keep(t, &whole)) == 0)
+		rc = gathered_put(t, &acc);
+	gathered_free(&acc);
+	return rc;
+}
+
+int
+admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
+{
+	int rc;
+
+	if ((rc = split_check(rq)) != 0)
+		return rc;
+	if ((rc = rq->jobs == 1 ? split_copy(t, rq, ans) :
+	    split_copies(t, rq, ans)) != 0)
+		return rc;
+	return admit_logged(t, rq, ans, ans->status == AR_GRANTED ? rq->jobs :
+	    0);
 }

@@ -359,12 +359,14 @@ m_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
 	m->nresv++;
 }
 
-/* The benefit of the level of nodes in a moldable request. */
+/* The benefit of the level of nodes and jobs in a moldable request. */
 static uint32_t
-m_benefit(const struct ar_request *asked, uint32_t nodes)
+m_benefit(const struct ar_request *asked, uint32_t nodes, uint32_t jobs)
 {
 	for (uint32_t i = 0; i < asked->nlevels; i++)
-		if (asked->levels[i].nodes == nodes)
+		if (asked->levels[i].nodes == nodes &&
+		    (asked->levels[i].jobs != 0 ? asked->levels[i].jobs :
+		    asked->jobs) == jobs)
 			return asked->levels[i].benefit;
 	return 0;
 }
@@ -390,6 +392,7 @@ m_levels(struct model *m, struct ar_request *rq, struct ar_level *lv,
 		lv[i].nodes = left[pos];
 		left[pos] = left[M_NODES - i - 1];
 		lv[i].benefit = (uint32_t)PICK(3);
+		lv[i].jobs = 0;
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		best = n;
@@ -443,9 +446,11 @@ m_add(struct model *m, ar_txn *t, const struct ar_request *rq,
 	/* A moldable request tells the level granted, none if refused. */
 	CHECK(m, asked->nlevels == 0 ? a.nodes == 0 && a.benefit == 0 :
 	    a.status == AR_GRANTED ? a.nodes == rq->nodes &&
-	    a.benefit == m_benefit(asked, rq->nodes) : a.nodes == 0,
-	    "add at %" PRId64 ": level %u benefit %u, model %u", first,
-	    a.nodes, a.benefit, rq->nodes);
+	    a.benefit == m_benefit(asked, rq->nodes, rq->jobs) &&
+	    a.jobs == (asked->levels[0].jobs != 0 ? rq->jobs : 0) :
+	    a.nodes == 0, "add at %" PRId64 ": level %u of %u copies benefit "
+	    "%u, model %u of %u", first, a.nodes, a.jobs, a.benefit,
+	    rq->nodes, rq->jobs);
 	if (a.status != AR_GRANTED) {
 		if (why == AR_R_NONE)
 			why = m_refusal(m, cls, first, last, len, need,
@@ -489,7 +494,9 @@ m_add(struct model *m, ar_txn *t, const struct ar_request *rq,
 /*
  * A moldable add (AR_NOMOVE, no key): the first level, in RSPB's order,
  * all of whose copies fit first fit is the one the store must grant;
- * if none does, the last level's refusal is the store's.
+ * if none does, the last level's refusal is the store's.  The levels are
+ * on nodes, or, one time in four, on copies: two or one, the larger
+ * first of equal benefits.
  */
 static void
 m_mold(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
@@ -499,9 +506,18 @@ m_mold(struct model *m, ar_txn *t, const struct ar_request *rq, int64_t now)
 	int64_t first, last, len, need, s[2];
 	uint32_t cls = m_class(m, rq->earliest, now), fitted;
 
-	m_levels(m, &asked, lv, order);
+	if (PICK(4) == 0) {
+		lv[0] = (struct ar_level){ rq->nodes, (uint32_t)PICK(3), 2 };
+		lv[1] = (struct ar_level){ rq->nodes, (uint32_t)PICK(3), 1 };
+		order[0] = lv[lv[1].benefit > lv[0].benefit];
+		order[1] = lv[lv[1].benefit <= lv[0].benefit];
+		asked.levels = lv;
+		asked.nlevels = 2;
+	} else
+		m_levels(m, &asked, lv, order);
 	for (uint32_t i = 0; i < asked.nlevels; i++) {
 		one.nodes = order[i].nodes;
+		one.jobs = order[i].jobs != 0 ? order[i].jobs : rq->jobs;
 		if (m_span(now, &one, 0, &first, &last, &len, &need) !=
 		    AR_R_NONE)
 			continue;
@@ -602,113 +618,169 @@ m_orr(const int *free, int64_t n, int64_t d, int64_t p, int64_t *ps, int *k)
 	}
 }
 
+/* What the model chooses for one copy of a split request. */
+struct m_copy {
+	int64_t s;              /* its one interval's start, or -1 */
+	int k;                  /* ... or its pieces, ps[0 .. 2k) */
+	int64_t ps[2 * M_WINDOW];       /* (start slot, length) each */
+};
+
 /*
- * A split request (AR_NOMOVE, one job, no key).  ORR: first fit in its
- * window if it has one, as any request; else, if the nodes or a limit
- * are why, the pieces ORR chooses among the free slots of [first, last +
- * len), each a reservation linked to the first, all or none; else
- * refused for that reason, or AR_R_SLICES if there is no set of them.
- * TARR: the earliest len free slots of [first, last + len), counted one
- * by one; a plain reservation if they are one run, else their runs as
- * pieces; AR_R_SLICES if there are not len of them.
+ * One copy of a split request on the model as it is.  ORR: first fit in
+ * its window if it has one, as any request; else, if the nodes or a
+ * limit are why, the pieces ORR chooses among the free slots of [first,
+ * last + len); else refused for that reason, or AR_R_SLICES if there is
+ * no set of them.  TARR: the earliest len free slots of [first, last +
+ * len), counted one by one; a plain reservation if they are one run,
+ * else their runs as pieces; AR_R_SLICES if there are not len of them.
+ */
+static enum ar_reason
+m_split_one(struct model *m, const struct ar_request *rq, int64_t now,
+    uint32_t cls, struct m_copy *c)
+{
+	enum ar_reason why;
+	int free[M_WINDOW + 1];
+	int64_t first, last, len, need, n, p;
+
+	c->s = -1;
+	c->k = 0;
+	why = m_span(now, rq, 0, &first, &last, &len, &need);
+	if (why == AR_R_NONE && rq->split == AR_SPLIT_ORR && (c->s =
+	    m_first_fit(m, cls, first, last, len, need)) == -1)
+		why = m_refusal(m, cls, first, last, len, need, 1);
+	if (c->s != -1 || (why != AR_R_NONE && why != AR_R_FULL &&
+	    why != AR_R_BOOKING))
+		return why;
+	n = last + len - first;
+	for (int64_t x = 0; x < n; x++)
+		free[x] = m_fits(m, cls, first + x, 1, need);
+	p = (rq->smallest + M_SLOT - 1) / M_SLOT;
+	p = p < 1 ? 1 : p > len ? len : p;
+	if (rq->split == AR_SPLIT_ORR)
+		m_orr(free, n, len, p, c->ps, &c->k);
+	else {
+		int64_t left = len;
+
+		for (int64_t x = 0; x < n && left > 0; x++) {
+			if (!free[x])
+				continue;
+			c->ps[2 * c->k] = x;
+			for (c->ps[2 * c->k + 1] = 0; x < n && free[x] &&
+			    left > 0; x++, left--)
+				c->ps[2 * c->k + 1]++;
+			c->k++;
+		}
+		if (left > 0)
+			c->k = 0;
+		/* One run: a reservation like any other. */
+		if (c->k == 1) {
+			c->s = first + c->ps[0];
+			c->k = 0;
+		}
+	}
+	for (int i = 0; i < c->k; i++)
+		c->ps[2 * i] += first;
+	return c->k == 0 && c->s == -1 ? AR_R_SLICES : AR_R_NONE;
+}
+
+/* Hold (delta 1) or give back (-1) copy c's slots in the model. */
+static void
+m_copy_hold(struct model *m, const struct m_copy *c, uint32_t cls,
+    int64_t len, int64_t need, int delta)
+{
+	if (c->s != -1)
+		m_hold(m, cls, c->s, len, delta * need);
+	for (int i = 0; i < c->k; i++)
+		m_hold(m, cls, c->ps[2 * i], c->ps[2 * i + 1], delta * need);
+}
+
+/*
+ * A split request (AR_NOMOVE, no key), one or two copies: each copy as
+ * m_split_one chooses it on the model with the copies before it, in
+ * order; all or none, the refusal that of the first copy that finds no
+ * room.  The store's pieces are each a reservation linked to the first
+ * of its copy.
  */
 static void
 m_split(struct model *m, ar_txn *t, const struct ar_request *rq,
     int64_t now)
 {
+	static struct m_copy c[2];
 	const struct ar_placed *g, *mv;
 	struct ar_answer a;
 	struct ar_resv r;
 	struct ar_request piece = *rq;
-	enum ar_reason why;
-	int free[M_WINDOW + 1];
-	int64_t first, last, len, need, s = -1, ps[2 * M_WINDOW], n, p;
-	uint32_t cls = m_class(m, rq->earliest, now);
-	size_t ng, nm;
-	int k = 0, f = m->nresv;
+	enum ar_reason why = AR_R_NONE;
+	int64_t first, last, len, need;
+	uint32_t cls = m_class(m, rq->earliest, now), j;
+	size_t ng, nm, want = 0, at = 0;
 
 	m->splits++;
-	why = m_span(now, rq, 0, &first, &last, &len, &need);
-	if (why == AR_R_NONE && rq->split == AR_SPLIT_ORR && (s =
-	    m_first_fit(m, cls, first, last, len, need)) == -1)
-		why = m_refusal(m, cls, first, last, len, need, 1);
-	if (s == -1 && (why == AR_R_NONE || why == AR_R_FULL ||
-	    why == AR_R_BOOKING)) {
-		n = last + len - first;
-		for (int64_t x = 0; x < n; x++)
-			free[x] = m_fits(m, cls, first + x, 1, need);
-		p = (rq->smallest + M_SLOT - 1) / M_SLOT;
-		p = p < 1 ? 1 : p > len ? len : p;
-		if (rq->split == AR_SPLIT_ORR)
-			m_orr(free, n, len, p, ps, &k);
-		else {
-			int64_t left = len;
-
-			for (int64_t x = 0; x < n && left > 0; x++) {
-				if (!free[x])
-					continue;
-				ps[2 * k] = x;
-				for (ps[2 * k + 1] = 0; x < n && free[x] &&
-				    left > 0; x++, left--)
-					ps[2 * k + 1]++;
-				k++;
-			}
-			if (left > 0)
-				k = 0;
-			/* One run: a reservation like any other. */
-			if (k == 1) {
-				s = first + ps[0];
-				k = 0;
-			}
-		}
-		if (k == 0 && s == -1)
-			why = AR_R_SLICES;
+	(void)m_span(now, rq, 0, &first, &last, &len, &need);
+	for (j = 0; j < rq->jobs && j < 2; j++) {
+		if ((why = m_split_one(m, rq, now, cls, &c[j])) != AR_R_NONE)
+			break;
+		m_copy_hold(m, &c[j], cls, len, need, 1);
+		want += c[j].s != -1 ? 1 : (size_t)c[j].k;
 	}
+	for (uint32_t i = j; i-- > 0; )
+		m_copy_hold(m, &c[i], cls, len, need, -1);
 	OK(m, ar_add(t, rq, &a));
 	ar_added(t, &g, &ng, &mv, &nm);
-	if (s != -1) {
-		CHECK(m, a.status == AR_GRANTED && a.pieces == 0 && ng == 1 &&
-		    nm == 0 && a.start == s * M_SLOT, "split at %" PRId64
-		    ": store %d at %" PRId64 " in %u pieces, model one at %"
-		    PRId64, first, a.status, a.start / M_SLOT, a.pieces, s);
-		if (ng == 1)
-			m_enter(m, t, rq, &g[0], cls, len, need);
-		return;
-	}
-	if (k == 0) {
+	if (why != AR_R_NONE) {
 		CHECK(m, a.status == AR_REFUSED && a.reason == why && ng == 0,
-		    "split at %" PRId64 ": store %d reason %d, model reason %d",
-		    first, a.status, a.reason, why);
+		    "split at %" PRId64 ": store %d reason %d, model reason %d "
+		    "(copy %u)", first, a.status, a.reason, why, j + 1);
 		return;
 	}
-	CHECK(m, a.status == AR_GRANTED && a.pieces == (uint32_t)k &&
-	    ng == (size_t)k && nm == 0, "split at %" PRId64 ": store %d in "
-	    "%u pieces (%zu granted), model %d", first, a.status, a.pieces,
-	    ng, k);
-	if (ng != (size_t)k || m->nresv + k > M_RESV)
+	CHECK(m, a.status == AR_GRANTED && a.pieces == (uint32_t)c[0].k &&
+	    ng == want && nm == 0 && (c[0].s == -1 || a.start == c[0].s *
+	    M_SLOT), "split at %" PRId64 ": store %d at %" PRId64 " in %u "
+	    "pieces (%zu granted), model %zu: one at %" PRId64 " or %d "
+	    "pieces", first, a.status, a.start / M_SLOT, a.pieces, ng, want,
+	    c[0].s, c[0].k);
+	if (ng != want || m->nresv + (int)want > M_RESV)
 		return;
-	m->pieced++;
-	for (int i = 0; i < k; i++) {
-		int64_t at = first + ps[2 * i];
+	for (j = 0; j < rq->jobs; j++) {
+		int f = m->nresv;
 
-		CHECK(m, g[i].start == at * M_SLOT &&
-		    g[i].end == (at + ps[2 * i + 1]) * M_SLOT &&
-		    g[i].free == m_least(m, at, ps[2 * i + 1]),
-		    "piece %d of %d: store %" PRId64 "..%" PRId64 " free %u, "
-		    "model %" PRId64 "..%" PRId64 " free %" PRId64, i + 1, k,
-		    g[i].start / M_SLOT, g[i].end / M_SLOT, g[i].free, at,
-		    at + ps[2 * i + 1], m_least(m, at, ps[2 * i + 1]));
-		OK(m, ar_get(t, g[i].id, &r));
-		CHECK(m, r.series == g[0].id && r.occurrence == (uint32_t)i + 1 &&
-		    r.pieces == (uint32_t)k && r.earliest == rq->earliest &&
-		    r.latest == rq->latest && r.duration == rq->duration,
-		    "piece %d: series %" PRIu64 " occurrence %u of %u",
-		    i + 1, r.series, r.occurrence, r.pieces);
-		/* A piece keeps to its start: it never moves. */
-		piece.earliest = piece.latest = at * M_SLOT;
-		m_enter(m, t, &piece, &g[i], cls, ps[2 * i + 1], need);
-		m->resv[m->nresv - 1].pieces = (uint32_t)k;
-		m->resv[m->nresv - 1].first = f;
+		if (c[j].s != -1) {
+			CHECK(m, g[at].start == c[j].s * M_SLOT &&
+			    g[at].free == m_least(m, c[j].s, len),
+			    "copy %u at %" PRId64 " free %u, model %" PRId64
+			    " free %" PRId64, j + 1, g[at].start / M_SLOT,
+			    g[at].free, c[j].s, m_least(m, c[j].s, len));
+			m_enter(m, t, rq, &g[at++], cls, len, need);
+			continue;
+		}
+		m->pieced++;
+		for (int i = 0; i < c[j].k; i++, at++) {
+			int64_t x = c[j].ps[2 * i], l = c[j].ps[2 * i + 1];
+
+			CHECK(m, g[at].start == x * M_SLOT &&
+			    g[at].end == (x + l) * M_SLOT &&
+			    g[at].free == m_least(m, x, l),
+			    "copy %u piece %d of %d: store %" PRId64 "..%" PRId64
+			    " free %u, model %" PRId64 "..%" PRId64 " free %"
+			    PRId64, j + 1, i + 1, c[j].k, g[at].start / M_SLOT,
+			    g[at].end / M_SLOT, g[at].free, x, x + l,
+			    m_least(m, x, l));
+			OK(m, ar_get(t, g[at].id, &r));
+			CHECK(m, r.series == g[at - i].id &&
+			    r.occurrence == (uint32_t)i + 1 &&
+			    r.pieces == (uint32_t)c[j].k &&
+			    r.earliest == rq->earliest &&
+			    r.latest == rq->latest &&
+			    r.duration == rq->duration,
+			    "copy %u piece %d: series %" PRIu64 " occurrence %u "
+			    "of %u", j + 1, i + 1, r.series, r.occurrence,
+			    r.pieces);
+			/* A piece keeps to its start: it never moves. */
+			piece.earliest = piece.latest = x * M_SLOT;
+			m_enter(m, t, &piece, &g[at], cls, l, need);
+			m->resv[m->nresv - 1].pieces = (uint32_t)c[j].k;
+			m->resv[m->nresv - 1].first = f;
+		}
 	}
 }
 
@@ -1511,8 +1583,9 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 			m_mold(m, t, &rq, now);
 			return;
 		}
-		if (PICK(8) == 0 && m->nresv + M_WINDOW <= M_RESV) {
-			rq.jobs = 1;
+		if (PICK(8) == 0 && m->nresv + 2 * M_WINDOW <= M_RESV) {
+			/* One copy, or two split in turn. */
+			rq.jobs = 1 + (uint32_t)(PICK(3) == 0);
 			rq.hold = 0;
 			/* Wide enough to find gaps, up to all the nodes; a
 			 * window to its deadline up to six times its
@@ -1590,8 +1663,8 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		if (why == AR_R_NONE && s == -1)
 			why = m_refusal(m, cls, first, last, len, need, 1);
 		CHECK(m, asked.nlevels == 0 ? a.nodes == 0 : s != -1 ?
-		    a.nodes == rq.nodes && a.benefit == m_benefit(&asked,
-		    rq.nodes) : a.nodes == 0, "search: level %u benefit %u, "
+		    a.nodes == rq.nodes && a.benefit == m_benefit(&asked, rq.nodes,
+		    rq.jobs) : a.nodes == 0, "search: level %u benefit %u, "
 		    "model %u", a.nodes, a.benefit, s != -1 ? rq.nodes : 0);
 		CHECK(m, (a.status == AR_AVAILABLE) == (s != -1) &&
 		    a.reason == why && a.cls == cls &&
@@ -1662,7 +1735,8 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		for (size_t i = 0; i < (n > 0 ? n : 1); i++)
 			CHECK(m, asked.nlevels == 0 ? alts[i].nodes == 0 :
 			    want > 0 ? alts[i].nodes == rq.nodes &&
-			    alts[i].benefit == m_benefit(&asked, rq.nodes) :
+			    alts[i].benefit == m_benefit(&asked, rq.nodes,
+			    rq.jobs) :
 			    alts[i].nodes == 0, "suggest %zu: level %u, model %u",
 			    i, alts[i].nodes, want > 0 ? rq.nodes : 0);
 		CHECK(m, n == want && (n > 0 || (alts[0].status ==

@@ -7,8 +7,9 @@
  * Each round starts, on one store, two ar-add streams of random requests
  * (rigid and flexible, parametric and MPI, a few naming their hosts, half
  * of those maintenance that wins with --force, cancelling what it
- * displaces, a few holds, a few split in time, ORR or TARR, a few
- * moldable, at one of three sizes, and a few use reports on what earlier
+ * displaces, a few holds, a few split in time, ORR or TARR, some of two
+ * copies, a few moldable, at one of three sizes or of three numbers of
+ * copies, and a few use reports on what earlier
  * rounds granted), one ar-del stream cancelling what earlier rounds
  * granted and releasing some holds, one ar-del --purge, one ar-map --plan, one ar-add --modify
  * making earlier grants longer or shorter and one ar-add --confirm of
@@ -136,21 +137,33 @@ make_input(const char *path, int kind, int64_t now)
 		if (kind < 2 && rnd(10) == 0) {  /* split in time */
 			uint64_t d = 5 + rnd(600);
 
+			/* A third of them two copies, each split in turn. */
 			fprintf(f, "start=@%" PRId64 " duration=%" PRIu64 "m "
 			    "defer=@%" PRId64 " nodes=%" PRIu64 " split=%s "
-			    "user=u%d job=%d\n", start, d, start + 60 *
+			    "jobs=%d user=u%d job=%d\n", start, d, start + 60 *
 			    (int64_t)(d + rnd(3 * d)), 8 + rnd(57),
-			    rnd(3) ? "yes" : "tarr", kind, i);
+			    rnd(3) ? "yes" : "tarr", 1 + (rnd(3) == 0), kind,
+			    i);
 			continue;
 		}
 		if (kind < 2 && rnd(10) == 0) {  /* moldable */
 			uint64_t n = 8 + rnd(57);
 
-			fprintf(f, "start=@%" PRId64 " latest=@%" PRId64
-			    " duration=%" PRIu64 "m nodes=%" PRIu64 ":10,%"
-			    PRIu64 ":6,%" PRIu64 ":3 user=u%d job=%d\n", start,
-			    start + 300 * (int64_t)rnd(24), 5 + rnd(600), n,
-			    n / 2, n / 4, kind, i);
+			/* A third of them on copies, a parametric one. */
+			if (rnd(3) == 0)
+				fprintf(f, "start=@%" PRId64 " latest=@%"
+				    PRId64 " duration=%" PRIu64 "m nodes=%"
+				    PRIu64 " jobs=4:10,2:6,1:3 user=u%d "
+				    "job=%d\n", start, start + 300 *
+				    (int64_t)rnd(24), 5 + rnd(600), n / 2,
+				    kind, i);
+			else
+				fprintf(f, "start=@%" PRId64 " latest=@%"
+				    PRId64 " duration=%" PRIu64 "m nodes=%"
+				    PRIu64 ":10,%" PRIu64 ":6,%" PRIu64 ":3 "
+				    "user=u%d job=%d\n", start, start + 300 *
+				    (int64_t)rnd(24), 5 + rnd(600), n, n / 2,
+				    n / 4, kind, i);
 			continue;
 		}
 		fprintf(f, "%s=@%" PRId64 " ", flexible ? "earliest" : "start",

@@ -266,9 +266,18 @@ booked(ar_txn *t)
 static void
 test_moldable(void)
 {
-	struct ar_level order[] = { { 8, 3 }, { 16, 6 }, { 4, 6 }, { 32, 1 } };
-	struct ar_level two[] = { { 8, 3 }, { 8, 6 } }, zero[] = { { 0, 1 } };
-	struct ar_level nine[AR_LEVELS_MAX + 1], ok[] = { { 65, 9 }, { 2, 1 } };
+	struct ar_level order[] = { { 8, 3, 0 }, { 16, 6, 0 }, { 4, 6, 0 },
+	    { 32, 1, 0 } };
+	struct ar_level two[] = { { 8, 3, 0 }, { 8, 6, 0 } },
+	    zero[] = { { 0, 1, 0 } };
+	struct ar_level nine[AR_LEVELS_MAX + 1],
+	    ok[] = { { 65, 9, 0 }, { 2, 1, 0 } };
+	/* Levels on copies: of equal benefits the larger in all first;
+	 * all on copies or none, each at most AR_JOBS_MAX, distinct. */
+	struct ar_level copies[] = { { 2, 5, 1 }, { 1, 5, 3 }, { 1, 7, 1 } },
+	    mixed[] = { { 2, 1, 2 }, { 1, 1, 0 } },
+	    many[] = { { 1, 1, AR_JOBS_MAX + 1 } },
+	    twice[] = { { 1, 1, 2 }, { 1, 3, 2 } };
 	struct ar_answer a;
 	struct ar_request rq;
 	struct ar_repeat rep = { 3600, 2, 0 };
@@ -281,8 +290,13 @@ test_moldable(void)
 	CHECK(order[0].nodes == 16 && order[1].nodes == 4 &&
 	    order[2].nodes == 8 && order[3].nodes == 32, "order: %u %u %u %u",
 	    order[0].nodes, order[1].nodes, order[2].nodes, order[3].nodes);
+	ar_levels_order(copies, 3);
+	CHECK(copies[0].benefit == 7 && copies[1].jobs == 3 &&
+	    copies[2].nodes == 2, "order on copies: %u:%u %u:%u %u:%u",
+	    copies[0].nodes, copies[0].jobs, copies[1].nodes, copies[1].jobs,
+	    copies[2].nodes, copies[2].jobs);
 	for (uint32_t i = 0; i <= AR_LEVELS_MAX; i++)
-		nine[i] = (struct ar_level){ i + 1, 1 };
+		nine[i] = (struct ar_level){ i + 1, 1, 0 };
 	s = simulated(dir);
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	rq = request(T0 + 300, 300, 1);
@@ -295,6 +309,15 @@ test_moldable(void)
 	rq.levels = nine;
 	rq.nlevels = AR_LEVELS_MAX + 1;
 	CHECK(ar_add(t, &rq, &a) == EINVAL, "too many levels");
+	rq.levels = mixed;
+	rq.nlevels = 2;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "levels on copies and not");
+	rq.levels = many;
+	rq.nlevels = 1;
+	CHECK(ar_add(t, &rq, &a) == EINVAL, "a level of too many copies");
+	rq.levels = twice;
+	rq.nlevels = 2;
+	CHECK(ar_search(t, &rq, &a) == EINVAL, "two levels of 2 copies");
 	rq.levels = ok;
 	rq.nlevels = 2;
 	CHECK(ar_add_series(t, &rq, &rep, &a) == EINVAL, "a moldable series");

@@ -3,13 +3,17 @@
  * against the brute-force answers of tests/oracle.c: ORR's and TARR's
  * splits and RSPB's levels on random small plans, a copy at a time and
  * all copies or none; then the cases that show each reading of the seed
- * (tests/bench/schemes.h), FCFS-EDS's move, and DRR's reclaim.  Seeded:
- * the same cases on every run.
+ * (tests/bench/schemes.h), FCFS-EDS's move, and DRR's reclaim; and the
+ * library (ar_add on a store in memory) against the schemes in memory,
+ * parametric requests (several copies) split and molded.  Seeded: the
+ * same cases on every run.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ar.h"
 #include "bench/schemes.h"
 #include "check.h"
 #include "helpers.h"
@@ -395,6 +399,255 @@ test_reclaim_and_bounds(void)
 	plan_free(&p);
 }
 
+/* --- the library against the memory ------------------------------------ */
+
+#define LIB_CASES 1500          /* random cases of each kind */
+#define T0 ((int64_t)1795219200)        /* slot 0: 2026-11-21T00:00:00Z */
+
+/* The stores of 1 to 4 nodes the library cases run on, in memory. */
+static ar_store *lib_stores[5];
+
+static ar_store *
+lib_store(uint32_t cap)
+{
+	struct ar_config cfg;
+	char where[32];
+
+	if (lib_stores[cap] != NULL)
+		return lib_stores[cap];
+	snprintf(where, sizeof(where), "mem:schemes%" PRIu32, cap);
+	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
+	cfg.nodes = cap;
+	cfg.slot = SLOT;
+	cfg.horizon = 2 * SLOTS * SLOT;
+	OK(ar_create(where, &cfg, T0));
+	OK(ar_open(where, 0, &lib_stores[cap]));
+	return lib_stores[cap];
+}
+
+static void
+lib_stores_close(void)
+{
+	char where[32];
+
+	for (uint32_t cap = 1; cap <= 4; cap++)
+		if (lib_stores[cap] != NULL) {
+			ar_close(lib_stores[cap]);
+			snprintf(where, sizeof(where), "mem:schemes%" PRIu32,
+			    cap);
+			mem_remove(where);
+		}
+}
+
+/* Book p's counts in t: a reservation of one slot for each busy slot,
+ * of its count, rigid; how many. */
+static uint64_t
+lib_fill(ar_txn *t, const struct plan *p)
+{
+	struct ar_request rq;
+	struct ar_answer ans;
+	uint64_t n = 0;
+
+	for (int64_t s = 0; s < SLOTS; s++) {
+		if (p->used[s] == 0)
+			continue;
+		memset(&rq, 0, sizeof(rq));
+		rq.earliest = rq.latest = T0 + s * SLOT;
+		rq.duration = SLOT;
+		rq.nodes = p->used[s];
+		rq.jobs = 1;
+		rq.flags = AR_NOMOVE;
+		OK(ar_add(t, &rq, &ans));
+		CHECK(ans.status == AR_GRANTED, "fill: slot %" PRId64
+		    " refused", s);
+		n++;
+	}
+	return n;
+}
+
+/* The library's reservations after the fill, as the memory's: a piece
+ * after the first of a split copy a piece of the copy before. */
+struct lib_read {
+	struct plan *p;         /* into which */
+	uint64_t after;         /* the fill's last id */
+	int bad;
+};
+
+static int
+lib_read_one(const struct ar_resv *r, void *arg)
+{
+	struct lib_read *lr = arg;
+	int64_t start = (r->start - T0) / SLOT, len = (r->end - r->start) /
+	    SLOT;
+
+	if (r->id <= lr->after)
+		return 0;
+	if (r->pieces != 0 && r->occurrence > 1) {
+		if (lr->p->nr == 0)
+			lr->bad = 1;
+		else
+			plan_piece(lr->p, start, len);
+		return 0;
+	}
+	plan_record(lr->p, 0, r->nodes, start, len);
+	return 0;
+}
+
+/* Admit rq through ar_add on a store holding p's counts, the clock at
+ * slot 0; read what it granted into got (made here): 1 if granted. */
+static int
+lib_admit(const struct plan *p, const struct ar_request *rq,
+    struct plan *got)
+{
+	struct lib_read lr = { got, 0, 0 };
+	struct ar_answer ans;
+	ar_txn *t;
+	int rc;
+
+	OK(ar_txn_begin(lib_store(p->cap), AR_WRITE, T0, &t));
+	lr.after = lib_fill(t, p);
+	rc = ar_add(t, rq, &ans);
+	CHECK(rc == 0, "ar_add: %s", ar_strerror(rc));
+	plan_init(got, p->cap, SLOT, SLOTS, 2 * SLOTS);
+	OK(ar_list(t, 0, lib_read_one, &lr));
+	CHECK(!lr.bad, "a later piece with no copy before it");
+	ar_txn_abort(t);
+	return rc == 0 && ans.status == AR_GRANTED;
+}
+
+/* Do the reservations of x from index from on, and y's, have the same
+ * nodes and pieces? */
+static int
+same_plan(const struct plan *x, size_t from, const struct plan *y)
+{
+	if (x->nr - from != y->nr)
+		return 0;
+	for (size_t i = 0; i < y->nr; i++)
+		if (!plan_same(x, &x->r[from + i], y, &y->r[i]))
+			return 0;
+	return 1;
+}
+
+/* A random request as the library is asked it, AR_NOMOVE. */
+static struct ar_request
+lib_request(const struct sreq *q)
+{
+	struct ar_request rq;
+
+	memset(&rq, 0, sizeof(rq));
+	rq.earliest = T0 + q->earliest * SLOT;
+	rq.latest = T0 + q->latest * SLOT;
+	rq.duration = q->dur * SLOT;
+	rq.nodes = q->nodes;
+	rq.jobs = q->jobs;
+	rq.flags = AR_NOMOVE;
+	return rq;
+}
+
+/* ORR and TARR with several copies: each copy split as it would be
+ * alone, in order, against the plan with the copies before it; all or
+ * none; the library as the memory. */
+static void
+test_lib_split(unsigned split)
+{
+	const char *name = split == AR_SPLIT_ORR ? "ORR" : "TARR";
+	int mismatches = 0, granted = 0, several = 0;
+
+	for (int i = 0; i < LIB_CASES; i++) {
+		uint32_t cap = 1 + (uint32_t)rnd(4), copies = 1 +
+		    (uint32_t)rnd(3);
+		struct sreq q = random_request(cap, copies);
+		int64_t smallest = split == AR_SPLIT_ORR ? 1 +
+		    (int64_t)rnd(2) : 0;
+		struct ar_request rq = lib_request(&q);
+		struct plan p, lib;
+		size_t from;
+		int mem, got;
+
+		random_plan(&p, cap);
+		rq.split = split;
+		if (smallest > q.dur)
+			smallest = q.dur;
+		rq.smallest = split == AR_SPLIT_ORR ? smallest * SLOT : 0;
+		got = lib_admit(&p, &rq, &lib);
+		from = p.nr;
+		mem = split == AR_SPLIT_ORR ? plan_orr(&p, &q, smallest,
+		    ORR_PIECES) : plan_tarr(&p, &q);
+		if (got != mem || (got && !same_plan(&p, from, &lib))) {
+			if (mismatches++ < 5)
+				fprintf(stderr, "library %s case %d: cap %"
+				    PRIu32 " s %" PRId64 " l %" PRId64 " d %"
+				    PRId64 " nodes %" PRIu32 " copies %" PRIu32
+				    ": the library %s, the memory %s\n", name,
+				    i, cap, q.earliest, q.latest, q.dur,
+				    q.nodes, copies, got ? "granted" :
+				    "refused", mem ? "granted" : "refused");
+		}
+		granted += mem;
+		several += mem && copies > 1 && p.nr - from > 1 &&
+		    p.r[from].npieces + p.r[from + 1].npieces > 2;
+		plan_free(&p);
+		plan_free(&lib);
+	}
+	CHECK(mismatches == 0, "library %s: %d of %d random cases differ "
+	    "from the memory", name, mismatches, LIB_CASES);
+	CHECK(granted > LIB_CASES / 10 && several > LIB_CASES / 100,
+	    "library %s: %d granted, %d of several copies in pieces: the "
+	    "random cases miss", name, granted, several);
+}
+
+/* RSPB's levels, on nodes or on copies: the library as the memory. */
+static void
+test_lib_mold(void)
+{
+	int mismatches = 0, lowered = 0, copies_lowered = 0;
+
+	for (int i = 0; i < LIB_CASES; i++) {
+		uint32_t cap = 1 + (uint32_t)rnd(4), copies = 1 +
+		    (uint32_t)rnd(4);
+		struct sreq q = random_request(cap, copies);
+		struct ar_request rq = lib_request(&q);
+		struct ar_level alv[LEVELS_MAX];
+		struct level lv[LEVELS_MAX];
+		struct plan p, lib;
+		size_t from, nlv, chosen = 0;
+		int mem, got;
+
+		random_plan(&p, cap);
+		nlv = plan_levels(&q, lv);
+		for (size_t l = 0; l < nlv; l++)
+			alv[l] = (struct ar_level){ lv[l].nodes,
+			    (uint32_t)lv[l].benefit, copies > 1 ?
+			    lv[l].copies : 0 };
+		rq.levels = alv;
+		rq.nlevels = (uint32_t)nlv;
+		got = lib_admit(&p, &rq, &lib);
+		from = p.nr;
+		mem = plan_mold(&p, &q, lv, nlv, &chosen);
+		if (got != mem || (got && !same_plan(&p, from, &lib))) {
+			if (mismatches++ < 5)
+				fprintf(stderr, "library RSPB case %d: cap %"
+				    PRIu32 " s %" PRId64 " l %" PRId64 " d %"
+				    PRId64 " nodes %" PRIu32 " copies %" PRIu32
+				    ": the library %s (%zu), the memory %s "
+				    "level %zu (%zu)\n", i, cap, q.earliest,
+				    q.latest, q.dur, q.nodes, copies, got ?
+				    "granted" : "refused", lib.nr, mem ?
+				    "granted" : "refused", chosen, p.nr - from);
+		}
+		lowered += mem && chosen > 0;
+		copies_lowered += mem && chosen > 0 && copies > 1;
+		plan_free(&p);
+		plan_free(&lib);
+	}
+	CHECK(mismatches == 0, "library RSPB: %d of %d random cases differ "
+	    "from the memory", mismatches, LIB_CASES);
+	CHECK(copies_lowered > LIB_CASES / 100 && lowered > copies_lowered,
+	    "library RSPB: %d lowered, %d of them copies: the random cases "
+	    "miss", lowered, copies_lowered);
+}
+
 int
 main(void)
 {
@@ -406,6 +659,10 @@ main(void)
 	test_mold_readings();
 	test_eds();
 	test_reclaim_and_bounds();
+	test_lib_split(AR_SPLIT_ORR);
+	test_lib_split(AR_SPLIT_TARR);
+	test_lib_mold();
+	lib_stores_close();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -487,6 +487,26 @@ plan_eds(struct plan *p, const struct sreq *q)
 
 /* --- RSPB ---------------------------------------------------------------- */
 
+size_t
+plan_levels(const struct sreq *q, struct level *lv)
+{
+	static const int benefit[LEVELS_MAX] = { 10, 6, 3 };
+	size_t n = 0;
+
+	for (uint32_t i = 0, d = 1; i < LEVELS_MAX; i++, d *= 2) {
+		struct level v = { q->nodes, q->jobs, benefit[i] };
+
+		if (q->jobs > 1)
+			v.copies = (q->jobs + d - 1) / d;
+		else
+			v.nodes = (q->nodes + d - 1) / d;
+		if (n == 0 || v.nodes * v.copies !=
+		    lv[n - 1].nodes * lv[n - 1].copies)
+			lv[n++] = v;
+	}
+	return n;
+}
+
 /* Place the copies of level v, each at its first start in [first,
  * last]: the first copy's start, or -1 and none placed. */
 static int64_t
@@ -759,6 +779,19 @@ plan_record(struct plan *p, uint32_t k, uint32_t nodes, int64_t start,
 
 	p->nlog = 0;
 	grant(p, &q, nodes, &x, 1, 0);
+}
+
+int
+plan_same(const struct plan *x, const struct sresv *a, const struct plan *y,
+    const struct sresv *b)
+{
+	if (a->k != b->k || a->nodes != b->nodes || a->npieces != b->npieces)
+		return 0;
+	for (uint32_t j = 0; j < a->npieces; j++)
+		if (x->pc[a->first + j].start != y->pc[b->first + j].start ||
+		    x->pc[a->first + j].len != y->pc[b->first + j].len)
+			return 0;
+	return 1;
 }
 
 void

@@ -21,9 +21,9 @@
  * a store with a reclaim policy, a write transaction of its own, a cron
  * job's, at each slot where a reclaim falls due and nothing arrives),
  * and the plan it leaves, read back, is hashed against the in-memory
- * scheme's.  Not on a workload of parametric requests but for FCFS
- * rigid and FCFS-EDS: the library molds and splits one job, not copies.
- * Where they part, the MISMATCH says where, and which of the causes
+ * scheme's, parametric requests included (the library splits each copy
+ * in turn, and molds a parametric request by its copies).  Where they
+ * part, the MISMATCH says where, and which of the causes
  * found it is (README, "Seed 004's schemes").
  *
  *   schemes [--slots N] [--days N] [--seed N] [--unused PCT] [TRACES]
@@ -301,28 +301,6 @@ by_arrival(const void *a, const void *b)
 
 /* --- a scheme in memory -------------------------------------------------- */
 
-/* RSPB's levels of a request (schemes.h): on its copies if it has more
- * than one, else on its nodes; equal sizes once, the highest benefit. */
-static size_t
-levels(const struct sreq *q, struct level *lv)
-{
-	static const int benefit[LEVELS_MAX] = { 10, 6, 3 };
-	size_t n = 0;
-
-	for (uint32_t i = 0, d = 1; i < LEVELS_MAX; i++, d *= 2) {
-		struct level v = { q->nodes, q->jobs, benefit[i] };
-
-		if (q->jobs > 1)
-			v.copies = (q->jobs + d - 1) / d;
-		else
-			v.nodes = (q->nodes + d - 1) / d;
-		if (n == 0 || v.nodes * v.copies !=
-		    lv[n - 1].nodes * lv[n - 1].copies)
-			lv[n++] = v;
-	}
-	return n;
-}
-
 /* DRR's reclaims to come: a heap by slot, then id. */
 struct due {
 	int64_t at;
@@ -421,7 +399,7 @@ run_memory(const struct workload *w, int scheme, struct plan *p,
 			ok = plan_eds(p, &j->q);
 			break;
 		case RSPB:
-			nlv = levels(&j->q, lv);
+			nlv = plan_levels(&j->q, lv);
 			ok = plan_mold(p, &j->q, lv, nlv, &chosen);
 			break;
 		case ORR:
@@ -512,13 +490,14 @@ admit_batch(ar_txn *t, void *arg)
 		rq.owner = 1000;
 		rq.job = job;
 		rq.flags = b->scheme == EDS ? AR_LATER : AR_NOMOVE;
-		/* RSPB's levels as the memory's, on the nodes (the library
-		 * molds no copies: run_library takes no parametric request). */
+		/* RSPB's levels as the memory's: on a parametric request's
+		 * copies, else on the nodes. */
 		if (b->scheme == RSPB && (rq.nlevels =
-		    (uint32_t)levels(q, mine)) > 1) {
+		    (uint32_t)plan_levels(q, mine)) > 1) {
 			for (uint32_t l = 0; l < rq.nlevels; l++)
 				lv[l] = (struct ar_level){ mine[l].nodes,
-				    (uint32_t)mine[l].benefit };
+				    (uint32_t)mine[l].benefit, q->jobs > 1 ?
+				    mine[l].copies : 0 };
 			rq.levels = lv;
 		} else
 			rq.nlevels = 0;
@@ -702,20 +681,6 @@ first_slot(const struct plan *p, size_t i)
 	return i < p->nr ? p->pc[p->r[i].first].start : -1;
 }
 
-/* Have reservations a of x and b of y the same request and pieces? */
-static int
-same(const struct plan *x, const struct sresv *a, const struct plan *y,
-    const struct sresv *b)
-{
-	if (a->k != b->k || a->nodes != b->nodes || a->npieces != b->npieces)
-		return 0;
-	for (uint32_t j = 0; j < a->npieces; j++)
-		if (x->pc[a->first + j].start != y->pc[b->first + j].start ||
-		    x->pc[a->first + j].len != y->pc[b->first + j].len)
-			return 0;
-	return 1;
-}
-
 /* Say in line (of size bytes) whether the library's plan lib is the
  * memory's mem, and if not where they part. */
 static void
@@ -733,7 +698,7 @@ check(int scheme, const struct plan *lib, const struct plan *mem,
 	}
 	mismatch = 1;
 	for (i = 0; i < lib->nr && i < mem->nr; i++)
-		if (!same(lib, &lib->r[i], mem, &mem->r[i]))
+		if (!plan_same(lib, &lib->r[i], mem, &mem->r[i]))
 			break;
 	snprintf(line, size, "  MISMATCH: %s through ar_add: %zu "
 	    "reservations (hash %016" PRIx64 "), the memory %zu (%016" PRIx64
@@ -947,25 +912,12 @@ report(const struct workload *w, const struct result *r)
 	fflush(stdout);
 }
 
-/* Has w a request of several copies?  RSPB molds their copies, which
- * the library does not (it molds an MPI job's nodes). */
-static int
-parametric(const struct workload *w)
-{
-	for (size_t i = 0; i < w->n; i++)
-		if (w->j[i].q.jobs > 1)
-			return 1;
-	return 0;
-}
-
-/* Run every scheme on w, each through the library too where the
- * library can do what the memory does (not a parametric request but
- * with FCFS); what they did into seen. */
+/* Run every scheme on w, each through the library too; what they did
+ * into seen. */
 static void
 compare(struct workload *w, struct seen *seen)
 {
 	struct result *r = seen->r;
-	int copies = parametric(w);
 
 	/* In order of arrival, numbered so. */
 	qsort(w->j, w->n, sizeof(*w->j), by_arrival);
@@ -977,22 +929,15 @@ compare(struct workload *w, struct seen *seen)
 
 		run_memory(w, s, &mem, &r[s]);
 		measure(w, &mem, &r[s]);
-		if (s == RIGID || s == EDS || !copies) {
-			crons = run_library(w, s, &lib);
-			check(s, &lib, &mem, r[s].check, sizeof(r[s].check));
-			len = strlen(r[s].check);
-			if (s == DRR)
-				snprintf(r[s].check + len, sizeof(r[s].check) -
-				    len, "    (DRR's replay: %zu write "
-				    "transactions of a cron job, at slots where "
-				    "a reclaim fell due and nothing arrived)\n",
-				    crons);
-			plan_free(&lib);
-		} else if (s == RSPB)
-			snprintf(r[s].check, sizeof(r[s].check), "  RSPB, ORR, "
-			    "TARR and DRR in memory only: parametric requests "
-			    "(the library molds and splits one job, not "
-			    "copies)\n");
+		crons = run_library(w, s, &lib);
+		check(s, &lib, &mem, r[s].check, sizeof(r[s].check));
+		len = strlen(r[s].check);
+		if (s == DRR)
+			snprintf(r[s].check + len, sizeof(r[s].check) - len,
+			    "    (DRR's replay: %zu write transactions of a "
+			    "cron job, at slots where a reclaim fell due and "
+			    "nothing arrived)\n", crons);
+		plan_free(&lib);
 		plan_free(&mem);
 	}
 	snprintf(seen->name, sizeof(seen->name), "%s", w->name);

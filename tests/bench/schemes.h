@@ -259,6 +259,10 @@ int plan_rigid(struct plan *p, const struct sreq *q);
 int plan_eds(struct plan *p, const struct sreq *q);
 int plan_mold(struct plan *p, const struct sreq *q, const struct level *lv,
     size_t nlv, size_t *chosen);
+/* RSPB's levels of q as make compare gives them (RSPB above): on its
+ * copies if it has more than one, else on its nodes; equal sizes once,
+ * the highest benefit.  How many, into lv[0 .. LEVELS_MAX). */
+size_t plan_levels(const struct sreq *q, struct level *lv);
 int plan_orr(struct plan *p, const struct sreq *q, int64_t smallest,
     int most);
 int plan_tarr(struct plan *p, const struct sreq *q);
@@ -276,6 +280,11 @@ void plan_record(struct plan *p, uint32_t k, uint32_t nodes, int64_t start,
  * piece of a split request; the pieces of one reservation follow each
  * other in p->pc, so only the last one can grow). */
 void plan_piece(struct plan *p, int64_t start, int64_t len);
+
+/* Have reservations a of x and b of y the same request, nodes and
+ * pieces? */
+int plan_same(const struct plan *x, const struct sresv *a,
+    const struct plan *y, const struct sresv *b);
 
 /* FNV-1a over every reservation's id, request, nodes and pieces. */
 uint64_t plan_hash(const struct plan *p);

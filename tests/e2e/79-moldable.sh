@@ -168,3 +168,56 @@ start=2026-11-21T01:00:00Z duration=1h nodes=32 job=first id=1 benefit=10 end=20
 start=2026-11-23T02:00:00Z duration=1h nodes=4 job=last id=42 benefit=9 end=2026-11-23T03:00:00Z free=32 status=granted
 EOT
 expect_check
+
+# A parametric request (jobs of one node) has no smaller node count: its
+# levels are on its copies, all of a level granted or none.
+begin 'moldable: levels on jobs mold a parametric request by its copies'
+mkstore --nodes 4
+run ar-add start=+1h duration=1h nodes=2
+run ar-search start=+1h duration=1h jobs=4:10,2:6,1:3
+expect_exit 0
+expect_out 'start=2026-11-21T01:00:00Z duration=1h jobs=2 benefit=6 end=2026-11-21T02:00:00Z free=2 status=available'
+run ar-add start=+1h duration=1h jobs=4:10,2:6,1:3 client_key=bag
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T01:00:00Z duration=1h jobs=2 client_key=bag id=2 copy=1 benefit=6 end=2026-11-21T02:00:00Z free=2 status=granted
+start=2026-11-21T01:00:00Z duration=1h jobs=2 client_key=bag id=3 copy=2 benefit=6 end=2026-11-21T02:00:00Z free=1 status=granted
+EOT
+expect_err
+run ar-add start=+1h duration=1h jobs=4:10,2:6,1:3 client_key=bag
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T01:00:00Z duration=1h jobs=2 client_key=bag id=2 copy=1 benefit=6 end=2026-11-21T02:00:00Z status=granted replayed=yes
+start=2026-11-21T01:00:00Z duration=1h jobs=2 client_key=bag id=3 copy=2 benefit=6 end=2026-11-21T02:00:00Z status=granted replayed=yes
+EOT
+run ar-add start=+1h duration=1h jobs=4 client_key=bag
+expect_exit 2
+expect_err "ar-add: arguments: field 'client_key': already used by reservation 2 for a different request"
+run ar-report --all
+keep before
+run ar-add start=+1h duration=1h jobs=1:3,4:10
+expect_exit 1
+expect_out 'start=2026-11-21T01:00:00Z duration=1h jobs=1:3,4:10 levels=4,1 end=2026-11-21T02:00:00Z free=0 status=refused reason=full'
+run ar-report --all
+filter '/^table=demand/d'
+keep after
+sed '/^table=demand/d' "$D/before" >"$D/before.kept"
+run cat "$D/after"
+expect_out <"$D/before.kept"
+run ar-add <<'EOT'
+start=+1h duration=1h jobs=2:1 nodes=2:1
+start=+1h duration=1h jobs=5000:1
+start=+1h duration=1h jobs=2:1,2:3
+start=+1h duration=1h jobs=2:1 split=yes
+EOT
+expect_exit 2
+expect_err <<'EOT'
+ar-add: line 1: field 'jobs': levels on nodes or on jobs, not both
+ar-add: line 2: field 'jobs': level 1: 5000 jobs, but a request has at most 4096
+ar-add: line 3: field 'jobs': 2 jobs given twice
+ar-add: line 4: field 'jobs': a split request has one size, not levels
+EOT
+run ar-add --partial start=+1h duration=1h jobs=2:1
+expect_exit 2
+expect_err "ar-add: arguments: field 'jobs': levels do not go with --partial"
+expect_check

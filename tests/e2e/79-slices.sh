@@ -128,6 +128,13 @@ expect_out <"$D/before.kept"
 run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
 filter '$!d; s/.* refused=\([0-9]*\) .*/refused=\1/'
 expect_out 'refused=1'
+# The reason is a field of its own, in JSON too.
+run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
+filter '$!d; s/.* \(refused_no_slices=[0-9]*\) .*/\1/'
+expect_out 'refused_no_slices=1'
+run ar-report --json --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
+filter '$!d; s/.*\("refused_no_slices":[0-9]*\).*/\1/'
+expect_out '"refused_no_slices":1'
 expect_check
 
 begin 'slices: ar-search finds the same pieces and books nothing'
@@ -213,12 +220,79 @@ id=5 series=4 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T05:30:0
 EOT
 expect_check
 
-begin 'slices: a piece cannot be modified'
+# Each copy is split as it would be alone, in order, against the plan
+# with the copies before it: the first fits in one interval at 04:30,
+# the second then only in pieces. All copies or none: a third finds no
+# set of slices, and nothing is booked.
+begin 'slices: a request of several copies splits each copy, all or none'
+holes
+run ar-search start=+1h duration=2h defer=+7h30m split=yes nodes=4 jobs=2
+expect_exit 2
+expect_err "ar-search: arguments: field 'jobs': ar-search finds one job of a split request (ar-add splits each copy)"
+run ar-add start=+1h duration=2h defer=+7h30m split=yes nodes=4 jobs=3
+expect_exit 1
+expect_out 'start=2026-11-21T01:00:00Z duration=2h defer=+7h30m split=yes nodes=4 jobs=3 end=2026-11-21T03:00:00Z free=0 status=refused reason=no-slices'
+run ar-report --list
+filter '/^id=[4-9]/!d'
+expect_out
+run ar-add start=+1h duration=2h defer=+7h30m split=yes nodes=4 jobs=2 client_key=two
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T04:30:00Z duration=2h defer=+7h30m split=yes nodes=4 jobs=2 client_key=two id=4 copy=1 end=2026-11-21T06:30:00Z free=4 status=granted
+start=2026-11-21T03:00:00Z duration=2h defer=+7h30m split=yes nodes=4 jobs=2 client_key=two id=5 copy=2 end=2026-11-21T04:00:00Z free=4 status=granted series=5 piece=1 pieces=2
+start=2026-11-21T06:30:00Z duration=2h defer=+7h30m split=yes nodes=4 jobs=2 client_key=two id=6 copy=2 end=2026-11-21T07:30:00Z free=4 status=granted series=5 piece=2 pieces=2
+EOT
+run ar-report --list
+filter '/^id=[4-9]/!d; s/ earliest.*//'
+expect_out <<'EOT'
+id=4 client_key=two start=2026-11-21T04:30:00Z end=2026-11-21T06:30:00Z nodes=4
+id=5 series=5 piece=1 pieces=2 client_key=two start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=4
+id=6 series=5 piece=2 pieces=2 client_key=two start=2026-11-21T06:30:00Z end=2026-11-21T07:30:00Z nodes=4
+EOT
+# Its key holds every piece of every copy; a retry books nothing, and
+# the key with another number of copies is another request.
+run ar-add start=+1h duration=2h defer=+7h30m split=yes nodes=4 jobs=2 client_key=two
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T04:30:00Z duration=2h defer=+7h30m split=yes nodes=4 jobs=2 client_key=two id=4 copy=1 end=2026-11-21T06:30:00Z status=granted replayed=yes
+start=2026-11-21T03:00:00Z duration=2h defer=+7h30m split=yes nodes=4 jobs=2 client_key=two id=5 copy=2 end=2026-11-21T04:00:00Z status=granted replayed=yes series=5 piece=1 pieces=2
+start=2026-11-21T06:30:00Z duration=2h defer=+7h30m split=yes nodes=4 jobs=2 client_key=two id=6 copy=2 end=2026-11-21T07:30:00Z status=granted replayed=yes series=5 piece=2 pieces=2
+EOT
+run ar-add start=+1h duration=2h defer=+7h30m split=yes nodes=4 client_key=two
+expect_exit 2
+expect_err "ar-add: arguments: field 'client_key': already used by reservation 4 for a different request"
+# Cancelling a piece cancels its copy's pieces, not the other copy.
+run ar-del id=6
+expect_exit 0
+expect_out <<'EOT'
+id=5 series=5 piece=1 pieces=2 status=cancelled
+id=6 series=5 piece=2 pieces=2 status=cancelled
+EOT
+run ar-report --all
+filter '/^id=[4-9]/!d; s/ start.* status=/ status=/; s/ running.*//'
+expect_out <<'EOT'
+id=4 client_key=two status=granted
+id=5 series=5 piece=1 pieces=2 client_key=two status=cancelled
+id=6 series=5 piece=2 pieces=2 client_key=two status=cancelled
+EOT
+expect_check
+
+# The refusal says how: cancel the request, ask again for what it asked
+# (every piece keeps it) with the changes; that works.
+begin 'slices: a piece cannot be modified; the refusal says how to change the request'
 holes
 run ar-add start=+1h duration=2h defer=+5h30m split=yes
-run ar-add --modify id=4 duration=3h
+run ar-add --modify id=5 duration=3h
 expect_exit 2
-expect_err "ar-add: arguments: field 'id': reservation 4 is a piece of a split request: cancel it and ask again"
+expect_err "ar-add: arguments: field 'id': reservation 5 is piece 2 of 2 of split request 4, which changes only as a whole: cancel it (ar-del id=4 cancels every piece) and ask again, earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h nodes=1 split=yes or tarr, with the changes"
+run ar-del id=4
+expect_exit 0
+run ar-add earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h30m nodes=1 split=yes
+expect_exit 0
+expect_out <<'EOT'
+earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h30m nodes=1 split=yes id=6 series=6 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z free=4 status=granted
+earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h30m nodes=1 split=yes id=7 series=6 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T06:00:00Z free=4 status=granted
+EOT
 expect_check
 
 begin 'slices: bad split requests are bad input, naming the line and the field'
@@ -229,7 +303,6 @@ start=+1h duration=1h split=tarr smallest=10m
 start=+1h duration=1h smallest=10m
 start=+1h duration=1h split=yes smallest=2h
 start=+1h duration=1h split=yes smallest=x
-start=+1h duration=1h split=yes jobs=2
 start=+1h duration=1h split=yes nodes=2:1,1:1
 start=+1h duration=1h defer=+1h30m latest=+2h
 start=+1h duration=1h defer=+1h30m
@@ -245,13 +318,12 @@ ar-add: line 2: field 'smallest': for split=orr (or yes) only
 ar-add: line 3: field 'smallest': for split=orr (or yes) only
 ar-add: line 4: field 'smallest': longer than the duration
 ar-add: line 5: field 'smallest': invalid duration 'x'
-ar-add: line 6: field 'jobs': a split request is one job
-ar-add: line 7: field 'nodes': a split request has one size, not levels
-ar-add: line 8: field 'defer': goes with no 'latest' (it is the latest end, latest + duration)
-ar-add: line 9: field 'defer': before the start plus the duration
-ar-add: line 10: field 'defer': invalid time 'x' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)
-ar-add: line 11: field 'split': a split request is not a hold
-ar-add: line 12: field 'split': a split request is not a series
+ar-add: line 6: field 'nodes': a split request has one size, not levels
+ar-add: line 7: field 'defer': goes with no 'latest' (it is the latest end, latest + duration)
+ar-add: line 8: field 'defer': before the start plus the duration
+ar-add: line 9: field 'defer': invalid time 'x' (use 2026-11-21T10:00Z, @EPOCH or now+DURATION)
+ar-add: line 10: field 'split': a split request is not a hold
+ar-add: line 11: field 'split': a split request is not a series
 EOT
 run ar-add --partial start=+1h duration=1h split=yes
 expect_exit 2

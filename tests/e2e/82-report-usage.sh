@@ -24,11 +24,11 @@ table34
 run ar-report --usage $range34 --window 10m
 expect_exit 0
 expect_out <<'EOF'
-from=2026-11-21T00:55:00Z to=2026-11-21T01:05:00Z utilisation=0.9 reserved=9 idle=1 granted=6 refused=3 refused_full=3 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=0.666667 awt=0 awt_max=0 moved=0
-from=2026-11-21T01:05:00Z to=2026-11-21T01:15:00Z utilisation=0.4 reserved=4 idle=6 granted=1 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=1 awt=0 awt_max=0 moved=0
-from=2026-11-21T01:15:00Z to=2026-11-21T01:25:00Z utilisation=0.6 reserved=6 idle=4 granted=5 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=1 awt=0 awt_max=0 moved=0
-from=2026-11-21T01:25:00Z to=2026-11-21T01:35:00Z utilisation=0.2 reserved=2 idle=8 granted=0 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=- awt=- awt_max=- moved=0
-window=total from=2026-11-21T00:55:00Z to=2026-11-21T01:35:00Z utilisation=0.525 reserved=21 idle=19 granted=12 refused=3 refused_full=3 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 acceptance=0.8 awt=0 awt_max=0 moved=0
+from=2026-11-21T00:55:00Z to=2026-11-21T01:05:00Z utilisation=0.9 reserved=9 idle=1 granted=6 refused=3 refused_full=3 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 refused_no_slices=0 acceptance=0.666667 awt=0 awt_max=0 moved=0
+from=2026-11-21T01:05:00Z to=2026-11-21T01:15:00Z utilisation=0.4 reserved=4 idle=6 granted=1 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 refused_no_slices=0 acceptance=1 awt=0 awt_max=0 moved=0
+from=2026-11-21T01:15:00Z to=2026-11-21T01:25:00Z utilisation=0.6 reserved=6 idle=4 granted=5 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 refused_no_slices=0 acceptance=1 awt=0 awt_max=0 moved=0
+from=2026-11-21T01:25:00Z to=2026-11-21T01:35:00Z utilisation=0.2 reserved=2 idle=8 granted=0 refused=0 refused_full=0 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 refused_no_slices=0 acceptance=- awt=- awt_max=- moved=0
+window=total from=2026-11-21T00:55:00Z to=2026-11-21T01:35:00Z utilisation=0.525 reserved=21 idle=19 granted=12 refused=3 refused_full=3 refused_past=0 refused_horizon=0 refused_capacity=0 refused_key_reused=0 refused_booking_limit=0 refused_hosts=0 refused_no_slices=0 acceptance=0.8 awt=0 awt_max=0 moved=0
 EOF
 expect_err
 expect_check
@@ -58,7 +58,7 @@ begin 'usage: --by user cannot tell refusals (the demand log has no labels)'
 table34
 run ar-report --usage $range34 --by user
 expect_exit 0
-filter '/user=1[01]* /!d; s/ reserved.*refused_hosts=unknown//'
+filter '/user=1[01]* /!d; s/ reserved.*refused_no_slices=unknown//'
 expect_out 'user=1 from=2026-11-21T00:55:00Z to=2026-11-21T01:35:00Z utilisation=0.05 acceptance=unknown awt=0 awt_max=0 moved=0' \
     'user=10 from=2026-11-21T00:55:00Z to=2026-11-21T01:35:00Z utilisation=0.075 acceptance=unknown awt=0 awt_max=0 moved=0'
 
@@ -187,7 +187,7 @@ expect_exit 0
 expect_out 'forgot_before=2026-11-22T00:00:00Z records=1 demand=2'
 run ar-report --usage --from 2026-11-21T00:00Z --to 2026-11-21T12:00Z --window 12h
 expect_exit 0
-filter 's/refused_past.*refused_hosts=unknown/…/'
+filter 's/refused_past.*refused_no_slices=unknown/…/'
 expect_out 'from=2026-11-21T00:00:00Z to=2026-11-21T12:00:00Z known=no utilisation=unknown reserved=unknown idle=unknown granted=unknown refused=unknown refused_full=unknown … acceptance=unknown awt=unknown awt_max=unknown moved=unknown' \
     'window=total from=2026-11-21T00:00:00Z to=2026-11-21T12:00:00Z known=no utilisation=unknown reserved=unknown idle=unknown granted=unknown refused=unknown refused_full=unknown … acceptance=unknown awt=unknown awt_max=unknown moved=unknown'
 expect_check
