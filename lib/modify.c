@@ -38,6 +38,7 @@ new_span(ar_txn *t, const struct ar_request *rq, const struct ar_resv *was,
 	if ((rc = to_span(t, rq, 0, sp, ans)) != 0)
 		return rc;
 	sp->cls = ans->cls = was->cls;
+	sp->pool = was->pool;
 	ans->status = AR_REFUSED;
 	if (was->start <= t->now && ans->reason != AR_R_CAPACITY &&
 	    (slot_up(t, rq->earliest) > s0 || slot_up(t, rq->latest) < s0))
@@ -77,7 +78,7 @@ hold(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts, int add)
 
 	if (from < t->base)
 		from = t->base;
-	if ((rc = fit_add(t, r->cls, from, to, add ? need : -need)) != 0 ||
+	if ((rc = fit_add(t, r->cls, r->pool, from, to, add ? need : -need)) != 0 ||
 	    (rc = resv_list(t, r, add)) != 0)
 		return rc;
 	return r->named ? map_pin(t, r, hosts, r->nodes, add) : 0;

@@ -94,7 +94,9 @@ meta_read(struct kv_txn *txn, struct meta *m)
 	    m->horizon > HORIZON_MAX_SLOTS || m->clock < 0 ||
 	    m->clock > TIME_MAX || m->purged < 0 || m->purged > m->clock ||
 	    m->chunks != (m->horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1 ||
-	    (m->mode & ~(uint32_t)(META_SIMULATED | META_ROLE_OWNERS)) != 0)
+	    (m->mode & ~(uint32_t)(META_SIMULATED | META_ROLE_OWNERS |
+	    META_LAYOUT)) != 0 ||
+	    ((m->mode & META_LAYOUT) && m->format < 9))
 		return AR_ECORRUPT;
 	return m->format == AR_FORMAT_VERSION ? 0 : AR_EUPGRADE;
 }
