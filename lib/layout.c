@@ -404,6 +404,7 @@ layout_finish(struct layout *l, const char *all, char *err)
 {
 	struct ar_hostlist h, sub;
 	struct layout_pool *sorted;
+	struct hostset every = { NULL, 0, 0 };
 	uint32_t *idx = NULL, dflt = 0;
 	char msg[AR_ERRMAX];
 	size_t n = 0, len, cap;
@@ -505,12 +506,14 @@ layout_finish(struct layout *l, const char *all, char *err)
 			rc = ENOMEM;
 		free(p->hosts);
 		p->hosts = text;
-		if (rc == 0 && ((rc = hostset_append(&p->others, 0,
+		if (rc == 0 && ((rc = hostset_append(&every, 0,
 		    l->nodes)) != 0 || (rc = hostset_minus(&p->others,
-		    &p->others, &p->set)) != 0))
+		    &every, &p->set)) != 0))
 			break;
+		every.n = 0;
 	}
 out:
+	hostset_free(&every);
 	free(idx);
 	ar_hostlist_free(&h);
 	ar_hostlist_free(&sub);
