@@ -189,7 +189,7 @@ TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
 	$(B)/tests/test_map $(B)/tests/test_modify $(B)/tests/test_hold \
 	$(B)/tests/test_reclaim \
 	$(B)/tests/test_report $(B)/tests/test_series $(B)/tests/test_kv \
-	$(B)/tests/test_schemes $(B)/tests/test_frames
+	$(B)/tests/test_schemes $(B)/tests/test_frames $(B)/tests/test_pools
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h tests/suite.h $(B)/libar.a
 	@mkdir -p $(@D)
@@ -218,7 +218,8 @@ RESULTS = $(CURDIR)/.build/results
 # The suites whose subject is not the disk run on memory stores too
 # (--mem): test_lib's algorithms with the model's whole span, and
 # test_report only there.
-MEM_TESTS = test_lib test_modify test_hold test_reclaim test_series test_report
+MEM_TESTS = test_lib test_modify test_hold test_reclaim test_series test_report \
+	test_pools
 
 unit: $(TEST_BINS)
 	@mkdir -p .build

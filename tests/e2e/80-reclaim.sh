@@ -24,7 +24,7 @@ expect_out
 expect_err
 run ar-report --info
 filter 's/.* format=/format=/'
-expect_out 'format=8 reclaim=30m'
+expect_out 'format=9 reclaim=30m'
 run ar-add start=+1h duration=2h nodes=4
 # Within the grace: a writer changes nothing.
 run ar-add --now 2026-11-21T01:25Z start=2026-11-21T02:00Z duration=1h nodes=4
@@ -147,7 +147,7 @@ run ar-price --reclaim no
 expect_exit 0
 run ar-report --info
 filter 's/.* format=/format=/'
-expect_out 'format=8'
+expect_out 'format=9'
 run ar-add --now 2026-11-21T02:00Z start=2026-11-21T02:10Z duration=10m nodes=1
 expect_exit 1
 expect_check
