@@ -245,8 +245,10 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
  * without it has no flags and no account) and its confirmed bit (a hold
  * confirmed before kept no sign of it), and only 8 its use bits (none:
  * no use reported) and a series link's pieces, which format 6 and 7
- * wrote 0 (no record is a piece).  The classes' floors are set 0:
- * older formats left those bytes unused, copied from their callers.
+ * wrote 0 (no record is a piece).  The classes' floors of a store
+ * older than 7 are set 0: older formats left those bytes unused,
+ * copied from their callers; format 7 and 8 set them, and 8 the
+ * reclaim word, which stay.
  * Format 9 adds nothing to rewrite: a store without a host description
  * (meta's mode without META_LAYOUT, as every older store) has all its
  * hosts in the one pool of partition "default", and a record's pool,
@@ -271,12 +273,14 @@ upgrade_txn(ar_store *s, unsigned flags, int *from)
 		/* Format 7 gave a store its mode: it stays. */
 		if (*from < 7)
 			m.mode = mode_of(flags & AR_SIMULATED);
-		m.reclaim = 0;
+		/* Format 8 set the reclaim word, 7 the floors: they stay. */
+		if (*from < 8)
+			m.reclaim = 0;
 		if ((rc = s->be->upgrade(txn)) == 0 &&
 		    (*from >= 5 ||
 		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
 		    (rc = hosts_put(txn, names)) == 0)) &&
-		    (rc = classes_upgrade(txn)) == 0 &&
+		    (*from >= 7 || (rc = classes_upgrade(txn)) == 0) &&
 		    (rc = kv_put(txn, KV_META, &meta_key, &v, 0)) == 0) {
 			free(names);
 			return s->be->txn_commit(txn);

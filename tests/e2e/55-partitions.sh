@@ -208,3 +208,19 @@ EOF
 run cmp "$D/add_store" "$D/add_copy"
 expect_exit 0
 AR_STORE=$D/copy expect_check
+
+begin 'partitions: a format 8 store upgraded keeps its classes'"'"' floors and its reclaim policy'
+mkstore --nodes 8
+printf '%s\n' 'class=1 price=100 ahead_min=0 ahead_max=1h limit=8 min=2' \
+    'class=2 price=50 ahead_min=1h limit=6 min=3' | ar-price --set
+ar-price --reclaim 30m || fail 'ar-price --reclaim failed'
+set_format 8
+run ar-price --upgrade --show
+expect_exit 0
+expect_err "ar-price: $AR_STORE: upgraded from format 8 to 9"
+expect_out 'class=1 price=100 ahead_min=0s ahead_max=1h limit=8 min=2 retention=90d' \
+    'class=2 price=50 ahead_min=1h limit=6 min=3 retention=90d'
+run ar-report --info
+filter 's/.* format=/format=/'
+expect_out 'format=9 reclaim=30m'
+expect_check
