@@ -754,10 +754,17 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * Errors: EINVAL (a malformed request or moldable levels, a client key
  * longer than AR_CLIENT_KEY_MAX, a split request that is not one job,
  * names hosts, is moldable, a hold, AR_PARTIAL, or asks for a smallest
- * piece longer than its duration, or any with split TARR or none),
- * EACCES (read transaction), AR_ECORRUPT
+ * piece longer than its duration, or any with split TARR or none; a
+ * partition or feature the store does not have, named hosts in a store
+ * of more than one pool), EACCES (read transaction), AR_ECORRUPT
  * (a key entry that does not match its records), AR_EFULL, ENOMEM,
  * AR_ESERVER, the backend's codes.
+ *
+ * In a store of partitions (ar_layout) the reservation takes all its
+ * hosts from one pool, kept with it: of the pools rq's partition and
+ * features make eligible, the one where it fits first, the first of
+ * them on a tie (search and suggest choose alike); a request needing
+ * more nodes than any of them has is refused as AR_R_CAPACITY.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
