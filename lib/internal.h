@@ -213,6 +213,13 @@ extern const struct kv_val meta_key;
 int meta_read(struct kv_txn *txn, struct meta *m);
 /* Write t's meta. */
 int meta_put(ar_txn *t);
+/* Write, or read, a NUL-terminated text under key in `meta`: the
+ * store's host list, its host description; reading, AR_ECORRUPT if it
+ * is not there or not one text. */
+int meta_text_put(struct kv_txn *txn, const struct kv_val *key,
+    const char *text);
+int meta_text_get(struct kv_txn *txn, const struct kv_val *key,
+    const char **text);
 /* Write the store's host list, as text. */
 int hosts_put(struct kv_txn *txn, const char *text);
 /* A live store's clock for a transaction given now (0: the system
@@ -679,6 +686,8 @@ struct ar_txn {
 	struct ring *pool;      /* pool p's nodes in use per slot, when the
 				   store has more than one pool */
 	uint32_t npools;        /* ... and how many: 1 for one pool */
+	uint32_t keep_pool;     /* a request to_span reduces must take pool
+				   keep_pool - 1 (ar_modify); 0: any */
 	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
 	 * cheaper, whose capacity is the booking limit b_i (class 1's is
 	 * the node ring, b_1 the capacity). */

@@ -616,9 +616,7 @@ layout_parse(const char *text, struct layout *l, char *err)
 int
 layout_put(struct kv_txn *txn, const char *text)
 {
-	struct kv_val v = { strlen(text) + 1, (void *)text };
-
-	return kv_put(txn, KV_META, &layout_key, &v, 0);
+	return meta_text_put(txn, &layout_key, text);
 }
 
 /* The layout of a store without a description: its hosts in one pool of
@@ -645,22 +643,19 @@ layout_plain(ar_txn *t)
 static int
 layout_load(ar_txn *t)
 {
-	struct kv_val v;
+	const char *text;
 	char err[AR_ERRMAX];
 	int rc;
 
-	if ((rc = kv_get(t->txn, KV_META, &layout_key, &v)) != 0)
-		return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
-	if (v.size == 0 || memchr(v.data, '\0', v.size) !=
-	    (char *)v.data + v.size - 1)
-		return AR_ECORRUPT;
+	if ((rc = meta_text_get(t->txn, &layout_key, &text)) != 0)
+		return rc;
 	/* The same text as the store's last transaction: what it parsed. */
-	if (t->s->lay.text != NULL && strcmp(t->s->lay.text, v.data) == 0) {
+	if (t->s->lay.text != NULL && strcmp(t->s->lay.text, text) == 0) {
 		t->lay = t->s->lay;
 		t->lay_shared = 1;
 		return 0;
 	}
-	if ((rc = layout_parse(v.data, &t->lay, err)) != 0)
+	if ((rc = layout_parse(text, &t->lay, err)) != 0)
 		return rc == EINVAL ? AR_ECORRUPT : rc;
 	if (t->lay.nodes != t->m.nodes)
 		return AR_ECORRUPT;

@@ -35,10 +35,13 @@ new_span(ar_txn *t, const struct ar_request *rq, const struct ar_resv *was,
 	int64_t slot = t->m.slot, s0 = was->start / slot, end;
 	int rc;
 
-	if ((rc = to_span(t, rq, 0, sp, ans)) != 0)
+	/* It keeps its pool. */
+	t->keep_pool = was->pool + 1;
+	rc = to_span(t, rq, 0, sp, ans);
+	t->keep_pool = 0;
+	if (rc != 0)
 		return rc;
 	sp->cls = ans->cls = was->cls;
-	sp->pool = was->pool;
 	ans->status = AR_REFUSED;
 	if (was->start <= t->now && ans->reason != AR_R_CAPACITY &&
 	    (slot_up(t, rq->earliest) > s0 || slot_up(t, rq->latest) < s0))

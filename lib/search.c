@@ -34,8 +34,11 @@ span_pool(ar_txn *t, const struct ar_request *rq, struct span *sp,
 	int rc;
 
 	sp->pool = 0;
-	if ((rc = layout_eligible(t, rq->partition, rq->features, pools,
-	    &n)) != 0)
+	if (t->keep_pool != 0) {
+		pools[0] = t->keep_pool - 1;
+		n = 1;
+	} else if ((rc = layout_eligible(t, rq->partition, rq->features,
+	    pools, &n)) != 0)
 		return rc;
 	if (t->npools == 1) {
 		if (n == 0)

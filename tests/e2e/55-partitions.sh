@@ -224,3 +224,41 @@ run ar-report --info
 filter 's/.* format=/format=/'
 expect_out 'format=9 reclaim=30m'
 expect_check
+
+begin 'partitions: a reservation keeps its pool when it is changed or moved'
+cluster
+run ar-add start=+1h duration=1h nodes=4 partition=gpu
+run ar-add start=+1h duration=1h nodes=4 partition=gpu
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=4 partition=gpu id=2 end=2026-11-21T02:00:00Z free=4 status=granted'
+# id 2 borrowed batch's 4 hosts: more than 4 is beyond its pool
+run ar-add --modify id=2 nodes=5
+expect_exit 1
+expect_out 'id=2 nodes=5 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z status=refused reason=capacity'
+run ar-add --modify id=2 nodes=3
+expect_exit 0
+run ar-add --modify id=1 start=+5h
+expect_exit 0
+# gpu's first pool is free at 1h now; id 2 stays on batch's hosts
+run ar-add --modify id=2 nodes=4
+expect_exit 0
+run ar-report --list
+filter 's/ end=.*//'
+expect_out 'id=1 partition=gpu start=2026-11-21T05:00:00Z' \
+    'id=2 partition=batch start=2026-11-21T01:00:00Z'
+run ar-map --plan
+filter 's/ start=.* hosts=/ hosts=/; s/ old_hosts=.*//'
+expect_out 'id=2 partition=batch hosts=node[1-4]' 'id=1 partition=gpu hosts=gpu[1-4]'
+expect_check
+
+begin 'partitions: a change is checked against the reservation'"'"'s pool, not the default partition'"'"'s'
+printf '%s\n' 'hosts=small[1-2] partition=small' 'hosts=big[1-6] partition=big' >"$D/desc"
+mkstore --hosts-from "$D/desc"
+run ar-add start=+1h duration=1h nodes=2 partition=big
+expect_exit 0
+run ar-add --modify id=1 nodes=5
+expect_exit 0
+expect_out 'id=1 nodes=5 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z free=6 status=granted old_start=2026-11-21T01:00:00Z old_end=2026-11-21T02:00:00Z old_nodes=2'
+run ar-report --list
+filter 's/ start=.*//'
+expect_out 'id=1 partition=big'
+expect_check
