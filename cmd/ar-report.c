@@ -215,7 +215,7 @@ pools(struct out *o, ar_txn *t, int each_host)
 			rc = AR_ECORRUPT;
 		for (uint32_t i = 0; rc == 0 && i < h.count; i++) {
 			ar_record_clear(r);
-			if (ar_record_set(r, "host", ar_hostlist_name(&h, i,
+			if (ar_record_set(r, "hosts", ar_hostlist_name(&h, i,
 			    name)) != 0 || ar_record_set(r, "partition",
 			    p->name) != 0 || (*pl[k].features &&
 			    ar_record_set(r, "features", pl[k].features) != 0) ||

@@ -117,10 +117,9 @@ const struct cmd_field cmd_fields[] = {
 	{ "map_size",   0,                      REPORT, 0 },
 	{ "map_max",    0,                      REPORT, 0 },
 	{ "format",     0,                      REPORT, 0 },
-	/* --info's pools, --host-list's hosts */
+	/* --info's pools */
 	{ "default",    0,                      REPORT, 0 },
 	{ "borrow",     0,                      REPORT, 0 },
-	{ "host",       0,                      REPORT, 0 },
 	/* --usage and --free; N is a class's number */
 	{ "from",       0,                      REPORT, 0 },
 	{ "to",         0,                      REPORT, 0 },

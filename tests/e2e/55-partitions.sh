@@ -31,16 +31,16 @@ EOF
 run ar-report --host-list
 expect_exit 0
 expect_out <<'EOF'
-host=node1 partition=batch
-host=node2 partition=batch
-host=node3 partition=batch
-host=node4 partition=batch
-host=gpu1 partition=gpu features=a100,nvlink
-host=gpu2 partition=gpu features=a100,nvlink
-host=gpu3 partition=gpu features=a100,nvlink
-host=gpu4 partition=gpu features=a100,nvlink
-host=gpu5 partition=gpu features=a100
-host=gpu6 partition=gpu features=a100
+hosts=node1 partition=batch
+hosts=node2 partition=batch
+hosts=node3 partition=batch
+hosts=node4 partition=batch
+hosts=gpu1 partition=gpu features=a100,nvlink
+hosts=gpu2 partition=gpu features=a100,nvlink
+hosts=gpu3 partition=gpu features=a100,nvlink
+hosts=gpu4 partition=gpu features=a100,nvlink
+hosts=gpu5 partition=gpu features=a100
+hosts=gpu6 partition=gpu features=a100
 EOF
 expect_check
 
@@ -48,8 +48,8 @@ begin 'partitions: a store of one partition keeps today'"'"'s outputs'
 mkstore --nodes 4
 run ar-report --host-list
 expect_exit 0
-expect_out 'host=node1 partition=default' 'host=node2 partition=default' \
-    'host=node3 partition=default' 'host=node4 partition=default'
+expect_out 'hosts=node1 partition=default' 'hosts=node2 partition=default' \
+    'hosts=node3 partition=default' 'hosts=node4 partition=default'
 run ar-add start=+1h duration=1h nodes=2 partition=default
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=2 partition=default id=1 end=2026-11-21T02:00:00Z free=4 status=granted'
@@ -162,8 +162,8 @@ begin 'partitions: --hosts-from - reads the description from stdin; the same aga
 printf 'hosts=cpu[1-2] partition=cpu\nhosts=big1 partition=mem features=1tb\n' >"$D/desc"
 run ar-report --create --simulated --hosts-from - --host-list <"$D/desc"
 expect_exit 0
-expect_out 'host=cpu1 partition=cpu' 'host=cpu2 partition=cpu' \
-    'host=big1 partition=mem features=1tb'
+expect_out 'hosts=cpu1 partition=cpu' 'hosts=cpu2 partition=cpu' \
+    'hosts=big1 partition=mem features=1tb'
 run ar-report --create --simulated --hosts-from "$D/desc"
 expect_exit 0
 expect_check
@@ -178,8 +178,8 @@ expect_err "ar-report: $AR_STORE: the store has an older format version; upgrade
 run ar-report --upgrade --host-list
 expect_exit 0
 expect_err "ar-report: $AR_STORE: upgraded from format 8 to 9"
-expect_out 'host=node1 partition=default' 'host=node2 partition=default' \
-    'host=node3 partition=default'
+expect_out 'hosts=node1 partition=default' 'hosts=node2 partition=default' \
+    'hosts=node3 partition=default'
 run ar-add start=+1h duration=1h nodes=1 partition=default
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=1 partition=default id=2 end=2026-11-21T02:00:00Z free=1 status=granted'
