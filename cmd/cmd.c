@@ -827,6 +827,9 @@ config_differs(struct ctx *x, const struct ar_config *cfg)
 	    i.config.nodes == cfg->nodes)
 		fprintf(stderr, " hosts %.200s there, not %.200s", names,
 		    cfg->hosts);
+	if (cfg->layout != NULL && i.config.nodes == cfg->nodes)
+		fprintf(stderr, " another host description there (ar-report "
+		    "--info tells it)");
 	ar_txn_abort(t);
 	if (i.config.nodes != cfg->nodes)
 		fprintf(stderr, " nodes %lu there, not %lu",
@@ -1306,7 +1309,7 @@ read_description(const struct cmd *c, struct invocation *v)
 	if (memchr(text, '\0', len) != NULL)
 		rc = (snprintf(err, sizeof(err), "a NUL byte"), EINVAL);
 	else
-		rc = ar_layout_check(text, err);
+		rc = ar_layout_check(text, &v->cfg.nodes, err);
 	if (rc != 0) {
 		fprintf(stderr, "%s: %s: %s\n", c->name, v->hosts_from,
 		    rc == EINVAL ? err : ar_strerror(rc));

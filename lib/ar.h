@@ -1256,14 +1256,15 @@ int ar_layout(ar_txn *t, const struct ar_partition **parts, size_t *nparts,
     const struct ar_pool **pools, size_t *npools);
 
 /*
- * Check a host description as ar_create would take it: 0, or EINVAL
+ * Check a host description as ar_create would take it, and count its
+ * hosts in *nodes: 0, or EINVAL
  * with a message naming the line and the field in err (AR_ERRMAX
  * bytes): a line with no hosts nor partition, an unknown field, a host
  * list that does not parse, a host on two lines, a second default
  * partition, a partition with no hosts, borrowing from an unknown
  * partition or from itself, more than AR_POOLS_MAX pools; ENOMEM.
  */
-int ar_layout_check(const char *text, char *err);
+int ar_layout_check(const char *text, uint32_t *nodes, char *err);
 
 /* How ar_map found a reservation's hosts, against what it told last. */
 enum ar_map_status {

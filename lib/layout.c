@@ -191,10 +191,10 @@ line_fields(char *s, struct line *ln, char *err)
 	    "features", "default", "borrow" };
 	char **slot[] = { &ln->hosts, &ln->partition, &ln->features,
 	    &ln->deflt, &ln->borrow };
-	char *tok, *eq;
+	char *tok, *eq, *rest;
 
-	for (tok = strtok(s, " \t\r"); tok != NULL; tok = strtok(NULL,
-	    " \t\r")) {
+	for (tok = strtok_r(s, " \t\r", &rest); tok != NULL;
+	    tok = strtok_r(NULL, " \t\r", &rest)) {
 		size_t i;
 
 		if ((eq = strchr(tok, '=')) == NULL) {
@@ -781,12 +781,14 @@ ar_layout(ar_txn *t, const struct ar_partition **parts, size_t *nparts,
 }
 
 int
-ar_layout_check(const char *text, char *err)
+ar_layout_check(const char *text, uint32_t *nodes, char *err)
 {
 	struct layout l;
 	int rc;
 
-	if ((rc = layout_parse(text, &l, err)) == 0)
+	if ((rc = layout_parse(text, &l, err)) == 0) {
+		*nodes = l.nodes;
 		layout_free(&l);
+	}
 	return rc;
 }

@@ -328,9 +328,13 @@ test_refused(void)
 		{ "# nothing\n", "no hosts" },
 	};
 	char err[AR_ERRMAX];
+	uint32_t nodes;
 
+	CHECK(ar_layout_check("hosts=a[1-3] partition=x\nhosts=b[1-2] "
+	    "partition=y borrow=x\n", &nodes, err) == 0 && nodes == 5,
+	    "a description of 5 hosts");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		CHECK(ar_layout_check(bad[i].text, err) == EINVAL &&
+		CHECK(ar_layout_check(bad[i].text, &nodes, err) == EINVAL &&
 		    strcmp(err, bad[i].err) == 0, "description %zu: '%s'", i,
 		    err);
 	}

@@ -166,6 +166,14 @@ expect_out 'hosts=cpu1 partition=cpu' 'hosts=cpu2 partition=cpu' \
     'hosts=big1 partition=mem features=1tb'
 run ar-report --create --simulated --hosts-from "$D/desc"
 expect_exit 0
+printf 'hosts=cpu[1-2] partition=cpu\nhosts=big1 partition=mem\n' >"$D/other"
+run ar-report --create --simulated --hosts-from "$D/other"
+expect_exit 3
+expect_err "ar-report: $AR_STORE: a store with another configuration exists there: another host description there (ar-report --info tells it)"
+printf 'hosts=cpu[1-4] partition=cpu\n' >"$D/other"
+run ar-report --create --simulated --hosts-from "$D/other"
+expect_exit 3
+expect_err "ar-report: $AR_STORE: a store with another configuration exists there: nodes 3 there, not 4"
 expect_check
 
 begin 'partitions: a format 8 store upgrades to 9, all its hosts one partition'
