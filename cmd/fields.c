@@ -50,7 +50,7 @@ const struct cmd_field cmd_fields[] = {
 	{ "client_key", ASK,                    RESV, 0 },
 	{ "flags",      ASK,                    RESV, 0 },
 	{ "account",    ASK,                    RESV, 0 },
-	{ "partition",  ASK,                    RESV | REPORT, 0 },
+	{ "partition",  ASK,                    ASK | RESV, 0 },
 	{ "features",   ASK,                    REPORT, 0 },
 	{ "hold",       ADD,                    0, 0 },
 	/* a use report (ar-add), and what was reported */

@@ -600,6 +600,13 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 		return -1;
 	if (ar_record_set(r, "status", ar_status_name(a->status)) != 0)
 		return -1;
+	/* Where it was placed, in a store of partitions: the partition it
+	 * asked for, or the one it borrowed. */
+	if (a->reason == AR_R_NONE && !a->replayed && shown_layout != NULL &&
+	    shown_layout->nparts > 1 && a->pool < shown_layout->npools &&
+	    ar_record_set(r, "partition",
+	    shown_layout->pool_partition[a->pool]) != 0)
+		return -1;
 	if (a->reason == AR_R_NONE)
 		ar_record_del(r, "reason");
 	else if (ar_record_set(r, "reason", ar_reason_name(a->reason)) != 0)

@@ -289,6 +289,9 @@ struct ar_answer {
 				   pieces: how many (ar_pieces tells
 				   them); 0 when it fits in one interval,
 				   and for any other request */
+	uint32_t pool;          /* the pool (ar_layout) it was granted,
+				   found or suggested in; 0 in a store of
+				   one pool */
 };
 
 /* A reservation record as stored. */

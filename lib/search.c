@@ -54,7 +54,7 @@ span_pool(ar_txn *t, const struct ar_request *rq, struct span *sp,
 		ans->reason = AR_R_CAPACITY;
 		return 0;
 	}
-	sp->pool = first;
+	sp->pool = ans->pool = first;
 	if (ans->reason != AR_R_NONE)
 		return 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -69,6 +69,7 @@ span_pool(ar_txn *t, const struct ar_request *rq, struct span *sp,
 			sp->pool = pools[i];
 		}
 	}
+	ans->pool = sp->pool;
 	return 0;
 }
 

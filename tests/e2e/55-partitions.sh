@@ -60,7 +60,7 @@ begin 'partitions: requests take their partition'"'"'s hosts, features all requi
 cluster
 run ar-add start=+1h duration=1h nodes=4
 expect_exit 0
-expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=4 id=1 end=2026-11-21T02:00:00Z free=4 status=granted'
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=4 id=1 end=2026-11-21T02:00:00Z free=4 status=granted partition=batch'
 # only the nvlink pool has both
 run ar-add start=+1h duration=1h nodes=3 partition=gpu features=a100,nvlink
 expect_exit 0
@@ -80,7 +80,7 @@ expect_exit 0
 expect_out 'start=2026-11-21T03:00:00Z duration=1h nodes=4 partition=gpu features=a100 id=5 end=2026-11-21T04:00:00Z free=4 status=granted'
 run ar-add start=+3h duration=1h nodes=4 partition=gpu
 expect_exit 0
-expect_out 'start=2026-11-21T03:00:00Z duration=1h nodes=4 partition=gpu id=6 end=2026-11-21T04:00:00Z free=4 status=granted'
+expect_out 'start=2026-11-21T03:00:00Z duration=1h nodes=4 partition=batch id=6 end=2026-11-21T04:00:00Z free=4 status=granted'
 # a gpu request with nvlink borrows nothing: batch's hosts lack it
 run ar-add start=+3h duration=1h nodes=1 features=nvlink partition=gpu
 expect_exit 1
@@ -211,7 +211,7 @@ nodes=10 hosts=gpu[1-6],node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z
 partition=batch hosts=node[1-4] nodes=4 default=yes
 partition=gpu features=a100,nvlink hosts=gpu[1-4] nodes=4 borrow=batch
 partition=gpu features=a100 hosts=gpu[5-6] nodes=2 borrow=batch
-start=2026-11-21T01:00:00Z duration=1h nodes=4 partition=gpu id=2 end=2026-11-21T02:00:00Z free=4 status=granted
+start=2026-11-21T01:00:00Z duration=1h nodes=4 partition=batch id=2 end=2026-11-21T02:00:00Z free=4 status=granted
 EOF
 run cmp "$D/add_store" "$D/add_copy"
 expect_exit 0
@@ -237,7 +237,7 @@ begin 'partitions: a reservation keeps its pool when it is changed or moved'
 cluster
 run ar-add start=+1h duration=1h nodes=4 partition=gpu
 run ar-add start=+1h duration=1h nodes=4 partition=gpu
-expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=4 partition=gpu id=2 end=2026-11-21T02:00:00Z free=4 status=granted'
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=4 partition=batch id=2 end=2026-11-21T02:00:00Z free=4 status=granted'
 # id 2 borrowed batch's 4 hosts: more than 4 is beyond its pool
 run ar-add --modify id=2 nodes=5
 expect_exit 1
@@ -265,7 +265,7 @@ run ar-add start=+1h duration=1h nodes=2 partition=big
 expect_exit 0
 run ar-add --modify id=1 nodes=5
 expect_exit 0
-expect_out 'id=1 nodes=5 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z free=6 status=granted old_start=2026-11-21T01:00:00Z old_end=2026-11-21T02:00:00Z old_nodes=2'
+expect_out 'id=1 nodes=5 start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z free=6 status=granted partition=big old_start=2026-11-21T01:00:00Z old_end=2026-11-21T02:00:00Z old_nodes=2'
 run ar-report --list
 filter 's/ start=.*//'
 expect_out 'id=1 partition=big'
