@@ -345,11 +345,13 @@ pg-test:
 	$(MAKE) $(PG_SUITES) AR_TEST_PG="$$uri"
 
 # On PostgreSQL (make pg-test starts the server): the backend's
-# conformance test, the model test and the end-to-end suite.
-pg-suites: $(B)/tests/test_kv $(B)/tests/test_lib $(CMDS) $(B)/tests/txn_hold \
-		$(B)/tests/pngpixel
+# conformance test, the model test, the pools test and the end-to-end
+# suite.
+pg-suites: $(B)/tests/test_kv $(B)/tests/test_lib $(B)/tests/test_pools \
+		$(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
 	@mkdir -p .build
-	@for t in test_kv "test_lib --pg $$AR_TEST_PG"; do \
+	@for t in test_kv "test_lib --pg $$AR_TEST_PG" \
+	    "test_pools --pg $$AR_TEST_PG"; do \
 		echo "== $(B)/tests/$${t%% *} on PostgreSQL"; \
 		$(B)/tests/$$t >$(B)/pg.log 2>&1; rc=$$?; \
 		grep -v '^ok ' $(B)/pg.log | tail -n 20; \

@@ -359,15 +359,23 @@ test_plain(void)
 	done(s, "plain");
 }
 
+/* test_pools --mem runs on memory stores, test_pools --pg URI on stores
+ * in that PostgreSQL database (fewer rounds: a round trip a call). */
 int
 main(int argc, char **argv)
 {
+	int rounds = 60;
+
 	if (suite_begin() != 0)
 		return 1;
-	suite_memory(argc, argv);
+	if (argc == 3 && strcmp(argv[1], "--pg") == 0) {
+		pg_uri = argv[2];
+		rounds = 15;
+	} else
+		suite_memory(argc, argv);
 	test_refused();
 	test_plain();
-	for (int round = 0; round < 60; round++)
+	for (int round = 0; round < rounds; round++)
 		test_random_round(round);
 	return suite_end();
 }

@@ -198,13 +198,16 @@ cluster
 run ar-add start=+1h duration=1h nodes=4 partition=gpu
 ar-report --dump >"$D/dump"
 AR_STORE=$D/copy ar-report --load <"$D/dump" || fail 'load failed'
-for s in "$AR_STORE" "$D/copy"; do
-	AR_STORE=$s run ar-report --info
+orig=$AR_STORE
+for which in store copy; do
+	[ "$which" = store ] || AR_STORE=$D/copy
+	run ar-report --info
 	filter 's/ map_size=[0-9]*//'
-	keep info_$(basename "$s")
-	AR_STORE=$s run ar-add start=+1h duration=1h nodes=4 partition=gpu
-	keep add_$(basename "$s")
+	keep info_$which
+	run ar-add start=+1h duration=1h nodes=4 partition=gpu
+	keep add_$which
 done
+AR_STORE=$orig
 run cat "$D/info_copy" "$D/add_copy"
 expect_out <<'EOF'
 nodes=10 hosts=gpu[1-6],node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=9
