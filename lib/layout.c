@@ -620,22 +620,36 @@ layout_put(struct kv_txn *txn, const char *text)
 }
 
 /* The layout of a store without a description: its hosts in one pool of
- * partition "default", no features. */
+ * partition "default", no features; made as it is, not parsed, since a
+ * store's host list may be a million names. */
 static int
 layout_plain(ar_txn *t)
 {
+	struct layout *l = &t->lay;
 	const char *names;
-	char *text, err[AR_ERRMAX];
 	int rc;
 
 	if ((rc = ar_hosts(t, &names)) != 0)
 		return rc;
-	if ((text = malloc(strlen(names) + 8)) == NULL)
-		return ENOMEM;
-	sprintf(text, "hosts=%s", names);
-	rc = layout_parse(text, &t->lay, err);
-	free(text);
-	return rc == EINVAL ? AR_ECORRUPT : rc;
+	memset(l, 0, sizeof(*l));
+	if ((l->part = calloc(1, sizeof(*l->part))) == NULL ||
+	    (l->pool = calloc(1, sizeof(*l->pool))) == NULL)
+		goto nomem;
+	l->nparts = l->npools = 1;
+	l->nodes = t->m.nodes;
+	l->part[0].deflt = 1;
+	l->part[0].hosts = l->pool[0].count = l->nodes;
+	if ((l->part[0].name = strdup("default")) == NULL ||
+	    (l->pool[0].features = strdup("")) == NULL ||
+	    (l->pool[0].hosts = strdup(names)) == NULL ||
+	    (l->all = strdup(names)) == NULL ||
+	    hostset_append(&l->pool[0].set, 0, l->nodes) != 0 ||
+	    layout_canon(l) != 0 || layout_public(l) != 0)
+		goto nomem;
+	return 0;
+nomem:
+	layout_free(l);
+	return ENOMEM;
 }
 
 /* Load the store's layout into t->lay (not for a plain store until
