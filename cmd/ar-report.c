@@ -218,7 +218,8 @@ pools(struct out *o, ar_txn *t, int each_host)
 			if (ar_record_set(r, "hosts", ar_hostlist_name(&h, i,
 			    name)) != 0 || ar_record_set(r, "partition",
 			    p->name) != 0 || (*pl[k].features &&
-			    ar_record_set(r, "features", pl[k].features) != 0) ||
+			    ar_record_set(r, "features",
+			    pl[k].features) != 0) ||
 			    cmd_print(o->x, r) != 0)
 				rc = ENOMEM;
 		}

@@ -188,8 +188,8 @@ fit_first(ar_txn *t, uint32_t cls, uint32_t pool, int64_t lo, int64_t hi,
  * they fit.  Each ring is read only up to the end the ones before found.
  */
 int
-fit_end(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to, uint64_t need,
-    int64_t *end)
+fit_end(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
+    uint64_t need, int64_t *end)
 {
 	int64_t bad;
 	int rc;
@@ -216,8 +216,8 @@ fit_end(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to, uint64
 }
 
 int
-fit_next(ar_txn *t, uint32_t cls, uint32_t pool, int64_t prev, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start)
+fit_next(ar_txn *t, uint32_t cls, uint32_t pool, int64_t prev, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start)
 {
 	int64_t first;
 	int rc;

@@ -620,15 +620,15 @@ uint32_t class_of(const ar_txn *t, int64_t earliest);
 /* The first start in [lo, hi] where need nodes of class cls fit for len
  * slots, in the node ring, within every limit that binds cls and in pool
  * pool's ring (if the store has more than one); -1. */
-int fit_first(ar_txn *t, uint32_t cls, uint32_t pool, int64_t lo, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start);
+int fit_first(ar_txn *t, uint32_t cls, uint32_t pool, int64_t lo, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start);
 /* The start of the next run of fitting starts after prev, which fits. */
-int fit_next(ar_txn *t, uint32_t cls, uint32_t pool, int64_t prev, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start);
+int fit_next(ar_txn *t, uint32_t cls, uint32_t pool, int64_t prev, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start);
 /* The first slot of [from, to) where need nodes of class cls do not fit
  * in some ring, or to. */
-int fit_end(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to, uint64_t need,
-    int64_t *end);
+int fit_end(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
+    uint64_t need, int64_t *end);
 /* Why copies of sp found no room in [first, hi]: AR_R_BOOKING if the
  * nodes alone would have held them all, first fit one by one, else
  * AR_R_FULL. */

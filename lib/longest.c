@@ -61,8 +61,8 @@ need_at(const struct own *o, uint64_t need, int64_t x, int64_t stop,
 
 /* The first slot in [x, hi] where need nodes of class cls fit, or -1. */
 static int
-first_fitting(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need, const struct own *o,
-    int64_t x, int64_t hi, int64_t *s)
+first_fitting(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need,
+    const struct own *o, int64_t x, int64_t hi, int64_t *s)
 {
 	int64_t last;
 	uint64_t n;
@@ -79,8 +79,8 @@ first_fitting(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need, const struc
 /* The first slot in [a, stop) where need nodes of class cls do not fit,
  * or stop. */
 static int
-run_end(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need, const struct own *o,
-    int64_t a, int64_t stop, int64_t *b)
+run_end(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need,
+    const struct own *o, int64_t a, int64_t stop, int64_t *b)
 {
 	int64_t last;
 	uint64_t n;
@@ -101,7 +101,8 @@ run_end(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need, const struct own 
  * equals: *start and *end, or *start -1 if none fits a slot.
  */
 static int
-longest_run(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need, const struct own *o,
+longest_run(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need,
+    const struct own *o,
     int64_t lo, int64_t hi, int64_t stop, int64_t max, int64_t *start,
     int64_t *end)
 {
@@ -244,8 +245,8 @@ ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	if (rq->duration > 0)
 		max = (rq->duration + t->m.slot - 1) / t->m.slot;
 	hi = sp.last < stop - 1 ? sp.last : stop - 1;
-	if ((rc = longest_run(t, sp.cls, sp.pool, sp.need, &none, sp.first, hi, stop,
-	    max, &s, &e)) != 0)
+	if ((rc = longest_run(t, sp.cls, sp.pool, sp.need, &none, sp.first, hi,
+	    stop, max, &s, &e)) != 0)
 		return rc;
 	if (s == -1) {
 		ans->start = sp.first * t->m.slot;
@@ -286,8 +287,8 @@ window_run(ar_txn *t, const struct ar_resv *r, uint64_t need,
 		lo = slot_up(t, t->now);
 	if (hi > stop - 1)
 		hi = stop - 1;
-	if ((rc = longest_run(t, r->cls, r->pool, need, o, lo, hi, stop, INT64_MAX,
-	    &ws, &we)) != 0)
+	if ((rc = longest_run(t, r->cls, r->pool, need, o, lo, hi, stop,
+	    INT64_MAX, &ws, &we)) != 0)
 		return rc;
 	if (ws != -1 && we - ws > *e - *s) {
 		*s = ws;

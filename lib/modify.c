@@ -81,7 +81,8 @@ hold(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts, int add)
 
 	if (from < t->base)
 		from = t->base;
-	if ((rc = fit_add(t, r->cls, r->pool, from, to, add ? need : -need)) != 0 ||
+	if ((rc = fit_add(t, r->cls, r->pool, from, to,
+	    add ? need : -need)) != 0 ||
 	    (rc = resv_list(t, r, add)) != 0)
 		return rc;
 	return r->named ? map_pin(t, r, hosts, r->nodes, add) : 0;

@@ -181,8 +181,8 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 			*s = -1;
 			break;
 		}
-		if ((rc = fit_first(t, sp->cls, sp->pool, *s + 1, hi, sp->slots, sp->need,
-		    s)) != 0)
+		if ((rc = fit_first(t, sp->cls, sp->pool, *s + 1, hi, sp->slots,
+		    sp->need, s)) != 0)
 			return rc;
 	}
 	return 0;
@@ -283,8 +283,8 @@ search_rigid(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	ans->status = AR_UNAVAILABLE;
 	if (ans->reason != AR_R_NONE)
 		return 0;
-	if ((rc = fit_first(t, sp.cls, sp.pool, sp.first, sp.last, sp.slots, sp.need,
-	    &s)) != 0)
+	if ((rc = fit_first(t, sp.cls, sp.pool, sp.first, sp.last, sp.slots,
+	    sp.need, &s)) != 0)
 		return rc;
 	if (s == -1) {
 		if ((rc = fit_refusal(t, &sp, sp.last, 1, &ans->reason)) != 0)
@@ -369,8 +369,8 @@ suggest_more(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 
 	for (size_t r = 0; r < runs && *n < k && rc == 0; r++) {
 		first = alts[r].start / t->m.slot;
-		if ((rc = fit_end(t, sp->cls, sp->pool, first, hi + sp->slots, sp->need,
-		    &bad)) != 0)
+		if ((rc = fit_end(t, sp->cls, sp->pool, first, hi + sp->slots,
+		    sp->need, &bad)) != 0)
 			break;
 		last = bad - sp->slots < hi ? bad - sp->slots : hi;
 		if (last <= first)

@@ -573,7 +573,8 @@ static struct ar_request
 thesis(int64_t es, int64_t ls, int64_t te, uint32_t jobs)
 {
 	struct ar_request rq = { T0 + 300 * es, T0 + 300 * ls, 300 * te, 1,
-	    jobs, 1000, NULL, NULL, AR_LATER, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL, NULL };
+	    jobs, 1000, NULL, NULL, AR_LATER, NULL, NULL, 0, 0, 0, NULL, NULL,
+	    0, 0, 0, NULL, NULL };
 
 	return rq;
 }

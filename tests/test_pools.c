@@ -33,7 +33,7 @@ static const char *const feature_set[3] = { "", "a", "a,b" };
 struct spec {
 	char text[2048];
 	int deflt;
-	int borrow[PARTS][PARTS];       /* borrow[p][k]: p's k-th lender or -1 */
+	int borrow[PARTS][PARTS];      /* [p][k]: p's k-th lender, or -1 */
 };
 
 static void
@@ -53,9 +53,11 @@ spec_make(struct spec *sp)
 			if (used & (1 << f))
 				continue;
 			used |= 1 << f;
-			p += sprintf(p, "hosts=h%s[%02d-%02d] partition=%s%s%s\n",
+			p += sprintf(p,
+			    "hosts=h%s[%02d-%02d] partition=%s%s%s\n",
 			    part_name[i], host, host + c - 1, part_name[i],
-			    *feature_set[f] ? " features=" : "", feature_set[f]);
+			    *feature_set[f] ? " features=" : "",
+			    feature_set[f]);
 			host += c;
 		}
 	}
@@ -242,7 +244,8 @@ test_random_round(int round)
 		size_t ne;
 
 		snprintf(feat, sizeof(feat), "%s", feature_set[rnd(3)]);
-		rq = request(T0 + first * SLOT, len * SLOT, 1 + (uint32_t)rnd(5));
+		rq = request(T0 + first * SLOT, len * SLOT,
+		    1 + (uint32_t)rnd(5));
 		rq.latest = T0 + last * SLOT;
 		rq.flags = AR_NOMOVE;
 		rq.partition = part < 0 ? NULL : part_name[part];
@@ -320,8 +323,8 @@ test_refused(void)
 		{ "hosts=a1\npartition=y\n",
 		  "line 2: field 'partition': partition y has no hosts" },
 		{ "hosts=a1 colour=red\n",
-		  "line 1: field 'colour': unknown (hosts, partition, features, "
-		  "default, borrow)" },
+		  "line 1: field 'colour': unknown (hosts, partition, "
+		  "features, default, borrow)" },
 		{ "features=a\n",
 		  "line 1: field 'hosts': missing (a line gives hosts, or a "
 		  "partition's policy)" },
