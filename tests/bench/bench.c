@@ -196,6 +196,16 @@ partitions_report(struct row *rows)
 	    rows[6].st.ngranted, parts, plain > 0 ? parts / plain : 0);
 }
 
+/* A row that backend b replayed, whose grants are its own (not the
+ * floor's to compare). */
+static void
+own_row(struct row *row, const struct backend *b)
+{
+	row->name = b->name;
+	row->own_grants = 1;
+	row->ops = 1;
+}
+
 static const char *keep_store;  /* a replayed store for the invocations */
 static int64_t keep_clock;
 
@@ -267,9 +277,7 @@ run_trace(const struct trace *tr, void *bin)
 		if (ar_backend_close(&b, NULL) != 0)
 			return -1;
 	}
-	rows[n].name = b.name;
-	rows[n].own_grants = 1;
-	rows[n++].ops = 1;
+	own_row(&rows[n++], &b);
 	/*
 	 * The cost of admission while reservations naming hosts are in the
 	 * plan: their hosts are tracked.  The pins take nodes, so the grants
@@ -286,9 +294,7 @@ run_trace(const struct trace *tr, void *bin)
 			return -1;
 		keep_faster(&rows[n].st, &again, run);
 	}
-	rows[n].name = b.name;
-	rows[n].own_grants = 1;
-	rows[n++].ops = 1;
+	own_row(&rows[n++], &b);
 	if (pins_sweep_replay(tr, &rows[n].st) != 0)
 		return -1;
 	rows[n].name = "whole-plan sweep, pins";
@@ -303,9 +309,7 @@ run_trace(const struct trace *tr, void *bin)
 			return -1;
 		keep_faster(&rows[n].st, &again, run);
 	}
-	rows[n].name = b.name;
-	rows[n].own_grants = 1;
-	rows[n++].ops = 1;
+	own_row(&rows[n++], &b);
 	for (int full = 0; full < 2; full++) {
 		if ((dir = scratch_dir("sqlite")) == NULL ||
 		    sqlite_backend(&b, dir, full) != 0)
