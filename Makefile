@@ -189,7 +189,7 @@ TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
 	$(B)/tests/test_map $(B)/tests/test_modify $(B)/tests/test_hold \
 	$(B)/tests/test_reclaim \
 	$(B)/tests/test_report $(B)/tests/test_series $(B)/tests/test_kv \
-	$(B)/tests/test_schemes $(B)/tests/test_frames
+	$(B)/tests/test_schemes $(B)/tests/test_frames $(B)/tests/test_pools
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h tests/suite.h $(B)/libar.a
 	@mkdir -p $(@D)
@@ -218,7 +218,8 @@ RESULTS = $(CURDIR)/.build/results
 # The suites whose subject is not the disk run on memory stores too
 # (--mem): test_lib's algorithms with the model's whole span, and
 # test_report only there.
-MEM_TESTS = test_lib test_modify test_hold test_reclaim test_series test_report
+MEM_TESTS = test_lib test_modify test_hold test_reclaim test_series test_report \
+	test_pools
 
 unit: $(TEST_BINS)
 	@mkdir -p .build
@@ -344,11 +345,13 @@ pg-test:
 	$(MAKE) $(PG_SUITES) AR_TEST_PG="$$uri"
 
 # On PostgreSQL (make pg-test starts the server): the backend's
-# conformance test, the model test and the end-to-end suite.
-pg-suites: $(B)/tests/test_kv $(B)/tests/test_lib $(CMDS) $(B)/tests/txn_hold \
-		$(B)/tests/pngpixel
+# conformance test, the model test, the pools test and the end-to-end
+# suite.
+pg-suites: $(B)/tests/test_kv $(B)/tests/test_lib $(B)/tests/test_pools \
+		$(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
 	@mkdir -p .build
-	@for t in test_kv "test_lib --pg $$AR_TEST_PG"; do \
+	@for t in test_kv "test_lib --pg $$AR_TEST_PG" \
+	    "test_pools --pg $$AR_TEST_PG"; do \
 		echo "== $(B)/tests/$${t%% *} on PostgreSQL"; \
 		$(B)/tests/$$t >$(B)/pg.log 2>&1; rc=$$?; \
 		grep -v '^ok ' $(B)/pg.log | tail -n 20; \

@@ -16,10 +16,10 @@
 #include "array.h"
 #include "cmd.h"
 
-enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE, DUMP };
+enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE, DUMP, HOSTS };
 enum {
 	OPT_FROM = 300, OPT_TO, OPT_WINDOW, OPT_BY, OPT_TABLE, OPT_SVG,
-	OPT_DUMP, OPT_LOAD
+	OPT_DUMP, OPT_LOAD, OPT_HOST_LIST
 };
 
 /* The reservations --list and --all print: those with every field the
@@ -63,6 +63,7 @@ static const struct option longopts[] = {
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "load", no_argument, NULL, OPT_LOAD },
+	{ "host-list", no_argument, NULL, OPT_HOST_LIST },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -88,6 +89,8 @@ option(struct ctx *x, int opt, const char *arg)
 		o->svg = arg;
 	else if (opt == OPT_DUMP)
 		o->mode = DUMP;
+	else if (opt == OPT_HOST_LIST)
+		o->mode = HOSTS;
 	else if (opt == OPT_LOAD)
 		x->standalone = 1;
 	else if (opt != 0 && (p = strchr(modes, opt)) != NULL)
@@ -168,6 +171,63 @@ violation(const char *msg, void *arg)
 		fprintf(stderr, "%s: violation: %s\n", o->x->cmd->name, msg);
 }
 
+/*
+ * The partitions' pools, a record each (its partition's policy on it),
+ * after --info's record when the store has more than one partition or
+ * any feature; or (each_host) every host, a record each, pool by pool,
+ * with its partition and features.
+ */
+static int
+pools(struct out *o, ar_txn *t, int each_host)
+{
+	const struct ar_partition *parts;
+	const struct ar_pool *pl;
+	struct ar_record *r = &o->rec;
+	struct ar_hostlist h;
+	char err[AR_ERRMAX], name[AR_HOSTNAME_MAX + 1];
+	size_t np, nk;
+	int rc, plain;
+
+	if ((rc = ar_layout(t, &parts, &np, &pl, &nk)) != 0)
+		return rc;
+	plain = np == 1 && nk == 1 && *pl[0].features == '\0';
+	if (plain && !each_host)
+		return 0;
+	ar_hostlist_init(&h);
+	for (size_t k = 0; k < nk && rc == 0; k++) {
+		const struct ar_partition *p = &parts[pl[k].partition];
+
+		if (!each_host) {
+			ar_record_clear(r);
+			if (ar_record_set(r, "partition", p->name) != 0 ||
+			    (*pl[k].features && ar_record_set(r, "features",
+			    pl[k].features) != 0) ||
+			    ar_record_set(r, "hosts", pl[k].hosts) != 0 ||
+			    ar_record_set_int(r, "nodes", pl[k].count) != 0 ||
+			    (p->is_default && ar_record_set(r, "default",
+			    "yes") != 0) ||
+			    (*p->borrow && ar_record_set(r, "borrow",
+			    p->borrow) != 0) || cmd_print(o->x, r) != 0)
+				rc = ENOMEM;
+			continue;
+		}
+		if (ar_hostlist_parse(pl[k].hosts, &h, err) != 0)
+			rc = AR_ECORRUPT;
+		for (uint32_t i = 0; rc == 0 && i < h.count; i++) {
+			ar_record_clear(r);
+			if (ar_record_set(r, "hosts", ar_hostlist_name(&h, i,
+			    name)) != 0 || ar_record_set(r, "partition",
+			    p->name) != 0 || (*pl[k].features &&
+			    ar_record_set(r, "features",
+			    pl[k].features) != 0) ||
+			    cmd_print(o->x, r) != 0)
+				rc = ENOMEM;
+		}
+	}
+	ar_hostlist_free(&h);
+	return rc;
+}
+
 static int
 info(struct out *o, ar_txn *t)
 {
@@ -195,8 +255,11 @@ info(struct out *o, ar_txn *t)
 	    (p.grace != 0 && ar_record_set_duration(r, "reclaim",
 	    p.grace) != 0))
 		return ENOMEM;
-	return cmd_print(o->x, r) != 0 ? ENOMEM : 0;
+	if (cmd_print(o->x, r) != 0)
+		return ENOMEM;
+	return pools(o, t, 0);
 }
+
 
 /* One record per slot: its start and the nodes free in it. */
 static int
@@ -593,6 +656,9 @@ show(struct ctx *x, struct item *items, size_t n)
 	case INFO:
 		rc = info(&o, t);
 		break;
+	case HOSTS:
+		rc = pools(&o, t, 1);
+		break;
 	case CHECK:
 		rc = ar_check(t, violation, &o, &bad);
 		x->keep_output = 1;
@@ -802,7 +868,7 @@ static const struct cmd report = {
 	.usage = "[-c | -i | [-a | -l] [--from time] [--to time] "
 	    "[key=value ...] | -f [--from time] [--to time] | "
 	    "-u [--from time] [--to time] [--window duration] [--by label] "
-	    "[--table] [--svg file] | --dump | --load]",
+	    "[--table] [--svg file] | --host-list | --dump | --load]",
 	.shortopts = "acfilu",
 	.longopts = longopts,
 	.option = option,

@@ -35,7 +35,7 @@
 enum {
 	OPT_NOW = 256, OPT_WAIT, OPT_CREATE, OPT_NODES, OPT_SLOT, OPT_HORIZON,
 	OPT_MAX_SIZE, OPT_GROUP, OPT_UPGRADE, OPT_HOSTS, OPT_SIMULATED,
-	OPT_OWNERS
+	OPT_OWNERS, OPT_HOSTS_FROM
 };
 
 static const struct option common_opts[] = {
@@ -50,6 +50,7 @@ static const struct option common_opts[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "hosts", required_argument, NULL, OPT_HOSTS },
+	{ "hosts-from", required_argument, NULL, OPT_HOSTS_FROM },
 	{ "upgrade", no_argument, NULL, OPT_UPGRADE },
 	{ "simulated", no_argument, NULL, OPT_SIMULATED },
 	{ "owners", required_argument, NULL, OPT_OWNERS },
@@ -75,11 +76,12 @@ usage(const struct cmd *c, FILE *f)
 
 	fprintf(f, "usage: %s [-jV] [-s store] [--now time] [--wait duration] "
 	    "[--upgrade]\n"
-	    "       %*s [--create [--nodes n | --hosts list] "
-	    "[--slot duration]\n"
-	    "       %*s   [--horizon duration] [--max-size mib] "
-	    "[--group group]\n"
-	    "       %*s   [--owners uid | role]] [--simulated]\n"
+	    "       %*s [--create [--nodes n | --hosts list | --hosts-from "
+	    "file]\n"
+	    "       %*s   [--slot duration] [--horizon duration] "
+	    "[--max-size mib]\n"
+	    "       %*s   [--group group] [--owners uid | role]] "
+	    "[--simulated]\n"
 	    "       %*s %s\n", c->name, pad, "", pad, "", pad, "", pad, "",
 	    c->usage);
 }
@@ -472,6 +474,8 @@ store_clock(struct ctx *x)
 	if (x->host_names == NULL && (rc = ar_hosts(t, &names)) == 0 &&
 	    (x->host_names = strdup(names)) == NULL)
 		rc = ENOMEM;
+	if (rc == 0)
+		rc = cmd_layout_read(x, t);
 	ar_txn_abort(t);
 	return rc;
 }
@@ -823,6 +827,9 @@ config_differs(struct ctx *x, const struct ar_config *cfg)
 	    i.config.nodes == cfg->nodes)
 		fprintf(stderr, " hosts %.200s there, not %.200s", names,
 		    cfg->hosts);
+	if (cfg->layout != NULL && i.config.nodes == cfg->nodes)
+		fprintf(stderr, " another host description there (ar-report "
+		    "--info tells it)");
 	ar_txn_abort(t);
 	if (i.config.nodes != cfg->nodes)
 		fprintf(stderr, " nodes %lu there, not %lu",
@@ -1001,6 +1008,8 @@ struct invocation {
 	struct ar_config cfg;
 	const char *dir, *now, *wait;
 	uint64_t host_count;
+	const char *hosts_from; /* --hosts-from: a file, or - */
+	char *layout;           /* ... what it holds */
 	int create, config, upgrade, simulated, group;
 	int now_opt, wait_opt, nodes_opt;       /* given as options */
 };
@@ -1038,6 +1047,10 @@ config_option(const struct cmd *c, struct ctx *x, struct invocation *v,
 	case OPT_HOSTS:
 		if (hosts_option(c, arg, &v->cfg, &v->host_count) != 0)
 			return -1;
+		v->config = 1;
+		break;
+	case OPT_HOSTS_FROM:
+		v->hosts_from = arg;
 		v->config = 1;
 		break;
 	case OPT_MAX_SIZE:
@@ -1209,6 +1222,11 @@ settle_options(const struct cmd *c, struct ctx *x, struct invocation *v,
 		    c->name);
 		return EXIT_USAGE;
 	}
+	if (v->hosts_from != NULL && (v->cfg.hosts != NULL || v->nodes_opt)) {
+		fprintf(stderr, "%s: option '--hosts-from': the description "
+		    "gives the hosts (not with --nodes or --hosts)\n", c->name);
+		return EXIT_USAGE;
+	}
 	if (v->cfg.hosts != NULL) {
 		if (v->nodes_opt && v->cfg.nodes != v->host_count) {
 			fprintf(stderr, "%s: option '--nodes': %lu, but '--hosts' "
@@ -1250,6 +1268,59 @@ setgid_rules(const struct cmd *c, const struct ctx *x,
 	return -1;
 }
 
+/*
+ * --hosts-from: the host description a store is created from, read
+ * (with the caller's own rights: a creation has no others) and checked,
+ * into v->cfg.layout; its number of hosts is the nodes.  0, or the exit
+ * status after a message naming the line and the field.
+ */
+static int
+read_description(const struct cmd *c, struct invocation *v)
+{
+	FILE *f = strcmp(v->hosts_from, "-") == 0 ? stdin :
+	    fopen(v->hosts_from, "re");
+	char err[AR_ERRMAX], *text = NULL;
+	size_t len = 0, cap = 0, n;
+	int rc;
+
+	if (f == NULL) {
+		fprintf(stderr, "%s: option '--hosts-from': %s: %s\n", c->name,
+		    v->hosts_from, strerror(errno));
+		return EXIT_USAGE;
+	}
+	do {
+		if (len + 4096 + 1 > cap) {
+			char *more = realloc(text, cap = 2 * cap + 4096 + 1);
+
+			if (more == NULL) {
+				fprintf(stderr, "%s: out of memory\n", c->name);
+				free(text);
+				if (f != stdin)
+					fclose(f);
+				return EXIT_STORE;
+			}
+			text = more;
+		}
+		len += n = fread(text + len, 1, 4096, f);
+	} while (n > 0);
+	text[len] = '\0';
+	if (f != stdin)
+		fclose(f);
+	if (memchr(text, '\0', len) != NULL)
+		rc = (snprintf(err, sizeof(err), "a NUL byte"), EINVAL);
+	else
+		rc = ar_layout_check(text, &v->cfg.nodes, err);
+	if (rc != 0) {
+		fprintf(stderr, "%s: %s: %s\n", c->name, v->hosts_from,
+		    rc == EINVAL ? err : ar_strerror(rc));
+		free(text);
+		return rc == EINVAL ? EXIT_USAGE : EXIT_STORE;
+	}
+	v->layout = text;
+	v->cfg.layout = text;
+	return 0;
+}
+
 /* Upgrade, create or share the store as asked, then open it into
  * x->store and read its clock: -1 to go on, else the exit status (the
  * store closed). */
@@ -1275,6 +1346,9 @@ open_store(const struct cmd *c, struct ctx *x, struct invocation *v,
 		    "; its clock ", from >= 7 ? "" : v->simulated ?
 		    "stays simulated" : "is now live, the system clock "
 		    "(--upgrade --simulated keeps a simulated one)");
+	if (v->create && v->hosts_from != NULL &&
+	    (status = read_description(c, v)) != 0)
+		return status;
 	if (v->create && (status = create_store(x, &v->cfg)) != 0)
 		return status;
 	/* --group alone shares the store that is there (a PostgreSQL
@@ -1372,6 +1446,8 @@ done:
 	free(x.out);
 	free(x.err);
 	free(x.host_names);
+	free(v.layout);
+	cmd_layout_free(&x);
 	ar_hostlist_free(&x.hosts);
 	return status;
 }

@@ -140,12 +140,32 @@ struct ctx {
 	int nomem;              /* a message was lost for want of memory */
 	int keep_output;        /* a whole-store job's output stands even
 				   when it fails (--check's violations) */
+	struct cmd_layout *layout;      /* the store's partitions, read
+					   with its clock */
 	char *host_names;       /* the store's host list, as stored ... */
 	struct ar_hostlist hosts;       /* ... and parsed, on first use */
 	int hosts_parsed;
 	int argc;               /* the arguments after the options */
 	char **argv;
 };
+
+/*
+ * The store's partitions and pools as the commands name them: the
+ * partitions' names and every feature, comma-separated, and each pool's
+ * partition, by name.
+ */
+struct cmd_layout {
+	char *partitions;
+	char *features;
+	size_t nparts, npools;
+	char *pool_partition[AR_POOLS_MAX];
+};
+
+/* Read the store's layout into x->layout, once; reservation records
+ * then name their partition if the store has more than one. */
+int cmd_layout_read(struct ctx *x, ar_txn *t);
+/* Free what cmd_layout_read made. */
+void cmd_layout_free(struct ctx *x);
 
 /* Does command c read field key? */
 int cmd_reads(const struct cmd *c, const char *key);

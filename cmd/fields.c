@@ -50,6 +50,8 @@ const struct cmd_field cmd_fields[] = {
 	{ "client_key", ASK,                    RESV, 0 },
 	{ "flags",      ASK,                    RESV, 0 },
 	{ "account",    ASK,                    RESV, 0 },
+	{ "partition",  ASK,                    ASK | RESV, 0 },
+	{ "features",   ASK,                    REPORT, 0 },
 	{ "hold",       ADD,                    0, 0 },
 	/* a use report (ar-add), and what was reported */
 	{ "used",       ADD,                    RESV, 0 },
@@ -115,6 +117,9 @@ const struct cmd_field cmd_fields[] = {
 	{ "map_size",   0,                      REPORT, 0 },
 	{ "map_max",    0,                      REPORT, 0 },
 	{ "format",     0,                      REPORT, 0 },
+	/* --info's pools */
+	{ "default",    0,                      REPORT, 0 },
+	{ "borrow",     0,                      REPORT, 0 },
 	/* --usage and --free; N is a class's number */
 	{ "from",       0,                      REPORT, 0 },
 	{ "to",         0,                      REPORT, 0 },

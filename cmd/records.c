@@ -228,6 +228,122 @@ sched_fields(struct ctx *x, struct item *it, char *err)
 	return 0;
 }
 
+/* Is name, of n bytes, one of list's (comma-separated)? */
+static int
+in_list(const char *list, const char *name, size_t n)
+{
+	while (*list != '\0') {
+		size_t k = strcspn(list, ",");
+
+		if (k == n && memcmp(list, name, n) == 0)
+			return 1;
+		list += k + (list[k] == ',');
+	}
+	return 0;
+}
+
+/* The layout cmd_resv names partitions from: the one read last. */
+static const struct cmd_layout *shown_layout;
+
+int
+cmd_layout_read(struct ctx *x, ar_txn *t)
+{
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	struct cmd_layout *l;
+	size_t np, nk, len = 1, flen = 1;
+	int rc;
+
+	if (x->layout != NULL)
+		return 0;
+	if ((rc = ar_layout(t, &parts, &np, &pools, &nk)) != 0)
+		return rc;
+	if ((l = x->layout = calloc(1, sizeof(*l))) == NULL)
+		return ENOMEM;
+	for (size_t i = 0; i < np; i++)
+		len += strlen(parts[i].name) + 1;
+	for (size_t k = 0; k < nk; k++)
+		flen += strlen(pools[k].features) + 1;
+	if ((l->partitions = calloc(1, len)) == NULL ||
+	    (l->features = calloc(1, flen)) == NULL)
+		return ENOMEM;
+	l->nparts = np;
+	l->npools = nk;
+	for (size_t i = 0; i < np; i++)
+		sprintf(l->partitions + strlen(l->partitions), "%s%s",
+		    i ? "," : "", parts[i].name);
+	for (size_t k = 0; k < nk; k++) {
+		const char *f = pools[k].features;
+
+		if ((l->pool_partition[k] = strdup(
+		    parts[pools[k].partition].name)) == NULL)
+			return ENOMEM;
+		while (*f != '\0') {
+			size_t n = strcspn(f, ",");
+
+			if (!in_list(l->features, f, n))
+				sprintf(l->features + strlen(l->features),
+				    "%s%.*s", *l->features ? "," : "", (int)n,
+				    f);
+			f += n + (f[n] == ',');
+		}
+	}
+	shown_layout = l;
+	return 0;
+}
+
+void
+cmd_layout_free(struct ctx *x)
+{
+	struct cmd_layout *l = x->layout;
+
+	if (l == NULL)
+		return;
+	if (shown_layout == l)
+		shown_layout = NULL;
+	for (size_t k = 0; k < AR_POOLS_MAX; k++)
+		free(l->pool_partition[k]);
+	free(l->partitions);
+	free(l->features);
+	free(l);
+	x->layout = NULL;
+}
+
+/* partition= and features=: a partition and features the store has.
+ * Named hosts are not taken yet in a store of several pools. */
+static int
+pool_fields(struct ctx *x, struct item *it, char *err)
+{
+	const char *p = cmd_get(x, &it->rec, "partition");
+	const char *f = cmd_get(x, &it->rec, "features");
+	const struct cmd_layout *l = x->layout;
+
+	it->rq.partition = p;
+	it->rq.features = f;
+	if (l == NULL)
+		return 0;
+	if (p != NULL && !in_list(l->partitions, p, strlen(p))) {
+		snprintf(err, AR_ERRMAX, "field 'partition': unknown partition "
+		    "'%.64s' (the store's: %.120s)", p, l->partitions);
+		return -1;
+	}
+	for (; f != NULL && *f != '\0'; f += strcspn(f, ",") +
+	    (f[strcspn(f, ",")] == ','))
+		if (!in_list(l->features, f, strcspn(f, ","))) {
+			snprintf(err, AR_ERRMAX, "field 'features': no host "
+			    "has feature '%.*s'", (int)(strcspn(f, ",") < 64 ?
+			    strcspn(f, ",") : 64), f);
+			return -1;
+		}
+	if (it->rq.nhosts > 0 && l->npools > 1) {
+		snprintf(err, AR_ERRMAX, "field 'hosts': named hosts are not "
+		    "taken yet in a store of several pools (partitions or "
+		    "feature sets)");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The hosts a request names, as indexes in the store's list; they are
  * its nodes, for one job.  -1 with err if bad.
@@ -434,7 +550,7 @@ request_fields(struct ctx *x, struct item *it, int timed, char *err)
 	    label_field(x, it, "job", AR_LABEL_MAX, &rq->job, err) != 0 ||
 	    label_field(x, it, "client_key", AR_CLIENT_KEY_MAX,
 	    &rq->client_key, err) != 0 || hosts_field(x, it, err) != 0 ||
-	    sched_fields(x, it, err) != 0 ||
+	    pool_fields(x, it, err) != 0 || sched_fields(x, it, err) != 0 ||
 	    (cmd_reads(x->cmd, "split") && split_fields(x, it, hl, err) != 0))
 		return -1;
 	rq->owner = x->uid;
@@ -514,6 +630,13 @@ cmd_answer(struct item *it, const struct ar_answer *a)
 	    ar_record_set_int(r, "price", a->price) != 0))
 		return -1;
 	if (ar_record_set(r, "status", ar_status_name(a->status)) != 0)
+		return -1;
+	/* Where it was placed, in a store of partitions: the partition it
+	 * asked for, or the one it borrowed. */
+	if (a->reason == AR_R_NONE && !a->replayed && shown_layout != NULL &&
+	    shown_layout->nparts > 1 && a->pool < shown_layout->npools &&
+	    ar_record_set(r, "partition",
+	    shown_layout->pool_partition[a->pool]) != 0)
 		return -1;
 	if (a->reason == AR_R_NONE)
 		ar_record_del(r, "reason");
@@ -618,6 +741,9 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	    ((v->resv_flags & AR_RESV_MAINT) &&
 	    ar_record_set(r, "flags", "maint") != 0) ||
 	    (*v->account && ar_record_set(r, "account", v->account) != 0) ||
+	    (shown_layout != NULL && shown_layout->nparts > 1 &&
+	    v->pool < shown_layout->npools && ar_record_set(r, "partition",
+	    shown_layout->pool_partition[v->pool]) != 0) ||
 	    ar_record_set_time(r, "start", v->start) != 0 ||
 	    ar_record_set_time(r, "end", v->end) != 0 ||
 	    ar_record_set_int(r, "nodes", v->nodes) != 0 ||

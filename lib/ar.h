@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.2.0"
-#define AR_FORMAT_VERSION 8     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 9     /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (clear of LMDB's, -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -132,6 +132,11 @@ struct ar_config {
 				   to the digits of N (node[01-64]) */
 	unsigned flags;         /* AR_SIMULATED, AR_ROLE_OWNERS; 0: a live
 				   store whose owners are uids */
+	const char *layout;     /* a host description (see ar_layout): the
+				   hosts, their partitions and features;
+				   then nodes and hosts are its, and hosts
+				   must be NULL.  NULL: one partition,
+				   "default", no features */
 };
 
 /*
@@ -227,6 +232,11 @@ struct ar_request {
 	int64_t smallest;       /* AR_SPLIT_ORR: the shortest piece, in
 				   seconds, 0 to duration (0: one slot);
 				   0 for any other request */
+	const char *partition;  /* the partition whose hosts it takes (and
+				   those it may borrow from); NULL or "":
+				   the default partition */
+	const char *features;   /* the features every host must have,
+				   comma-separated; NULL or "": none */
 };
 
 /* How a request may be split (struct ar_request's split). */
@@ -290,6 +300,9 @@ struct ar_answer {
 				   pieces: how many (ar_pieces tells
 				   them); 0 when it fits in one interval,
 				   and for any other request */
+	uint32_t pool;          /* the pool (ar_layout) it was granted,
+				   found or suggested in; 0 in a store of
+				   one pool */
 };
 
 /* A reservation record as stored. */
@@ -334,6 +347,8 @@ struct ar_resv {
 				   occurrence this one's number; its
 				   earliest, latest and duration are the
 				   request's.  0 for any other */
+	uint32_t pool;          /* the pool (ar_layout) all its hosts are
+				   of, which never changes (format 9) */
 };
 
 /*
@@ -766,10 +781,17 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * Errors: EINVAL (a malformed request or moldable levels, a client key
  * longer than AR_CLIENT_KEY_MAX, a split request that
  * names hosts, is moldable, a hold, AR_PARTIAL, or asks for a smallest
- * piece longer than its duration, or any with split TARR or none),
- * EACCES (read transaction), AR_ECORRUPT
+ * piece longer than its duration, or any with split TARR or none; a
+ * partition or feature the store does not have, named hosts in a store
+ * of more than one pool), EACCES (read transaction), AR_ECORRUPT
  * (a key entry that does not match its records), AR_EFULL, ENOMEM,
  * AR_ESERVER, the backend's codes.
+ *
+ * In a store of partitions (ar_layout) the reservation takes all its
+ * hosts from one pool, kept with it: of the pools rq's partition and
+ * features make eligible, the one where it fits first, the first of
+ * them on a tie (search and suggest choose alike); a request needing
+ * more nodes than any of them has is refused as AR_R_CAPACITY.
  */
 int ar_add(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans);
 
@@ -1218,6 +1240,58 @@ int ar_update_limits(ar_txn *t, enum ar_rm_method method, int64_t since,
  * codes.
  */
 int ar_hosts(ar_txn *t, const char **names);
+
+/*
+ * The cluster as it is: partitions, each of one or more pools, a pool the
+ * hosts of one partition that have one feature set.  A store created
+ * from a host description (struct ar_config's layout) keeps it; one
+ * without has one partition, "default", of one pool.  A description is
+ * lines (a record each, fields name=value, '#' begins a comment line):
+ *     hosts=LIST partition=NAME features=A,B    the hosts of a pool
+ *     partition=NAME default=yes borrow=P,Q     a partition's policy
+ * Every host is on one line; partition defaults to "default"; lines of
+ * one partition and one feature set make one pool.  The default
+ * partition is the one said default=yes, else the first line's; a
+ * partition that borrows from others may take their hosts, in the
+ * order the list gives, when its own do not hold a request as early.
+ * Pools are numbered from 0, the default partition's first, then each
+ * partition's in the order the description names them; partitions are
+ * the default first, then as named.
+ */
+#define AR_POOLS_MAX 64         /* pools, and partitions, in a store */
+
+struct ar_partition {
+	const char *name;
+	int is_default;
+	const char *borrow;     /* the partitions it borrows from, in order,
+				   comma-separated; "" none */
+	uint64_t hosts;
+};
+
+struct ar_pool {
+	uint32_t partition;     /* its partition's index */
+	const char *features;   /* sorted, comma-separated; "" none */
+	const char *hosts;      /* a host list */
+	uint32_t count;         /* hosts */
+};
+
+/*
+ * The store's partitions and pools, valid until the transaction ends.
+ * Errors: AR_ECORRUPT, ENOMEM, AR_ESERVER, the backend's codes.
+ */
+int ar_layout(ar_txn *t, const struct ar_partition **parts, size_t *nparts,
+    const struct ar_pool **pools, size_t *npools);
+
+/*
+ * Check a host description as ar_create would take it, and count its
+ * hosts in *nodes: 0, or EINVAL
+ * with a message naming the line and the field in err (AR_ERRMAX
+ * bytes): a line with no hosts nor partition, an unknown field, a host
+ * list that does not parse, a host on two lines, a second default
+ * partition, a partition with no hosts, borrowing from an unknown
+ * partition or from itself, more than AR_POOLS_MAX pools; ENOMEM.
+ */
+int ar_layout_check(const char *text, uint32_t *nodes, char *err);
 
 /* How ar_map found a reservation's hosts, against what it told last. */
 enum ar_map_status {

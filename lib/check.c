@@ -35,6 +35,7 @@ struct checker {
 	uint64_t *expect;       /* nodes in use per slot from base */
 	uint64_t *limit[AR_CLASSES_MAX + 1];    /* per slot from base, of
 						   classes i and cheaper */
+	uint64_t *pool[AR_POOLS_MAX];   /* ... of pool p (t->npools > 1) */
 	uint64_t live, movable, records, max_id;
 	uint64_t keyed;         /* records with a client key */
 	uint64_t key_ids;       /* ... and ids in the key index */
@@ -245,6 +246,9 @@ count_nodes(struct checker *c, const struct ar_resv *r)
 		c->expect[s - t->base] += (uint64_t)r->nodes * r->jobs;
 		for (uint32_t i = 2; i <= r->cls && i <= t->pr.n; i++)
 			c->limit[i][s - t->base] += (uint64_t)r->nodes * r->jobs;
+		if (t->npools > 1 && r->pool < t->npools)
+			c->pool[r->pool][s - t->base] +=
+			    (uint64_t)r->nodes * r->jobs;
 	}
 }
 
@@ -293,6 +297,9 @@ check_live(struct checker *c, const struct ar_resv *r, const struct indexed *in)
 	if (r->cls > t->pr.n && r->end > t->now)
 		violation(c, "reservation %" PRIu64 " has class %" PRIu32
 		    ", the store %" PRIu32, r->id, r->cls, t->pr.n);
+	if (r->pool >= t->npools)
+		violation(c, "reservation %" PRIu64 " is of pool %" PRIu32
+		    ", the store has %" PRIu32, r->id, r->pool, t->npools);
 	count_nodes(c, r);
 	return 0;
 }
@@ -616,22 +623,25 @@ check_list(struct checker *c, enum kv_table dbi, const char *what, int starts,
 
 /*
  * A ring's counts against the expected ones, slot by slot: the node
- * ring (cls 1), never over capacity, or the ring of class cls and
- * cheaper, which may be over its booking limit (lowered since).
+ * ring (cls 1) or a pool's (cls 0, pool), never over capacity, or the
+ * ring of class cls and cheaper, which may be over its booking limit
+ * (lowered since).
  */
 static int
-check_ring(struct checker *c, struct ring *r, uint32_t cls,
+check_ring(struct checker *c, struct ring *r, uint32_t cls, uint32_t pool,
     const uint64_t *expect)
 {
 	ar_txn *t = c->t;
 	int64_t m = t->m.horizon;
-	uint32_t *got;
+	uint32_t *got, cap = cls == 0 ? r->capacity : t->m.nodes;
 	char what[32] = "";
 	int rc;
 
 	if (cls > 1)
 		snprintf(what, sizeof(what), " of class %" PRIu32 " and "
 		    "cheaper", cls);
+	else if (cls == 0)
+		snprintf(what, sizeof(what), " of pool %" PRIu32, pool);
 	if ((got = malloc((size_t)m * sizeof(*got))) == NULL)
 		return ENOMEM;
 	rc = ring_counts(t, r, t->base, t->base + m, got);
@@ -645,9 +655,9 @@ check_ring(struct checker *c, struct ring *r, uint32_t cls,
 				violation(c, "slot %" PRId64 " counts %" PRIu32
 				    " nodes in use%s, its reservations %" PRIu64,
 				    t->base + i, got[i], what, expect[i]);
-			if (got[i] > t->m.nodes)
-				violation(c, "slot %" PRId64 " is over capacity",
-				    t->base + i);
+			if (got[i] > cap)
+				violation(c, "slot %" PRId64 " is over "
+				    "capacity%s", t->base + i, what);
 		}
 	}
 	free(got);
@@ -1031,6 +1041,17 @@ plan_got(const struct map_got *g, void *arg)
 		    " %" PRIu64 " hosts, not %" PRIu32, g->id, n, g->nodes);
 		return 0;
 	}
+	if (c->t->npools > 1) {
+		struct hostset got = { (struct run *)g->hosts, g->nruns, 0 };
+
+		if (g->pool >= c->t->npools || hostset_common(&got,
+		    &c->t->lay.pool[g->pool].others) != -1) {
+			violation(c, "mapping the plan now gives reservation %"
+			    PRIu64 " a host outside its pool %" PRIu32, g->id,
+			    g->pool);
+			return 0;
+		}
+	}
 	if ((rc = holds_add(hs, g->id, g->start, g->end, g->hosts,
 	    g->nruns)) != 0)
 		return rc;
@@ -1137,14 +1158,22 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 			rc = ENOMEM;
 			goto out;
 		}
+	for (uint32_t p = 0; t->npools > 1 && p < t->npools; p++)
+		if ((c.pool[p] = calloc((size_t)t->m.horizon,
+		    sizeof(*c.pool[p]))) == NULL) {
+			rc = ENOMEM;
+			goto out;
+		}
 	if ((rc = kv_walk(t->txn, KV_RESV, NULL, check_record, &c)) == 0 &&
 	    (rc = check_list(&c, KV_ENDS, "end list", 0, c.live)) == 0 &&
 	    (rc = check_list(&c, KV_FLEX, "movable list", 1,
 	    c.movable)) == 0 &&
 	    (rc = check_indexes(&c)) == 0)
-		rc = check_ring(&c, &t->ring, 1, c.expect);
+		rc = check_ring(&c, &t->ring, 1, 0, c.expect);
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
-		rc = check_ring(&c, &t->limit[i], i, c.limit[i]);
+		rc = check_ring(&c, &t->limit[i], i, 0, c.limit[i]);
+	for (uint32_t p = 0; t->npools > 1 && p < t->npools && rc == 0; p++)
+		rc = check_ring(&c, &t->pool[p], 0, p, c.pool[p]);
 	if (rc == 0)
 		rc = check_tracked(&c);
 	if (rc == 0)
@@ -1152,6 +1181,8 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 out:
 	for (uint32_t i = 2; i <= t->pr.n; i++)
 		free(c.limit[i]);
+	for (uint32_t p = 0; p < AR_POOLS_MAX; p++)
+		free(c.pool[p]);
 	free(c.expect);
 	free(c.pins.h);
 	free(c.kept.h);

@@ -144,9 +144,10 @@ class_of(const ar_txn *t, int64_t earliest)
 }
 
 int
-fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start)
+fit_first(ar_txn *t, uint32_t cls, uint32_t pool, int64_t lo, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start)
 {
+	uint32_t limits = cls < 2 ? 1 : cls;
 	int64_t s;
 	int rc;
 
@@ -158,9 +159,14 @@ fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
 	 */
 	if ((rc = ring_first_fit(t, &t->ring, lo, hi, len, need, start)) != 0)
 		return rc;
-	for (uint32_t i = 2; i <= cls && *start != -1; i++) {
-		if ((rc = ring_first_fit(t, &t->limit[i], *start, hi, len,
-		    need, &s)) != 0)
+	/* Rings 2 .. limits are the limits that bind cls, then the pool's,
+	 * if the store has more than one pool. */
+	for (uint32_t i = 2; i <= limits + (t->npools > 1) && *start != -1;
+	    i++) {
+		struct ring *r = i > limits ? &t->pool[pool] : &t->limit[i];
+
+		if ((rc = ring_first_fit(t, r, *start, hi, len, need, &s)) !=
+		    0)
 			return rc;
 		if (s != *start) {
 			/* Later (or nowhere): every ring again from there. */
@@ -182,16 +188,20 @@ fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
  * they fit.  Each ring is read only up to the end the ones before found.
  */
 int
-fit_end(ar_txn *t, uint32_t cls, int64_t from, int64_t to, uint64_t need,
-    int64_t *end)
+fit_end(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
+    uint64_t need, int64_t *end)
 {
 	int64_t bad;
 	int rc;
 
 	*end = to;
-	for (uint32_t i = 1; i == 1 || i <= cls; i++) {
-		struct ring *r = i == 1 ? &t->ring : &t->limit[i];
+	for (uint32_t i = 0; i <= cls || i < 2; i++) {
+		/* The pool's ring first, if it binds: the smallest. */
+		struct ring *r = i == 0 ? (t->npools > 1 ? &t->pool[pool] :
+		    NULL) : i == 1 ? &t->ring : &t->limit[i];
 
+		if (r == NULL)
+			continue;
 		if (need > r->capacity) {
 			*end = from;
 			return 0;
@@ -206,8 +216,8 @@ fit_end(ar_txn *t, uint32_t cls, int64_t from, int64_t to, uint64_t need,
 }
 
 int
-fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start)
+fit_next(ar_txn *t, uint32_t cls, uint32_t pool, int64_t prev, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start)
 {
 	int64_t first;
 	int rc;
@@ -216,11 +226,12 @@ fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
 	 * after prev + len, that is full in any ring; the next run begins
 	 * after it. */
 	*start = -1;
-	if ((rc = fit_end(t, cls, prev + len, hi + len, need, &first)) != 0)
+	if ((rc = fit_end(t, cls, pool, prev + len, hi + len, need,
+	    &first)) != 0)
 		return rc;
 	if (first == hi + len || first + 1 > hi)
 		return 0;
-	return fit_first(t, cls, first + 1, hi, len, need, start);
+	return fit_first(t, cls, pool, first + 1, hi, len, need, start);
 }
 
 int
@@ -257,12 +268,16 @@ fit_refusal(ar_txn *t, const struct span *sp, int64_t hi, uint32_t copies,
 }
 
 int
-fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to, int64_t delta)
+fit_add(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
+    int64_t delta)
 {
 	int rc;
 
 	if ((rc = ring_add(t, &t->ring, from, to, delta)) != 0)
 		return rc;
+	if (t->npools > 1 && (pool >= t->npools ||
+	    (rc = ring_add(t, &t->pool[pool], from, to, delta)) != 0))
+		return pool >= t->npools ? AR_ECORRUPT : rc;
 	for (uint32_t i = 2; i <= cls && i <= t->pr.n; i++)
 		if ((rc = ring_add(t, &t->limit[i], from, to, delta)) != 0)
 			return rc;

@@ -23,6 +23,7 @@ ar_config_default(struct ar_config *cfg)
 	cfg->group = -1;
 	cfg->hosts = NULL;
 	cfg->flags = 0;
+	cfg->layout = NULL;
 }
 
 static int
@@ -86,6 +87,7 @@ hosts_text(const char *given, uint32_t nodes, char **text)
 struct first {
 	const struct meta *m;
 	const char *names;
+	const char *layout;     /* the description's canonical text, or NULL */
 };
 
 static int
@@ -101,7 +103,8 @@ store_fill(struct kv_txn *txn, const void *arg)
 	    (rc = live_clock(txn, 1, m.clock, 0, &system, &m.clock)) != 0)
 		return rc;
 	if ((rc = kv_put(txn, KV_META, &meta_key, &v, 0)) != 0 ||
-	    (rc = hosts_put(txn, f->names)) != 0)
+	    (rc = hosts_put(txn, f->names)) != 0 ||
+	    (f->layout != NULL && (rc = layout_put(txn, f->layout)) != 0))
 		return rc;
 	return demand_begin(txn, m.clock);
 }
@@ -164,6 +167,11 @@ create_again(const char *where, const struct first *f,
 		    (rc = ar_hosts(t, &have)) == 0 &&
 		    strcmp(have, f->names) != 0)
 			rc = AR_EEXIST;
+		/* So must a description. */
+		if (rc == 0 && f->layout != NULL &&
+		    (rc = layout_need(t)) == 0 &&
+		    strcmp(t->lay.text, f->layout) != 0)
+			rc = AR_EEXIST;
 		ar_txn_abort(t);
 	}
 	ar_close(s);
@@ -174,17 +182,34 @@ int
 ar_create(const char *where, const struct ar_config *cfg, int64_t now)
 {
 	struct kv_init init = { store_fill, NULL, 0, cfg->group };
+	struct ar_config given = *cfg;
+	struct layout lay;
 	struct first f;
-	char *names;
+	char *names, err[AR_ERRMAX];
 	struct meta m;
 	int rc;
 
+	memset(&lay, 0, sizeof(lay));
+	/* A description gives the nodes and their names. */
+	if (cfg->layout != NULL) {
+		if (cfg->hosts != NULL)
+			return EINVAL;
+		if ((rc = layout_parse(cfg->layout, &lay, err)) != 0)
+			return rc;
+		given.nodes = lay.nodes;
+		given.hosts = lay.all;
+	}
+	cfg = &given;
 	if (!config_valid(cfg) || now < 0 || now > TIME_MAX ||
 	    ((cfg->flags & AR_ROLE_OWNERS) && kv_backend_of(where)->role ==
-	    NULL))
+	    NULL)) {
+		layout_free(&lay);
 		return EINVAL;
-	if ((rc = hosts_text(cfg->hosts, cfg->nodes, &names)) != 0)
+	}
+	if ((rc = hosts_text(cfg->hosts, cfg->nodes, &names)) != 0) {
+		layout_free(&lay);
 		return rc;
+	}
 	memset(&m, 0, sizeof(m));
 	m.magic = META_MAGIC;
 	m.format = AR_FORMAT_VERSION;
@@ -195,18 +220,20 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
 	m.clock = now;
 	m.next_id = 1;
 	m.map_max = cfg->map_max ? cfg->map_max : MAP_MAX_DEFAULT;
-	m.mode = mode_of(cfg->flags);
+	m.mode = mode_of(cfg->flags) | (lay.text != NULL ? META_LAYOUT : 0);
 	f.m = &m;
 	f.names = names;
+	f.layout = lay.text;
 	init.arg = &f;
 	if ((rc = kv_backend_of(where)->create(where, &init)) == EEXIST)
 		rc = create_again(where, &f, cfg);
 	free(names);
+	layout_free(&lay);
 	return rc;
 }
 
 /*
- * Format 3 to 7 to 8 in one transaction, so that a crash leaves the
+ * Format 3 to 8 to 9 in one transaction, so that a crash leaves the
  * store as it was or converted: the tables it lacks are created, the
  * nodes of a store older than 5 get the default names, the clock of one
  * older than 7 becomes live unless flags holds AR_SIMULATED (its owners
@@ -218,9 +245,15 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
  * without it has no flags and no account) and its confirmed bit (a hold
  * confirmed before kept no sign of it), and only 8 its use bits (none:
  * no use reported) and a series link's pieces, which format 6 and 7
- * wrote 0 (no record is a piece).  The classes' floors are set 0:
- * older formats left those bytes unused, copied from their callers.
- * *from is the format found; one that is current is left alone.
+ * wrote 0 (no record is a piece).  The classes' floors of a store
+ * older than 7 are set 0: older formats left those bytes unused,
+ * copied from their callers; format 7 and 8 set them, and 8 the
+ * reclaim word, which stay.
+ * Format 9 adds nothing to rewrite: a store without a host description
+ * (meta's mode without META_LAYOUT, as every older store) has all its
+ * hosts in the one pool of partition "default", and a record's pool,
+ * the word format 7 and 8 wrote 0 after its account's length, is that
+ * pool.  *from is the format found; one that is current is left alone.
  */
 static int
 upgrade_txn(ar_store *s, unsigned flags, int *from)
@@ -240,12 +273,14 @@ upgrade_txn(ar_store *s, unsigned flags, int *from)
 		/* Format 7 gave a store its mode: it stays. */
 		if (*from < 7)
 			m.mode = mode_of(flags & AR_SIMULATED);
-		m.reclaim = 0;
+		/* Format 8 set the reclaim word, 7 the floors: they stay. */
+		if (*from < 8)
+			m.reclaim = 0;
 		if ((rc = s->be->upgrade(txn)) == 0 &&
 		    (*from >= 5 ||
 		    ((rc = hosts_text(NULL, m.nodes, &names)) == 0 &&
 		    (rc = hosts_put(txn, names)) == 0)) &&
-		    (rc = classes_upgrade(txn)) == 0 &&
+		    (*from >= 7 || (rc = classes_upgrade(txn)) == 0) &&
 		    (rc = kv_put(txn, KV_META, &meta_key, &v, 0)) == 0) {
 			free(names);
 			return s->be->txn_commit(txn);

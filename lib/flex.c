@@ -64,7 +64,7 @@ take_out(ar_txn *t, const struct ar_resv *r)
 	int rc;
 
 	if ((rc = track_drop(t, r->id)) != 0 ||
-	    (rc = fit_add(t, r->cls, r->start / t->m.slot,
+	    (rc = fit_add(t, r->cls, r->pool, r->start / t->m.slot,
 	    r->end / t->m.slot, -(int64_t)r->nodes * r->jobs)) != 0)
 		return rc;
 	return resv_index(t, r, 0);
@@ -81,7 +81,7 @@ put_back(ar_txn *t, struct ar_resv *r, int64_t s)
 	r->end = (s + len) * t->m.slot;
 	if (r->start != from)
 		r->changed = t->now;
-	if ((rc = fit_add(t, r->cls, s, s + len,
+	if ((rc = fit_add(t, r->cls, r->pool, s, s + len,
 	    (int64_t)r->nodes * r->jobs)) != 0 ||
 	    (rc = resv_index(t, r, 1)) != 0 || (rc = resv_put(t, r)) != 0)
 		return rc;
@@ -160,13 +160,13 @@ blockers(ar_txn *t, int64_t b, uint64_t own, struct ar_resv *out, size_t *n)
 /* Does a reservation of class cls, len slots and need nodes fit at slot
  * s, within the booking limits too? */
 static int
-fits(ar_txn *t, uint32_t cls, int64_t s, int64_t len, uint64_t need,
-    int *yes)
+fits(ar_txn *t, uint32_t cls, uint32_t pool, int64_t s, int64_t len,
+    uint64_t need, int *yes)
 {
 	int64_t found;
 	int rc;
 
-	rc = fit_first(t, cls, s, s, len, need, &found);
+	rc = fit_first(t, cls, pool, s, s, len, need, &found);
 	*yes = found == s;
 	return rc;
 }
@@ -188,14 +188,16 @@ new_start(ar_txn *t, const struct ar_resv *r, unsigned flags, uint64_t own,
 	if (flags & AR_LATER)
 		lo = cur;
 	if (cur >= lo && cur <= hi) {
-		if ((rc = fits(t, r->cls, cur, len, need, &yes)) != 0 || yes) {
+		if ((rc = fits(t, r->cls, r->pool, cur, len, need,
+		    &yes)) != 0 || yes) {
 			*s = yes ? cur : -1;
 			return rc;
 		}
 	}
 	for (int64_t d = 1; cur - d >= lo || cur + d <= hi; d++) {
 		if (cur - d >= lo && cur - d <= hi) {
-			if ((rc = fits(t, r->cls, cur - d, len, need, &yes)) != 0)
+			if ((rc = fits(t, r->cls, r->pool, cur - d, len, need,
+			    &yes)) != 0)
 				return rc;
 			if (yes) {
 				*s = cur - d;
@@ -203,7 +205,8 @@ new_start(ar_txn *t, const struct ar_resv *r, unsigned flags, uint64_t own,
 			}
 		}
 		if (cur + d <= hi && cur + d >= lo) {
-			if ((rc = fits(t, r->cls, cur + d, len, need, &yes)) != 0)
+			if ((rc = fits(t, r->cls, r->pool, cur + d, len, need,
+			    &yes)) != 0)
 				return rc;
 			if (yes) {
 				*s = cur + d;
@@ -298,8 +301,9 @@ make_room(ar_txn *t, const struct span *sp, int64_t s, unsigned flags,
 	}
 	/* The moves made room in the node ring; the booking limits of the
 	 * copy's class must allow it too, with the movers out. */
-	if ((rc = fits(t, sp->cls, s, sp->slots, sp->need, &yes)) != 0 ||
-	    !yes || (rc = fit_add(t, sp->cls, s, s + sp->slots,
+	if ((rc = fits(t, sp->cls, sp->pool, s, sp->slots, sp->need,
+	    &yes)) != 0 ||
+	    !yes || (rc = fit_add(t, sp->cls, sp->pool, s, s + sp->slots,
 	    (int64_t)sp->need)) != 0)
 		goto undo;
 	/* First come, first served: earlier grants choose first. */
@@ -377,6 +381,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	r.nodes = rq->nodes;
 	r.jobs = 1;
 	r.cls = sp->cls;
+	r.pool = sp->pool;
 	if (sp->cls != 0)
 		r.price = t->pr.c[sp->cls - 1].price * (int64_t)sp->need *
 		    ((r.end - r.start) / t->m.slot);
@@ -391,7 +396,7 @@ grant(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		return rc;
 	if ((rc = resv_put(t, &r)) != 0 ||
 	    (rc = was ? resv_list(t, &r, 1) : resv_index(t, &r, 1)) != 0 ||
-	    (!taken && (rc = fit_add(t, sp->cls, s, s + sp->slots,
+	    (!taken && (rc = fit_add(t, sp->cls, sp->pool, s, s + sp->slots,
 	    (int64_t)sp->need)) != 0) ||
 	    (r.named && (rc = map_pin(t, &r, rq->hosts, rq->nhosts, 1)) != 0))
 		return rc;
@@ -419,8 +424,8 @@ place_copy(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	int64_t last;
 	int rc, ok;
 
-	if ((rc = fit_first(t, sp->cls, sp->first, sp->last, sp->slots,
-	    sp->need, s)) != 0)
+	if ((rc = fit_first(t, sp->cls, sp->pool, sp->first, sp->last,
+	    sp->slots, sp->need, s)) != 0)
 		return rc;
 	if (*s != -1)
 		return (rc = place(t, sp, *s, &a)) != 0 ? rc :
@@ -470,8 +475,8 @@ admission_begin(ar_txn *t, const struct span *sp, struct ar_answer *ans,
 
 	t->ngranted = t->nmoved = 0;
 	ans->status = AR_REFUSED;
-	if ((rc = fit_first(t, sp->cls, sp->first, sp->last, sp->slots,
-	    sp->need, s)) != 0)
+	if ((rc = fit_first(t, sp->cls, sp->pool, sp->first, sp->last,
+	    sp->slots, sp->need, s)) != 0)
 		return rc;
 	return place(t, sp, *s == -1 ? sp->first : *s, ans);
 }
@@ -686,8 +691,8 @@ first_fit_tracked(ar_txn *t, const struct ar_request *rq,
 	*ok = 0;
 	if (rq->jobs != 1 || (rc = track_built(t, ok)) != 0 || !*ok)
 		return rc;
-	if ((rc = fit_first(t, sp->cls, sp->first, sp->last, sp->slots,
-	    sp->need, &s)) != 0)
+	if ((rc = fit_first(t, sp->cls, sp->pool, sp->first, sp->last,
+	    sp->slots, sp->need, &s)) != 0)
 		return rc;
 	if (s == -1) {
 		*ok = 0;

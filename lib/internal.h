@@ -20,7 +20,7 @@
  *    the reclaim policy and the reservations that have not reported
  *    use (unused.c),
  *    the demand log (demand.c), host sets and host lists (hostset.c,
- *    hostlist.c).
+ *    hostlist.c), the partitions and their pools (layout.c).
  * 3. The plan on hosts (map.c): pins, the mapping kept, the sweep that
  *    maps the plan, ar_map and the export ledger.  It lies below
  *    booking, which asks it whether the plan still maps with what it
@@ -95,6 +95,9 @@ struct meta {
  * database roles (AR_ROLE_OWNERS). */
 #define META_SIMULATED 0x1
 #define META_ROLE_OWNERS 0x2
+/* ... and it was created from a host description, kept in `meta` under
+ * "layout" (format 9, layout.c). */
+#define META_LAYOUT 0x4
 
 #define META_MAGIC 0x61725354u  /* "arST" */
 
@@ -102,8 +105,59 @@ struct meta {
 #define HORIZON_MAX_SLOTS 10000000      /* slots in a store's horizon */
 #define WAIT_DEFAULT_MS 30000           /* a writer's wait for another */
 
+/*
+ * Host sets (hostset.c): a set of host indexes as runs, ascending, none
+ * empty and no two touching.  Results go to out, which may not be an
+ * operand; ENOMEM if memory ran out.
+ */
+struct run {
+	uint32_t first;
+	uint32_t count;
+};
+
+struct hostset {
+	struct run *r;
+	size_t n, cap;
+};
+
+/*
+ * The cluster as it is (layout.c): partitions, and pools, the hosts of
+ * one partition with one feature set, the default partition's first.
+ */
+struct layout_part {
+	char *name;
+	int deflt;              /* the default partition (index 0, parsed) */
+	char *borrow;           /* the partitions it borrows from, as given */
+	uint32_t *lenders;      /* ... as indexes, in that order */
+	size_t nlenders;
+	uint64_t hosts;         /* hosts in its pools */
+	int line, borrow_line;  /* where it was named first, its borrow set */
+};
+
+struct layout_pool {
+	uint32_t partition;
+	char *features;         /* sorted, comma-separated; "" none */
+	char *hosts;            /* its hosts as a host list */
+	uint32_t count;
+	struct hostset set;     /* its hosts as indexes in the store's list */
+	struct hostset others;  /* every other host */
+};
+
+struct layout {
+	struct layout_part *part;
+	size_t nparts;
+	struct layout_pool *pool;
+	size_t npools;
+	uint32_t nodes;         /* hosts in all */
+	char *all;              /* every host, as a host list */
+	char *text;             /* the canonical description */
+	struct ar_partition *pub_part;  /* what ar_layout gives */
+	struct ar_pool *pub_pool;
+};
+
 struct ar_store {
 	const struct kv_backend *be;
+	struct layout lay;      /* the last layout a transaction parsed */
 	struct kv_store *ks;
 	ar_txn *spare;          /* an ended transaction, kept for the next */
 	long wait_ms;
@@ -159,6 +213,13 @@ extern const struct kv_val meta_key;
 int meta_read(struct kv_txn *txn, struct meta *m);
 /* Write t's meta. */
 int meta_put(ar_txn *t);
+/* Write, or read, a NUL-terminated text under key in `meta`: the
+ * store's host list, its host description; reading, AR_ECORRUPT if it
+ * is not there or not one text. */
+int meta_text_put(struct kv_txn *txn, const struct kv_val *key,
+    const char *text);
+int meta_text_get(struct kv_txn *txn, const struct kv_val *key,
+    const char **text);
 /* Write the store's host list, as text. */
 int hosts_put(struct kv_txn *txn, const char *text);
 /* A live store's clock for a transaction given now (0: the system
@@ -317,7 +378,8 @@ struct disk_series {
 struct disk_sched {
 	uint32_t flags;         /* AR_RESV_MAINT */
 	uint16_t account_len;   /* 0 to AR_LABEL_MAX */
-	uint16_t spare;
+	uint16_t pool;          /* the pool its hosts are of (format 9;
+				   before, always 0) */
 };
 /* ... it was granted as a hold and confirmed (format 7): confirming it
  * again is no error, and no change. */
@@ -382,21 +444,7 @@ struct span {
 	int64_t slots;          /* length */
 	uint64_t need;          /* nodes needed at once */
 	uint32_t cls;           /* price class, 0 for none */
-};
-
-/*
- * Host sets (hostset.c): a set of host indexes as runs, ascending, none
- * empty and no two touching.  Results go to out, which may not be an
- * operand; ENOMEM if memory ran out.
- */
-struct run {
-	uint32_t first;
-	uint32_t count;
-};
-
-struct hostset {
-	struct run *r;
-	size_t n, cap;
+	uint32_t pool;          /* the pool it takes its hosts from */
 };
 
 void hostset_free(struct hostset *s);
@@ -534,6 +582,30 @@ int unused_due(const ar_txn *t, const struct ar_resv *r, int64_t *due);
 /* Drop every entry of the index. */
 int unused_clear(ar_txn *t);
 
+/* layout.c: partitions, features and pools */
+/* The ring of pool p, when the store has more than one, has id
+ * POOL_RING + p; a store has at most AR_POOLS_MAX pools. */
+#define POOL_RING 0x200u
+/* Parse a host description into l: EINVAL with a message naming the
+ * line and the field in err, ENOMEM. */
+int layout_parse(const char *text, struct layout *l, char *err);
+void layout_free(struct layout *l);
+/* Keep a description's canonical text in the store. */
+int layout_put(struct kv_txn *txn, const char *text);
+/* Load t's layout if its store was created from a description, and
+ * ready the pool rings if it has more than one pool. */
+int layout_begin(ar_txn *t);
+/* Free what layout_begin and layout_need made. */
+void layout_end(ar_txn *t);
+/* t->lay, loaded (a store without a description: one pool). */
+int layout_need(ar_txn *t);
+/* The pools a request of partition and features (NULL or "" for the
+ * default, none) may take, in the order they are tried, into pools
+ * (room for AR_POOLS_MAX), *n of them (0 if none has the features);
+ * EINVAL for an unknown partition or feature. */
+int layout_eligible(ar_txn *t, const char *partition, const char *features,
+    uint32_t *pools, uint32_t *n);
+
 /* classes.c: price classes and their booking limits in the rings */
 /* Load the pricing of transaction t and ready its limit rings. */
 int classes_begin(ar_txn *t);
@@ -546,23 +618,24 @@ int classes_upgrade(struct kv_txn *txn);
 /* The class of a request asked at earliest, by its book-ahead. */
 uint32_t class_of(const ar_txn *t, int64_t earliest);
 /* The first start in [lo, hi] where need nodes of class cls fit for len
- * slots, in the node ring and within every limit that binds cls; -1. */
-int fit_first(ar_txn *t, uint32_t cls, int64_t lo, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start);
+ * slots, in the node ring, within every limit that binds cls and in pool
+ * pool's ring (if the store has more than one); -1. */
+int fit_first(ar_txn *t, uint32_t cls, uint32_t pool, int64_t lo, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start);
 /* The start of the next run of fitting starts after prev, which fits. */
-int fit_next(ar_txn *t, uint32_t cls, int64_t prev, int64_t hi, int64_t len,
-    uint64_t need, int64_t *start);
+int fit_next(ar_txn *t, uint32_t cls, uint32_t pool, int64_t prev, int64_t hi,
+    int64_t len, uint64_t need, int64_t *start);
 /* The first slot of [from, to) where need nodes of class cls do not fit
  * in some ring, or to. */
-int fit_end(ar_txn *t, uint32_t cls, int64_t from, int64_t to, uint64_t need,
-    int64_t *end);
+int fit_end(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
+    uint64_t need, int64_t *end);
 /* Why copies of sp found no room in [first, hi]: AR_R_BOOKING if the
  * nodes alone would have held them all, first fit one by one, else
  * AR_R_FULL. */
 int fit_refusal(ar_txn *t, const struct span *sp, int64_t hi,
     uint32_t copies, enum ar_reason *reason);
 /* Add delta nodes of class cls over [from, to) to every ring it counts in. */
-int fit_add(ar_txn *t, uint32_t cls, int64_t from, int64_t to,
+int fit_add(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
     int64_t delta);
 
 /* demand.c */
@@ -608,6 +681,13 @@ struct ar_txn {
 	struct ring ring;       /* nodes in use per slot */
 	struct ring idle;       /* tracked hosts idle per slot (track.c) */
 	struct pricing pr;      /* the price classes, loaded at begin */
+	struct layout lay;      /* the partitions and pools, when loaded */
+	int lay_shared;         /* ... lay is the store's (s->lay) */
+	struct ring *pool;      /* pool p's nodes in use per slot, when the
+				   store has more than one pool */
+	uint32_t npools;        /* ... and how many: 1 for one pool */
+	uint32_t keep_pool;     /* a request to_span reduces must take pool
+				   keep_pool - 1 (ar_modify); 0: any */
 	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
 	 * cheaper, whose capacity is the booking limit b_i (class 1's is
 	 * the node ring, b_1 the capacity). */
@@ -705,6 +785,7 @@ struct map_got {
 	uint64_t id;
 	int64_t start, end;     /* slots */
 	uint32_t nodes;
+	uint32_t pool;          /* the reservation's pool */
 	const struct run *hosts;
 	size_t nruns;
 };
@@ -762,7 +843,9 @@ int map_forget(ar_txn *t, uint64_t id);
 int map_prune(ar_txn *t);
 
 /* track.c */
-/* The idle ring of pool p has ring id IDLE_RING + p (only pool 0 yet);
+/* The idle ring of pool p would have ring id IDLE_RING + p: only pool 0
+ * has tracked hosts yet, since a store of more than one pool refuses
+ * named hosts;
  * the node ring's id is 0, the limit rings' their class. */
 #define IDLE_RING 0x100u
 
@@ -829,6 +912,9 @@ struct savepoint {
 	int meta_dirty, flushed;
 	struct ring_save ring, idle;
 	struct ring_save limit[AR_CLASSES_MAX + 1];     /* as in ar_txn, */
+	struct ring_save pool[AR_POOLS_MAX];    /* ... the pools' (t->npools
+						   > 1): npools saved */
+	uint32_t npools;
 	uint32_t nlimits;       /* ... 2 to this many saved */
 	size_t ngranted, nmoved;        /* ar_add's lists */
 	struct ar_placed *moved;

@@ -61,8 +61,8 @@ need_at(const struct own *o, uint64_t need, int64_t x, int64_t stop,
 
 /* The first slot in [x, hi] where need nodes of class cls fit, or -1. */
 static int
-first_fitting(ar_txn *t, uint32_t cls, uint64_t need, const struct own *o,
-    int64_t x, int64_t hi, int64_t *s)
+first_fitting(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need,
+    const struct own *o, int64_t x, int64_t hi, int64_t *s)
 {
 	int64_t last;
 	uint64_t n;
@@ -70,7 +70,7 @@ first_fitting(ar_txn *t, uint32_t cls, uint64_t need, const struct own *o,
 
 	for (*s = -1; x <= hi && *s == -1; x = last + 1) {
 		n = need_at(o, need, x, hi + 1, &last);
-		if ((rc = fit_first(t, cls, x, last, 1, n, s)) != 0)
+		if ((rc = fit_first(t, cls, pool, x, last, 1, n, s)) != 0)
 			return rc;
 	}
 	return 0;
@@ -79,8 +79,8 @@ first_fitting(ar_txn *t, uint32_t cls, uint64_t need, const struct own *o,
 /* The first slot in [a, stop) where need nodes of class cls do not fit,
  * or stop. */
 static int
-run_end(ar_txn *t, uint32_t cls, uint64_t need, const struct own *o,
-    int64_t a, int64_t stop, int64_t *b)
+run_end(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need,
+    const struct own *o, int64_t a, int64_t stop, int64_t *b)
 {
 	int64_t last;
 	uint64_t n;
@@ -88,7 +88,7 @@ run_end(ar_txn *t, uint32_t cls, uint64_t need, const struct own *o,
 
 	for (*b = a; *b < stop; a = last + 1) {
 		n = need_at(o, need, a, stop, &last);
-		if ((rc = fit_end(t, cls, a, last + 1, n, b)) != 0 ||
+		if ((rc = fit_end(t, cls, pool, a, last + 1, n, b)) != 0 ||
 		    *b <= last)
 			return rc;
 	}
@@ -101,7 +101,8 @@ run_end(ar_txn *t, uint32_t cls, uint64_t need, const struct own *o,
  * equals: *start and *end, or *start -1 if none fits a slot.
  */
 static int
-longest_run(ar_txn *t, uint32_t cls, uint64_t need, const struct own *o,
+longest_run(ar_txn *t, uint32_t cls, uint32_t pool, uint64_t need,
+    const struct own *o,
     int64_t lo, int64_t hi, int64_t stop, int64_t max, int64_t *start,
     int64_t *end)
 {
@@ -110,12 +111,12 @@ longest_run(ar_txn *t, uint32_t cls, uint64_t need, const struct own *o,
 
 	*start = *end = -1;
 	for (int64_t x = lo; x <= hi; x = b + 1) {
-		if ((rc = first_fitting(t, cls, need, o, x, hi, &a)) != 0)
+		if ((rc = first_fitting(t, cls, pool, need, o, x, hi, &a)) != 0)
 			return rc;
 		if (a == -1)
 			break;
 		cap = max < stop - a ? a + max : stop;
-		if ((rc = run_end(t, cls, need, o, a, cap, &b)) != 0)
+		if ((rc = run_end(t, cls, pool, need, o, a, cap, &b)) != 0)
 			return rc;
 		if (*start == -1 || b - a > *end - *start) {
 			*start = a;
@@ -244,8 +245,8 @@ ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	if (rq->duration > 0)
 		max = (rq->duration + t->m.slot - 1) / t->m.slot;
 	hi = sp.last < stop - 1 ? sp.last : stop - 1;
-	if ((rc = longest_run(t, sp.cls, sp.need, &none, sp.first, hi, stop,
-	    max, &s, &e)) != 0)
+	if ((rc = longest_run(t, sp.cls, sp.pool, sp.need, &none, sp.first, hi,
+	    stop, max, &s, &e)) != 0)
 		return rc;
 	if (s == -1) {
 		ans->start = sp.first * t->m.slot;
@@ -286,8 +287,8 @@ window_run(ar_txn *t, const struct ar_resv *r, uint64_t need,
 		lo = slot_up(t, t->now);
 	if (hi > stop - 1)
 		hi = stop - 1;
-	if ((rc = longest_run(t, r->cls, need, o, lo, hi, stop, INT64_MAX,
-	    &ws, &we)) != 0)
+	if ((rc = longest_run(t, r->cls, r->pool, need, o, lo, hi, stop,
+	    INT64_MAX, &ws, &we)) != 0)
 		return rc;
 	if (ws != -1 && we - ws > *e - *s) {
 		*s = ws;
@@ -326,7 +327,7 @@ ar_furthest(ar_txn *t, uint64_t id, unsigned flags, struct ar_answer *ans)
 	ans->end = r.end;
 	/* Where it is, on from its end; or elsewhere in its window. */
 	s = s0;
-	if ((rc = run_end(t, r.cls, need, &o, o.from, stop, &e)) != 0)
+	if ((rc = run_end(t, r.cls, r.pool, need, &o, o.from, stop, &e)) != 0)
 		return rc;
 	own_end = e;
 	if ((flags & AR_WINDOW) && !started && r.expires == 0 &&
@@ -362,7 +363,7 @@ ar_furthest(ar_txn *t, uint64_t id, unsigned flags, struct ar_answer *ans)
 			ans->reason = AR_R_HORIZON;
 		else {
 			sp = (struct span){ own_end, own_end, 1, own_end < e0 ?
-			    0 : need, r.cls };
+			    0 : need, r.cls, r.pool };
 			if ((rc = fit_refusal(t, &sp, own_end, 1,
 			    &ans->reason)) != 0)
 				return rc;

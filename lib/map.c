@@ -46,6 +46,7 @@ struct item {
 	uint64_t id;
 	int64_t s, e;           /* slots */
 	uint32_t nodes;
+	uint32_t pool;          /* the pool its hosts are of */
 	int fixed;              /* its hosts may not change */
 	int named;              /* ... since it named them */
 	int history;            /* ended by the clock: reported, not mapped */
@@ -414,6 +415,7 @@ plan_resv(struct plan *p, const struct ar_resv *r, int history)
 	it->s = r->start / t->m.slot;
 	it->e = r->end / t->m.slot;
 	it->nodes = r->nodes;
+	it->pool = r->pool;
 	it->history = history;
 	if ((rc = entry_get(t, KV_MAP, r->id, it, &found)) != 0)
 		return rc;
@@ -645,6 +647,15 @@ sweep_other(struct sweeper *w, struct item *it, uint64_t *pin)
 	}
 	if ((rc = hostset_minus(&w->avail, &w->free_, &w->blocked)) != 0)
 		return rc;
+	/* A store of several pools: its pool's hosts only. */
+	if (w->p->t->npools > 1) {
+		if (it->pool >= w->p->t->npools)
+			return AR_ECORRUPT;
+		if ((rc = hostset_minus(&w->tmp, &w->avail,
+		    &w->p->t->lay.pool[it->pool].others)) != 0)
+			return rc;
+		hostset_swap(&w->avail, &w->tmp);
+	}
 	if (w->p->tracked) {
 		if (!it->anywhere && (rc = off_tracked(w, it->s)) != 0)
 			return rc;
@@ -1040,6 +1051,7 @@ map_verify(ar_txn *t, int (*fn)(const struct map_got *, void *), void *arg,
 		g.start = p.it[i].s;
 		g.end = p.it[i].e;
 		g.nodes = p.it[i].nodes;
+		g.pool = p.it[i].pool;
 		g.hosts = p.it[i].got.r;
 		g.nruns = p.it[i].got.n;
 		rc = fn(&g, arg);

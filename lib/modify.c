@@ -35,7 +35,11 @@ new_span(ar_txn *t, const struct ar_request *rq, const struct ar_resv *was,
 	int64_t slot = t->m.slot, s0 = was->start / slot, end;
 	int rc;
 
-	if ((rc = to_span(t, rq, 0, sp, ans)) != 0)
+	/* It keeps its pool. */
+	t->keep_pool = was->pool + 1;
+	rc = to_span(t, rq, 0, sp, ans);
+	t->keep_pool = 0;
+	if (rc != 0)
 		return rc;
 	sp->cls = ans->cls = was->cls;
 	ans->status = AR_REFUSED;
@@ -77,7 +81,8 @@ hold(ar_txn *t, const struct ar_resv *r, const uint32_t *hosts, int add)
 
 	if (from < t->base)
 		from = t->base;
-	if ((rc = fit_add(t, r->cls, from, to, add ? need : -need)) != 0 ||
+	if ((rc = fit_add(t, r->cls, r->pool, from, to,
+	    add ? need : -need)) != 0 ||
 	    (rc = resv_list(t, r, add)) != 0)
 		return rc;
 	return r->named ? map_pin(t, r, hosts, r->nodes, add) : 0;

@@ -52,7 +52,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	size_t ulen = strlen(r->user), jlen = strlen(r->job);
 	size_t klen = strlen(r->client_key), text = ulen + jlen + klen;
 	size_t alen = strlen(r->account);
-	int sched = r->resv_flags != 0 || alen != 0;
+	int sched = r->resv_flags != 0 || alen != 0 || r->pool != 0;
 	struct kv_val kv = { 8, key }, v = { sizeof(d) + text, buf };
 
 	memset(&d, 0, sizeof(d));
@@ -95,6 +95,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 		memset(&dc, 0, sizeof(dc));
 		dc.flags = r->resv_flags;
 		dc.account_len = (uint16_t)alen;
+		dc.pool = (uint16_t)r->pool;
 		memcpy(buf + sizeof(d) + text, &dc, sizeof(dc));
 		memcpy(buf + sizeof(d) + text + sizeof(dc), r->account, alen);
 		text += sizeof(dc) + alen;
@@ -237,7 +238,7 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 		memcpy(&dc, (const char *)v->data + size, sizeof(dc));
 		if (dc.account_len > AR_LABEL_MAX ||
 		    (dc.flags & ~(uint32_t)AR_RESV_MAINT) != 0 ||
-		    (dc.flags == 0 && dc.account_len == 0))
+		    (dc.flags == 0 && dc.account_len == 0 && dc.pool == 0))
 			return AR_ECORRUPT;
 		account = (const char *)v->data + size + sizeof(dc);
 		size += sizeof(dc) + dc.account_len;
@@ -260,6 +261,7 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	r->pieces = ds.pieces;
 	r->expires = expires;
 	r->resv_flags = dc.flags;
+	r->pool = dc.pool;
 	memcpy(r->account, account, dc.account_len);
 	r->account[dc.account_len] = '\0';
 	if (size != body) {
@@ -569,7 +571,7 @@ retire_at(ar_txn *t, struct ar_resv *r, int64_t from, int cut,
 		from = first;
 	if (from < t->base)
 		from = t->base;
-	if (from < to && (rc = fit_add(t, r->cls, from, to,
+	if (from < to && (rc = fit_add(t, r->cls, r->pool, from, to,
 	    -(int64_t)r->nodes * r->jobs)) != 0)
 		return rc;
 	if ((rc = resv_index(t, r, 0)) != 0)

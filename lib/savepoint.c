@@ -29,8 +29,13 @@ txn_save(ar_txn *t, struct savepoint *sp)
 	}
 	sp->moved = NULL;
 	sp->nlimits = 1;
+	sp->npools = 0;
 	for (uint32_t i = 2; i <= t->pr.n; i++, sp->nlimits++)
 		if ((rc = ring_save(t, &t->limit[i], &sp->limit[i])) != 0)
+			goto fail;
+	for (uint32_t p = 0; t->npools > 1 && p < t->npools; p++,
+	    sp->npools++)
+		if ((rc = ring_save(t, &t->pool[p], &sp->pool[p])) != 0)
 			goto fail;
 	if ((rc = slots_flush(t)) != 0)
 		goto fail;
@@ -59,6 +64,8 @@ fail:
 	ring_release(&sp->idle);
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_release(&sp->limit[i]);
+	for (uint32_t p = 0; p < sp->npools; p++)
+		ring_release(&sp->pool[p]);
 	free(sp->moved);
 	return rc;
 }
@@ -71,6 +78,8 @@ txn_restore(ar_txn *t, struct savepoint *sp)
 	ring_restore(&t->idle, &sp->idle);
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_restore(&t->limit[i], &sp->limit[i]);
+	for (uint32_t p = 0; p < sp->npools; p++)
+		ring_restore(&t->pool[p], &sp->pool[p]);
 	slots_discard(t);
 	t->txn = sp->parent;
 	t->gen++;               /* the child's pages are gone */
@@ -103,6 +112,8 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 
 	for (uint32_t i = 2; i <= sp->nlimits && rc == 0; i++)
 		rc = ring_flush_chunks(t, &t->limit[i]);
+	for (uint32_t p = 0; p < sp->npools && rc == 0; p++)
+		rc = ring_flush_chunks(t, &t->pool[p]);
 	if (rc != 0 || (rc = ring_flush_chunks(t, &t->ring)) != 0 ||
 	    (rc = ring_flush_chunks(t, &t->idle)) != 0 ||
 	    (rc = slots_flush(t)) != 0) {
@@ -123,6 +134,8 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 	ring_release(&sp->idle);
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_release(&sp->limit[i]);
+	for (uint32_t p = 0; p < sp->npools; p++)
+		ring_release(&sp->pool[p]);
 	free(sp->moved);
 	return 0;
 }

@@ -17,6 +17,63 @@
 
 
 /*
+ * The pool a request takes its hosts from, of the pools its partition
+ * and features make eligible, in their order: the one where it fits
+ * first (the earliest start; a tie to the first), else the first that
+ * has the hosts it needs, where moving others may still make room.  A
+ * request needing more hosts than every eligible pool has is refused as
+ * capacity.  EINVAL: an unknown partition or feature, or named hosts in
+ * a store of several pools.
+ */
+static int
+span_pool(ar_txn *t, const struct ar_request *rq, struct span *sp,
+    struct ar_answer *ans)
+{
+	uint32_t pools[AR_POOLS_MAX], n, first = UINT32_MAX;
+	int64_t s, best = -1;
+	int rc;
+
+	sp->pool = 0;
+	if (t->keep_pool != 0) {
+		pools[0] = t->keep_pool - 1;
+		n = 1;
+	} else if ((rc = layout_eligible(t, rq->partition, rq->features,
+	    pools, &n)) != 0)
+		return rc;
+	if (t->npools == 1) {
+		if (n == 0)
+			ans->reason = AR_R_CAPACITY;
+		return 0;
+	}
+	if (rq->nhosts > 0)
+		return EINVAL;
+	for (uint32_t i = 0; i < n && first == UINT32_MAX; i++)
+		if (t->lay.pool[pools[i]].count >= sp->need)
+			first = pools[i];
+	if (first == UINT32_MAX) {
+		ans->reason = AR_R_CAPACITY;
+		return 0;
+	}
+	sp->pool = ans->pool = first;
+	if (ans->reason != AR_R_NONE)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (t->lay.pool[pools[i]].count < sp->need)
+			continue;
+		if ((rc = fit_first(t, sp->cls, pools[i], sp->first,
+		    best == -1 ? sp->last : best - 1, sp->slots, sp->need,
+		    &s)) != 0)
+			return rc;
+		if (s != -1) {
+			best = s;
+			sp->pool = pools[i];
+		}
+	}
+	ans->pool = sp->pool;
+	return 0;
+}
+
+/*
  * Reduce a request to slots and decide whether it can be considered at
  * all: ans->reason says why not.  The window is clipped to the part that
  * is neither past nor beyond the horizon.
@@ -78,21 +135,23 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 		else if (sp->last > end - sp->slots)
 			sp->last = end - sp->slots;
 	}
-	return 0;
+	return span_pool(t, rq, sp, ans);
 }
 
 /* Fill in the interval found at slot s and the least free count over it. */
 int
 place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans)
 {
+	/* A store of several pools tells the free hosts of the pool. */
+	struct ring *r = t->npools > 1 ? &t->pool[sp->pool] : &t->ring;
 	uint32_t peak;
 	int rc;
 
-	if ((rc = ring_peak(t, &t->ring, s, s + sp->slots, &peak)) != 0)
+	if ((rc = ring_peak(t, r, s, s + sp->slots, &peak)) != 0)
 		return rc;
 	ans->start = s * t->m.slot;
 	ans->end = (s + sp->slots) * t->m.slot;
-	ans->free = t->m.nodes - peak;
+	ans->free = r->capacity - peak;
 	return 0;
 }
 
@@ -122,8 +181,8 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 			*s = -1;
 			break;
 		}
-		if ((rc = fit_first(t, sp->cls, *s + 1, hi, sp->slots, sp->need,
-		    s)) != 0)
+		if ((rc = fit_first(t, sp->cls, sp->pool, *s + 1, hi, sp->slots,
+		    sp->need, s)) != 0)
 			return rc;
 	}
 	return 0;
@@ -227,8 +286,8 @@ search_rigid(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	ans->status = AR_UNAVAILABLE;
 	if (ans->reason != AR_R_NONE)
 		return 0;
-	if ((rc = fit_first(t, sp.cls, sp.first, sp.last, sp.slots, sp.need,
-	    &s)) != 0)
+	if ((rc = fit_first(t, sp.cls, sp.pool, sp.first, sp.last, sp.slots,
+	    sp.need, &s)) != 0)
 		return rc;
 	if (s == -1) {
 		if ((rc = fit_refusal(t, &sp, sp.last, 1, &ans->reason)) != 0)
@@ -314,8 +373,8 @@ suggest_more(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 
 	for (size_t r = 0; r < runs && *n < k && rc == 0; r++) {
 		first = alts[r].start / t->m.slot;
-		if ((rc = fit_end(t, sp->cls, first, hi + sp->slots, sp->need,
-		    &bad)) != 0)
+		if ((rc = fit_end(t, sp->cls, sp->pool, first, hi + sp->slots,
+		    sp->need, &bad)) != 0)
 			break;
 		last = bad - sp->slots < hi ? bad - sp->slots : hi;
 		if (last <= first)
@@ -371,7 +430,7 @@ suggest_rigid(ar_txn *t, const struct ar_request *rq, int64_t limit,
 	hi = sp.first + limit / t->m.slot;
 	if (hi > end)
 		hi = end;
-	if ((rc = fit_first(t, sp.cls, sp.first, hi, sp.slots, sp.need,
+	if ((rc = fit_first(t, sp.cls, sp.pool, sp.first, hi, sp.slots, sp.need,
 	    &s)) != 0 || (s != -1 && (rc = fit_mapped(t, rq, &sp, hi, &s,
 	    &alts[0].conflict)) != 0))
 		return rc;
@@ -382,7 +441,7 @@ suggest_rigid(ar_txn *t, const struct ar_request *rq, int64_t limit,
 			return rc;
 		if (++*n == k)
 			break;
-		if ((rc = fit_next(t, sp.cls, s, hi, sp.slots, sp.need,
+		if ((rc = fit_next(t, sp.cls, sp.pool, s, hi, sp.slots, sp.need,
 		    &s)) != 0 || (s != -1 && (rc = fit_mapped(t, rq, &sp, hi,
 		    &s, &alts[0].conflict)) != 0))
 			return rc;

@@ -117,12 +117,13 @@ free_runs(ar_txn *t, const struct span *sp, int64_t from, int64_t to,
 
 	*n = 0;
 	while (from < to) {
-		if ((rc = fit_first(t, sp->cls, from, to - 1, 1, sp->need,
-		    &s)) != 0)
+		if ((rc = fit_first(t, sp->cls, sp->pool, from, to - 1, 1,
+		    sp->need, &s)) != 0)
 			return rc;
 		if (s == -1)
 			break;
-		if ((rc = fit_end(t, sp->cls, s, to, sp->need, &e)) != 0)
+		if ((rc = fit_end(t, sp->cls, sp->pool, s, to, sp->need,
+		    &e)) != 0)
 			return rc;
 		if (e - s >= least) {
 			if (array_room(runs, cap, *n + 1, sizeof(**runs)) != 0)

@@ -94,7 +94,9 @@ meta_read(struct kv_txn *txn, struct meta *m)
 	    m->horizon > HORIZON_MAX_SLOTS || m->clock < 0 ||
 	    m->clock > TIME_MAX || m->purged < 0 || m->purged > m->clock ||
 	    m->chunks != (m->horizon + CHUNK_SLOTS - 1) / CHUNK_SLOTS + 1 ||
-	    (m->mode & ~(uint32_t)(META_SIMULATED | META_ROLE_OWNERS)) != 0)
+	    (m->mode & ~(uint32_t)(META_SIMULATED | META_ROLE_OWNERS |
+	    META_LAYOUT)) != 0 ||
+	    ((m->mode & META_LAYOUT) && m->format < 9))
 		return AR_ECORRUPT;
 	return m->format == AR_FORMAT_VERSION ? 0 : AR_EUPGRADE;
 }
@@ -113,26 +115,38 @@ meta_put(ar_txn *t)
 }
 
 int
-hosts_put(struct kv_txn *txn, const char *text)
+meta_text_put(struct kv_txn *txn, const struct kv_val *key, const char *text)
 {
 	struct kv_val v = { strlen(text) + 1, (void *)text };
 
-	return kv_put(txn, KV_META, &hosts_key, &v, 0);
+	return kv_put(txn, KV_META, key, &v, 0);
+}
+
+int
+meta_text_get(struct kv_txn *txn, const struct kv_val *key, const char **text)
+{
+	struct kv_val v;
+	int rc;
+
+	if ((rc = kv_get(txn, KV_META, key, &v)) != 0)
+		return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
+	if (v.size == 0 || memchr(v.data, '\0', v.size) !=
+	    (char *)v.data + v.size - 1)
+		return AR_ECORRUPT;
+	*text = v.data;
+	return 0;
+}
+
+int
+hosts_put(struct kv_txn *txn, const char *text)
+{
+	return meta_text_put(txn, &hosts_key, text);
 }
 
 int
 ar_hosts(ar_txn *t, const char **names)
 {
-	struct kv_val v;
-	int rc;
-
-	if ((rc = kv_get(t->txn, KV_META, &hosts_key, &v)) != 0)
-		return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
-	if (v.size == 0 || memchr(v.data, '\0', v.size) !=
-	    (char *)v.data + v.size - 1)
-		return AR_ECORRUPT;
-	*names = v.data;
-	return 0;
+	return meta_text_get(t->txn, &hosts_key, names);
 }
 
 

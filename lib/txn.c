@@ -57,7 +57,7 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	if ((rc = ring_begin(&t->ring, t->m.chunks, t->m.nodes, t->base,
 	    t->m.horizon)) != 0 || (rc = ring_begin(&t->idle, t->m.chunks,
 	    t->m.nodes, t->base, t->m.horizon)) != 0 ||
-	    (rc = classes_begin(t)) != 0 ||
+	    (rc = classes_begin(t)) != 0 || (rc = layout_begin(t)) != 0 ||
 	    (rc = unused_begin(t)) != 0 ||
 	    (write && ((rc = holds_expire(t)) != 0 ||
 	    (rc = reclaim_due(t)) != 0)))
@@ -88,6 +88,7 @@ txn_destroy(ar_txn *t)
 static void
 txn_free(ar_txn *t)
 {
+	layout_end(t);
 	if (t->s->spare == NULL)
 		t->s->spare = t;
 	else
@@ -103,6 +104,8 @@ ar_txn_commit(ar_txn *t)
 	resv_cursor_close(t);
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = ring_flush(t, &t->limit[i]);
+	for (uint32_t p = 0; t->npools > 1 && p < t->npools && rc == 0; p++)
+		rc = ring_flush(t, &t->pool[p]);
 	if (rc != 0 || (rc = slots_flush(t)) != 0 ||
 	    (rc = ring_flush(t, &t->ring)) != 0 ||
 	    (rc = ring_flush(t, &t->idle)) != 0)
@@ -139,6 +142,9 @@ txn_changed(const ar_txn *t)
 		return 1;
 	for (size_t i = 2; i < sizeof(t->limit) / sizeof(t->limit[0]); i++)
 		if (ring_pending(&t->limit[i]))
+			return 1;
+	for (uint32_t p = 0; t->npools > 1 && p < t->npools; p++)
+		if (ring_pending(&t->pool[p]))
 			return 1;
 	m.clock = t->begun.clock;
 	return memcmp(&m, &t->begun, sizeof(m)) != 0;
@@ -184,5 +190,6 @@ ar_close(ar_store *s)
 		return;
 	if (s->spare != NULL)
 		txn_destroy(s->spare);
+	layout_free(&s->lay);
 	store_close(s);
 }

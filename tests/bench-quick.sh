@@ -136,6 +136,7 @@ expect_err
 expect_lines 1 '^== SDSC-BLUE-2000, shuffled order: '
 expect_lines 5 "^  check: .* = the floor's$"
 expect_lines 0 'MISMATCH'
+expect_lines 1 '^  ar on 4 partitions with borrowing \([0-9]+ granted'
 for part in 'Cost curve' 'Horizon' 'ar-report --usage' \
     'ar_modify against' 'holds' 'One invocation'; do
 	expect_lines 1 "^== $part"

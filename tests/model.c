@@ -69,7 +69,8 @@ static struct ar_request
 request(struct model *m, int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 };
+	    NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL,
+	    NULL };
 
 	(void)m;
 	return rq;

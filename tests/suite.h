@@ -68,7 +68,8 @@ static inline struct ar_request
 request(int64_t start, int64_t duration, uint32_t nodes)
 {
 	struct ar_request rq = { start, start, duration, nodes, 1, 1000,
-	    NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 };
+	    NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL,
+	    NULL };
 
 	return rq;
 }

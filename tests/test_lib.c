@@ -1500,7 +1500,7 @@ static uint64_t
 rearrange_run(unsigned flags, int *bad_moves)
 {
 	struct ar_config cfg = { 10, 300, 86400, 1 << 30, -1, NULL,
-	    AR_SIMULATED };
+	    AR_SIMULATED, NULL };
 	uint64_t granted = 0, bad;
 	ar_store *s;
 	ar_txn *t;
@@ -1590,7 +1590,7 @@ static void
 bucket_run(uint32_t nodes, uint64_t seed)
 {
 	struct ar_config cfg = { nodes, 300, 3 * 86400, 1 << 30, -1, NULL,
-	    AR_SIMULATED };
+	    AR_SIMULATED, NULL };
 	static uint64_t ids[20000], kept[20000];
 	size_t nids = 0, nkept;
 	uint64_t bad, live_before = 0;

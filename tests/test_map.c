@@ -324,7 +324,7 @@ static void
 random_run(uint32_t nodes, uint64_t seed, int steps)
 {
 	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL,
-	    AR_SIMULATED };
+	    AR_SIMULATED, NULL };
 	struct guard *g = guard_new(&cfg);
 	uint64_t refused = 0, named = 0, moved = 0, granted = 0, bad;
 	int64_t now = T0;
@@ -454,7 +454,7 @@ static void
 longest_run(uint32_t nodes, uint64_t seed, int steps)
 {
 	struct ar_config cfg = { nodes, 60, 240 * 60, 1 << 28, -1, NULL,
-	    AR_SIMULATED };
+	    AR_SIMULATED, NULL };
 	uint64_t asked = 0, mapped_short = 0, extended = 0, moved = 0;
 	unsigned flags;
 	int64_t now = T0, hend;
@@ -589,7 +589,8 @@ static struct ar_request
 thesis(int64_t es, int64_t ls, int64_t te, uint32_t jobs)
 {
 	struct ar_request rq = { T0 + 300 * es, T0 + 300 * ls, 300 * te, 1,
-	    jobs, 1000, NULL, NULL, AR_LATER, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 };
+	    jobs, 1000, NULL, NULL, AR_LATER, NULL, NULL, 0, 0, 0, NULL, NULL,
+	    0, 0, 0, NULL, NULL };
 
 	return rq;
 }
@@ -611,7 +612,7 @@ test_table34(void)
 		{ 15, 15, 3, 1 },
 	};
 	struct ar_config cfg = { 5, 300, 86400, 1 << 26, -1, "cn[0-4]",
-	    AR_SIMULATED };
+	    AR_SIMULATED, NULL };
 	struct guard *g = guard_new(&cfg);
 	const struct ar_placed *gr, *mv;
 	struct ar_request rq;
@@ -802,9 +803,9 @@ static void
 test_empty(void)
 {
 	struct ar_config cfg = { 4, 60, 240 * 60, 1 << 26, -1, NULL,
-	    AR_SIMULATED };
+	    AR_SIMULATED, NULL };
 	struct ar_request rq = { T0 + 60, T0 + 60, 60, 1, 1, 1000, NULL,
-	    NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 };
+	    NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL, NULL };
 	uint64_t ids[] = { 1, 2 }, bad;
 	struct ar_answer a;
 	struct ar_resv r;
@@ -857,7 +858,7 @@ static void
 test_tracked(void)
 {
 	struct ar_config cfg = { 8, 60, 240 * 60, 1 << 26, -1, NULL,
-	    AR_SIMULATED };
+	    AR_SIMULATED, NULL };
 	static const uint32_t h23[] = { 2, 3 };
 	struct ar_request rq = { .earliest = T0 + 1800, .latest = T0 + 1800,
 	    .duration = 1800, .nodes = 2, .jobs = 1, .owner = 1000 };
@@ -966,13 +967,13 @@ static void
 test_tampered(void)
 {
 	struct ar_config cfg = { 6, 60, 240 * 60, 1 << 26, -1, "cn[1-6]",
-	    AR_SIMULATED };
+	    AR_SIMULATED, NULL };
 	static const uint32_t h01[] = { 0, 1 }, h23[] = { 2, 3 };
 	unsigned char key1[8], key2[8], pin3[16], pin4[16], v1[256];
 	struct kv_val k = { 8, key2 }, v;
 	struct disk_map d;
 	struct ar_request rq = { T0 + 600, T0 + 600, 600, 2, 1, 1000, NULL,
-	    NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 };
+	    NULL, 0, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL, NULL };
 	struct ar_answer a;
 	size_t len;
 	const char *dir = store_path("tampered");

@@ -23,6 +23,8 @@ struct arb {
 	int by_fit;             /* ar_backend_fit: grants name their hosts */
 	enum ar_fit fit;        /* ... chosen so */
 	uint64_t placed, runs;  /* grants on hosts so chosen, their runs */
+	int partitioned;        /* ar_backend_partitions: requests ask for
+				   a partition */
 };
 
 static int
@@ -139,14 +141,34 @@ arb_run(const struct backend *b, const struct trace *tr, size_t from,
 	return 0;
 }
 
+/*
+ * The host study's cluster of 4 partitions (README), 64 hosts, and
+ * which partition a request asks by its place in the trace: half
+ * batch, a quarter bigmem, an eighth gpu, an eighth debug.
+ */
+static const char four_partitions[] =
+    "hosts=node[01-32] partition=batch\n"
+    "hosts=big[01-16] partition=bigmem features=mem1t\n"
+    "hosts=gpu[01-04] partition=gpu features=a100\n"
+    "hosts=gpu[05-08] partition=gpu features=a100,nvlink\n"
+    "hosts=dbg[01-08] partition=debug\n"
+    "partition=batch default=yes borrow=debug,bigmem,gpu\n"
+    "partition=bigmem borrow=batch\n"
+    "partition=debug borrow=batch\n";
+static const char *const partition_of[8] = { "batch", "batch", "batch",
+    "batch", "bigmem", "bigmem", "gpu", "debug" };
+
 static void
-request(const struct req *q, int64_t start, struct ar_request *rq)
+request(const struct arb *x, const struct req *q, int64_t start,
+    struct ar_request *rq)
 {
 	memset(rq, 0, sizeof(*rq));
 	rq->earliest = rq->latest = start;
 	rq->duration = q->dur;
 	rq->nodes = q->nodes;
 	rq->jobs = 1;
+	if (x->partitioned)
+		rq->partition = partition_of[q->idx % 8];
 }
 
 static int
@@ -157,7 +179,7 @@ arb_search(void *ctx, const struct req *q, enum fit *f)
 	struct ar_answer ans;
 	int rc;
 
-	request(q, q->start, &rq);
+	request(x, q, q->start, &rq);
 	if ((rc = ar_search(x->t, &rq, &ans)) != 0)
 		return rc;
 	/* Hosts (pins in the plan): the plan with it would not map at its
@@ -165,8 +187,9 @@ arb_search(void *ctx, const struct req *q, enum fit *f)
 	if (ans.status == AR_AVAILABLE)
 		*f = FIT;
 	else if (ans.reason == AR_R_FULL || ans.reason == AR_R_BOOKING ||
-	    ans.reason == AR_R_HOSTS)
-		*f = FULL;
+	    ans.reason == AR_R_HOSTS ||
+	    (x->partitioned && ans.reason == AR_R_CAPACITY))
+		*f = FULL;     /* (more nodes than its pools: never fits) */
 	else if (ans.reason == AR_R_HORIZON)
 		*f = BEYOND;
 	else {
@@ -186,7 +209,7 @@ arb_suggest(void *ctx, const struct req *q, int64_t *start)
 	size_t n;
 	int rc;
 
-	request(q, q->start, &rq);
+	request(x, q, q->start, &rq);
 	if ((rc = ar_suggest(x->t, &rq, SUGGEST_LIMIT, &alt, 1, &n)) != 0)
 		return rc;
 	*start = n == 1 ? alt.start : -1;
@@ -230,7 +253,7 @@ arb_add(void *ctx, const struct req *q, int64_t start, int64_t *granted)
 	struct ar_answer ans;
 	int rc;
 
-	request(q, start, &rq);
+	request(x, q, start, &rq);
 	if (x->by_fit)
 		return add_by_fit(x, &rq, granted);
 	if ((rc = ar_add(x->t, &rq, &ans)) != 0)
@@ -239,8 +262,11 @@ arb_add(void *ctx, const struct req *q, int64_t start, int64_t *granted)
 	return 0;
 }
 
-int
-ar_backend(struct backend *b, const char *dir, int64_t clock, size_t group)
+/* ar_backend, its store made of the host description layout, or of
+ * 64 nodes (NULL). */
+static int
+backend_make(struct backend *b, const char *dir, int64_t clock, size_t group,
+    const char *layout)
 {
 	struct ar_config cfg;
 	struct arb *x;
@@ -250,8 +276,10 @@ ar_backend(struct backend *b, const char *dir, int64_t clock, size_t group)
 		return fail("backend", ENOMEM);
 	snprintf(x->dir, sizeof(x->dir), "%s", dir);
 	x->group = group;
+	x->partitioned = layout != NULL;
 	ar_config_default(&cfg);
 	cfg.flags = AR_SIMULATED;
+	cfg.layout = layout;
 	if ((rc = ar_create(dir, &cfg, clock)) != 0 ||
 	    (rc = ar_open(dir, 0, &x->s)) != 0) {
 		free(x);
@@ -272,6 +300,23 @@ ar_backend(struct backend *b, const char *dir, int64_t clock, size_t group)
 	b->period = NULL;
 	b->hook = NULL;
 	return 0;
+}
+
+int
+ar_backend(struct backend *b, const char *dir, int64_t clock, size_t group)
+{
+	return backend_make(b, dir, clock, group, NULL);
+}
+
+int
+ar_backend_partitions(struct backend *b, const char *dir, int64_t clock,
+    size_t group)
+{
+	int rc;
+
+	if ((rc = backend_make(b, dir, clock, group, four_partitions)) == 0)
+		b->name = "ar, 4 partitions";
+	return rc;
 }
 
 void

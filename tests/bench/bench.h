@@ -250,6 +250,10 @@ void structure_memory(const struct backend *b, double *mean, size_t *peak);
 /* arstore.c: the ar library, in process */
 int ar_backend(struct backend *b, const char *dir, int64_t clock,
     size_t group);
+/* The same on the host study's 4 partitions with borrowing (README),
+ * each request asking for a partition by its place in the trace. */
+int ar_backend_partitions(struct backend *b, const char *dir, int64_t clock,
+    size_t group);
 int ar_backend_close(struct backend *b, const char *label);
 /* Give ar's store price classes (its name says so); 0 or ar's code. */
 struct ar_pricing;

@@ -151,9 +151,9 @@ expect_out
 expect_err <<'EOF'
 ar-suggest: option '--limit': duration needs a unit: '0'
 usage: ar-suggest [-jV] [-s store] [--now time] [--wait duration] [--upgrade]
-                  [--create [--nodes n | --hosts list] [--slot duration]
-                    [--horizon duration] [--max-size mib] [--group group]
-                    [--owners uid | role]] [--simulated]
+                  [--create [--nodes n | --hosts list | --hosts-from file]
+                    [--slot duration] [--horizon duration] [--max-size mib]
+                    [--group group] [--owners uid | role]] [--simulated]
                   [-l limit] [-k count] [--fit first | best | worst] [--longest | --extend [--move]] [key=value ...] | --frames [--from time] [--to time]
 EOF
 expect_check
