@@ -25,3 +25,23 @@ EOF
 run ar-report --usage --by pool
 expect_exit 2
 expect_err "ar-report: option '--by': unknown label 'pool' (use user, job, class or partition)"
+
+begin 'partitions: ar-map --svg groups the hosts by partition, each named and ruled off'
+two_partitions
+run ar-add start=+1h duration=2h nodes=4
+run ar-add start=+1h duration=1h nodes=2 partition=gpu
+run ar-map --svg "$D/plan.svg" --to +4h
+expect_exit 0
+# The names beside the rows, top down: the partitions' where each
+# begins, batch (the default) first though gpu's hosts sort first.
+rows() {
+	sed -n 's/^<text \(class="partition" \)\{0,1\}x="[0-9]*" y="\([0-9.]*\)"[^>]*>\([a-z0-9]*\)<\/text>$/\2 \3/p' "$1" |
+	    sort -n -s -k1,1 | cut -d' ' -f2
+}
+run rows "$D/plan.svg"
+expect_out batch n1 n2 n3 n4 gpu g1 g2
+run grep -c '^<line x1="2"' "$D/plan.svg"
+expect_out 1
+# Each reservation one bar: its hosts are rows in a run.
+run grep -c 'class="resv"' "$D/plan.svg"
+expect_out 2
