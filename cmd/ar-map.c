@@ -169,7 +169,9 @@ id_record(const struct ar_mapped *m, void *arg)
 /*
  * A Gantt chart: hosts down the side, time across, a labelled bar per
  * reservation and run of hosts (the thesis's Figure 3.13), coloured by
- * its user label, with a legend of them under the time axis.
+ * its user label, with a legend of them under the time axis.  In a store
+ * of several partitions the hosts are grouped by partition, each group
+ * named beside its hosts and ruled off from the next.
  */
 #define GANTT_USERS 7           /* users with a colour of their own */
 
@@ -179,13 +181,17 @@ struct gantt {
 	struct chart_time a;    /* the time drawn, across */
 	int64_t now;            /* the clock's line */
 	size_t hosts;
+	uint32_t *row_of;       /* each host's row; NULL: its index */
+	uint32_t *host_at;      /* ... and each row's host */
 	double row;             /* pixels per host */
+	double left;            /* room for the names beside the rows */
 	char users[GANTT_USERS][AR_LABEL_MAX + 1];      /* in order of */
 	size_t nusers;          /* first appearance */
 	int others;             /* users beyond them were drawn */
 };
 
 #define GANTT_LEFT 90.0         /* room for host names */
+#define GANTT_PART 80.0         /* ... and for partition names, left of them */
 #define GANTT_TOP 50.0          /* room for the title and "now" */
 #define GANTT_WIDTH 900.0
 
@@ -201,35 +207,112 @@ gantt_bottom(const struct gantt *g)
 	return GANTT_TOP + g->row * (double)g->hosts;
 }
 
-static void
-gantt_begin(struct gantt *g)
+/* The row of host i. */
+static uint32_t
+gantt_row(const struct gantt *g, uint32_t i)
+{
+	return g->row_of != NULL ? g->row_of[i] : i;
+}
+
+/*
+ * In a store of several partitions: the rows, partition by partition
+ * (each partition's pools in order), each partition named beside its
+ * first row and ruled off from the one before.
+ */
+static int
+gantt_partitions(struct gantt *g, const struct ar_partition *parts,
+    size_t nparts, const struct ar_pool *pools, size_t npools)
+{
+	const struct ar_hostlist *all = cmd_hosts(g->x);
+	struct ar_hostlist pool;
+	char err[AR_ERRMAX];
+	uint32_t next = 0, first;
+	int rc;
+
+	if (nparts < 2 || all == NULL)
+		return 0;
+	if ((g->row_of = calloc(g->hosts, sizeof(*g->row_of))) == NULL ||
+	    (g->host_at = calloc(g->hosts, sizeof(*g->host_at))) == NULL)
+		return ENOMEM;
+	for (size_t p = 0; p < nparts; p++) {
+		first = next;
+		for (size_t k = 0; k < npools; k++) {
+			uint32_t *idx;
+
+			if (pools[k].partition != p)
+				continue;
+			ar_hostlist_init(&pool);
+			if (ar_hostlist_parse(pools[k].hosts, &pool, err) != 0)
+				return AR_ECORRUPT;
+			if ((idx = calloc(pool.count, sizeof(*idx))) == NULL) {
+				ar_hostlist_free(&pool);
+				return ENOMEM;
+			}
+			rc = ar_hostlist_find_all(all, &pool, idx, err) != 0 ?
+			    AR_ECORRUPT : 0;
+			for (size_t i = 0; rc == 0 && i < pool.count &&
+			    next < g->hosts; i++) {
+				g->row_of[idx[i]] = next;
+				g->host_at[next++] = idx[i];
+			}
+			free(idx);
+			ar_hostlist_free(&pool);
+			if (rc != 0)
+				return rc;
+		}
+		textbuf_printf(&g->b, "<text class=\"partition\" x=\"%.0f\" "
+		    "y=\"%.1f\" font-weight=\"bold\">", 4.0, GANTT_TOP +
+		    g->row * (double)first + 12.0);
+		textbuf_xml(&g->b, parts[p].name);
+		textbuf_printf(&g->b, "</text>\n");
+		if (first > 0)
+			textbuf_printf(&g->b, "<line x1=\"%.0f\" y1=\"%.1f\" "
+			    "x2=\"%.0f\" y2=\"%.1f\" stroke=\"#444\"/>\n", 2.0,
+			    GANTT_TOP + g->row * (double)first, g->left +
+			    GANTT_WIDTH, GANTT_TOP + g->row * (double)first);
+	}
+	return next == g->hosts ? 0 : AR_ECORRUPT;
+}
+
+static int
+gantt_begin(struct gantt *g, ar_txn *t)
 {
 	const struct ar_hostlist *h = cmd_hosts(g->x);
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
 	char name[AR_HOSTNAME_MAX + 1];
-	size_t step;
+	size_t step, nparts, npools;
+	int rc;
 
+	if ((rc = ar_layout(t, &parts, &nparts, &pools, &npools)) != 0)
+		return rc;
 	g->row = g->hosts > 200 ? 2.0 : g->hosts > 50 ? 6.0 : 16.0;
-	g->a.x = GANTT_LEFT;
+	g->left = GANTT_LEFT + (nparts > 1 ? GANTT_PART : 0.0);
+	g->a.x = g->left;
 	g->a.w = GANTT_WIDTH;
 	g->nusers = 0;
 	g->others = 0;
-	chart_begin(&g->b, (int)(GANTT_LEFT + GANTT_WIDTH + 20.0),
+	chart_begin(&g->b, (int)(g->left + GANTT_WIDTH + 20.0),
 	    (int)(gantt_bottom(g) + 56.0));
-	chart_title(&g->b, GANTT_LEFT, 16, "The plan on hosts (time in UTC "
+	chart_title(&g->b, g->left, 16, "The plan on hosts (time in UTC "
 	    "across, hosts down)", g->x->dir, &g->a);
+	if ((rc = gantt_partitions(g, parts, nparts, pools, npools)) != 0)
+		return rc;
 	/* Host names, as many as fit. */
 	step = g->row >= 12.0 ? 1 : (size_t)(12.0 / g->row) + 1;
 	for (size_t i = 0; h != NULL && i < g->hosts; i += step) {
 		textbuf_printf(&g->b, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">",
-		    GANTT_LEFT - 6.0, GANTT_TOP + g->row * ((double)i + 0.5) +
+		    g->left - 6.0, GANTT_TOP + g->row * ((double)i + 0.5) +
 		    4.0);
-		textbuf_xml(&g->b, ar_hostlist_name(h, (uint32_t)i, name));
+		textbuf_xml(&g->b, ar_hostlist_name(h, g->host_at != NULL ?
+		    g->host_at[i] : (uint32_t)i, name));
 		textbuf_printf(&g->b, "</text>\n");
 	}
 	chart_time_axis(&g->b, &g->a, GANTT_TOP, gantt_bottom(g));
 	textbuf_printf(&g->b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
-	    "height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", GANTT_LEFT,
+	    "height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", g->left,
 	    GANTT_TOP, GANTT_WIDTH, g->row * (double)g->hosts);
+	return g->b.nomem ? ENOMEM : 0;
 }
 
 /* The colour of user's bars: the next free one when first met. */
@@ -260,11 +343,11 @@ gantt_bar(const struct ar_mapped *m, void *arg)
 
 	snprintf(label, sizeof(label), "%llu", (unsigned long long)m->r.id);
 	for (size_t i = 0, j; i < m->nhosts; i = j) {
-		/* One bar per run of consecutive hosts. */
-		for (j = i + 1; j < m->nhosts && m->hosts[j] == m->hosts[j - 1] +
-		    1; j++)
+		/* One bar per run of consecutive rows. */
+		for (j = i + 1; j < m->nhosts && gantt_row(g, m->hosts[j]) ==
+		    gantt_row(g, m->hosts[j - 1]) + 1; j++)
 			;
-		y = GANTT_TOP + g->row * (double)m->hosts[i];
+		y = GANTT_TOP + g->row * (double)gantt_row(g, m->hosts[i]);
 		h = g->row * (double)(j - i);
 		textbuf_printf(&g->b, "<g><title>reservation %s", label);
 		if (*m->r.user) {
@@ -293,10 +376,10 @@ gantt_end(struct gantt *g)
 
 	chart_now(&g->b, &g->a, g->now, GANTT_TOP, gantt_bottom(g));
 	for (i = 0; i < g->nusers; i++)
-		chart_legend(&g->b, GANTT_LEFT + 110.0 * (double)i, y,
+		chart_legend(&g->b, g->left + 110.0 * (double)i, y,
 		    user_fill[i], g->users[i][0] ? g->users[i] : "(no user)");
 	if (g->others)
-		chart_legend(&g->b, GANTT_LEFT + 110.0 * (double)i, y,
+		chart_legend(&g->b, g->left + 110.0 * (double)i, y,
 		    user_fill[GANTT_USERS], "other users");
 	textbuf_printf(&g->b, "</svg>\n");
 }
@@ -307,6 +390,7 @@ map_txn(ar_txn *t, void *arg)
 {
 	struct ctx *x = arg;
 	struct opts *o = x->data;
+	int rc;
 
 	x->outlen = 0;
 	o->next = 0;
@@ -318,7 +402,11 @@ map_txn(ar_txn *t, void *arg)
 		/* Drawn in memory, written to the file once committed. */
 		textbuf_free(&o->chart->b);
 		o->chart->now = ar_txn_now(t);
-		gantt_begin(o->chart);
+		free(o->chart->row_of);
+		free(o->chart->host_at);
+		o->chart->row_of = o->chart->host_at = NULL;
+		if ((rc = gantt_begin(o->chart, t)) != 0)
+			return rc;
 		return ar_map(t, o->flags, o->lo, o->hi, NULL, 0, gantt_bar,
 		    o->chart);
 	default:
@@ -468,6 +556,8 @@ whole(struct ctx *x, ar_store *s)
 		}
 	}
 	textbuf_free(&g.b);
+	free(g.row_of);
+	free(g.host_at);
 	return status;
 }
 

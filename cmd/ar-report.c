@@ -401,12 +401,13 @@ usage_args(struct ctx *x, ar_txn *t, int64_t *from, int64_t *to,
 	*window = 12 * i.config.slot;
 	*by = AR_BY_WINDOW;
 	if (op->by != NULL) {
-		for (b = 1; b < 4 && strcmp(op->by, cmd_usage_by_name(b)) != 0;
-		    b++)
+		for (b = 1; b <= AR_BY_PARTITION &&
+		    strcmp(op->by, cmd_usage_by_name(b)) != 0; b++)
 			;
-		if (b == 4) {
+		if (b > AR_BY_PARTITION) {
 			fprintf(stderr, "%s: option '--by': unknown label '%.40s' "
-			    "(use user, job or class)\n", x->cmd->name, op->by);
+			    "(use user, job, class or partition)\n",
+			    x->cmd->name, op->by);
 			return EINVAL;
 		}
 		*by = (enum ar_usage_by)b;

@@ -881,7 +881,8 @@ cmd_occurrence(struct ar_record *r, uint64_t id, uint64_t series,
 
 /* --- ar-report --usage's figures ------------------------------------- */
 
-static const char *const by_names[] = { "window", "user", "job", "class" };
+static const char *const by_names[] = { "window", "user", "job", "class",
+    "partition" };
 
 const char *
 cmd_usage_by_name(enum ar_usage_by by)

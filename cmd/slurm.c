@@ -51,6 +51,8 @@ struct held {
 	size_t nhosts;
 	int hosts_ok;
 	char *users, *accounts; /* "" for none */
+	char *partition;        /* PartitionName=, "" for none */
+	char *features;         /* Features=, as Slurm writes them */
 	int maint;
 	int wanted;             /* the plan has it */
 };
@@ -67,6 +69,10 @@ struct want {
 	unsigned flags;
 	char account[AR_LABEL_MAX + 1];
 	char users[AR_LABEL_MAX + 1];   /* Users=, "" for none */
+	char *partition;        /* PartitionName=: its pool's partition in
+				   a store of several; else "" */
+	char *features;         /* Features=: its pool's, joined by '&';
+				   "" for none */
 	char problem[200];      /* why it cannot go to Slurm, or "" */
 	int acked;              /* the ledger says Slurm had it */
 	struct held *h;
@@ -96,6 +102,10 @@ struct sync {
 	struct op *op;
 	size_t nop, opcap;
 	int nomem;
+	/* The store's layout, while the plan is read. */
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	size_t nparts, npools;
 };
 
 static char *
@@ -194,7 +204,7 @@ held_parse(struct sync *y, char *line)
 	struct held h;
 	char *tok, *save, *v, *name = NULL, *start = NULL, *end = NULL;
 	char *nodes = NULL, *users = NULL, *accounts = NULL, *flags = NULL;
-	char *state = NULL;
+	char *state = NULL, *partition = NULL, *features = NULL;
 
 	memset(&h, 0, sizeof(h));
 	for (tok = strtok_r(line, " ", &save); tok != NULL;
@@ -220,6 +230,10 @@ held_parse(struct sync *y, char *line)
 			flags = v;
 		else if (strcmp(tok, "State") == 0)
 			state = v;
+		else if (strcmp(tok, "PartitionName") == 0)
+			partition = v;
+		else if (strcmp(tok, "Features") == 0)
+			features = v;
 	}
 	if (name == NULL || (h.id = owned(y, name)) == 0)
 		return 0;       /* not ours: the operator's */
@@ -239,6 +253,8 @@ held_parse(struct sync *y, char *line)
 	if ((h.nodes = strdup(nodes ? nodes : "")) == NULL ||
 	    (h.users = strdup(users ? users : "")) == NULL ||
 	    (h.accounts = strdup(accounts ? accounts : "")) == NULL ||
+	    (h.partition = strdup(partition ? partition : "")) == NULL ||
+	    (h.features = strdup(features ? features : "")) == NULL ||
 	    held_hosts(y, &h) != 0)
 		goto nomem;
 	if (array_room(&y->h, &y->hcap, y->nh + 1, sizeof(*y->h)) != 0)
@@ -249,6 +265,8 @@ nomem:
 	free(h.nodes);
 	free(h.users);
 	free(h.accounts);
+	free(h.partition);
+	free(h.features);
 	free(h.hosts);
 	return -1;
 }
@@ -260,6 +278,8 @@ helds_free(struct sync *y)
 		free(y->h[i].nodes);
 		free(y->h[i].users);
 		free(y->h[i].accounts);
+		free(y->h[i].partition);
+		free(y->h[i].features);
 		free(y->h[i].hosts);
 	}
 	y->nh = 0;
@@ -329,6 +349,24 @@ held_find(struct sync *y, uint64_t id)
 	return NULL;
 }
 
+/* Where w's hosts are: its pool's partition, in a store of several, and
+ * the pool's features as Slurm joins those all required ('&'). */
+static int
+want_pool(struct sync *y, struct want *w, uint32_t pool)
+{
+	const struct ar_pool *p = pool < y->npools ? &y->pools[pool] : NULL;
+
+	w->partition = strdup(p != NULL && y->nparts > 1 ?
+	    y->parts[p->partition].name : "");
+	w->features = strdup(p != NULL ? p->features : "");
+	if (w->partition == NULL || w->features == NULL)
+		return ENOMEM;
+	for (char *c = w->features; *c; c++)
+		if (*c == ',')
+			*c = '&';
+	return 0;
+}
+
 /* The plan, read in the transaction that maps it. */
 static int
 want_add(const struct ar_mapped *m, void *arg)
@@ -355,18 +393,16 @@ want_add(const struct ar_mapped *m, void *arg)
 	w->flags = m->r.resv_flags;
 	memcpy(w->user, m->r.user, sizeof(w->user));
 	memcpy(w->account, m->r.account, sizeof(w->account));
+	/* Counted first, so that wants_free frees what it got. */
+	y->nw++;
 	if ((w->hosts = malloc(m->nhosts * sizeof(*w->hosts))) == NULL)
 		return ENOMEM;
 	memcpy(w->hosts, m->hosts, m->nhosts * sizeof(*w->hosts));
 	w->nhosts = m->nhosts;
 	if (ar_hostlist_format_subset(all, m->hosts, m->nhosts, &w->nodes,
-	    &len, &cap) != 0) {
-		free(w->hosts);
-		free(w->nodes);
+	    &len, &cap) != 0)
 		return ENOMEM;
-	}
-	y->nw++;
-	return 0;
+	return want_pool(y, w, m->r.pool);
 }
 
 static void
@@ -375,6 +411,8 @@ wants_free(struct sync *y)
 	for (size_t i = 0; i < y->nw; i++) {
 		free(y->w[i].hosts);
 		free(y->w[i].nodes);
+		free(y->w[i].partition);
+		free(y->w[i].features);
 	}
 	y->nw = 0;
 }
@@ -388,6 +426,8 @@ plan_txn(ar_txn *t, void *arg)
 
 	wants_free(y);
 	if ((rc = ar_info(t, &i)) != 0 ||
+	    (rc = ar_layout(t, &y->parts, &y->nparts, &y->pools,
+	    &y->npools)) != 0 ||
 	    (rc = ar_map(t, 0, i.clock, i.clock + i.config.horizon, NULL, 0,
 	    want_add, y)) != 0)
 		return rc;
@@ -470,6 +510,10 @@ differences(const struct sync *y, const struct want *w,
 		strcat(buf, ",flags");
 	if (strcmp(h->accounts, w->account) != 0)
 		strcat(buf, ",account");
+	if (strcmp(h->partition, w->partition) != 0)
+		strcat(buf, ",partition");
+	if (strcmp(h->features, w->features) != 0)
+		strcat(buf, ",features");
 	if (*buf)
 		memmove(buf, buf + 1, strlen(buf));
 }
@@ -533,6 +577,10 @@ op_create(struct sync *y, struct want *w)
 		op_arg(y, o, fmt("Users=%s", w->users));
 	if (*w->account)
 		op_arg(y, o, fmt("Accounts=%s", w->account));
+	if (*w->partition)
+		op_arg(y, o, fmt("PartitionName=%s", w->partition));
+	if (*w->features)
+		op_arg(y, o, fmt("Features=%s", w->features));
 	if (w->flags & AR_RESV_MAINT)
 		op_arg(y, o, strdup("Flags=MAINT,IGNORE_JOBS"));
 }
@@ -584,6 +632,10 @@ plan_ops(struct sync *y)
 			op_arg(y, o, fmt("Users=%s", w->users));
 		if (strstr(diff, "account"))
 			op_arg(y, o, fmt("Accounts=%s", w->account));
+		if (strstr(diff, "partition"))
+			op_arg(y, o, fmt("PartitionName=%s", w->partition));
+		if (strstr(diff, "features"))
+			op_arg(y, o, fmt("Features=%s", w->features));
 		if (strstr(diff, "flags"))
 			op_arg(y, o, strdup(w->flags & AR_RESV_MAINT ?
 			    "Flags=MAINT" : "Flags=-MAINT"));

@@ -1425,7 +1425,9 @@ enum ar_usage_by {
 	AR_BY_WINDOW = 0,       /* one figure set per window of time */
 	AR_BY_USER,             /* per user label, over the whole range */
 	AR_BY_JOB,              /* per job label */
-	AR_BY_CLASS             /* per price class (label "0": none) */
+	AR_BY_CLASS,            /* per price class (label "0": none) */
+	AR_BY_PARTITION         /* per partition (ar_layout), by the pool
+				   each reservation holds */
 };
 
 #define AR_USAGE_MAX 1000000    /* windows in one report */
@@ -1442,9 +1444,11 @@ struct ar_usage {
 	int total;              /* the sum of the whole range */
 	int known;              /* every record that counts is kept */
 	int demand_known;       /* the demand log holds every request that
-	                         * counts (never per user or job: the log
-	                         * has no labels) */
-	uint64_t capacity;      /* node-slots there are in [from, to) */
+	                         * counts (never per user, job or
+	                         * partition: the log has no labels, and
+	                         * a refusal no pool) */
+	uint64_t capacity;      /* node-slots there are in [from, to): of
+	                         * the group's partition, by partition */
 	uint64_t reserved;      /* node-slots reserved: granted, finished,
 	                         * and cancelled ones until cancelled */
 	/* ... of which by what was reported (ar_use): those of
@@ -1469,8 +1473,8 @@ struct ar_usage {
 /*
  * Cut [from, to) (from rounded down, to up, to whole slots) into windows
  * of window seconds (the last one may be shorter) and call fn with the
- * figures of each in order, or with AR_BY_USER, AR_BY_JOB or
- * AR_BY_CLASS of each label in order; then once with total set, for the
+ * figures of each in order, or with AR_BY_USER, AR_BY_JOB, AR_BY_CLASS
+ * or AR_BY_PARTITION of each label in order; then once with total set, for the
  * whole range; stop at fn's first nonzero return, which is returned.
  * The records read are those made from two horizons before from to to:
  * a flexible reservation moved to end later than that after it was made

@@ -59,6 +59,9 @@ struct usage {
 	int64_t records_from;           /* the records are whole from here */
 	int64_t demand_from;            /* the log holds every request asked
 					   from here on */
+	const struct ar_partition *parts;       /* --by partition: the */
+	const struct ar_pool *pools;            /* ... store's layout */
+	size_t nparts, npools;
 };
 
 /* The first key at or after *k in dbi whose value's time (read by when)
@@ -236,6 +239,9 @@ label_of(struct usage *u, const struct ar_resv *r, uint32_t cls, char *buf)
 		return r != NULL ? r->user : NULL;
 	if (u->by == AR_BY_JOB)
 		return r != NULL ? r->job : NULL;
+	if (u->by == AR_BY_PARTITION)
+		return r != NULL && r->pool < u->npools ?
+		    u->parts[u->pools[r->pool].partition].name : NULL;
 	snprintf(buf, 16, "%u", (unsigned)cls);        /* 0 to 8 */
 	return buf;
 }
@@ -506,17 +512,17 @@ gather(struct usage *u)
 /* Fill out from the sums of [from, to). */
 static void
 figures(const struct usage *u, const struct acc *a, const uint64_t *c,
-    int64_t from, int64_t to, struct ar_usage *out)
+    uint64_t nodes, int64_t from, int64_t to, struct ar_usage *out)
 {
 	int64_t reach = u->t->m.horizon * u->t->m.slot;
 
 	out->from = from;
 	out->to = to;
 	out->known = from >= u->records_from;
-	out->demand_known = u->by != AR_BY_USER && u->by != AR_BY_JOB &&
+	out->demand_known = (u->by == AR_BY_WINDOW || u->by == AR_BY_CLASS) &&
 	    (u->demand_from == INT64_MIN || from - reach >= u->demand_from);
-	out->capacity = (uint64_t)u->t->m.nodes *
-	    (uint64_t)((to - from) / u->t->m.slot);
+	out->capacity = (uint64_t)nodes * (uint64_t)((to - from) /
+	    u->t->m.slot);
 	out->reserved = a->reserved;
 	out->reserved_used = a->use[USE_USED];
 	out->reserved_idle = a->use[USE_IDLE];
@@ -557,6 +563,17 @@ sum(struct acc *a, uint64_t *ac, const struct acc *b, const uint64_t *bc)
 		ac[i] += bc[i];
 }
 
+/* The nodes a group's figures are of: its partition's hosts by
+ * partition, else the cluster's. */
+static uint64_t
+group_nodes(const struct usage *u, const char *label)
+{
+	for (size_t i = 0; u->by == AR_BY_PARTITION && i < u->nparts; i++)
+		if (strcmp(u->parts[i].name, label) == 0)
+			return u->parts[i].hosts;
+	return u->t->m.nodes;
+}
+
 /* Call fn for every window or group, then for the total. */
 static int
 emit(struct usage *u, int (*fn)(const struct ar_usage *, void *), void *arg)
@@ -584,7 +601,8 @@ emit(struct usage *u, int (*fn)(const struct ar_usage *, void *), void *arg)
 				    (uint64_t)((to - from) / slot);
 			}
 			memset(&out, 0, sizeof(out));
-			figures(u, &u->win[w], c, from, to, &out);
+			figures(u, &u->win[w], c, u->t->m.nodes, from, to,
+			    &out);
 			known &= out.known;
 			demand_known &= out.demand_known;
 			if ((rc = fn(&out, arg)) != 0)
@@ -594,15 +612,15 @@ emit(struct usage *u, int (*fn)(const struct ar_usage *, void *), void *arg)
 	else
 		for (size_t i = 0; i < u->ng; i++) {
 			memset(&out, 0, sizeof(out));
-			figures(u, &u->g[i].a, u->g[i].cls, u->from, u->to,
-			    &out);
+			figures(u, &u->g[i].a, u->g[i].cls, group_nodes(u,
+			    u->g[i].label), u->from, u->to, &out);
 			out.label = u->g[i].label;
 			if ((rc = fn(&out, arg)) != 0)
 				return rc;
 			sum(&total, tc, &u->g[i].a, u->g[i].cls);
 		}
 	memset(&out, 0, sizeof(out));
-	figures(u, &total, tc, u->from, u->to, &out);
+	figures(u, &total, tc, u->t->m.nodes, u->from, u->to, &out);
 	out.known &= known;
 	out.demand_known &= demand_known;
 	out.total = 1;
@@ -619,7 +637,7 @@ ar_usage(ar_txn *t, int64_t from, int64_t to, int64_t window,
 	int rc;
 
 	if (from < 0 || to > TIME_MAX || from >= to || window <= 0 ||
-	    window % slot != 0 || by > AR_BY_CLASS)
+	    window % slot != 0 || by > AR_BY_PARTITION)
 		return EINVAL;
 	memset(&u, 0, sizeof(u));
 	u.t = t;
@@ -628,6 +646,9 @@ ar_usage(ar_txn *t, int64_t from, int64_t to, int64_t window,
 	u.window = window;
 	u.by = by;
 	u.classes = t->pr.n;
+	if (by == AR_BY_PARTITION && (rc = ar_layout(t, &u.parts, &u.nparts,
+	    &u.pools, &u.npools)) != 0)
+		return rc;
 	if ((uint64_t)(u.to - u.from) / (uint64_t)window >= AR_USAGE_MAX)
 		return EINVAL;
 	u.nwin = (size_t)((u.to - u.from + window - 1) / window);

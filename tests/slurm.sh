@@ -152,6 +152,7 @@ JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 NodeName=cn[01-16] NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN
 PartitionName=all Nodes=cn[01-16] Default=YES MaxTime=INFINITE State=UP
+PartitionName=gpu Nodes=cn[13-16] MaxTime=INFINITE State=UP
 EOF
 	start_ctld "$dir"
 	echo "$dir/slurm.conf"

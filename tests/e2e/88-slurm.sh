@@ -217,6 +217,43 @@ run slurm_show ar-1
 expect_out ReservationName=ar-1 'Nodes=cn[07-08]' Flags=MAINT,IGNORE_JOBS,SPEC_NODES 'Users=(null)' Accounts=physics State=INACTIVE
 diff_clean
 
+begin 'slurm: a store of partitions exports each one'"'"'s partition and its hosts'"'"' features'
+clear_slurm
+printf '%s\n' 'hosts=cn[01-12] partition=all' \
+    'hosts=cn[13-16] partition=gpu features=nvlink,a100' >"$D/hosts"
+mkstore --hosts-from "$D/hosts"
+run ar-add start=+2h duration=1h nodes=2 partition=gpu user=root
+run ar-add start=+2h duration=1h nodes=3 user=root
+run ar-map --slurm
+filter 's/StartTime=[^ ]* EndTime=[^ ]*/TIMES/'
+expect_out "TZ=UTC0 scontrol create reservation ReservationName=ar-1 TIMES 'Nodes=cn[13-14]' Users=root PartitionName=gpu 'Features=a100&nvlink'" \
+    "TZ=UTC0 scontrol create reservation ReservationName=ar-2 TIMES 'Nodes=cn[01-03]' Users=root PartitionName=all"
+run ar-map --slurm --apply
+expect_exit 0
+show_pool() {
+	scontrol show reservation "$1" --oneliner |
+	    tr ' ' '\n' | grep -E '^(Nodes|PartitionName|Features)='
+}
+run show_pool ar-1
+expect_out 'Nodes=cn[13-14]' 'Features=a100&nvlink' PartitionName=gpu
+run show_pool ar-2
+expect_out 'Nodes=cn[01-03]' 'Features=(null)' PartitionName=all
+diff_clean
+# Changed in Slurm: told, and put back.
+scontrol update ReservationName=ar-1 PartitionName=all >/dev/null
+run ar-map --slurm --diff
+expect_exit 1
+filter 's/ start=.*//'
+expect_out 'id=1 name=ar-1 status=differs differs=partition'
+run ar-map --slurm --apply
+expect_exit 0
+filter 's/ start=[^ ]* end=[^ ]*//'
+expect_out 'id=1 name=ar-1 op=update hosts=cn[13-14] status=done'
+run show_pool ar-1
+expect_out 'Nodes=cn[13-14]' 'Features=a100&nvlink' PartitionName=gpu
+diff_clean
+expect_check
+
 begin 'slurm: --lead exports what starts within it, and takes back what moved out'
 clear_slurm
 mkstore --hosts 'cn[01-16]'
