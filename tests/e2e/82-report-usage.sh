@@ -128,7 +128,7 @@ done 3<<'EOF'
 --to 2026-11-21T00:55Z|option '--to': not after '--from'
 --window 7m|option '--window': not a whole number of slots (300 s)
 --window 0s|option '--window': duration must be positive: '0s'
---by host|option '--by': unknown label 'host' (use user, job or class)
+--by host|option '--by': unknown label 'host' (use user, job, class or partition)
 --window 5m --to 2036-11-21T00:55Z|option '--window': more than 1000000 windows
 --svg /nonexistent/x.svg|/nonexistent/x.svg: No such file or directory
 EOF
