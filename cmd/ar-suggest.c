@@ -30,6 +30,8 @@ struct opts {
 	const char *from, *to;  /* --frames: the range, as given */
 	int fit;                /* --fit given: options name their hosts */
 	enum ar_fit how;        /* ... chosen so */
+	const struct ar_partition *parts;       /* --frames: the store's */
+	size_t nparts;
 };
 
 /* What a line of ar-suggest --extend keeps: the reservation it names,
@@ -221,7 +223,7 @@ place(struct ctx *x, ar_txn *t, struct item *it)
 		if (array_room(&l->hosts, &l->cap, it->nalts * l->nhosts,
 		    sizeof(*l->hosts)) != 0)
 			return ENOMEM;
-		rc = ar_place(t, a->start, a->end, l->nhosts, o->how,
+		rc = ar_place(t, a->start, a->end, l->nhosts, a->pool, o->how,
 		    l->hosts + i * l->nhosts);
 		if (rc != 0 && rc != ENOSPC)
 			return rc;
@@ -317,11 +319,14 @@ static int
 frame_record(const struct ar_frame *f, void *arg)
 {
 	struct ctx *x = arg;
+	struct opts *o = x->data;
 	struct ar_record r;
 	int rc;
 
 	ar_record_init(&r);
-	rc = ar_record_set_time(&r, "start", f->start) != 0 ||
+	rc = (o->nparts > 1 && f->partition < o->nparts &&
+	    ar_record_set(&r, "partition", o->parts[f->partition].name) !=
+	    0) || ar_record_set_time(&r, "start", f->start) != 0 ||
 	    ar_record_set_time(&r, "end", f->end) != 0 ||
 	    ar_record_set_uint(&r, "free", f->free) != 0 ||
 	    cmd_set_hosts(x, &r, "hosts", f->hosts, f->free) != 0 ||
@@ -335,6 +340,8 @@ static int
 whole(struct ctx *x, ar_store *s)
 {
 	struct opts *o = x->data;
+	const struct ar_pool *pools;
+	size_t npools;
 	int64_t lo, hi;
 	ar_txn *t;
 	int rc;
@@ -343,7 +350,8 @@ whole(struct ctx *x, ar_store *s)
 		return rc;
 	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
 		return cmd_store_error(x, rc);
-	rc = ar_frames(t, lo, hi, frame_record, x);
+	if ((rc = ar_layout(t, &o->parts, &o->nparts, &pools, &npools)) == 0)
+		rc = ar_frames(t, lo, hi, frame_record, x);
 	ar_txn_abort(t);
 	if (rc == ENOMEM) {
 		fprintf(stderr, "%s: out of memory\n", x->cmd->name);

@@ -1350,6 +1350,8 @@ struct ar_frame {
 	int64_t start, end;     /* its interval */
 	uint32_t free;          /* hosts free throughout it */
 	const uint32_t *hosts;  /* ... their indexes, increasing */
+	uint32_t partition;     /* the partition they are of (ar_layout's
+				   index; 0 in a store of one) */
 };
 
 /*
@@ -1357,8 +1359,11 @@ struct ar_frame {
  * slot on and within the horizon), the plan mapped onto the hosts as
  * ar_map maps it (best fit): each a maximal interval, of whole slots
  * but the first and last cut at from and to, over which the set of
- * free hosts does not change and is not empty.  They do not overlap;
- * fn is called with each in order of start, until it returns nonzero
+ * free hosts does not change and is not empty.  In a store of several
+ * partitions, each partition's, of its hosts, partition by partition.
+ * They do not overlap (a partition's); fn is called with each in order
+ * of start (a partition's after the one's before), until it returns
+ * nonzero
  * (which is returned); what it sees lasts until it returns.  Reads
  * only, also in a write transaction.  Errors: EINVAL (a bad range),
  * ENOMEM, AR_ECORRUPT (the plan cannot be
@@ -1379,17 +1384,19 @@ enum ar_fit {
 
 /*
  * The hosts a placement of nodes hosts over [start, end) would take: of
- * the hosts free throughout it, the plan mapped as ar_frames maps it,
+ * the hosts of pool (ar_layout's index; 0 in a store of one pool, and
+ * an answer's pool is the one it was found in) free throughout it, the
+ * plan mapped as ar_frames maps it,
  * nodes chosen by fit, each run taken from its low end (ties: the
  * lowest run); into hosts[0 .. nodes), increasing.  Reads only.
  * Errors: EINVAL (a bad interval, nodes 0 or more than the store's, an
- * unknown fit), ENOSPC (fewer than nodes hosts are free throughout as
+ * unknown fit or pool), ENOSPC (fewer than nodes hosts are free throughout as
  * the plan is mapped now: the counts may still allow it, ar moving
  * reservations that have not started to other hosts), ENOMEM,
  * AR_ECORRUPT, AR_ESERVER, the backend's codes.
  */
 int ar_place(ar_txn *t, int64_t start, int64_t end, uint32_t nodes,
-    enum ar_fit fit, uint32_t *hosts);
+    uint32_t pool, enum ar_fit fit, uint32_t *hosts);
 
 /* A reservation as the cluster's scheduler acknowledged it holds it. */
 struct ar_acked {

@@ -119,6 +119,9 @@ struct walker {
 	struct hostset hosts;   /* ... its free hosts */
 	uint32_t *idx;
 	size_t cap;
+	uint32_t partition;     /* the partition walked */
+	struct hostset outside; /* ... the hosts not of it; none if the
+				   store has one partition */
 };
 
 /* Tell the frame waiting, unless no host is free in it. */
@@ -144,17 +147,21 @@ frame_tell(struct walker *w)
 		f.end = w->to;
 	f.free = (uint32_t)count;
 	f.hosts = w->idx;
+	f.partition = w->partition;
 	return w->fn(&f, w->arg);
 }
 
-/* Slots [s, e) have free hosts free: the frame waiting grows, or is told
- * and these begin the next. */
+/* Slots [s, e) have free hosts free: those of the partition walked are
+ * the frame waiting, which grows, or is told and they begin the next. */
 static int
-frame_step(struct walker *w, int64_t s, int64_t e, const struct hostset *free_)
+frame_step(struct walker *w, int64_t s, int64_t e, const struct hostset *free_,
+    struct hostset *mine)
 {
 	int rc;
 
-	if (w->e == s && hostset_equal(&w->hosts, free_)) {
+	if ((rc = hostset_minus(mine, free_, &w->outside)) != 0)
+		return rc;
+	if (w->e == s && hostset_equal(&w->hosts, mine)) {
 		w->e = e;
 		return 0;
 	}
@@ -162,7 +169,7 @@ frame_step(struct walker *w, int64_t s, int64_t e, const struct hostset *free_)
 		return rc;
 	w->s = s;
 	w->e = e;
-	return hostset_copy(&w->hosts, free_);
+	return hostset_copy(&w->hosts, mine);
 }
 
 /*
@@ -176,7 +183,7 @@ static int
 profile_walk(struct profile *p, struct walker *w)
 {
 	struct busy **st = NULL, **en = NULL;
-	struct hostset free_ = { 0 }, tmp = { 0 };
+	struct hostset free_ = { 0 }, tmp = { 0 }, mine = { 0 };
 	size_t i = 0, j = 0;
 	int64_t at = p->lo, next;
 	int rc = 0;
@@ -211,7 +218,7 @@ profile_walk(struct profile *p, struct walker *w)
 			next = st[i]->s;
 		if (j < p->n && en[j]->e < next)
 			next = en[j]->e;
-		rc = frame_step(w, at, next, &free_);
+		rc = frame_step(w, at, next, &free_, &mine);
 		at = next;
 	}
 	if (rc == 0 && w->e > w->s)
@@ -220,6 +227,26 @@ out:
 	free(st);
 	free(en);
 	hostset_free(&free_);
+	hostset_free(&tmp);
+	hostset_free(&mine);
+	return rc;
+}
+
+/* The hosts not of partition part, into out: the store's hosts less
+ * those of its pools. */
+static int
+partition_outside(ar_txn *t, uint32_t part, struct hostset *out)
+{
+	struct hostset tmp = { 0 };
+	int rc;
+
+	out->n = 0;
+	if ((rc = hostset_append(out, 0, t->m.nodes)) != 0)
+		return rc;
+	for (size_t k = 0; k < t->lay.npools && rc == 0; k++)
+		if (t->lay.pool[k].partition == part &&
+		    (rc = hostset_minus(&tmp, out, &t->lay.pool[k].set)) == 0)
+			hostset_swap(out, &tmp);
 	hostset_free(&tmp);
 	return rc;
 }
@@ -233,17 +260,29 @@ ar_frames(ar_txn *t, int64_t from, int64_t to,
 	struct profile p;
 	int rc, empty;
 
+	if ((rc = layout_need(t)) != 0)
+		return rc;
 	if ((rc = profile_load(t, from, to, &p, &empty)) == 0 && !empty)
-		rc = profile_walk(&p, &w);
+		/* Partition by partition, in a store of several. */
+		for (w.partition = 0; rc == 0 && (w.partition == 0 ||
+		    w.partition < t->lay.nparts); w.partition++) {
+			w.hosts.n = 0;
+			if (t->lay.nparts > 1)
+				rc = partition_outside(t, w.partition,
+				    &w.outside);
+			if (rc == 0)
+				rc = profile_walk(&p, &w);
+		}
 	profile_free(&p);
 	hostset_free(&w.hosts);
+	hostset_free(&w.outside);
 	free(w.idx);
 	return rc;
 }
 
 int
 ar_place(ar_txn *t, int64_t start, int64_t end, uint32_t nodes,
-    enum ar_fit fit, uint32_t *hosts)
+    uint32_t pool, enum ar_fit fit, uint32_t *hosts)
 {
 	struct profile p;
 	struct hostset free_ = { 0 }, tmp = { 0 };
@@ -253,9 +292,16 @@ ar_place(ar_txn *t, int64_t start, int64_t end, uint32_t nodes,
 	if (start >= end || nodes == 0 || nodes > t->m.nodes ||
 	    (fit != AR_FIT_BEST && fit != AR_FIT_FIRST && fit != AR_FIT_WORST))
 		return EINVAL;
+	if ((rc = layout_need(t)) != 0)
+		return rc;
+	if (t->lay.npools > 1 ? pool >= t->lay.npools : pool != 0)
+		return EINVAL;
 	if ((rc = profile_load(t, start, end, &p, &empty)) != 0)
 		goto out;
-	if ((rc = hostset_append(&free_, 0, t->m.nodes)) != 0)
+	/* Of the pool's hosts, in a store of several. */
+	if ((rc = t->lay.npools > 1 ? hostset_copy(&free_,
+	    &t->lay.pool[pool].set) : hostset_append(&free_, 0,
+	    t->m.nodes)) != 0)
 		goto out;
 	/* Free throughout: off every host held at some time of it. */
 	for (size_t i = 0; i < p.n && rc == 0; i++)

@@ -22,7 +22,8 @@
 
 #define SLOT 300               /* suite.h's stores: 5-minute slots, */
 #define SLOTS 288               /* ... a day's horizon */
-#define MAXF (SLOTS + 2)        /* frames over the horizon, at most */
+#define MAXF (2 * (SLOTS + 2))  /* frames over the horizon, at most (of
+				   two partitions) */
 
 /* The plan as ar_map maps it: hosts busy in each slot from the clock's,
  * and nodes reserved there. */
@@ -73,6 +74,7 @@ all_hosts(uint32_t nodes)
 struct frame {
 	int64_t start, end;
 	uint64_t hosts;
+	uint32_t partition;
 };
 
 struct told {
@@ -98,15 +100,17 @@ told_one(const struct ar_frame *fr, void *arg)
 		tl->bad = 1;
 		return 0;
 	}
-	tl->f[tl->n++] = (struct frame){ fr->start, fr->end, bits };
+	tl->f[tl->n++] = (struct frame){ fr->start, fr->end, bits,
+	    fr->partition };
 	return 0;
 }
 
-/* The frames of [from, to): slot by slot, a frame ending where the
- * free hosts change, none where none is free. */
+/* The frames of [from, to) of the hosts of mask, partition part:
+ * slot by slot, a frame ending where the free hosts change, none where
+ * none is free. */
 static size_t
 brute_frames(const struct brute *b, int64_t from, int64_t to,
-    struct frame *f)
+    uint64_t mask, uint32_t part, struct frame *f)
 {
 	int64_t lo = from / SLOT > b->now ? from / SLOT : b->now;
 	int64_t hi = (to + SLOT - 1) / SLOT;
@@ -115,12 +119,12 @@ brute_frames(const struct brute *b, int64_t from, int64_t to,
 	if (hi > b->now + SLOTS)
 		hi = b->now + SLOTS;
 	for (int64_t s = lo; s < hi; s++) {
-		uint64_t free_ = all_hosts(b->nodes) & ~b->busy[s - b->now];
+		uint64_t free_ = mask & ~b->busy[s - b->now];
 
 		if (n > 0 && f[n - 1].end == s && f[n - 1].hosts == free_)
 			f[n - 1].end = s + 1;
 		else
-			f[n++] = (struct frame){ s, s + 1, free_ };
+			f[n++] = (struct frame){ s, s + 1, free_, part };
 	}
 	/* To times, cut at from and to; the empty ones dropped. */
 	for (size_t i = 0; i < n; i++) {
@@ -134,23 +138,31 @@ brute_frames(const struct brute *b, int64_t from, int64_t to,
 	return m;
 }
 
+/* The frames ar_frames tells against the brute force's: in a store of
+ * partitions, those of each partition's hosts (parts[p]), one partition
+ * after the other. */
 static void
-check_frames(ar_txn *t, const struct brute *b, int64_t from, int64_t to)
+check_frames(ar_txn *t, const struct brute *b, int64_t from, int64_t to,
+    const uint64_t *parts, uint32_t nparts)
 {
 	static struct told tl;
 	static struct frame want[MAXF];
-	size_t n;
+	size_t n = 0;
 
 	memset(&tl, 0, sizeof(tl));
 	OK(ar_frames(t, from, to, told_one, &tl));
-	n = brute_frames(b, from, to, want);
+	if (nparts == 0)
+		n = brute_frames(b, from, to, all_hosts(b->nodes), 0, want);
+	for (uint32_t p = 0; p < nparts; p++)
+		n += brute_frames(b, from, to, parts[p], p, want + n);
 	CHECK(!tl.bad, "ar_frames told hosts out of order");
 	CHECK(tl.n == n, "ar_frames [%" PRId64 ", %" PRId64 "): %zu frames, "
 	    "the brute force %zu", from, to, tl.n, n);
 	for (size_t i = 0; i < n && i < tl.n; i++)
 		CHECK(tl.f[i].start == want[i].start &&
 		    tl.f[i].end == want[i].end &&
-		    tl.f[i].hosts == want[i].hosts, "frame %zu: [%" PRId64
+		    tl.f[i].hosts == want[i].hosts &&
+		    tl.f[i].partition == want[i].partition, "frame %zu: [%" PRId64
 		    ", %" PRId64 ") %#" PRIx64 ", the brute force [%" PRId64
 		    ", %" PRId64 ") %#" PRIx64, i, tl.f[i].start, tl.f[i].end,
 		    tl.f[i].hosts, want[i].start, want[i].end, want[i].hosts);
@@ -199,7 +211,7 @@ check_place(ar_txn *t, const struct brute *b, int64_t s, int64_t e,
 
 	for (int64_t i = s; i < e; i++)
 		free_ &= ~b->busy[i - b->now];
-	rc = ar_place(t, s * SLOT, e * SLOT, nodes, fit, hosts);
+	rc = ar_place(t, s * SLOT, e * SLOT, nodes, 0, fit, hosts);
 	if (popcount(free_) < (int)nodes) {
 		CHECK(rc == ENOSPC, "ar_place: %s, %d free for %" PRIu32,
 		    ar_strerror(rc), popcount(free_), nodes);
@@ -317,14 +329,44 @@ scattered_hosts(uint32_t nodes, uint32_t spread, uint32_t *h)
 	return n;
 }
 
-/* Random plans of nodes hosts (named hosts among them if named), the
- * clock running on; after each step, in a read transaction, every
- * answer against the brute force. */
-static void
-random_run(uint32_t nodes, uint64_t seed, int steps, int named)
+/* A store of partitions, as store() makes a plain one. */
+static ar_store *
+partitioned(const char *layout)
 {
-	ar_store *s = store("random", nodes, NULL);
+	struct ar_config cfg;
+	ar_store *s = NULL;
+
+	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
+	cfg.horizon = 86400;
+	cfg.layout = layout;
+	OK(ar_create(store_path("random"), &cfg, T0));
+	OK(ar_open(store_path("random"), 0, &s));
+	return s;
+}
+
+/*
+ * A store of two partitions, b's hosts sorting first though a is the
+ * default: hosts 0-4 are b's, 5-11 a's (two pools, features x on
+ * 9-11); a request asks for b or for the default.
+ */
+static const char two_partitions[] =
+    "hosts=h[01-05] partition=b\n"
+    "hosts=h[06-09] partition=a\n"
+    "hosts=h[10-12] partition=a features=x\n"
+    "partition=a default=yes\n";
+static const uint64_t two_masks[] = { 0xfe0, 0x1f };
+
+/* Random plans of nodes hosts (named hosts among them if named; of
+ * two_partitions if parted), the clock running on; after each step, in
+ * a read transaction, every answer against the brute force. */
+static void
+random_run(uint32_t nodes, uint64_t seed, int steps, int named, int parted)
+{
+	ar_store *s = parted ? partitioned(two_partitions) :
+	    store("random", nodes, NULL);
 	static struct brute b;
+	uint32_t hosts_none[1];
 	int64_t now = T0;
 	ar_txn *t;
 
@@ -351,6 +393,8 @@ random_run(uint32_t nodes, uint64_t seed, int steps, int named)
 			rq = request(now + SLOT * (int64_t)rnd(90), SLOT, 1);
 			rq.duration *= 1 + (int64_t)rnd(30);
 			rq.nodes += (uint32_t)rnd(nodes / 2);
+			if (parted && what >= 5)
+				rq.partition = "b";
 			if (named && what >= 6) {
 				rq.nhosts = scattered_hosts(nodes,
 				    2 + (uint32_t)rnd(nodes), hosts);
@@ -363,16 +407,39 @@ random_run(uint32_t nodes, uint64_t seed, int steps, int named)
 		now += SLOT * (int64_t)rnd(4);
 		OK(ar_txn_begin(s, 0, now, &t));
 		brute_load(t, &b, nodes);
-		check_frames(t, &b, now, now + SLOTS * SLOT);
+		check_frames(t, &b, now, now + SLOTS * SLOT, two_masks,
+		    parted ? 2 : 0);
 		for (int i = 0; i < 3; i++) {
 			int64_t from = now - 300 + (int64_t)rnd(SLOTS * SLOT);
 			int64_t to = from + 1 + (int64_t)rnd(SLOTS * SLOT);
 
-			check_frames(t, &b, from, to);
+			check_frames(t, &b, from, to, two_masks,
+			    parted ? 2 : 0);
 		}
 		/* The draws in order, not as a call's arguments, whose
 		 * order of evaluation the compiler picks. */
-		for (int i = 0; i < 6; i++) {
+		/* In a store of pools, a placement takes its pool's hosts:
+		 * a's two (the features x its second), then b's. */
+		for (uint32_t k = 0; k < 3 && parted; k++) {
+			static const uint64_t pool_mask[] = { 0x1e0, 0xe00,
+			    0x1f };
+			int64_t st = b.now + (int64_t)rnd(SLOTS - 40);
+			uint32_t host;
+			int rc;
+
+			rc = ar_place(t, st * SLOT, (st + 1) * SLOT, 1, k,
+			    AR_FIT_FIRST, &host);
+			CHECK(rc == ENOSPC || (rc == 0 && host < 64 &&
+			    (pool_mask[k] >> host & 1)), "ar_place in pool %"
+			    PRIu32 ": %s, host %" PRIu32, k, ar_strerror(rc),
+			    host);
+		}
+		CHECK(!parted || ar_place(t, now, now + SLOT, 1, 3,
+		    AR_FIT_FIRST, hosts_none) == EINVAL,
+		    "ar_place in a pool the store does not have");
+		/* Placements and options in the whole cluster's hosts and
+		 * counts: a store of one partition. */
+		for (int i = 0; i < 6 && !parted; i++) {
 			int64_t st = b.now + (int64_t)rnd(SLOTS - 40);
 			int64_t len = 1 + (int64_t)rnd(30);
 			uint32_t want = 1 + (uint32_t)rnd(nodes);
@@ -380,7 +447,7 @@ random_run(uint32_t nodes, uint64_t seed, int steps, int named)
 			check_place(t, &b, st, st + len, want,
 			    (enum ar_fit)rnd(3));
 		}
-		for (int i = 0; i < 3 && !named; i++) {
+		for (int i = 0; i < 3 && !named && !parted; i++) {
 			int64_t first = b.now + (int64_t)rnd(60);
 			int64_t len = 1 + (int64_t)rnd(30);
 			uint32_t want = 1 + (uint32_t)rnd(nodes);
@@ -416,16 +483,16 @@ test_empty(void)
 	CHECK(tl.n == 0, "the past: %zu frames", tl.n);
 	CHECK(ar_frames(t, T0 + 10, T0, told_one, &tl) == EINVAL,
 	    "ar_frames of a range backwards");
-	CHECK(ar_place(t, T0, T0 + HOUR, 0, AR_FIT_BEST, hosts) == EINVAL &&
-	    ar_place(t, T0, T0 + HOUR, 9, AR_FIT_BEST, hosts) == EINVAL &&
-	    ar_place(t, T0 + HOUR, T0, 1, AR_FIT_BEST, hosts) == EINVAL &&
-	    ar_place(t, T0, T0 + HOUR, 1, (enum ar_fit)7, hosts) == EINVAL,
+	CHECK(ar_place(t, T0, T0 + HOUR, 0, 0, AR_FIT_BEST, hosts) == EINVAL &&
+	    ar_place(t, T0, T0 + HOUR, 9, 0, AR_FIT_BEST, hosts) == EINVAL &&
+	    ar_place(t, T0 + HOUR, T0, 1, 0, AR_FIT_BEST, hosts) == EINVAL &&
+	    ar_place(t, T0, T0 + HOUR, 1, 0, (enum ar_fit)7, hosts) == EINVAL,
 	    "ar_place of bad arguments");
 	OK(ar_add(t, &rq, &a));
-	OK(ar_place(t, T0 + HOUR, T0 + 2 * HOUR, 5, AR_FIT_FIRST, hosts));
+	OK(ar_place(t, T0 + HOUR, T0 + 2 * HOUR, 5, 0, AR_FIT_FIRST, hosts));
 	CHECK(hosts[0] == 3 && hosts[4] == 7, "first fit beside 3 hosts "
 	    "taken: from host %" PRIu32, hosts[0]);
-	CHECK(ar_place(t, T0 + HOUR, T0 + 2 * HOUR, 6, AR_FIT_FIRST, hosts) ==
+	CHECK(ar_place(t, T0 + HOUR, T0 + 2 * HOUR, 6, 0, AR_FIT_FIRST, hosts) ==
 	    ENOSPC, "ar_place of more than free");
 	OK(ar_txn_commit(t));
 	done(s, "empty");
@@ -434,10 +501,11 @@ test_empty(void)
 static void
 test_random(void)
 {
-	random_run(8, 20261121, 150, 0);
-	random_run(16, 20261122, 150, 1);
-	random_run(64, 20261123, 100, 1);
-	random_run(64, 20261124, 100, 0);
+	random_run(8, 20261121, 150, 0, 0);
+	random_run(16, 20261122, 150, 1, 0);
+	random_run(64, 20261123, 100, 1, 0);
+	random_run(64, 20261124, 100, 0, 0);
+	random_run(12, 20261126, 150, 0, 1);
 }
 
 int

@@ -228,7 +228,7 @@ add_by_fit(struct arb *x, struct ar_request *rq, int64_t *granted)
 	if ((hosts = malloc(rq->nodes * sizeof(*hosts))) == NULL)
 		return ENOMEM;
 	rc = ar_place(x->t, rq->earliest, rq->earliest + rq->duration,
-	    rq->nodes, x->fit, hosts);
+	    rq->nodes, 0, x->fit, hosts);
 	if ((named = rc == 0)) {
 		rq->hosts = hosts;
 		rq->nhosts = rq->nodes;

@@ -45,3 +45,21 @@ expect_out 1
 # Each reservation one bar: its hosts are rows in a run.
 run grep -c 'class="resv"' "$D/plan.svg"
 expect_out 2
+
+begin 'partitions: ar-suggest --frames tells each partition'"'"'s free time frames, and --fit takes the option'"'"'s pool'"'"'s hosts'
+two_partitions
+run ar-add start=+1h duration=2h nodes=3
+run ar-add start=+1h duration=1h nodes=1 partition=gpu
+run ar-suggest --frames --to +4h
+expect_exit 0
+expect_out <<'EOF'
+partition=batch start=2026-11-21T00:00:00Z end=2026-11-21T01:00:00Z free=4 hosts=n[1-4]
+partition=batch start=2026-11-21T01:00:00Z end=2026-11-21T03:00:00Z free=1 hosts=n4
+partition=batch start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z free=4 hosts=n[1-4]
+partition=gpu start=2026-11-21T00:00:00Z end=2026-11-21T01:00:00Z free=2 hosts=g[1-2]
+partition=gpu start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z free=1 hosts=g2
+partition=gpu start=2026-11-21T02:00:00Z end=2026-11-21T04:00:00Z free=2 hosts=g[1-2]
+EOF
+run ar-suggest --fit first start=+1h duration=1h nodes=1 partition=gpu
+expect_exit 0
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=1 partition=gpu end=2026-11-21T02:00:00Z free=1 status=suggested hosts=g2'
