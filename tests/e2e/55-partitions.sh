@@ -124,7 +124,7 @@ expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=1 partition=gpu end=2026-11-21T02:00:00Z free=4 status=available'
 expect_check
 
-begin 'partitions: an unknown partition or feature, named hosts with several pools: bad input'
+begin 'partitions: an unknown partition or feature: bad input'
 cluster
 run ar-add start=+1h duration=1h partition=fast
 expect_exit 2
@@ -132,9 +132,6 @@ expect_err "ar-add: arguments: field 'partition': unknown partition 'fast' (the 
 run ar-add start=+1h duration=1h features=a100,h100
 expect_exit 2
 expect_err "ar-add: arguments: field 'features': no host has feature 'h100'"
-run ar-add start=+1h duration=1h hosts=gpu1
-expect_exit 2
-expect_err "ar-add: arguments: field 'hosts': named hosts are not taken yet in a store of several pools (partitions or feature sets)"
 expect_check
 
 begin 'partitions: a description refused names its line and field, and makes no store'
