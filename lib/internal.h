@@ -849,8 +849,8 @@ int map_prune(ar_txn *t);
 
 /* track.c */
 /* The idle ring of pool p would have ring id IDLE_RING + p: only pool 0
- * has tracked hosts yet, since a store of more than one pool refuses
- * named hosts;
+ * has tracked hosts, since a store of more than one pool tracks none
+ * (map.c sweeps its plan instead);
  * the node ring's id is 0, the limit rings' their class. */
 #define IDLE_RING 0x100u
 
