@@ -178,39 +178,136 @@ brute_first(uint32_t used[][SLOTS], uint32_t cap, uint32_t k, int64_t first,
 	return -1;
 }
 
+/* A request from slot first to last, len slots long, of a partition
+ * (-1: none) and features, moving nothing. */
+static struct ar_request
+pool_request(int64_t first, int64_t len, int64_t last, uint32_t nodes,
+    int part, const char *feat)
+{
+	struct ar_request rq = request(T0 + first * SLOT, len * SLOT, nodes);
+
+	rq.latest = T0 + last * SLOT;
+	rq.flags = AR_NOMOVE;
+	rq.partition = part < 0 ? NULL : part_name[part];
+	rq.features = feat;
+	return rq;
+}
+
+/* The brute force's pool for a plain request: of the eligible pools
+ * el[0..ne), the one where it fits first by count (the first on a tie),
+ * into *best; its start, or -1. */
+static int64_t
+brute_pool(uint32_t used[][SLOTS], const struct ar_pool *pools,
+    const uint32_t *el, size_t ne, uint32_t nodes, int64_t first,
+    int64_t last, int64_t len, uint32_t *best)
+{
+	int64_t bs = -1, x;
+
+	for (size_t k = 0; k < ne; k++) {
+		if (pools[el[k]].count < nodes)
+			continue;
+		x = brute_first(used, pools[el[k]].count, el[k], first, last,
+		    len, nodes);
+		if (x != -1 && (bs == -1 || x < bs)) {
+			bs = x;
+			*best = el[k];
+		}
+	}
+	return bs;
+}
+
+/* A store of a random description, sp, under name. */
+static ar_store *
+round_store(struct spec *sp, const char *name)
+{
+	struct ar_config cfg;
+	ar_store *s;
+
+	spec_make(sp);
+	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
+	cfg.horizon = 86400;
+	cfg.layout = sp->text;
+	OK(ar_create(store_path(name), &cfg, T0));
+	OK(ar_open(store_path(name), 0, &s));
+	return s;
+}
+
+/* Each pool's hosts as bits of their indexes in the store's list. */
+static void
+pool_host_bits(ar_txn *t, const struct ar_pool *pools, size_t nk,
+    uint64_t *bits)
+{
+	struct ar_hostlist all, h;
+	char err[AR_ERRMAX];
+	const char *names;
+	uint32_t idx[8];
+
+	OK(ar_hosts(t, &names));
+	ar_hostlist_init(&all);
+	OK(ar_hostlist_parse(names, &all, err));
+	for (size_t k = 0; k < nk; k++) {
+		bits[k] = 0;
+		ar_hostlist_init(&h);
+		OK(ar_hostlist_parse(pools[k].hosts, &h, err));
+		OK(ar_hostlist_find_all(&all, &h, idx, err));
+		for (size_t i = 0; i < h.count; i++)
+			bits[k] |= UINT64_C(1) << idx[i];
+		ar_hostlist_free(&h);
+	}
+	ar_hostlist_free(&all);
+}
+
+/*
+ * Named hosts in a store of several pools: what the brute force knows of
+ * each reservation.
+ */
+struct planned {
+	uint32_t pool;
+	int64_t s, e;           /* slots */
+	uint32_t nodes;
+	uint64_t named;         /* the hosts it named, as bits; 0: plain */
+	uint64_t id;
+};
+
+/* ar_map: every reservation on as many hosts as its nodes, of its
+ * pool, none sharing a host; and if the brute force's plan is known, it
+ * is that plan, a named one on exactly the hosts it named. */
 struct mapcheck {
-	const struct ar_pool *pools;
-	struct ar_hostlist *all;
+	const uint64_t *pool_bits;
+	const struct planned *plan;     /* NULL: not known */
+	size_t n;
 	uint64_t busy[SLOTS];
-	int bad;
+	size_t seen;
 };
 
 static int
 map_one(const struct ar_mapped *m, void *arg)
 {
-	struct mapcheck *mc = arg;
-	struct ar_hostlist h;
-	char err[AR_ERRMAX];
-	uint32_t idx[64];
-	uint64_t bits = 0, mine = 0;
+	struct mapcheck *nc = arg;
+	uint64_t bits = 0;
+	size_t i;
 
-	ar_hostlist_init(&h);
-	OK(ar_hostlist_parse(mc->pools[m->r.pool].hosts, &h, err));
-	OK(ar_hostlist_find_all(mc->all, &h, idx, err));
-	for (size_t i = 0; i < h.count; i++)
-		mine |= UINT64_C(1) << idx[i];
-	ar_hostlist_free(&h);
-	for (size_t i = 0; i < m->nhosts; i++)
-		bits |= UINT64_C(1) << m->hosts[i];
-	CHECK(m->nhosts == m->r.nodes, "reservation %" PRIu64 " mapped on "
-	    "%zu hosts", m->r.id, m->nhosts);
-	CHECK((bits & ~mine) == 0, "reservation %" PRIu64 " has a host "
-	    "outside its pool %" PRIu32, m->r.id, m->r.pool);
+	for (size_t h = 0; h < m->nhosts; h++)
+		bits |= UINT64_C(1) << m->hosts[h];
+	nc->seen++;
+	CHECK(m->nhosts == m->r.nodes && (bits & ~nc->pool_bits[m->r.pool])
+	    == 0, "reservation %" PRIu64 " mapped on %zu hosts, or off its "
+	    "pool %" PRIu32, m->r.id, m->nhosts, m->r.pool);
+	for (i = 0; nc->plan != NULL && i < nc->n &&
+	    nc->plan[i].id != m->r.id; i++)
+		;
+	CHECK(nc->plan == NULL || i < nc->n, "reservation %" PRIu64
+	    " is not in the plan", m->r.id);
+	CHECK(nc->plan == NULL || i == nc->n || (m->r.pool ==
+	    nc->plan[i].pool && (nc->plan[i].named == 0 ||
+	    nc->plan[i].named == bits)), "reservation %" PRIu64 " is not in "
+	    "its pool, or not on the hosts it named", m->r.id);
 	for (int64_t s = (m->r.start - T0) / SLOT; s < (m->r.end - T0) / SLOT;
 	    s++) {
-		CHECK((mc->busy[s] & bits) == 0, "reservation %" PRIu64
+		CHECK((nc->busy[s] & bits) == 0, "reservation %" PRIu64
 		    " shares a host at slot %" PRId64, m->r.id, s);
-		mc->busy[s] |= bits;
+		nc->busy[s] |= bits;
 	}
 	return 0;
 }
@@ -219,25 +316,16 @@ static void
 test_random_round(int round)
 {
 	static uint32_t used[MAXPOOLS][SLOTS];
+	static struct mapcheck mc;
+	uint64_t pool_bits[MAXPOOLS];
 	struct spec sp;
-	struct ar_config cfg;
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
-	struct ar_hostlist all;
-	struct mapcheck mc;
-	char err[AR_ERRMAX], feat[8];
-	const char *names;
+	char feat[8];
 	size_t np, nk;
-	ar_store *s;
+	ar_store *s = round_store(&sp, "random");
 	ar_txn *t;
 
-	spec_make(&sp);
-	ar_config_default(&cfg);
-	cfg.flags = AR_SIMULATED;
-	cfg.horizon = 86400;
-	cfg.layout = sp.text;
-	OK(ar_create(store_path("random"), &cfg, T0));
-	OK(ar_open(store_path("random"), 0, &s));
 	memset(used, 0, sizeof(used));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
@@ -249,30 +337,16 @@ test_random_round(int round)
 		struct ar_resv r;
 		uint32_t el[MAXPOOLS], best = UINT32_MAX;
 		int64_t first = (int64_t)rnd(60), len = 1 + (int64_t)rnd(6);
-		int64_t last = first + (int64_t)rnd(20), bs = -1;
+		int64_t last = first + (int64_t)rnd(20), bs;
 		int part = rnd(4) == 0 ? -1 : (int)rnd(PARTS);
 		size_t ne;
 
 		snprintf(feat, sizeof(feat), "%s", feature_set[rnd(3)]);
-		rq = request(T0 + first * SLOT, len * SLOT,
-		    1 + (uint32_t)rnd(5));
-		rq.latest = T0 + last * SLOT;
-		rq.flags = AR_NOMOVE;
-		rq.partition = part < 0 ? NULL : part_name[part];
-		rq.features = feat;
+		rq = pool_request(first, len, last, 1 + (uint32_t)rnd(5),
+		    part, feat);
 		ne = eligible(&sp, parts, np, pools, nk, part, feat, el);
-		for (size_t k = 0; k < ne; k++) {
-			int64_t x;
-
-			if (pools[el[k]].count < rq.nodes)
-				continue;
-			x = brute_first(used, pools[el[k]].count, el[k], first,
-			    last, len, rq.nodes);
-			if (x != -1 && (bs == -1 || x < bs)) {
-				bs = x;
-				best = el[k];
-			}
-		}
+		bs = brute_pool(used, pools, el, ne, rq.nodes, first, last, len,
+		    &best);
 		/* A feature no host has is bad input. */
 		if (!known(pools, nk, feat)) {
 			CHECK(ar_add(t, &rq, &a) == EINVAL, "round %d request "
@@ -300,14 +374,10 @@ test_random_round(int round)
 	/* Every reservation mapped inside its pool. */
 	OK(ar_txn_begin(s, 0, T0, &t));
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
-	OK(ar_hosts(t, &names));
-	ar_hostlist_init(&all);
-	OK(ar_hostlist_parse(names, &all, err));
+	pool_host_bits(t, pools, nk, pool_bits);
 	memset(&mc, 0, sizeof(mc));
-	mc.pools = pools;
-	mc.all = &all;
+	mc.pool_bits = pool_bits;
 	OK(ar_map(t, 0, T0, T0 + 86400, NULL, 0, map_one, &mc));
-	ar_hostlist_free(&all);
 	ar_txn_abort(t);
 	done(s, "random");
 }
@@ -319,14 +389,6 @@ test_random_round(int round)
  * its plain reservations, by start, on the pool's hosts around the
  * named ones (pools have at most 4 hosts).
  */
-struct planned {
-	uint32_t pool;
-	int64_t s, e;           /* slots */
-	uint32_t nodes;
-	uint64_t named;         /* the hosts it named, as bits; 0: plain */
-	uint64_t id;
-};
-
 #define PLANNED_MAX 48          /* requests a round makes */
 #define ARRANGE_BUDGET 200000   /* arrangements tried before giving up */
 
@@ -431,47 +493,6 @@ brute_mapped(uint32_t used[][SLOTS], uint32_t cap, const struct planned *plan,
 	return -1;
 }
 
-/* ar_map against the brute force's plan: every reservation on hosts of
- * its pool, none shares a host, a named one on exactly its hosts. */
-struct namedcheck {
-	const uint64_t *pool_bits;
-	const struct planned *plan;
-	size_t n;
-	uint64_t busy[SLOTS];
-	size_t seen;
-};
-
-static int
-named_map_one(const struct ar_mapped *m, void *arg)
-{
-	struct namedcheck *nc = arg;
-	uint64_t bits = 0;
-	size_t i;
-
-	for (size_t h = 0; h < m->nhosts; h++)
-		bits |= UINT64_C(1) << m->hosts[h];
-	for (i = 0; i < nc->n && nc->plan[i].id != m->r.id; i++)
-		;
-	CHECK(i < nc->n, "reservation %" PRIu64 " is not in the plan",
-	    m->r.id);
-	if (i == nc->n)
-		return 0;
-	nc->seen++;
-	CHECK(m->r.pool == nc->plan[i].pool && (bits &
-	    ~nc->pool_bits[m->r.pool]) == 0 && popcount(bits) ==
-	    (int)m->r.nodes, "reservation %" PRIu64 " mapped off its pool %"
-	    PRIu32, m->r.id, nc->plan[i].pool);
-	CHECK(nc->plan[i].named == 0 || nc->plan[i].named == bits,
-	    "reservation %" PRIu64 " is not on the hosts it named", m->r.id);
-	for (int64_t s = (m->r.start - T0) / SLOT; s < (m->r.end - T0) / SLOT;
-	    s++) {
-		CHECK((nc->busy[s] & bits) == 0, "reservation %" PRIu64
-		    " shares a host at slot %" PRId64, m->r.id, s);
-		nc->busy[s] |= bits;
-	}
-	return 0;
-}
-
 /* Counts over all rounds, for the line the suite prints. */
 static struct {
 	uint64_t named, granted_named, plain, bad_input, undecided, cautious;
@@ -482,44 +503,20 @@ test_named_round(int round)
 {
 	static uint32_t used[MAXPOOLS][SLOTS];
 	static struct planned plan[PLANNED_MAX];
-	uint64_t pool_bits[MAXPOOLS] = { 0 };
+	static struct mapcheck nc;
+	uint64_t pool_bits[MAXPOOLS];
 	struct spec sp;
-	struct ar_config cfg;
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
-	struct ar_hostlist all;
-	struct namedcheck nc;
-	char err[AR_ERRMAX], feat[8];
-	const char *names;
+	char feat[8];
 	size_t np, nk, n = 0;
-	ar_store *s;
+	ar_store *s = round_store(&sp, "named");
 	ar_txn *t;
 
-	spec_make(&sp);
-	ar_config_default(&cfg);
-	cfg.flags = AR_SIMULATED;
-	cfg.horizon = 86400;
-	cfg.layout = sp.text;
-	OK(ar_create(store_path("named"), &cfg, T0));
-	OK(ar_open(store_path("named"), 0, &s));
 	memset(used, 0, sizeof(used));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
-	OK(ar_hosts(t, &names));
-	ar_hostlist_init(&all);
-	OK(ar_hostlist_parse(names, &all, err));
-	for (size_t k = 0; k < nk; k++) {
-		struct ar_hostlist h;
-		uint32_t idx[8];
-
-		ar_hostlist_init(&h);
-		OK(ar_hostlist_parse(pools[k].hosts, &h, err));
-		OK(ar_hostlist_find_all(&all, &h, idx, err));
-		for (size_t i = 0; i < h.count; i++)
-			pool_bits[k] |= UINT64_C(1) << idx[i];
-		ar_hostlist_free(&h);
-	}
-	ar_hostlist_free(&all);
+	pool_host_bits(t, pools, nk, pool_bits);
 	for (int i = 0; i < PLANNED_MAX; i++) {
 		struct ar_request rq;
 		struct ar_answer a;
@@ -533,12 +530,8 @@ test_named_round(int round)
 		size_t ne;
 
 		snprintf(feat, sizeof(feat), "%s", feature_set[rnd(3)]);
-		rq = request(T0 + first * SLOT, len * SLOT,
-		    1 + (uint32_t)rnd(4));
-		rq.latest = T0 + last * SLOT;
-		rq.flags = AR_NOMOVE;
-		rq.partition = part < 0 ? NULL : part_name[part];
-		rq.features = feat;
+		rq = pool_request(first, len, last, 1 + (uint32_t)rnd(4),
+		    part, feat);
 		if (!known(pools, nk, feat))
 			continue;
 		c.s = first;
@@ -592,18 +585,8 @@ test_named_round(int round)
 			 * then the first start there that maps. */
 			ne = eligible(&sp, parts, np, pools, nk, part, feat,
 			    el);
-			for (size_t j = 0; j < ne; j++) {
-				int64_t x;
-
-				if (pools[el[j]].count < rq.nodes)
-					continue;
-				x = brute_first(used, pools[el[j]].count,
-				    el[j], first, last, len, rq.nodes);
-				if (x != -1 && (bs == -1 || x < bs)) {
-					bs = x;
-					c.pool = el[j];
-				}
-			}
+			bs = brute_pool(used, pools, el, ne, rq.nodes, first,
+			    last, len, &c.pool);
 			named_tally.plain++;
 		}
 		c.nodes = rq.nodes;
@@ -654,7 +637,7 @@ test_named_round(int round)
 	nc.pool_bits = pool_bits;
 	nc.plan = plan;
 	nc.n = n;
-	OK(ar_map(t, 0, T0, T0 + 86400, NULL, 0, named_map_one, &nc));
+	OK(ar_map(t, 0, T0, T0 + 86400, NULL, 0, map_one, &nc));
 	CHECK(nc.seen == n, "round %d: ar_map told %zu of %zu", round,
 	    nc.seen, n);
 	ar_txn_abort(t);
