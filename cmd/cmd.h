@@ -159,6 +159,11 @@ struct cmd_layout {
 	char *features;
 	size_t nparts, npools;
 	char *pool_partition[AR_POOLS_MAX];
+	/* A store of several pools: each pool's features and hosts, and
+	 * the pool of every host, made when a request first names hosts. */
+	char *pool_features[AR_POOLS_MAX];
+	char *pool_hosts[AR_POOLS_MAX];
+	unsigned char *pool_of;
 };
 
 /* Read the store's layout into x->layout, once; reservation records

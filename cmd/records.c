@@ -278,6 +278,10 @@ cmd_layout_read(struct ctx *x, ar_txn *t)
 		if ((l->pool_partition[k] = strdup(
 		    parts[pools[k].partition].name)) == NULL)
 			return ENOMEM;
+		if (nk > 1 && ((l->pool_features[k] = strdup(
+		    pools[k].features)) == NULL || (l->pool_hosts[k] =
+		    strdup(pools[k].hosts)) == NULL))
+			return ENOMEM;
 		while (*f != '\0') {
 			size_t n = strcspn(f, ",");
 
@@ -301,16 +305,108 @@ cmd_layout_free(struct ctx *x)
 		return;
 	if (shown_layout == l)
 		shown_layout = NULL;
-	for (size_t k = 0; k < AR_POOLS_MAX; k++)
+	for (size_t k = 0; k < AR_POOLS_MAX; k++) {
 		free(l->pool_partition[k]);
+		free(l->pool_features[k]);
+		free(l->pool_hosts[k]);
+	}
+	free(l->pool_of);
 	free(l->partitions);
 	free(l->features);
 	free(l);
 	x->layout = NULL;
 }
 
-/* partition= and features=: a partition and features the store has.
- * Named hosts are not taken yet in a store of several pools. */
+/* The pool of every host of a store of several pools, in l->pool_of,
+ * made once from the pools' host lists; -1 with err if that fails. */
+static int
+pool_map(struct ctx *x, struct cmd_layout *l, char *err)
+{
+	const struct ar_hostlist *all = cmd_hosts(x);
+	struct ar_hostlist h;
+	uint32_t *idx = NULL;
+	char msg[AR_ERRMAX];
+	int rc = 0;
+
+	if (l->pool_of != NULL)
+		return 0;
+	if (all == NULL) {
+		snprintf(err, AR_ERRMAX, "field 'hosts': the store's host list "
+		    "is unreadable");
+		return -1;
+	}
+	if ((l->pool_of = calloc(all->count, 1)) == NULL ||
+	    (idx = malloc(all->count * sizeof(*idx))) == NULL) {
+		snprintf(err, AR_ERRMAX, "out of memory");
+		free(idx);
+		return -1;
+	}
+	for (size_t k = 0; k < l->npools && rc == 0; k++) {
+		ar_hostlist_init(&h);
+		if ((rc = ar_hostlist_parse(l->pool_hosts[k], &h, msg)) == 0 &&
+		    (rc = ar_hostlist_find_all(all, &h, idx, msg)) == 0)
+			for (size_t i = 0; i < h.count; i++)
+				l->pool_of[idx[i]] = (unsigned char)k;
+		ar_hostlist_free(&h);
+	}
+	free(idx);
+	if (rc != 0) {
+		snprintf(err, AR_ERRMAX, "field 'hosts': the store's pools: "
+		    "%.200s", rc == -2 ? "out of memory" : msg);
+		free(l->pool_of);
+		l->pool_of = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Named hosts in a store of several pools: all of one pool, whose
+ * partition and features are those asked, if any.  -1 with err if not. */
+static int
+named_pool(struct ctx *x, struct item *it, char *err)
+{
+	struct cmd_layout *l = x->layout;
+	const struct ar_request *rq = &it->rq;
+	char a[AR_HOSTNAME_MAX + 1], b[AR_HOSTNAME_MAX + 1];
+	const char *f = rq->features;
+	uint32_t k, o;
+
+	if (pool_map(x, l, err) != 0)
+		return -1;
+	k = l->pool_of[rq->hosts[0]];
+	for (uint32_t i = 1; i < rq->nhosts; i++)
+		if ((o = l->pool_of[rq->hosts[i]]) != k) {
+			snprintf(err, AR_ERRMAX, "field 'hosts': named hosts "
+			    "are of one pool: %.32s is of partition %.24s "
+			    "(features %.24s), %.32s of %.24s (features "
+			    "%.24s)",
+			    ar_hostlist_name(cmd_hosts(x), rq->hosts[0], a),
+			    l->pool_partition[k], *l->pool_features[k] ?
+			    l->pool_features[k] : "none",
+			    ar_hostlist_name(cmd_hosts(x), rq->hosts[i], b),
+			    l->pool_partition[o], *l->pool_features[o] ?
+			    l->pool_features[o] : "none");
+			return -1;
+		}
+	if (rq->partition != NULL && strcmp(rq->partition,
+	    l->pool_partition[k]) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'partition': the hosts named "
+		    "are of partition %.64s", l->pool_partition[k]);
+		return -1;
+	}
+	for (; f != NULL && *f != '\0'; f += strcspn(f, ",") +
+	    (f[strcspn(f, ",")] == ','))
+		if (!in_list(l->pool_features[k], f, strcspn(f, ","))) {
+			snprintf(err, AR_ERRMAX, "field 'features': the hosts "
+			    "named have features %.64s", *l->pool_features[k] ?
+			    l->pool_features[k] : "none");
+			return -1;
+		}
+	return 0;
+}
+
+/* partition= and features=: a partition and features the store has;
+ * named hosts of one pool that agrees with them. */
 static int
 pool_fields(struct ctx *x, struct item *it, char *err)
 {
@@ -335,12 +431,8 @@ pool_fields(struct ctx *x, struct item *it, char *err)
 			    strcspn(f, ",") : 64), f);
 			return -1;
 		}
-	if (it->rq.nhosts > 0 && l->npools > 1) {
-		snprintf(err, AR_ERRMAX, "field 'hosts': named hosts are not "
-		    "taken yet in a store of several pools (partitions or "
-		    "feature sets)");
-		return -1;
-	}
+	if (it->rq.nhosts > 0 && l->npools > 1)
+		return named_pool(x, it, err);
 	return 0;
 }
 

@@ -584,7 +584,8 @@ admit_maint(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	int64_t s = sp->first;
 	int rc, ok;
 
-	if ((rc = map_displace(t, rq, s, sp->slots, &ok, &conflict)) != 0)
+	if ((rc = map_displace(t, rq, sp->pool, s, sp->slots, &ok,
+	    &conflict)) != 0)
 		return rc;
 	if (!ok || (t->ndisplaced > 0 && !(rq->flags & AR_FORCE))) {
 		ans->reason = ok ? AR_R_DISPLACED : AR_R_HOSTS;

@@ -605,6 +605,10 @@ int layout_need(ar_txn *t);
  * EINVAL for an unknown partition or feature. */
 int layout_eligible(ar_txn *t, const char *partition, const char *features,
     uint32_t *pools, uint32_t *n);
+/* The pool of the hosts rq names, into *pool: EINVAL unless they all lie
+ * in one pool, of the partition rq asks (if it does) and with every
+ * feature it asks. */
+int layout_named(ar_txn *t, const struct ar_request *rq, uint32_t *pool);
 
 /* classes.c: price classes and their booking limits in the rings */
 /* Load the pricing of transaction t and ready its limit rings. */
@@ -808,21 +812,22 @@ int map_pin_decode(const ar_txn *t, const struct kv_val *v, struct hostset *s);
 int map_verify(ar_txn *t, int (*fn)(const struct map_got *, void *),
     void *arg, uint64_t *failed, uint64_t *conflict);
 
-/* A request's named hosts, checked: the plan with it maps.  start is its
- * slot; *conflict the reservation in the way when it does not (*ok 0). */
-int map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
-    int64_t slots, int *ok, uint64_t *conflict);
+/* A request's named hosts, checked: the plan with it maps, it on hosts
+ * of pool `pool` (which hosts it names are of).  start is its slot;
+ * *conflict the reservation in the way when it does not (*ok 0). */
+int map_fits(ar_txn *t, const struct ar_request *rq, uint32_t pool,
+    int64_t start, int64_t slots, int *ok, uint64_t *conflict);
 /* Would the plan map with reservation id over slots [start, end) instead
  * of its own (*ok)?  As ar_modify maps it; *conflict as there. */
 int map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end,
     int *ok, uint64_t *conflict);
-/* Maintenance that wins (rq names hosts, AR_RESV_MAINT) at [start, start +
- * slots): the reservations that cannot keep their times on other hosts
+/* Maintenance that wins (rq names hosts, of pool `pool`, AR_RESV_MAINT)
+ * at [start, start + slots): the reservations that cannot keep their times on other hosts
  * with it in the plan, in t->displaced, and *ok if the plan maps without
  * them; else (*ok 0) *conflict is the started or named reservation that
  * holds its hosts. */
-int map_displace(ar_txn *t, const struct ar_request *rq, int64_t start,
-    int64_t slots, int *ok, uint64_t *conflict);
+int map_displace(ar_txn *t, const struct ar_request *rq, uint32_t pool,
+    int64_t start, int64_t slots, int *ok, uint64_t *conflict);
 /* After an admission while named hosts are in the plan: map it all
  * again and keep the mapping, or say (*ok 0) which reservation could
  * not be mapped. */
@@ -844,8 +849,8 @@ int map_prune(ar_txn *t);
 
 /* track.c */
 /* The idle ring of pool p would have ring id IDLE_RING + p: only pool 0
- * has tracked hosts yet, since a store of more than one pool refuses
- * named hosts;
+ * has tracked hosts, since a store of more than one pool tracks none
+ * (map.c sweeps its plan instead);
  * the node ring's id is 0, the limit rings' their class. */
 #define IDLE_RING 0x100u
 

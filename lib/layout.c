@@ -780,6 +780,36 @@ layout_eligible(ar_txn *t, const char *partition, const char *features,
 }
 
 int
+layout_named(ar_txn *t, const struct ar_request *rq, uint32_t *pool)
+{
+	const struct layout *l;
+	struct hostset named = { 0 };
+	const char *f = rq->features == NULL ? "" : rq->features;
+	int rc = 0, i;
+
+	if ((rc = layout_need(t)) != 0)
+		return rc;
+	l = &t->lay;
+	for (uint32_t h = 0; h < rq->nhosts && rc == 0; h++)
+		rc = hostset_append(&named, rq->hosts[h], 1);
+	for (*pool = 0; rc == 0 && *pool < l->npools &&
+	    !hostset_subset(&named, &l->pool[*pool].set); ++*pool)
+		;
+	hostset_free(&named);
+	if (rc != 0)
+		return rc;
+	if (*pool == l->npools)
+		return EINVAL;
+	i = rq->partition == NULL || *rq->partition == '\0' ?
+	    (int)l->pool[*pool].partition :
+	    part_find(l, rq->partition, strlen(rq->partition));
+	if (i != (int)l->pool[*pool].partition ||
+	    !features_have(l->pool[*pool].features, f))
+		return EINVAL;
+	return 0;
+}
+
+int
 ar_layout(ar_txn *t, const struct ar_partition **parts, size_t *nparts,
     const struct ar_pool **pools, size_t *npools)
 {

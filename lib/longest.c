@@ -156,11 +156,11 @@ free_over(ar_txn *t, const struct own *o, uint64_t need, int64_t s,
 	return 0;
 }
 
-/* Does the plan map with the job (rq from slot s to e), or with
- * reservation id over [s, e) (rq NULL)? */
+/* Does the plan map with the job (rq from slot s to e, on hosts of
+ * pool), or with reservation id over [s, e) (rq NULL; pool its own)? */
 static int
-maps(ar_txn *t, const struct ar_request *rq, uint64_t id, int64_t s,
-    int64_t e, int *ok, uint64_t *conflict)
+maps(ar_txn *t, const struct ar_request *rq, uint32_t pool, uint64_t id,
+    int64_t s, int64_t e, int *ok, uint64_t *conflict)
 {
 	int rc, tracked = 0;
 
@@ -170,7 +170,7 @@ maps(ar_txn *t, const struct ar_request *rq, uint64_t id, int64_t s,
 	    ((rc = track_fits(t, s, e, rq->nodes, ok)) != 0 || *ok))))
 		return rc;
 	if (rq != NULL)
-		return map_fits(t, rq, s, e - s, ok, conflict);
+		return map_fits(t, rq, pool, s, e - s, ok, conflict);
 	return map_fits_moved(t, id, s, e, ok, conflict);
 }
 
@@ -180,18 +180,18 @@ maps(ar_txn *t, const struct ar_request *rq, uint64_t id, int64_t s,
  * *e is low if none does, *conflict then what is in the way.
  */
 static int
-mapped_end(ar_txn *t, const struct ar_request *rq, uint64_t id, int64_t s,
-    int64_t low, int64_t *e, uint64_t *conflict)
+mapped_end(ar_txn *t, const struct ar_request *rq, uint32_t pool,
+    uint64_t id, int64_t s, int64_t low, int64_t *e, uint64_t *conflict)
 {
 	int64_t hi = *e, mid;
 	uint64_t c;
 	int rc, ok;
 
-	if ((rc = maps(t, rq, id, s, hi, &ok, conflict)) != 0 || ok)
+	if ((rc = maps(t, rq, pool, id, s, hi, &ok, conflict)) != 0 || ok)
 		return rc;
 	while (hi - low > 1) {
 		mid = low + (hi - low) / 2;
-		if ((rc = maps(t, rq, id, s, mid, &ok, &c)) != 0)
+		if ((rc = maps(t, rq, pool, id, s, mid, &ok, &c)) != 0)
 			return rc;
 		if (ok)
 			low = mid;
@@ -256,7 +256,8 @@ ar_longest(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		    &ans->free);
 	}
 	if ((rc = map_pinned(t, &pinned)) != 0 || ((pinned || rq->nhosts > 0) &&
-	    (rc = mapped_end(t, rq, 0, s, s, &e, &ans->conflict)) != 0))
+	    (rc = mapped_end(t, rq, sp.pool, 0, s, s, &e,
+	    &ans->conflict)) != 0))
 		return rc;
 	ans->start = s * t->m.slot;
 	if (e == s) {
@@ -342,7 +343,8 @@ ar_furthest(ar_txn *t, uint64_t id, unsigned flags, struct ar_answer *ans)
 	 * shorter end is still one ar_modify grants there.
 	 */
 	if (pinned && s != s0) {
-		if ((rc = maps(t, NULL, id, s, e, &ok, &ans->conflict)) != 0)
+		if ((rc = maps(t, NULL, r.pool, id, s, e, &ok,
+		    &ans->conflict)) != 0)
 			return rc;
 		if (!ok) {
 			s = s0;
@@ -350,8 +352,8 @@ ar_furthest(ar_txn *t, uint64_t id, unsigned flags, struct ar_answer *ans)
 			ans->conflict = 0;
 		}
 	}
-	if (pinned && s == s0 && e > e0 && (rc = mapped_end(t, NULL, id, s0,
-	    e0, &e, &ans->conflict)) != 0)
+	if (pinned && s == s0 && e > e0 && (rc = mapped_end(t, NULL, r.pool,
+	    id, s0, e0, &e, &ans->conflict)) != 0)
 		return rc;
 	if (e - s <= e0 - s0) {
 		/* Why not: the hosts, or the slot that stopped it where it

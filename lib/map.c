@@ -760,10 +760,10 @@ plan_store(struct plan *p)
 }
 
 /* Enter the request rq at [start, start + slots) in the plan, as *itp:
- * no id yet, fixed on its hosts if it names them. */
+ * no id yet, of pool `pool`, fixed on its hosts if it names them. */
 static int
-plan_request(struct plan *p, const struct ar_request *rq, int64_t start,
-    int64_t slots, struct item **itp)
+plan_request(struct plan *p, const struct ar_request *rq, uint32_t pool,
+    int64_t start, int64_t slots, struct item **itp)
 {
 	struct item *it;
 	int rc;
@@ -774,6 +774,7 @@ plan_request(struct plan *p, const struct ar_request *rq, int64_t start,
 	it->s = start;
 	it->e = start + slots;
 	it->nodes = rq->nodes;
+	it->pool = pool;
 	it->fixed = it->named = rq->nhosts > 0;
 	for (uint32_t i = 0; i < rq->nhosts && rc == 0; i++)
 		rc = hostset_append(&it->want, rq->hosts[i], 1);
@@ -781,9 +782,11 @@ plan_request(struct plan *p, const struct ar_request *rq, int64_t start,
 }
 
 /* What a sweep of the plan one way or the other is asked about: a
- * request rq at start, or reservation id moved to [start, end). */
+ * request rq of pool `pool` at start, or reservation id moved to
+ * [start, end). */
 struct asked {
 	const struct ar_request *rq;
+	uint32_t pool;
 	uint64_t id;
 	int64_t start, end;
 };
@@ -815,8 +818,8 @@ fits_way(ar_txn *t, const struct asked *a, int tracked, int *ok,
 
 	*ok = 0;
 	if ((rc = plan_load(t, &p, tracked)) != 0 ||
-	    (rc = plan_request(&p, a->rq, a->start, a->end - a->start,
-	    &it)) != 0)
+	    (rc = plan_request(&p, a->rq, a->pool, a->start,
+	    a->end - a->start, &it)) != 0)
 		goto out;
 	it->anywhere = tracked;
 	if ((rc = sweep(&p, 0, &failed, conflict)) != 0)
@@ -832,10 +835,10 @@ out:
 }
 
 int
-map_fits(ar_txn *t, const struct ar_request *rq, int64_t start,
-    int64_t slots, int *ok, uint64_t *conflict)
+map_fits(ar_txn *t, const struct ar_request *rq, uint32_t pool,
+    int64_t start, int64_t slots, int *ok, uint64_t *conflict)
 {
-	struct asked a = { rq, 0, start, start + slots };
+	struct asked a = { rq, pool, 0, start, start + slots };
 
 	return both_ways(t, fits_way, &a, ok, conflict);
 }
@@ -877,7 +880,7 @@ int
 map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
     uint64_t *conflict)
 {
-	struct asked a = { NULL, id, start, end };
+	struct asked a = { NULL, 0, id, start, end };
 
 	return both_ways(t, moved_way, &a, ok, conflict);
 }
@@ -887,8 +890,8 @@ map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
  * reservation that found no hosts (0: none, or the maintenance), *fixed
  * whether that one may not move. */
 static int
-displace_way(ar_txn *t, const struct ar_request *rq, int64_t start,
-    int64_t slots, int tracked, uint64_t *failed_id, int *fixed,
+displace_way(ar_txn *t, const struct ar_request *rq, uint32_t pool,
+    int64_t start, int64_t slots, int tracked, uint64_t *failed_id, int *fixed,
     uint64_t *conflict)
 {
 	struct plan p;
@@ -898,7 +901,7 @@ displace_way(ar_txn *t, const struct ar_request *rq, int64_t start,
 	*failed_id = 0;
 	*fixed = 0;
 	if ((rc = plan_load(t, &p, tracked)) != 0 ||
-	    (rc = plan_request(&p, rq, start, slots, &it)) != 0)
+	    (rc = plan_request(&p, rq, pool, start, slots, &it)) != 0)
 		goto out;
 	for (size_t i = 0; i < p.n; i++)
 		for (size_t d = 0; d < t->ndisplaced; d++)
@@ -918,8 +921,8 @@ out:
 }
 
 int
-map_displace(ar_txn *t, const struct ar_request *rq, int64_t start,
-    int64_t slots, int *ok, uint64_t *conflict)
+map_displace(ar_txn *t, const struct ar_request *rq, uint32_t pool,
+    int64_t start, int64_t slots, int *ok, uint64_t *conflict)
 {
 	uint64_t id, other;
 	int rc, tracked, fixed, fixed2;
@@ -931,13 +934,15 @@ map_displace(ar_txn *t, const struct ar_request *rq, int64_t start,
 	/* Today's way, then the tracked way; what neither maps without is
 	 * displaced and the plan swept again: a sweep or two for each. */
 	for (;;) {
-		if ((rc = displace_way(t, rq, start, slots, 0, &id, &fixed,
+		if ((rc = displace_way(t, rq, pool, start, slots, 0, &id,
+		    &fixed,
 		    conflict)) != 0)
 			return rc;
 		if (id == 0 && !fixed)
 			break;
 		if (tracked) {
-			if ((rc = displace_way(t, rq, start, slots, 1, &other,
+			if ((rc = displace_way(t, rq, pool, start, slots, 1,
+			    &other,
 			    &fixed2, conflict)) != 0)
 				return rc;
 			if (other == 0 && !fixed2)
@@ -970,7 +975,9 @@ just_granted(const ar_txn *t, uint64_t id)
 	return 0;
 }
 
-/* Track again from the plan's mapping, p, while a pin is in it. */
+/* Track again from the plan's mapping, p, while a pin is in it.  Not
+ * in a store of several pools: the tracked hosts count one pool's
+ * hosts, so there admission with pins in the plan sweeps it. */
 static int
 plan_track(struct plan *p)
 {
@@ -978,6 +985,8 @@ plan_track(struct plan *p)
 	size_t n = 0;
 	int rc, pinned;
 
+	if (p->t->npools > 1)
+		return 0;
 	if ((rc = map_pinned(p->t, &pinned)) != 0 || !pinned)
 		return rc;
 	if ((u = malloc((p->n + 1) * sizeof(*u))) == NULL)

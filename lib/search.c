@@ -22,8 +22,9 @@
  * first (the earliest start; a tie to the first), else the first that
  * has the hosts it needs, where moving others may still make room.  A
  * request needing more hosts than every eligible pool has is refused as
- * capacity.  EINVAL: an unknown partition or feature, or named hosts in
- * a store of several pools.
+ * capacity.  Named hosts take their own pool (layout_named).  EINVAL:
+ * an unknown partition or feature, named hosts of several pools or not
+ * of the partition and features asked.
  */
 static int
 span_pool(ar_txn *t, const struct ar_request *rq, struct span *sp,
@@ -34,6 +35,15 @@ span_pool(ar_txn *t, const struct ar_request *rq, struct span *sp,
 	int rc;
 
 	sp->pool = 0;
+	/* Named hosts: their pool, in a store of several pools. */
+	if (rq->nhosts > 0 && t->npools > 1) {
+		if ((rc = layout_named(t, rq, &sp->pool)) != 0)
+			return rc;
+		if (t->keep_pool != 0 && t->keep_pool - 1 != sp->pool)
+			return EINVAL;
+		ans->pool = sp->pool;
+		return 0;
+	}
 	if (t->keep_pool != 0) {
 		pools[0] = t->keep_pool - 1;
 		n = 1;
@@ -45,8 +55,6 @@ span_pool(ar_txn *t, const struct ar_request *rq, struct span *sp,
 			ans->reason = AR_R_CAPACITY;
 		return 0;
 	}
-	if (rq->nhosts > 0)
-		return EINVAL;
 	for (uint32_t i = 0; i < n && first == UINT32_MAX; i++)
 		if (t->lay.pool[pools[i]].count >= sp->need)
 			first = pools[i];
@@ -173,7 +181,8 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		if (tracked && ((rc = track_fits(t, *s, *s + sp->slots,
 		    sp->need, &ok)) != 0 || ok))
 			return rc;
-		if ((rc = map_fits(t, rq, *s, sp->slots, &ok, &c)) != 0 || ok)
+		if ((rc = map_fits(t, rq, sp->pool, *s, sp->slots, &ok,
+		    &c)) != 0 || ok)
 			return rc;
 		if (*conflict == 0)
 			*conflict = c;

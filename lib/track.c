@@ -32,7 +32,8 @@
  *     (pool, host)           the host's until, a slot (i64)
  *     (pool, host, start)    an explicit use from slot start: struct use
  *
- * pool, host u32 and start u64, big-endian.  Only pool 0 exists today.
+ * pool, host u32 and start u64, big-endian.  Only pool 0 is tracked: a
+ * store of more than one pool never builds the tracking (map.c).
  */
 #include <errno.h>
 #include <stdlib.h>
