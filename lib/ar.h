@@ -349,6 +349,12 @@ struct ar_resv {
 				   request's.  0 for any other */
 	uint32_t pool;          /* the pool (ar_layout) all its hosts are
 				   of, which never changes (format 9) */
+	unsigned split;         /* a piece: how its request may be split,
+				   AR_SPLIT_ORR or AR_SPLIT_TARR (a piece of
+				   a format 8 store: AR_SPLIT_ORR); 0 for
+				   any other */
+	int64_t smallest;       /* ... and its smallest piece, as asked
+				   (0: one slot) */
 };
 
 /*
