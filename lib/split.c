@@ -319,6 +319,7 @@ modify_split(ar_txn *t, const struct ar_resv *was, uint32_t who,
 		    rq->duration;
 	}
 	nr.flags &= AR_NOMOVE | AR_LATER;
+	nr.hold = 0;                    /* a piece is never a hold */
 	nr.owner = was->owner;
 	nr.user = was->user;
 	nr.job = was->job;
