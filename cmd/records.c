@@ -551,7 +551,8 @@ request_fields(struct ctx *x, struct item *it, int timed, char *err)
 	    label_field(x, it, "client_key", AR_CLIENT_KEY_MAX,
 	    &rq->client_key, err) != 0 || hosts_field(x, it, err) != 0 ||
 	    pool_fields(x, it, err) != 0 || sched_fields(x, it, err) != 0 ||
-	    (cmd_reads(x->cmd, "split") && cmd_split_fields(x, it, hl, err) != 0))
+	    (cmd_reads(x->cmd, "split") &&
+	    cmd_split_fields(x, it, hl, err) != 0))
 		return -1;
 	rq->owner = x->uid;
 	return 0;

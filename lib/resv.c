@@ -43,8 +43,8 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 {
 	unsigned char key[8], buf[sizeof(struct disk_resv) + 2 * AR_LABEL_MAX +
 	    AR_CLIENT_KEY_MAX + sizeof(struct disk_series) +
-	    sizeof(struct disk_split) + sizeof(struct disk_sched) + AR_LABEL_MAX +
-	    sizeof(struct disk_charge) + 8];
+	    sizeof(struct disk_split) + sizeof(struct disk_sched) +
+	    AR_LABEL_MAX + sizeof(struct disk_charge) + 8];
 	struct disk_resv d;
 	struct disk_series ds;
 	struct disk_split dp;
