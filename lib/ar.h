@@ -355,6 +355,9 @@ struct ar_resv {
 				   any other */
 	int64_t smallest;       /* ... and its smallest piece, as asked
 				   (0: one slot) */
+	int replaced;           /* a piece cancelled by ar_modify of its
+				   request, which new records hold now (its
+				   admission is theirs) */
 };
 
 /*

@@ -394,7 +394,8 @@ struct disk_sched {
 #define STATE_SPLIT 0x8000
 struct disk_split {
 	uint32_t split;         /* AR_SPLIT_ORR or AR_SPLIT_TARR */
-	uint32_t spare;         /* 0 */
+	uint32_t replaced;      /* 1: cancelled by a modify of its request,
+				   which new records hold now; else 0 */
 	int64_t smallest;       /* the request's smallest piece, seconds */
 };
 #define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD | STATE_SCHED | \

@@ -96,6 +96,7 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	if (r->split != 0) {
 		memset(&dp, 0, sizeof(dp));
 		dp.split = r->split;
+		dp.replaced = r->replaced != 0;
 		dp.smallest = r->smallest;
 		memcpy(buf + sizeof(d) + text, &dp, sizeof(dp));
 		text += sizeof(dp);
@@ -277,11 +278,14 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 		dp.split = AR_SPLIT_ORR;
 	if ((d.state & STATE_SPLIT) && (ds.pieces == 0 ||
 	    (dp.split != AR_SPLIT_ORR && dp.split != AR_SPLIT_TARR) ||
-	    dp.spare != 0 || dp.smallest < 0 || dp.smallest > d.duration ||
+	    dp.replaced > 1 || (dp.replaced &&
+	    (d.state & ~STATE_FLAGS) != AR_CANCELLED) ||
+	    dp.smallest < 0 || dp.smallest > d.duration ||
 	    (dp.split == AR_SPLIT_TARR && dp.smallest != 0)))
 		return AR_ECORRUPT;
 	r->split = dp.split;
 	r->smallest = dp.smallest;
+	r->replaced = dp.replaced;
 	r->series = ds.series;
 	r->occurrence = ds.occurrence;
 	r->pieces = ds.pieces;

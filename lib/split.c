@@ -253,14 +253,12 @@ pieces_started(ar_txn *t, const struct ar_resv *was, uint32_t who,
 }
 
 /* The client key that named was's pieces names the ones granted now
- * (t->granted) in their place, after the other copies' it names; the
- * old pieces, cancelled, no longer carry it. */
+ * (t->granted) in their place, after the other copies' it names. */
 static int
 key_moved(ar_txn *t, const struct ar_resv *was)
 {
 	struct ar_placed *keep;
 	struct key_entry e;
-	struct ar_resv r;
 	struct kv_val v;
 	size_t n, m = 0;
 	uint64_t id;
@@ -272,27 +270,45 @@ key_moved(ar_txn *t, const struct ar_resv *was)
 		return AR_ECORRUPT;
 	if ((keep = calloc(n + t->ngranted, sizeof(*keep))) == NULL)
 		return ENOMEM;
-	/* The entry is the backend's memory, which a write may move. */
 	for (size_t i = 0; i < n; i++)
-		keep[i].id = key_id(&v, i);
-	for (size_t i = 0; i < n; i++) {
-		id = keep[i].id;
-		if (id < was->series || id >= was->series + was->pieces) {
+		if ((id = key_id(&v, i)) < was->series ||
+		    id >= was->series + was->pieces)
 			keep[m++].id = id;
-			continue;
-		}
-		if ((rc = resv_get(t, id, &r)) != 0)
-			goto out;
-		r.client_key[0] = '\0';
-		if ((rc = resv_put(t, &r)) != 0)
-			goto out;
-	}
 	for (size_t i = 0; i < t->ngranted; i++)
 		keep[m++].id = t->granted[i].id;
 	rc = key_put(t, was->owner, was->client_key, (uint32_t)m, keep, m);
-out:
 	free(keep);
 	return rc;
+}
+
+/*
+ * was's request, granted again in the records t->granted: they were
+ * asked for when it was (created), and its old pieces, cancelled, are
+ * replaced (so that reports count the request once) and no longer carry
+ * its client key, which names the new records instead.
+ */
+static int
+replaced(ar_txn *t, const struct ar_resv *was)
+{
+	struct ar_resv r;
+	int rc;
+
+	for (size_t i = 0; i < t->ngranted; i++) {
+		if ((rc = resv_get(t, t->granted[i].id, &r)) != 0)
+			return rc;
+		r.created = was->created;
+		if ((rc = resv_put(t, &r)) != 0)
+			return rc;
+	}
+	for (uint32_t i = 0; i < was->pieces; i++) {
+		if ((rc = resv_get(t, was->series + i, &r)) != 0)
+			return rc;
+		r.replaced = 1;
+		r.client_key[0] = '\0';
+		if ((rc = resv_put(t, &r)) != 0)
+			return rc;
+	}
+	return was->client_key[0] != '\0' ? key_moved(t, was) : 0;
 }
 
 /*
@@ -342,5 +358,5 @@ modify_split(ar_txn *t, const struct ar_resv *was, uint32_t who,
 	}
 	if ((rc = txn_keep(t, &whole)) != 0)
 		return rc;
-	return was->client_key[0] != '\0' ? key_moved(t, was) : 0;
+	return replaced(t, was);
 }

@@ -478,8 +478,8 @@ test_pieces(void)
 	    ng == 2 && g[0].id == 6 && g[1].id == 7 &&
 	    g[1].end == T0 + 6 * HOUR, "grown: %d %zu", a.status, ng);
 	OK(ar_get(t, 5, &r));
-	CHECK(r.state == AR_CANCELLED && r.client_key[0] == '\0',
-	    "the old piece cancelled, its key given up");
+	CHECK(r.state == AR_CANCELLED && r.client_key[0] == '\0' &&
+	    r.replaced, "the old piece cancelled, replaced, its key given up");
 	OK(ar_get(t, 7, &r));
 	CHECK(r.series == 6 && r.occurrence == 2 && r.split == AR_SPLIT_ORR &&
 	    r.smallest == 30 * MIN && strcmp(r.client_key, "k") == 0,

@@ -201,6 +201,17 @@ run ar-add start=+1h duration=2h defer=+5h30m split=yes
 run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
 filter '$!d; s/.*\( granted=[0-9]*\).*\( awt=[^ ]*\).*/\1\2/'
 expect_out ' granted=4 awt=1800'
+# Modified, in new pieces or in one interval, it is still one request
+# (its old pieces no admission of their own), and waits as long.
+run ar-add --modify id=5 duration=2h30m
+run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
+filter '$!d; s/.*\( granted=[0-9]*\).*\( awt=[^ ]*\).*/\1\2/'
+expect_out ' granted=4 awt=1800'
+run ar-add --modify id=6 duration=1h
+run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
+filter '$!d; s/.*\( granted=[0-9]*\).*\( awt=[^ ]*\).*/\1\2/'
+expect_out ' granted=4 awt=1800'
+expect_check
 
 begin 'slices: ar-add | ar-map gives each piece its hosts, each line naming its request'
 holes
