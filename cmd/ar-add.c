@@ -26,6 +26,8 @@ struct add_line {
 	enum ar_use use;        /* a use report: what it says; else
 				   AR_USE_UNKNOWN */
 	uint64_t series;        /* --modify: the series named, or 0 */
+	int piece;              /* --modify: the one named is a piece of a
+				   split request, which is asked again */
 	struct ar_repeat rep;   /* how the request repeats (every 0: it
 				   does not) */
 	struct ar_placed *placed;       /* copies granted, then moves */
@@ -401,44 +403,6 @@ emit_confirm(struct ctx *x, struct item *it)
 }
 
 /*
- * A piece of a split request is not modified (its request's shape is its
- * pieces'): bad input, said here (1), or 0.  The message says how to
- * change it: cancel the request and ask again for what it asked, which
- * every piece's record keeps, with the changes (the split rule is not
- * kept: ORR or TARR, as asked).
- */
-static int
-piece_refused(struct ctx *x, struct item *it, const struct ar_resv *was)
-{
-	struct ar_record asked;
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-
-	if (was->pieces == 0)
-		return 0;
-	ar_record_init(&asked);
-	if (ar_record_set_time(&asked, "earliest", was->earliest) != 0 ||
-	    ar_record_set_time(&asked, "latest", was->latest) != 0 ||
-	    ar_record_set_duration(&asked, "duration", was->duration) != 0 ||
-	    ar_record_set_uint(&asked, "nodes", was->nodes) != 0 ||
-	    ar_record_print(&asked, 0, &text, &len, &cap) != 0)
-		len = 0;
-	while (len > 0 && text[len - 1] == '\n')
-		text[--len] = '\0';
-	cmd_warn(x, it->line, "field 'id': reservation %llu is piece %lu of "
-	    "%lu of split request %llu, which changes only as a whole: cancel "
-	    "it (ar-del id=%llu cancels every piece) and ask again, %s "
-	    "split=yes or tarr, with the changes",
-	    (unsigned long long)was->id, (unsigned long)was->occurrence,
-	    (unsigned long)was->pieces, (unsigned long long)was->series,
-	    (unsigned long long)was->series, len > 0 ? text :
-	    "as it was asked");
-	free(text);
-	ar_record_free(&asked);
-	return 1;
-}
-
-/*
  * --modify series=N: every live occurrence, all or none (ar_modify_all),
  * each to the fields given, the times shifted from the first one's by
  * as much as its earliest start is from the first one's.
@@ -475,10 +439,6 @@ modify_series(struct ctx *x, ar_txn *t, struct item *it,
 	for (size_t i = 0; i < n; i++) {
 		if ((rc = ar_get(t, l->ids[i], &l->was[i])) != 0)
 			goto out;
-		if (piece_refused(x, it, &l->was[i])) {
-			it->nalts = 0;
-			goto out;
-		}
 		one = *sh;
 		off = l->was[i].earliest - l->was[0].earliest;
 		one.start += one.start >= 0 ? off : 0;
@@ -532,14 +492,21 @@ modify(struct ctx *x, ar_txn *t, struct item *it)
 	/* As prepare read them, on the same clock. */
 	if (shape_fields(x, it, &sh, err) != 0)
 		return EINVAL;
-	if (l->series != 0)
+	l->piece = 0;
+	/* A split request's series is its first piece: the request. */
+	if (l->series != 0 && ((rc = ar_get(t, l->series, &was)) != 0 ||
+	    was.pieces == 0))
 		return modify_series(x, t, it, &sh);
+	if (l->series != 0) {
+		l->id = l->series;
+		l->series = 0;
+	}
 	if ((rc = ar_get(t, l->id, &was)) == 0) {
-		if (piece_refused(x, it, &was)) {
-			it->nalts = 0;
-			return 0;
-		}
-		if (shape_request(&sh, &was, &it->rq, err) != 0) {
+		/* A piece's request may change its rule and deadline too. */
+		l->piece = was.pieces != 0;
+		if (shape_request(&sh, &was, &it->rq, err) != 0 ||
+		    (l->piece && cmd_split_fields(x, it, sh.latest >= 0,
+		    err) != 0)) {
 			cmd_warn(x, it->line, "%s", err);
 			it->nalts = 0;
 			return 0;
@@ -553,10 +520,15 @@ modify(struct ctx *x, ar_txn *t, struct item *it)
 		l->refusal = rc;
 		return 0;
 	}
-	if (rc != 0 || (rc = keep_placed(t, it, 0)) != 0)
+	if (rc != 0 || (rc = keep_placed(t, it, l->piece)) != 0)
 		return rc;
 	it->wrote = it->alts[0].status == AR_GRANTED;
-	if (l->ngranted == 1) {
+	if (l->piece) {
+		if (sh.earliest >= 0 || sh.latest >= 0) {
+			it->earliest = it->rq.earliest;
+			it->latest = it->rq.latest;
+		}
+	} else if (l->ngranted == 1) {
 		l->moved[0] = was;
 		/* The window is told when it is one, or was given. */
 		if (it->rq.latest != it->rq.earliest || sh.earliest >= 0 ||
@@ -748,6 +720,42 @@ emit_modify(struct ctx *x, struct item *it)
 }
 
 /*
+ * --modify of a piece: one line per piece its request is granted in now,
+ * as a split request's grant prints them (or one, if it fits in one
+ * interval), then one per reservation moved; or the line refused, and
+ * why.
+ */
+static int
+emit_modify_pieces(struct ctx *x, struct item *it)
+{
+	struct add_line *l = it->own;
+	struct ar_record *r = &it->rec;
+	struct ar_answer a = it->alts[0];
+	const struct ar_resv *v;
+	int st;
+
+	if ((st = modify_refused(x, it)) != 0)
+		return st > 0 ? st : -1;
+	if (l->ngranted == 0)
+		return cmd_answer(it, &a) != 0 || cmd_print(x, r) != 0 ? -1 :
+		    EXIT_REFUSED;
+	for (size_t i = 0; i < l->ngranted; i++) {
+		v = &l->moved[i];
+		a.start = l->placed[i].start;
+		a.end = l->placed[i].end;
+		a.free = l->placed[i].free;
+		a.price = v->price;
+		if (v->pieces == 0)
+			ar_record_del(r, "series");
+		if (ar_record_set_uint(r, "id", v->id) != 0 ||
+		    cmd_pieces(r, v->series, v->occurrence, v->pieces) != 0 ||
+		    cmd_answer(it, &a) != 0 || cmd_print(x, r) != 0)
+			return -1;
+	}
+	return emit_moved(x, it) != 0 ? -1 : 0;
+}
+
+/*
  * --modify series=N: one line per occurrence changed, as for one
  * reservation, with its occurrence number, then one per reservation
  * moved; or the line of the occurrence refused, and why.
@@ -865,7 +873,7 @@ emit(struct ctx *x, struct item *it)
 
 	if (((struct opts *)x->data)->modify)
 		return l->series != 0 ? emit_modify_series(x, it) :
-		    emit_modify(x, it);
+		    l->piece ? emit_modify_pieces(x, it) : emit_modify(x, it);
 	if (((struct opts *)x->data)->confirm || l->use != AR_USE_UNKNOWN)
 		return emit_confirm(x, it);
 	if (it->nalts == 0)

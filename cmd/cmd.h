@@ -216,6 +216,11 @@ int cmd_id_field(struct ctx *x, struct item *it, const char *key,
 /* Read the request fields of it->rec into it->rq; -1 with err on bad. */
 int cmd_request(struct ctx *x, struct item *it, char *err);
 
+/* A split request's fields (split, smallest, defer) into it->rq, whose
+ * window and duration are read: defer sets its latest start (hl: latest
+ * was given, which defer does not go with).  -1 with err if bad. */
+int cmd_split_fields(struct ctx *x, struct item *it, int hl, char *err);
+
 /* The same for a job whose length is asked, not given: its duration (or
  * end), if there, bounds it; it->rq.duration is 0 if not. */
 int cmd_job(struct ctx *x, struct item *it, char *err);

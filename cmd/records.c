@@ -512,8 +512,8 @@ cmd_id_field(struct ctx *x, struct item *it, const char *key, uint64_t *id,
  * latest end: latest = defer - duration; it goes with no latest), and
  * what a split request cannot be.  hl: latest was given.  -1 with err.
  */
-static int
-split_fields(struct ctx *x, struct item *it, int hl, char *err)
+int
+cmd_split_fields(struct ctx *x, struct item *it, int hl, char *err)
 {
 	struct ar_request *rq = &it->rq;
 	const char *v = cmd_get(x, &it->rec, "split");
@@ -643,7 +643,8 @@ request_fields(struct ctx *x, struct item *it, int timed, char *err)
 	    label_field(x, it, "client_key", AR_CLIENT_KEY_MAX,
 	    &rq->client_key, err) != 0 || hosts_field(x, it, err) != 0 ||
 	    pool_fields(x, it, err) != 0 || sched_fields(x, it, err) != 0 ||
-	    (cmd_reads(x->cmd, "split") && split_fields(x, it, hl, err) != 0))
+	    (cmd_reads(x->cmd, "split") &&
+	    cmd_split_fields(x, it, hl, err) != 0))
 		return -1;
 	rq->owner = x->uid;
 	return 0;

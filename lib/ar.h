@@ -349,6 +349,15 @@ struct ar_resv {
 				   request's.  0 for any other */
 	uint32_t pool;          /* the pool (ar_layout) all its hosts are
 				   of, which never changes (format 9) */
+	unsigned split;         /* a piece: how its request may be split,
+				   AR_SPLIT_ORR or AR_SPLIT_TARR (a piece of
+				   a format 8 store: AR_SPLIT_ORR); 0 for
+				   any other */
+	int64_t smallest;       /* ... and its smallest piece, as asked
+				   (0: one slot) */
+	int replaced;           /* a piece cancelled by ar_modify of its
+				   request, which new records hold now (its
+				   admission is theirs) */
 };
 
 /*
@@ -994,10 +1003,19 @@ int ar_use(ar_txn *t, uint64_t id, uint32_t who, enum ar_use used,
  * was: the reasons of ar_add, or AR_R_STARTED (a started one asked to
  * start elsewhere, or for other nodes), AR_R_PAST (a started one would
  * end by the clock), AR_R_HOSTS (one that named its hosts asked for
- * other nodes).  Errors, before anything changed: EINVAL (a malformed
- * request, jobs not 1, hosts named, a split request; or id a piece of a
- * split request, which is changed only by cancelling it and asking
- * again), EACCES (read transaction),
+ * other nodes).  A piece of a split request (id any of its pieces) is
+ * changed as its request: every live piece is cancelled and the request
+ * as rq says admitted again as ar_add admits a split request, in new
+ * pieces with new ids (ans and ar_added() as ar_add tells them), its
+ * owner, labels and client key kept (the key then names the new
+ * pieces); rq->split and rq->smallest are its new rule, or (split 0)
+ * the rule and smallest its pieces keep, a smallest longer than
+ * rq->duration taken as that; refused, nothing changed, as ar_add
+ * refuses it, or AR_R_STARTED once a piece has started (ans telling
+ * that piece).  Errors, before anything changed: EINVAL (a malformed
+ * request, jobs not 1, hosts named; a split rule or smallest for a
+ * reservation that is no piece; a split rule split_check refuses),
+ * EACCES (read transaction),
  * AR_ENOTFOUND, AR_EPERM, AR_EDONE (cancelled or ended); and, leaving a
  * change half made, so that t must be aborted: AR_ECORRUPT, AR_EFULL,
  * ENOMEM, AR_ESERVER, the backend's codes.

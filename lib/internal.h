@@ -388,8 +388,18 @@ struct disk_sched {
  * one of the two. */
 #define STATE_USED 0x2000
 #define STATE_UNUSED 0x4000
+/* ... it is a piece of a split request that keeps how its request may be
+ * split (format 9; a piece of format 8 has not the bit, and reads as
+ * AR_SPLIT_ORR with no smallest): this follows its series. */
+#define STATE_SPLIT 0x8000
+struct disk_split {
+	uint32_t split;         /* AR_SPLIT_ORR or AR_SPLIT_TARR */
+	uint32_t replaced;      /* 1: cancelled by a modify of its request,
+				   which new records hold now; else 0 */
+	int64_t smallest;       /* the request's smallest piece, seconds */
+};
 #define STATE_FLAGS (STATE_NAMED | STATE_SERIES | STATE_HOLD | STATE_SCHED | \
-    STATE_CONFIRMED | STATE_USED | STATE_UNUSED)
+    STATE_CONFIRMED | STATE_USED | STATE_UNUSED | STATE_SPLIT)
 
 /*
  * An entry of the client key index (resv.c): the key is the owner (u32,
@@ -1046,6 +1056,10 @@ int series_size(const struct ar_request *rq, const struct ar_repeat *rep,
  * included. */
 int admit_split(ar_txn *t, const struct ar_request *rq,
     struct ar_answer *ans);
+/* ar_modify of was, a piece of a split request live and owned by who:
+ * the whole request, changed to rq (ar_modify). */
+int modify_split(ar_txn *t, const struct ar_resv *was, uint32_t who,
+    const struct ar_request *rq, struct ar_answer *ans);
 
 /* --- 5. reports ------------------------------------------------------- */
 

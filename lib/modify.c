@@ -129,12 +129,14 @@ ar_modify(ar_txn *t, uint64_t id, uint32_t who, const struct ar_request *rq,
 	t->ngranted = t->nmoved = 0;
 	if (!t->write)
 		return EACCES;
-	if (rq->jobs != 1 || rq->nhosts != 0 || rq->split != 0)
+	if (rq->jobs != 1 || rq->nhosts != 0)
 		return EINVAL;
 	if ((rc = resv_owned(t, id, who, &was)) != 0)
 		return rc;
 	/* A piece is part of a request whose shape is its pieces'. */
 	if (was.pieces != 0)
+		return modify_split(t, &was, who, rq, ans);
+	if (rq->split != 0 || rq->smallest != 0)
 		return EINVAL;
 	if ((rc = new_span(t, rq, &was, &sp, ans)) != 0)
 		return rc;

@@ -391,8 +391,9 @@ count_record(struct usage *u, const struct kv_val *v)
 	    &a, &c)) != 0 || a == NULL)
 		return rc;
 	/* A split request is one admission, told by its first piece (seed
-	 * 004: its start is the first piece's); the others are charged. */
-	later = r.pieces != 0 && r.occurrence != 1;
+	 * 004: its start is the first piece's); the others are charged, as
+	 * are pieces a modify replaced, whose request the new ones tell. */
+	later = r.pieces != 0 && (r.occurrence != 1 || r.replaced);
 	if (!later) {
 		a->granted += r.jobs;
 		wait = r.start - (r.earliest > r.created ? r.earliest :

@@ -43,10 +43,11 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 {
 	unsigned char key[8], buf[sizeof(struct disk_resv) + 2 * AR_LABEL_MAX +
 	    AR_CLIENT_KEY_MAX + sizeof(struct disk_series) +
-	    sizeof(struct disk_sched) + AR_LABEL_MAX +
-	    sizeof(struct disk_charge) + 8];
+	    sizeof(struct disk_split) + sizeof(struct disk_sched) +
+	    AR_LABEL_MAX + sizeof(struct disk_charge) + 8];
 	struct disk_resv d;
 	struct disk_series ds;
+	struct disk_split dp;
 	struct disk_sched dc;
 	struct disk_charge ch;
 	size_t ulen = strlen(r->user), jlen = strlen(r->job);
@@ -72,7 +73,8 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 	    (r->expires != 0 ? STATE_HOLD : 0) | (sched ? STATE_SCHED : 0) |
 	    (r->confirmed ? STATE_CONFIRMED : 0) |
 	    (r->used == AR_USE_YES ? STATE_USED : 0) |
-	    (r->used == AR_USE_NO ? STATE_UNUSED : 0));
+	    (r->used == AR_USE_NO ? STATE_UNUSED : 0) |
+	    (r->split != 0 ? STATE_SPLIT : 0));
 	d.user_len = (uint16_t)ulen;
 	d.job_len = (uint16_t)jlen;
 	d.key_len = (uint16_t)klen;
@@ -89,6 +91,16 @@ resv_put(ar_txn *t, const struct ar_resv *r)
 		memcpy(buf + sizeof(d) + text, &ds, sizeof(ds));
 		text += sizeof(ds);
 		v.size += sizeof(ds);
+	}
+	/* A piece's split rule follows its series. */
+	if (r->split != 0) {
+		memset(&dp, 0, sizeof(dp));
+		dp.split = r->split;
+		dp.replaced = r->replaced != 0;
+		dp.smallest = r->smallest;
+		memcpy(buf + sizeof(d) + text, &dp, sizeof(dp));
+		text += sizeof(dp);
+		v.size += sizeof(dp);
 	}
 	/* Then what the scheduler is told: flags, and the account. */
 	if (sched) {
@@ -208,6 +220,7 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	int64_t slot = m->slot;
 	struct disk_resv d;
 	struct disk_series ds = { 0, 0, 0 };
+	struct disk_split dp = { 0, 0, 0 };
 	struct disk_sched dc = { 0, 0, 0 };
 	struct disk_charge ch = { 0, 0, 0 };
 	const char *text, *account = "";
@@ -231,7 +244,8 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 	    d.key_len > AR_CLIENT_KEY_MAX)
 		return AR_ECORRUPT;
 	size = sizeof(d) + d.user_len + d.job_len + d.key_len +
-	    (d.state & STATE_SERIES ? sizeof(ds) : 0);
+	    (d.state & STATE_SERIES ? sizeof(ds) : 0) +
+	    (d.state & STATE_SPLIT ? sizeof(dp) : 0);
 	if (d.state & STATE_SCHED) {
 		if (body < size + sizeof(dc))
 			return AR_ECORRUPT;
@@ -256,6 +270,22 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 		    ds.occurrence > ds.pieces)))
 			return AR_ECORRUPT;
 	}
+	/* A piece of format 8 kept no rule: it was ORR's, the default. */
+	if (d.state & STATE_SPLIT)
+		memcpy(&dp, text + d.user_len + d.job_len + d.key_len +
+		    sizeof(ds), sizeof(dp));
+	else if (ds.pieces != 0)
+		dp.split = AR_SPLIT_ORR;
+	if ((d.state & STATE_SPLIT) && (ds.pieces == 0 ||
+	    (dp.split != AR_SPLIT_ORR && dp.split != AR_SPLIT_TARR) ||
+	    dp.replaced > 1 || (dp.replaced &&
+	    (d.state & ~STATE_FLAGS) != AR_CANCELLED) ||
+	    dp.smallest < 0 || dp.smallest > d.duration ||
+	    (dp.split == AR_SPLIT_TARR && dp.smallest != 0)))
+		return AR_ECORRUPT;
+	r->split = dp.split;
+	r->smallest = dp.smallest;
+	r->replaced = dp.replaced;
 	r->series = ds.series;
 	r->occurrence = ds.occurrence;
 	r->pieces = ds.pieces;

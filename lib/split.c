@@ -19,6 +19,7 @@
  * the plan, as a copy is a reservation of its own.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -72,7 +73,8 @@ book_pieces(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	}
 	t->occurrence = t->pieces = 0;
 	t->series = 0;
-	/* Each piece keeps its request's window and duration, as asked. */
+	/* Each piece keeps its request's window, duration and split rule,
+	 * as asked, so that the request can be admitted again (a modify). */
 	for (size_t i = 0; n > 1 && rc == 0 && a.status == AR_GRANTED &&
 	    i < acc.ng; i++) {
 		if ((rc = resv_get(t, acc.g[i].id, &r)) != 0)
@@ -80,6 +82,8 @@ book_pieces(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		r.earliest = rq->earliest;
 		r.latest = rq->latest;
 		r.duration = rq->duration;
+		r.split = rq->split;
+		r.smallest = rq->smallest;
 		rc = resv_put(t, &r);
 	}
 	if (rc != 0 || a.status != AR_GRANTED) {
@@ -213,4 +217,146 @@ admit_split(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 		return rc;
 	return admit_logged(t, rq, ans, ans->status == AR_GRANTED ? rq->jobs :
 	    0);
+}
+
+/* Has a piece of was's request started (or ended, and maybe been
+ * forgotten since)?  If so, ans refuses the modify as AR_R_STARTED,
+ * telling that piece's interval (as far as it is known); the other
+ * pieces are who's. */
+static int
+pieces_started(ar_txn *t, const struct ar_resv *was, uint32_t who,
+    struct ar_answer *ans)
+{
+	struct ar_resv p;
+	int rc;
+
+	for (uint32_t i = 0; i < was->pieces; i++) {
+		rc = resv_owned(t, was->series + i, who, &p);
+		if (rc == AR_ENOTFOUND) {
+			ans->reason = AR_R_STARTED;
+			ans->start = was->start;
+			ans->end = -1;
+			return 0;
+		}
+		if (rc != 0 && rc != AR_EDONE)
+			return rc;
+		if (p.series != was->series)
+			return AR_ECORRUPT;
+		if (rc == AR_EDONE || p.start <= t->now) {
+			ans->reason = AR_R_STARTED;
+			ans->start = p.start;
+			ans->end = p.end;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* The client key that named was's pieces names the ones granted now
+ * (t->granted) in their place, after the other copies' it names. */
+static int
+key_moved(ar_txn *t, const struct ar_resv *was)
+{
+	struct ar_placed *keep;
+	struct key_entry e;
+	struct kv_val v;
+	size_t n, m = 0;
+	uint64_t id;
+	int rc;
+
+	if ((rc = key_get(t, was->owner, was->client_key, &v)) != 0)
+		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+	if (key_decode(&v, &e, &n) != 0)
+		return AR_ECORRUPT;
+	if ((keep = calloc(n + t->ngranted, sizeof(*keep))) == NULL)
+		return ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if ((id = key_id(&v, i)) < was->series ||
+		    id >= was->series + was->pieces)
+			keep[m++].id = id;
+	for (size_t i = 0; i < t->ngranted; i++)
+		keep[m++].id = t->granted[i].id;
+	rc = key_put(t, was->owner, was->client_key, (uint32_t)m, keep, m);
+	free(keep);
+	return rc;
+}
+
+/*
+ * was's request, granted again in the records t->granted: they were
+ * asked for when it was (created), and its old pieces, cancelled, are
+ * replaced (so that reports count the request once) and no longer carry
+ * its client key, which names the new records instead.
+ */
+static int
+replaced(ar_txn *t, const struct ar_resv *was)
+{
+	struct ar_resv r;
+	int rc;
+
+	for (size_t i = 0; i < t->ngranted; i++) {
+		if ((rc = resv_get(t, t->granted[i].id, &r)) != 0)
+			return rc;
+		r.created = was->created;
+		if ((rc = resv_put(t, &r)) != 0)
+			return rc;
+	}
+	for (uint32_t i = 0; i < was->pieces; i++) {
+		if ((rc = resv_get(t, was->series + i, &r)) != 0)
+			return rc;
+		r.replaced = 1;
+		r.client_key[0] = '\0';
+		if ((rc = resv_put(t, &r)) != 0)
+			return rc;
+	}
+	return was->client_key[0] != '\0' ? key_moved(t, was) : 0;
+}
+
+/*
+ * The request was is a piece of, asked again as rq says in place of its
+ * pieces: all of them are cancelled and the request admitted as a split
+ * request (split_copy), in one savepoint: a refusal undoes both.  What
+ * rq leaves out is the request's: its rule and smallest piece when
+ * rq->split is 0 (a smallest longer than the new duration taken as the
+ * duration: the request in one piece), its owner, labels and key.  Once
+ * a piece has started, nothing changes: AR_R_STARTED.
+ */
+int
+modify_split(ar_txn *t, const struct ar_resv *was, uint32_t who,
+    const struct ar_request *rq, struct ar_answer *ans)
+{
+	struct ar_request nr = *rq;
+	struct savepoint whole;
+	struct ar_resv r;
+	int rc;
+
+	if (rq->split == 0) {
+		nr.split = was->split;
+		nr.smallest = was->smallest < rq->duration ? was->smallest :
+		    rq->duration;
+	}
+	nr.flags &= AR_NOMOVE | AR_LATER;
+	nr.hold = 0;                    /* a piece is never a hold */
+	nr.owner = was->owner;
+	nr.user = was->user;
+	nr.job = was->job;
+	nr.client_key = was->client_key;
+	if ((rc = split_check(&nr)) != 0)
+		return rc;
+	memset(ans, 0, sizeof(*ans));
+	ans->status = AR_REFUSED;
+	if ((rc = pieces_started(t, was, who, ans)) != 0 ||
+	    ans->reason != AR_R_NONE)
+		return rc;
+	if ((rc = txn_save(t, &whole)) != 0)
+		return rc;
+	if ((rc = ar_cancel(t, was->id, who, &r)) != 0 ||
+	    (rc = split_copy(t, &nr, ans)) != 0 ||
+	    ans->status != AR_GRANTED) {
+		txn_undo(t, &whole);
+		t->ngranted = t->nmoved = 0;
+		return rc;
+	}
+	if ((rc = txn_keep(t, &whole)) != 0)
+		return rc;
+	return replaced(t, was);
 }

@@ -355,6 +355,8 @@ m_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
 	m->resv[k].confirmed = 0;
 	m->resv[k].pieces = 0;
 	m->resv[k].first = k;
+	m->resv[k].split = 0;
+	m->resv[k].smallest = 0;
 	m->holds += expires != 0;
 	m_hold(m, cls, m->resv[k].start, len, need);
 	m->nresv++;
@@ -696,6 +698,64 @@ m_copy_hold(struct model *m, const struct m_copy *c, uint32_t cls,
 }
 
 /*
+ * Copy j of split request rq, granted as the model chose it in c, g its
+ * first grant: compared with the store and entered in the model, each
+ * piece linked to the copy's first.  The grants it took.
+ */
+static size_t
+m_enter_copy(struct model *m, ar_txn *t, const struct ar_request *rq,
+    const struct m_copy *c, uint32_t j, const struct ar_placed *g,
+    uint32_t cls, int64_t len, int64_t need)
+{
+	struct ar_request piece = *rq;
+	struct ar_resv r;
+	int f = m->nresv;
+
+	if (c->s != -1) {
+		CHECK(m, g[0].start == c->s * M_SLOT &&
+		    g[0].free == m_least(m, c->s, len),
+		    "copy %u at %" PRId64 " free %u, model %" PRId64
+		    " free %" PRId64, j + 1, g[0].start / M_SLOT,
+		    g[0].free, c->s, m_least(m, c->s, len));
+		m_enter(m, t, rq, &g[0], cls, len, need);
+		return 1;
+	}
+	for (int i = 0; i < c->k; i++) {
+		int64_t x = c->ps[2 * i], l = c->ps[2 * i + 1];
+
+		CHECK(m, g[i].start == x * M_SLOT &&
+		    g[i].end == (x + l) * M_SLOT &&
+		    g[i].free == m_least(m, x, l),
+		    "copy %u piece %d of %d: store %" PRId64 "..%" PRId64
+		    " free %u, model %" PRId64 "..%" PRId64 " free %"
+		    PRId64, j + 1, i + 1, c->k, g[i].start / M_SLOT,
+		    g[i].end / M_SLOT, g[i].free, x, x + l,
+		    m_least(m, x, l));
+		OK(m, ar_get(t, g[i].id, &r));
+		CHECK(m, r.series == g[0].id &&
+		    r.occurrence == (uint32_t)i + 1 &&
+		    r.pieces == (uint32_t)c->k &&
+		    r.earliest == rq->earliest &&
+		    r.latest == rq->latest &&
+		    r.duration == rq->duration && r.split == rq->split &&
+		    r.smallest == rq->smallest,
+		    "copy %u piece %d: series %" PRIu64 " occurrence %u "
+		    "of %u, rule %u smallest %" PRId64, j + 1, i + 1,
+		    r.series, r.occurrence, r.pieces, r.split, r.smallest);
+		/* A piece keeps to its start: it never moves. */
+		piece.earliest = piece.latest = x * M_SLOT;
+		m_enter(m, t, &piece, &g[i], cls, l, need);
+		if (m->nresv == f + i)
+			break;          /* the model is full */
+		m->resv[m->nresv - 1].pieces = (uint32_t)c->k;
+		m->resv[m->nresv - 1].first = f;
+		m->resv[m->nresv - 1].split = rq->split;
+		m->resv[m->nresv - 1].smallest = rq->smallest;
+	}
+	return (size_t)c->k;
+}
+
+/*
  * A split request (AR_NOMOVE, no key), one or two copies: each copy as
  * m_split_one chooses it on the model with the copies before it, in
  * order; all or none, the refusal that of the first copy that finds no
@@ -709,8 +769,6 @@ m_split(struct model *m, ar_txn *t, const struct ar_request *rq,
 	static struct m_copy c[2];
 	const struct ar_placed *g, *mv;
 	struct ar_answer a;
-	struct ar_resv r;
-	struct ar_request piece = *rq;
 	enum ar_reason why = AR_R_NONE;
 	int64_t first, last, len, need;
 	uint32_t cls = m_class(m, rq->earliest, now), j;
@@ -743,45 +801,8 @@ m_split(struct model *m, ar_txn *t, const struct ar_request *rq,
 	if (ng != want || m->nresv + (int)want > M_RESV)
 		return;
 	for (j = 0; j < rq->jobs; j++) {
-		int f = m->nresv;
-
-		if (c[j].s != -1) {
-			CHECK(m, g[at].start == c[j].s * M_SLOT &&
-			    g[at].free == m_least(m, c[j].s, len),
-			    "copy %u at %" PRId64 " free %u, model %" PRId64
-			    " free %" PRId64, j + 1, g[at].start / M_SLOT,
-			    g[at].free, c[j].s, m_least(m, c[j].s, len));
-			m_enter(m, t, rq, &g[at++], cls, len, need);
-			continue;
-		}
-		m->pieced++;
-		for (int i = 0; i < c[j].k; i++, at++) {
-			int64_t x = c[j].ps[2 * i], l = c[j].ps[2 * i + 1];
-
-			CHECK(m, g[at].start == x * M_SLOT &&
-			    g[at].end == (x + l) * M_SLOT &&
-			    g[at].free == m_least(m, x, l),
-			    "copy %u piece %d of %d: store %" PRId64 "..%" PRId64
-			    " free %u, model %" PRId64 "..%" PRId64 " free %"
-			    PRId64, j + 1, i + 1, c[j].k, g[at].start / M_SLOT,
-			    g[at].end / M_SLOT, g[at].free, x, x + l,
-			    m_least(m, x, l));
-			OK(m, ar_get(t, g[at].id, &r));
-			CHECK(m, r.series == g[at - i].id &&
-			    r.occurrence == (uint32_t)i + 1 &&
-			    r.pieces == (uint32_t)c[j].k &&
-			    r.earliest == rq->earliest &&
-			    r.latest == rq->latest &&
-			    r.duration == rq->duration,
-			    "copy %u piece %d: series %" PRIu64 " occurrence %u "
-			    "of %u", j + 1, i + 1, r.series, r.occurrence,
-			    r.pieces);
-			/* A piece keeps to its start: it never moves. */
-			piece.earliest = piece.latest = x * M_SLOT;
-			m_enter(m, t, &piece, &g[at], cls, l, need);
-			m->resv[m->nresv - 1].pieces = (uint32_t)c[j].k;
-			m->resv[m->nresv - 1].first = f;
-		}
+		m->pieced += c[j].s == -1;
+		at += m_enter_copy(m, t, rq, &c[j], j, g + at, cls, len, need);
 	}
 }
 
@@ -875,6 +896,73 @@ m_series(struct model *m, ar_txn *t, const struct ar_request *rq,
 }
 
 /*
+ * ar_modify of piece k, live and its owner's, to rq (AR_NOMOVE), which
+ * answered rc and *a: its request asked again as rq says, with the rule
+ * and smallest its pieces keep, in place of its pieces, as m_split_one
+ * chooses on the model without them; refused as started if a piece has,
+ * else for the reason the model finds, and then nothing changed.
+ */
+static void
+m_modify_pieces(struct model *m, ar_txn *t, int k,
+    const struct ar_request *rq, int64_t now, int rc,
+    const struct ar_answer *a)
+{
+	static struct m_copy c;
+	const struct ar_placed *g, *mv;
+	struct ar_request nr = *rq;
+	enum ar_reason why;
+	int f = m->resv[k].first, n = (int)m->resv[k].pieces, started = 0;
+	int64_t first, last, len, need;
+	uint32_t cls;
+	size_t ng, nm, want;
+
+	CHECK(m, rc == 0, "modify of piece %" PRIu64 ": %s", m->resv[k].id,
+	    ar_strerror(rc));
+	if (rc != 0)
+		return;
+	nr.split = m->resv[k].split;
+	nr.smallest = m->resv[k].smallest < rq->duration ?
+	    m->resv[k].smallest : rq->duration;
+	nr.owner = m->resv[k].owner;
+	ar_added(t, &g, &ng, &mv, &nm);
+	for (int i = f; i < f + n; i++)
+		started |= !m->resv[i].live || m->resv[i].start * M_SLOT <= now;
+	if (started) {
+		CHECK(m, a->status == AR_REFUSED && a->reason == AR_R_STARTED &&
+		    ng == 0 && nm == 0, "modify of started piece %" PRIu64
+		    ": store %d reason %d", m->resv[k].id, a->status,
+		    a->reason);
+		return;
+	}
+	for (int i = f; i < f + n; i++)
+		m_release(m, i, now);
+	cls = m_class(m, nr.earliest, now);
+	(void)m_span(now, &nr, 0, &first, &last, &len, &need);
+	why = m_split_one(m, &nr, now, cls, &c);
+	want = why != AR_R_NONE ? 0 : c.s != -1 ? 1 : (size_t)c.k;
+	if (why != AR_R_NONE || a->status != AR_GRANTED) {
+		CHECK(m, a->status == AR_REFUSED && a->reason == why &&
+		    ng == 0 && nm == 0, "modify of piece %" PRIu64 ": store "
+		    "%d reason %d, model reason %d", m->resv[k].id, a->status,
+		    a->reason, why);
+		for (int i = f; i < f + n; i++) {
+			m_hold(m, m->resv[i].cls, m->resv[i].start,
+			    m->resv[i].len, m->resv[i].need);
+			m->resv[i].live = 1;
+		}
+		return;
+	}
+	CHECK(m, ng == want && nm == 0 && a->id == g[0].id &&
+	    a->pieces == (uint32_t)c.k, "modify of piece %" PRIu64 ": %zu "
+	    "granted in %u pieces, model %zu", m->resv[k].id, ng, a->pieces,
+	    want);
+	if (ng != want || m->nresv + (int)want > M_RESV)
+		return;
+	(void)m_enter_copy(m, t, &nr, &c, 0, g, cls, len, need);
+	m->remade++;
+}
+
+/*
  * ar_modify of reservation k by who to the shape of rq: refused as the
  * store must refuse it, or granted where the model says (its start if
  * it has not started and fits there, else first fit in its window; from
@@ -908,8 +996,7 @@ m_modify(struct model *m, ar_txn *t, int k, uint32_t who,
 		return;
 	}
 	if (m->resv[k].pieces != 0) {
-		CHECK(m, rc == EINVAL, "modify of a piece: %s",
-		    ar_strerror(rc));
+		m_modify_pieces(m, t, k, rq, now, rc, &a);
 		return;
 	}
 	CHECK(m, rc == 0, "modify %" PRIu64 ": %s", id, ar_strerror(rc));
@@ -1776,6 +1863,9 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		rq.jobs = 1;
 		rq.flags = m->priced && PICK(3) == 0 ? PICK(2) ? AR_LATER :
 		    0 : AR_NOMOVE;
+		/* A piece's request is split as asked: moving nothing. */
+		if (m->resv[k].pieces != 0)
+			rq.flags = AR_NOMOVE;
 		m_modify(m, t, k, who == 1 ? m->resv[k].owner : who, &rq,
 		    now);
 	} else if (m->nresv > 0) {

@@ -42,6 +42,8 @@ struct model {
 	uint64_t molds;         /* moldable adds asked */
 	uint64_t splits, pieced;        /* split adds asked, and granted
 					   in pieces */
+	uint64_t remade;        /* split requests modified (a piece's),
+				   granted */
 	uint64_t extended, unextended;  /* ar_furthest: could grow, or not */
 	uint64_t holds, confirms, expiries;     /* granted, confirmed, expired */
 	int64_t grace;          /* the store's reclaim policy: its grace in
@@ -70,6 +72,8 @@ struct model {
 		uint32_t pieces;        /* a piece of a split request: how
 					   many, the first at first */
 		int first;
+		unsigned split;         /* ... its request's rule, and */
+		int64_t smallest;       /* smallest piece, as asked */
 	} resv[M_RESV];         /* in the order granted: ids ascending */
 	uint32_t used[M_SPAN];
 	uint32_t held[M_CLASSES + 1][M_SPAN];  /* nodes of class c, c >= 1 */

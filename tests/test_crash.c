@@ -343,7 +343,8 @@ harvest(const char *path)
 			continue;
 		if (id != line && id[-1] != ' ')
 			continue;
-		/* A piece is not modified: it goes to pieces, not granted. */
+		/* A piece goes to pieces, not granted: no writer here
+		 * modifies one. */
 		if (strstr(line, "status=granted") != NULL &&
 		    strstr(line, " pieces=") != NULL)
 			remember(&pieces, &npieces, &capp,

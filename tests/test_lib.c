@@ -1449,12 +1449,13 @@ model_run(int priced, int64_t span)
 	    PRIu64 " holds (%" PRIu64 " confirmed, %" PRIu64 " expired), %"
 	    PRIu64 " longest jobs, %" PRIu64 " extensions (%" PRIu64
 	    " none), %" PRIu64 " moldable adds, %" PRIu64 " split adds (%"
-	    PRIu64 " in pieces), %" PRIu64 " use reports, %" PRIu64
+	    PRIu64 " in pieces, %" PRIu64 " changed as one), %" PRIu64
+	    " use reports, %" PRIu64
 	    " reclaimed, %" PRIu64 " answers compared", priced ?
 	    " with classes" : "", m->ops, m->nresv, now / M_SLOT, wraps,
 	    m->modifies, m->holds, m->confirms, m->expiries, m->longest,
 	    m->extended, m->unextended, m->molds, m->splits, m->pieced,
-	    m->reports, m->reclaims, m->checks);
+	    m->remade, m->reports, m->reclaims, m->checks);
 	if (priced)
 		printf("; %" PRIu64 " moves, %" PRIu64 " refusals for a "
 		    "booking limit, other numbers of classes %" PRIu64

@@ -419,6 +419,133 @@ test_check_kept(void)
 	done(s, "kept");
 }
 
+/*
+ * A piece of a split request is modified as its request: every piece
+ * cancelled and the request admitted again, split by the rule its
+ * records keep; all or none; not once a piece has started.  Full on 4
+ * nodes at [01:30, 02:00), [02:30, 03:00) and [04:00, 04:30): a 2h
+ * request before 05:30 is two pieces, [03:00, 04:00) and [04:30, 05:30).
+ */
+static void
+test_pieces(void)
+{
+	struct ar_answer a;
+	struct ar_request rq;
+	struct ar_resv r;
+	const struct ar_placed *g, *m;
+	size_t ng, nm;
+	ar_store *s = store("pieces", 4, NULL);
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + 90 * MIN, 30 * MIN, 4);
+	OK(ar_add(t, &rq, &a));                         /* 1 */
+	rq = request(T0 + 150 * MIN, 30 * MIN, 4);
+	OK(ar_add(t, &rq, &a));                         /* 2 */
+	rq = request(T0 + 4 * HOUR, 30 * MIN, 4);
+	OK(ar_add(t, &rq, &a));                         /* 3 */
+	rq = request(T0 + HOUR, 2 * HOUR, 1);
+	rq.latest = T0 + 210 * MIN;
+	rq.split = AR_SPLIT_ORR;
+	rq.smallest = 30 * MIN;
+	rq.client_key = "k";
+	OK(ar_add(t, &rq, &a));                         /* 4 and 5 */
+	CHECK(a.status == AR_GRANTED && a.pieces == 2 && a.id == 4,
+	    "split: %d %u", a.status, a.pieces);
+	OK(ar_get(t, 5, &r));
+	CHECK(r.split == AR_SPLIT_ORR && r.smallest == 30 * MIN &&
+	    r.pieces == 2, "a piece keeps its rule: %u %" PRId64, r.split,
+	    r.smallest);
+
+	/* Its window too early for 2h: refused, nothing changes. */
+	rq = request(T0 + 30 * MIN, 2 * HOUR, 1);
+	rq.latest = T0 + HOUR;
+	OK(ar_modify(t, 5, 1000, &rq, &a));
+	ar_added(t, &g, &ng, &m, &nm);
+	CHECK(a.status == AR_REFUSED && a.reason == AR_R_SLICES && ng == 0,
+	    "no slices: %d %d", a.status, a.reason);
+	OK(ar_get(t, 4, &r));
+	CHECK(r.state == AR_GRANTED && r.start == T0 + 3 * HOUR &&
+	    strcmp(r.client_key, "k") == 0, "piece 1 as it was");
+	CHECK(violations(t) == 0, "ar_check after a refused modify");
+
+	/* Longer, the rule kept: new pieces 6 and 7, 4 and 5 cancelled. */
+	rq = request(T0 + HOUR, 150 * MIN, 1);
+	rq.latest = T0 + 210 * MIN;
+	OK(ar_modify(t, 5, 1000, &rq, &a));
+	ar_added(t, &g, &ng, &m, &nm);
+	CHECK(a.status == AR_GRANTED && a.id == 6 && a.pieces == 2 &&
+	    ng == 2 && g[0].id == 6 && g[1].id == 7 &&
+	    g[1].end == T0 + 6 * HOUR, "grown: %d %zu", a.status, ng);
+	OK(ar_get(t, 5, &r));
+	CHECK(r.state == AR_CANCELLED && r.client_key[0] == '\0' &&
+	    r.replaced, "the old piece cancelled, replaced, its key given up");
+	OK(ar_get(t, 7, &r));
+	CHECK(r.series == 6 && r.occurrence == 2 && r.split == AR_SPLIT_ORR &&
+	    r.smallest == 30 * MIN && strcmp(r.client_key, "k") == 0,
+	    "the new piece: series %" PRIu64, r.series);
+	CHECK(violations(t) == 0, "ar_check after a modify of pieces");
+	/* TARR takes no smallest. */
+	rq.split = AR_SPLIT_TARR;
+	rq.smallest = 10 * MIN;
+	CHECK(ar_modify(t, 6, 1000, &rq, &a) == EINVAL, "tarr, smallest");
+	/* Not another's. */
+	rq.smallest = 0;
+	CHECK(ar_modify(t, 6, 2000, &rq, &a) == AR_EPERM, "not the owner");
+	OK(ar_txn_commit(t));
+
+	/* Once piece 1 has started, the request stays as it is. */
+	OK(ar_txn_begin(s, AR_WRITE, T0 + 210 * MIN, &t));
+	OK(ar_modify(t, 7, 1000, &rq, &a));
+	CHECK(a.status == AR_REFUSED && a.reason == AR_R_STARTED &&
+	    a.start == T0 + 3 * HOUR, "started: %d %d", a.status, a.reason);
+	OK(ar_get(t, 7, &r));
+	CHECK(r.state == AR_GRANTED && r.split == AR_SPLIT_ORR,
+	    "piece 2 as it was");
+	CHECK(violations(t) == 0, "ar_check after a started one refused");
+	OK(ar_txn_commit(t));
+	done(s, "pieces");
+}
+
+/* A piece written by format 8, which kept no rule, reads as ORR's with
+ * no smallest, and is modified so. */
+static void
+test_pieces_format8(void)
+{
+	struct ar_answer a;
+	struct ar_request rq;
+	struct ar_resv r;
+	ar_store *s = store("pieces8", 4, NULL);
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	rq = request(T0 + 90 * MIN, 30 * MIN, 4);
+	OK(ar_add(t, &rq, &a));                         /* 1 */
+	rq = request(T0 + HOUR, HOUR, 1);
+	rq.latest = T0 + 3 * HOUR;
+	rq.split = AR_SPLIT_TARR;
+	OK(ar_add(t, &rq, &a));                         /* 2 and 3 */
+	CHECK(a.status == AR_GRANTED && a.pieces == 2, "tarr: %u", a.pieces);
+	for (uint64_t id = 2; id <= 3; id++) {
+		OK(resv_get(t, id, &r));
+		CHECK(r.split == AR_SPLIT_TARR, "kept: %u", r.split);
+		r.split = 0;                    /* as format 8 wrote it */
+		OK(resv_put(t, &r));
+		OK(ar_get(t, id, &r));
+		CHECK(r.split == AR_SPLIT_ORR && r.smallest == 0,
+		    "format 8 reads as ORR: %u", r.split);
+	}
+	CHECK(violations(t) == 0, "ar_check with format 8 pieces");
+	/* ORR's: one interval, [02:00, 03:00). */
+	rq.split = 0;
+	OK(ar_modify(t, 3, 1000, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pieces == 0 && a.id == 4 &&
+	    a.start == T0 + 2 * HOUR, "as ORR: %d %u", a.status, a.pieces);
+	CHECK(violations(t) == 0, "ar_check after");
+	OK(ar_txn_commit(t));
+	done(s, "pieces8");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -431,5 +558,7 @@ main(int argc, char **argv)
 	test_classes();
 	test_hosts();
 	test_check_kept();
+	test_pieces();
+	test_pieces_format8();
 	return suite_end();
 }

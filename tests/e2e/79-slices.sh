@@ -201,6 +201,17 @@ run ar-add start=+1h duration=2h defer=+5h30m split=yes
 run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
 filter '$!d; s/.*\( granted=[0-9]*\).*\( awt=[^ ]*\).*/\1\2/'
 expect_out ' granted=4 awt=1800'
+# Modified, in new pieces or in one interval, it is still one request
+# (its old pieces no admission of their own), and waits as long.
+run ar-add --modify id=5 duration=2h30m
+run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
+filter '$!d; s/.*\( granted=[0-9]*\).*\( awt=[^ ]*\).*/\1\2/'
+expect_out ' granted=4 awt=1800'
+run ar-add --modify id=6 duration=1h
+run ar-report --usage --from 2026-11-21T00:00:00Z --to 2026-11-22T00:00:00Z
+filter '$!d; s/.*\( granted=[0-9]*\).*\( awt=[^ ]*\).*/\1\2/'
+expect_out ' granted=4 awt=1800'
+expect_check
 
 begin 'slices: ar-add | ar-map gives each piece its hosts, each line naming its request'
 holes
@@ -277,21 +288,105 @@ id=6 series=5 piece=2 pieces=2 client_key=two status=cancelled
 EOT
 expect_check
 
-# The refusal says how: cancel the request, ask again for what it asked
-# (every piece keeps it) with the changes; that works.
-begin 'slices: a piece cannot be modified; the refusal says how to change the request'
+# A modify of any piece is a modify of its request: every piece is
+# taken out and the request, changed, admitted again as a split request
+# in the same transaction; the new pieces have new ids (the first names
+# them), the old ones read cancelled.
+begin 'slices: modifying a piece grows the request, in new pieces'
 holes
 run ar-add start=+1h duration=2h defer=+5h30m split=yes
-run ar-add --modify id=5 duration=3h
-expect_exit 2
-expect_err "ar-add: arguments: field 'id': reservation 5 is piece 2 of 2 of split request 4, which changes only as a whole: cancel it (ar-del id=4 cancels every piece) and ask again, earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h nodes=1 split=yes or tarr, with the changes"
-run ar-del id=4
-expect_exit 0
-run ar-add earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h30m nodes=1 split=yes
+run ar-add --modify id=5 duration=2h30m
 expect_exit 0
 expect_out <<'EOT'
-earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h30m nodes=1 split=yes id=6 series=6 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z free=4 status=granted
-earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z duration=2h30m nodes=1 split=yes id=7 series=6 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T06:00:00Z free=4 status=granted
+id=6 duration=2h30m series=6 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z free=4 status=granted
+id=7 duration=2h30m series=6 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T06:00:00Z free=4 status=granted
+EOT
+expect_err
+run ar-report --all
+filter '/^id=[4-9]/!d; s/ nodes=.* status=/ status=/; s/ running.*//'
+expect_out <<'EOT'
+id=4 series=4 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z status=cancelled
+id=5 series=4 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T05:30:00Z status=cancelled
+id=6 series=6 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z status=granted
+id=7 series=6 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T06:00:00Z status=granted
+EOT
+expect_check
+# The old ids are done: the same modify again changes nothing.
+run ar-add --modify id=5 duration=2h30m
+expect_exit 1
+expect_out 'id=5 duration=2h30m status=refused reason=done'
+expect_check
+
+begin 'slices: modifying a piece shrinks the request, or changes its rule'
+holes
+run ar-add start=+1h duration=2h defer=+5h30m split=yes
+run ar-add --modify id=4 split=tarr
+expect_exit 0
+expect_out <<'EOT'
+id=6 split=tarr series=6 piece=1 pieces=3 start=2026-11-21T01:00:00Z end=2026-11-21T01:30:00Z free=4 status=granted
+id=7 split=tarr series=6 piece=2 pieces=3 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z free=4 status=granted
+id=8 split=tarr series=6 piece=3 pieces=3 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z free=4 status=granted
+EOT
+# Shorter, it fits in one interval: one reservation like any other.
+run ar-add --modify id=8 duration=1h split=yes
+expect_exit 0
+expect_out 'id=9 duration=1h split=yes start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z free=4 status=granted'
+run ar-report --list
+filter '/^id=9 /!d'
+expect_out "id=9 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
+expect_check
+
+# series= names the request too (its first piece's id); defer= moves
+# its deadline.
+begin 'slices: modifying a split request by its series, to another deadline'
+holes
+run ar-add start=+1h duration=2h defer=+5h30m split=yes
+run ar-add --modify series=4 defer=+5h
+expect_exit 0
+expect_out <<'EOT'
+series=6 defer=+5h id=6 piece=1 pieces=3 start=2026-11-21T01:00:00Z end=2026-11-21T01:30:00Z free=4 status=granted
+series=6 defer=+5h id=7 piece=2 pieces=3 start=2026-11-21T02:00:00Z end=2026-11-21T02:30:00Z free=4 status=granted
+series=6 defer=+5h id=8 piece=3 pieces=3 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z free=4 status=granted
+EOT
+run ar-report --list
+filter '/^id=6 /!d'
+expect_out "id=6 series=6 piece=1 pieces=3 start=2026-11-21T01:00:00Z end=2026-11-21T01:30:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z owner=$ME status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
+expect_check
+
+begin 'slices: modifying a piece moves the window; a refusal changes nothing'
+holes
+run ar-add start=+1h duration=2h defer=+5h30m split=yes
+run ar-report --all
+keep before
+run ar-add --modify id=4 earliest=+30m latest=+1h
+expect_exit 1
+expect_out 'id=4 earliest=2026-11-21T00:30:00Z latest=2026-11-21T01:00:00Z start=2026-11-21T00:30:00Z end=2026-11-21T02:30:00Z free=0 status=refused reason=no-slices'
+run ar-report --all
+expect_out < "$D/before"
+run ar-add --modify id=4 nodes=5
+expect_exit 1
+expect_out 'id=4 nodes=5 start=2026-11-21T01:00:00Z end=2026-11-21T03:00:00Z status=refused reason=capacity'
+run ar-add --modify id=4 earliest=+4h30m latest=+5h
+expect_exit 0
+expect_out 'id=6 earliest=2026-11-21T04:30:00Z latest=2026-11-21T05:00:00Z start=2026-11-21T04:30:00Z end=2026-11-21T06:30:00Z free=4 status=granted'
+expect_check
+
+begin 'slices: a request whose piece started is not modified; its key follows the new pieces'
+holes
+run ar-add start=+1h duration=2h defer=+5h30m split=yes client_key=k
+run ar-add --now 2026-11-21T03:30Z --modify id=5 duration=2h30m
+expect_exit 1
+expect_out 'id=5 duration=2h30m start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z status=refused reason=started'
+run ar-add --modify id=5 duration=2h30m
+expect_exit 0
+run ar-add start=+1h duration=2h defer=+5h30m split=yes client_key=k
+expect_exit 2
+expect_err "ar-add: arguments: field 'client_key': already used by reservation 6 for a different request"
+run ar-add start=+1h duration=2h30m defer=+6h split=yes client_key=k
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T03:00:00Z duration=2h30m defer=+6h split=yes client_key=k id=6 series=6 piece=1 pieces=2 end=2026-11-21T04:00:00Z status=granted replayed=yes
+start=2026-11-21T04:30:00Z duration=2h30m defer=+6h split=yes client_key=k id=7 series=6 piece=2 pieces=2 end=2026-11-21T06:00:00Z status=granted replayed=yes
 EOT
 expect_check
 
