@@ -74,22 +74,32 @@ request(int64_t start, int64_t duration, uint32_t nodes)
 	return rq;
 }
 
-/* A store of nodes (named hosts, or NULL) and one day's horizon,
- * simulated: the tests set its clock. */
+/* A store of nodes (named hosts, or NULL; or the hosts a layout
+ * describes, with nodes 0) and one day's horizon, simulated: the tests
+ * set its clock. */
 static inline ar_store *
-store(const char *name, uint32_t nodes, const char *hosts)
+store_of(const char *name, uint32_t nodes, const char *hosts,
+    const char *layout)
 {
 	struct ar_config cfg;
 	ar_store *s = NULL;
 
 	ar_config_default(&cfg);
 	cfg.flags = AR_SIMULATED;
-	cfg.nodes = nodes;
+	if (nodes != 0)
+		cfg.nodes = nodes;
 	cfg.horizon = 86400;
 	cfg.hosts = hosts;
+	cfg.layout = layout;
 	OK(ar_create(store_path(name), &cfg, T0));
 	OK(ar_open(store_path(name), 0, &s));
 	return s;
+}
+
+static inline ar_store *
+store(const char *name, uint32_t nodes, const char *hosts)
+{
+	return store_of(name, nodes, hosts, NULL);
 }
 
 /* Close and remove the store. */

@@ -329,22 +329,6 @@ scattered_hosts(uint32_t nodes, uint32_t spread, uint32_t *h)
 	return n;
 }
 
-/* A store of partitions, as store() makes a plain one. */
-static ar_store *
-partitioned(const char *layout)
-{
-	struct ar_config cfg;
-	ar_store *s = NULL;
-
-	ar_config_default(&cfg);
-	cfg.flags = AR_SIMULATED;
-	cfg.horizon = 86400;
-	cfg.layout = layout;
-	OK(ar_create(store_path("random"), &cfg, T0));
-	OK(ar_open(store_path("random"), 0, &s));
-	return s;
-}
-
 /*
  * A store of two partitions, b's hosts sorting first though a is the
  * default: hosts 0-4 are b's, 5-11 a's (two pools, features x on
@@ -363,8 +347,8 @@ static const uint64_t two_masks[] = { 0xfe0, 0x1f };
 static void
 random_run(uint32_t nodes, uint64_t seed, int steps, int named, int parted)
 {
-	ar_store *s = parted ? partitioned(two_partitions) :
-	    store("random", nodes, NULL);
+	ar_store *s = store_of("random", parted ? 0 : nodes, NULL,
+	    parted ? two_partitions : NULL);
 	static struct brute b;
 	uint32_t hosts_none[1];
 	int64_t now = T0;

@@ -220,17 +220,8 @@ brute_pool(uint32_t used[][SLOTS], const struct ar_pool *pools,
 static ar_store *
 round_store(struct spec *sp, const char *name)
 {
-	struct ar_config cfg;
-	ar_store *s;
-
 	spec_make(sp);
-	ar_config_default(&cfg);
-	cfg.flags = AR_SIMULATED;
-	cfg.horizon = 86400;
-	cfg.layout = sp->text;
-	OK(ar_create(store_path(name), &cfg, T0));
-	OK(ar_open(store_path(name), 0, &s));
-	return s;
+	return store_of(name, 0, NULL, sp->text);
 }
 
 /* Each pool's hosts as bits of their indexes in the store's list. */
