@@ -461,20 +461,20 @@ fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$$t.log | tail -1; \
 	done
 
-# make fuzz: a campaign (fuzz/campaign.sh says how): every target until
-# FUZZ_RUNS executions, FUZZ_JOBS at a time (one per core), the whole
-# within FUZZ_SECONDS of wall time; fuzz_model, several times slower per
-# execution than the next slowest, as two processes on its corpus, and
-# the slow targets first.  What they find lands in fuzz/corpus/.
+# make fuzz: a campaign (fuzz/campaign.sh says how): every target of the
+# throughput build until FUZZ_RUNS executions, FUZZ_JOBS at a time (one
+# per core), the slow targets first, then every input of the corpus
+# replayed under the sanitizers, the whole within FUZZ_SECONDS of wall
+# time.  What they find lands in fuzz/corpus/.
 FUZZ_RUNS ?= 10000000
 FUZZ_SECONDS ?= 5400
 FUZZ_JOBS ?= 2
 FUZZ_QUEUE = fuzz_model:2 fuzz_hostlist fuzz_store fuzz_cmd \
 	$(filter-out fuzz_model fuzz_hostlist fuzz_store fuzz_cmd,$(FUZZ_TARGETS))
 
-fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
-	@sh fuzz/campaign.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS) $(FUZZ_JOBS) \
-		$(FUZZ_QUEUE)
+fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%) fuzz-fast
+	@sh fuzz/campaign.sh $(B)/fuzz-fast $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS) \
+		$(FUZZ_JOBS) $(FUZZ_QUEUE)
 
 check: deps
 	@mkdir -p .build && rm -f $(RESULTS)
