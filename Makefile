@@ -463,13 +463,16 @@ fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 
 # make fuzz: a campaign (fuzz/campaign.sh says how): every target of the
 # throughput build until FUZZ_RUNS executions, FUZZ_JOBS at a time (one
-# per core), the slow targets first, then every input of the corpus
-# replayed under the sanitizers, the whole within FUZZ_SECONDS of wall
-# time.  What they find lands in fuzz/corpus/.
+# per core), then every input of the corpus replayed under the
+# sanitizers, the whole within FUZZ_SECONDS of wall time.  The slowest
+# first: fuzz_cmd, the longest, alone, while fuzz_model, next, runs as
+# two processes on its corpus beside it and the others follow (README,
+# Fuzzing: the rates and the arithmetic).  What they find lands in
+# fuzz/corpus/.
 FUZZ_RUNS ?= 10000000
 FUZZ_SECONDS ?= 5400
 FUZZ_JOBS ?= 2
-FUZZ_QUEUE = fuzz_model:2 fuzz_hostlist fuzz_store fuzz_cmd \
+FUZZ_QUEUE = fuzz_cmd fuzz_model:2 fuzz_store fuzz_hostlist \
 	$(filter-out fuzz_model fuzz_hostlist fuzz_store fuzz_cmd,$(FUZZ_TARGETS))
 
 fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%) fuzz-fast
