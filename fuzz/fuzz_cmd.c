@@ -68,12 +68,12 @@ remove_scratch(void)
  * the rest of an execution is under one.  AR_SCONTROL names a program
  * that does not exist, so that without the wrapping nothing would run.
  *
- * What it shows (show reservation --oneliner, in UTC, as Slurm prints
- * it): the full store's reservations as its plan has them, but ar-13,
- * missing; ar-16 with another user, ar-17 without its account, ar-18
- * started early on other hosts, ar-99 that no reservation of the store
- * owns, and the operator's own.  Every other subcommand succeeds and
- * changes nothing.
+ * What it shows (show reservation --oneliner, in UTC; the blanks as the
+ * shell script that stood in before printed them): the full store's
+ * reservations as its plan has them, but ar-13, missing; ar-16 with
+ * another user, ar-17 without its account, ar-18 started early on other
+ * hosts, ar-99 that no reservation of the store owns, and the
+ * operator's own.  Every other subcommand succeeds and changes nothing.
  */
 #define SCONTROL "/nonexistent/fuzz-scontrol"
 
@@ -161,8 +161,9 @@ __wrap_child_run(char *const argv[], char *const env[], struct child *c)
 }
 
 /* nss_name without getent's child: the C library asks the same name
- * service (the targets are linked dynamically); what getent would say,
- * but for a name too long for buf, where it says nonsense (-1). */
+ * service (the targets are linked dynamically).  As nss_name answers: 0
+ * and the name, 1 for an id without one, -1 for a name too long for
+ * buf or a failure. */
 int
 __wrap_nss_name(const char *db, long id, char *buf, size_t size)
 {
@@ -171,6 +172,8 @@ __wrap_nss_name(const char *db, long id, char *buf, size_t size)
 	struct passwd pw, *pwp = NULL;
 	struct group gr, *grp = NULL;
 
+	if (id < 0)
+		return 1;
 	if (strcmp(db, "passwd") == 0) {
 		if (getpwuid_r((uid_t)id, &pw, space, sizeof(space), &pwp) != 0)
 			return -1;
@@ -181,7 +184,7 @@ __wrap_nss_name(const char *db, long id, char *buf, size_t size)
 		name = grp != NULL ? grp->gr_name : NULL;
 	} else
 		return -1;
-	if (name == NULL || id < 0)
+	if (name == NULL)
 		return 1;
 	if (strlen(name) >= size)
 		return -1;
