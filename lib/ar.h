@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.2.0"
-#define AR_FORMAT_VERSION 9     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 10    /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (clear of LMDB's, -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -1141,6 +1141,54 @@ int ar_pricing(ar_txn *t, struct ar_pricing *p);
  */
 int ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
     const char **field);
+
+/*
+ * A partition's own policy (format 10), where the store's would apply
+ * otherwise.  Booking limits for the store's classes, nested as theirs
+ * are, held within the partition: a request granted in one of its
+ * pools (borrowed ones too: a request of partition A granted in B's
+ * pool counts in B) is admitted only if, over every slot of its
+ * interval and for every class i from 2 to its own, the nodes of class
+ * i and cheaper in the partition's pools, with it, stay within
+ * limit[i - 1]; it is then not held to the store's limits, which still
+ * count it (a request in a partition without limits is held to the
+ * store's limits, over every pool, as before).  And a reclaim grace
+ * (see struct ar_reclaim) for the reservations in its pools: a class's
+ * grace comes first, then the partition's, then the store's.
+ */
+struct ar_part_policy {
+	size_t n;               /* classes limited: 0, the store's limits
+				   hold; else the store's number of classes */
+	uint32_t limit[AR_CLASSES_MAX]; /* b_1 .. b_n within the partition:
+				   limit[0] its hosts, each at most the one
+				   before */
+	int64_t grace;          /* seconds, > 0; 0: the store's; -1: never */
+};
+
+/* Partition partition's policy (ar_layout's index; all zero: none) as
+ * transaction t sees it.  Errors: AR_ENOTFOUND (no such partition),
+ * AR_ECORRUPT, ENOMEM, AR_ESERVER, the backend's codes. */
+int ar_partition_policy(ar_txn *t, uint32_t partition,
+    struct ar_part_policy *p);
+
+/*
+ * Make p the policy of partition partition in write transaction t,
+ * replacing its limits and its grace.  Its live reservations count in
+ * its limits from now on (reservations granted under older limits
+ * stay); a grace that changes indexes what may be reclaimed again and
+ * reclaims what is past it, as ar_set_reclaim does.  Setting a number
+ * of classes other than the partition's (ar_set_pricing) drops every
+ * partition's limits, their graces kept.  On EINVAL *bad is the class
+ * (index) and *field the field at fault ("class": n is neither 0 nor
+ * the store's number of classes; "limit": limit[0] is not the
+ * partition's hosts, or one is above the one before; "reclaim": grace
+ * out of range).  Errors: EINVAL, EACCES (read transaction),
+ * AR_ENOTFOUND (no such partition), ENOTSUP (a store not created from a
+ * host description: its one partition has the store's policy),
+ * AR_ECORRUPT, ENOMEM, AR_EFULL, AR_ESERVER, the backend's codes.
+ */
+int ar_set_partition_policy(ar_txn *t, uint32_t partition,
+    const struct ar_part_policy *p, size_t *bad, const char **field);
 
 /* An admission outcome, as the demand log keeps it. */
 struct ar_demand {

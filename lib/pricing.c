@@ -141,11 +141,68 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 		if (busy)
 			return EBUSY;
 	}
+	/* A partition's limits are per class number too: they go. */
+	if (p->n != t->pr.n && (rc = part_limits_drop(t)) != 0)
+		return rc;
 	memset(&pr, 0, sizeof(pr));
 	pr.n = (uint32_t)p->n;
 	pr.retention = p->retention;
 	memcpy(pr.c, p->c, p->n * sizeof(pr.c[0]));
 	return classes_put(t, &pr);
+}
+
+int
+ar_partition_policy(ar_txn *t, uint32_t partition,
+    struct ar_part_policy *p)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if ((rc = layout_need(t)) != 0)
+		return rc;
+	if (partition >= t->lay.nparts)
+		return AR_ENOTFOUND;
+	p->n = t->part[partition].n;
+	p->grace = t->part[partition].grace;
+	memcpy(p->limit, t->part[partition].limit, sizeof(p->limit));
+	return 0;
+}
+
+int
+ar_set_partition_policy(ar_txn *t, uint32_t partition,
+    const struct ar_part_policy *p, size_t *bad, const char **field)
+{
+	struct part_policy q;
+	int rc, regrace;
+
+	*bad = 0;
+	*field = NULL;
+	if (!t->write)
+		return EACCES;
+	if ((rc = layout_need(t)) != 0)
+		return rc;
+	if (partition >= t->lay.nparts)
+		return AR_ENOTFOUND;
+	/* A store of no description has one partition: the store's
+	 * policy is its own. */
+	if (!(t->m.mode & META_LAYOUT))
+		return ENOTSUP;
+	memset(&q, 0, sizeof(q));
+	if (p->n > AR_CLASSES_MAX) {
+		*field = "class";
+		*bad = AR_CLASSES_MAX;
+		return EINVAL;
+	}
+	q.n = (uint32_t)p->n;
+	q.grace = p->grace;
+	memcpy(q.limit, p->limit, p->n * sizeof(q.limit[0]));
+	if ((rc = part_valid(t, partition, &q, bad, field)) != 0)
+		return rc;
+	regrace = q.grace != t->part[partition].grace;
+	if ((rc = part_put(t, partition, &q)) != 0)
+		return rc;
+	/* The index of what may be reclaimed follows the graces. */
+	return regrace ? reclaim_reset(t, &t->policy) : 0;
 }
 
 struct forecast {
