@@ -1160,8 +1160,8 @@ struct ar_part_policy {
 	size_t n;               /* classes limited: 0, the store's limits
 				   hold; else the store's number of classes */
 	uint32_t limit[AR_CLASSES_MAX]; /* b_1 .. b_n within the partition:
-				   limit[0] its hosts, each at most the one
-				   before */
+				   limit[0] its hosts (as they are when
+				   read), each at most the one before */
 	int64_t grace;          /* seconds, > 0; 0: the store's; -1: never */
 };
 

@@ -30,10 +30,13 @@ partition_of(const ar_txn *t, uint32_t pool)
 }
 
 /* Is policy p well formed for partition part of t's store?  0, or
- * EINVAL with the class (index) and field at fault. */
-int
-part_valid(const ar_txn *t, uint32_t part, const struct part_policy *p,
-    size_t *bad, const char **field)
+ * EINVAL with the class (index) and field at fault.  b_1 is the
+ * partition's hosts when it is set; a policy read is not held to that,
+ * since the hosts may change after (b_1 binds nothing: the pool rings
+ * hold the hosts). */
+static int
+part_check(const ar_txn *t, uint32_t part, const struct part_policy *p,
+    int set, size_t *bad, const char **field)
 {
 	uint64_t hosts = part < t->lay.nparts ? t->lay.part[part].hosts : 0;
 
@@ -49,7 +52,8 @@ part_valid(const ar_txn *t, uint32_t part, const struct part_policy *p,
 		return EINVAL;
 	}
 	for (uint32_t i = 0; i < p->n; i++)
-		if ((i == 0 && p->limit[i] != hosts) ||
+		if ((i == 0 && set && p->limit[i] != hosts) ||
+		    p->limit[i] > t->m.nodes ||
 		    (i > 0 && p->limit[i] > p->limit[i - 1])) {
 			*bad = i;
 			*field = "limit";
@@ -62,6 +66,13 @@ part_valid(const ar_txn *t, uint32_t part, const struct part_policy *p,
 			return EINVAL;
 		}
 	return 0;
+}
+
+int
+part_valid(const ar_txn *t, uint32_t part, const struct part_policy *p,
+    size_t *bad, const char **field)
+{
+	return part_check(t, part, p, 1, bad, field);
 }
 
 /* Free the partitions' limit rings. */
@@ -134,7 +145,7 @@ part_begin(ar_txn *t)
 		return AR_ECORRUPT;
 	memcpy(t->part, v.data, v.size);
 	for (uint32_t p = 0; p < n; p++)
-		if (part_valid(t, p, &t->part[p], &bad, &field) != 0)
+		if (part_check(t, p, &t->part[p], 0, &bad, &field) != 0)
 			return AR_ECORRUPT;
 	return rings_begin(t);
 }

@@ -165,6 +165,9 @@ ar_partition_policy(ar_txn *t, uint32_t partition,
 	p->n = t->part[partition].n;
 	p->grace = t->part[partition].grace;
 	memcpy(p->limit, t->part[partition].limit, sizeof(p->limit));
+	/* b_1 is its hosts as they are now. */
+	if (p->n > 0)
+		p->limit[0] = (uint32_t)t->lay.part[partition].hosts;
 	return 0;
 }
 
