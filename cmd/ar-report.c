@@ -482,16 +482,16 @@ usage_table(struct ctx *x, const struct usage_kept *k)
 	return rc;
 }
 
-/* --svg: charts of the windows, into path, or - for stdout. */
+/* --svg: charts of the windows or groups, into path, or - for stdout. */
 static int
 usage_svg(struct ctx *x, const struct usage_kept *k, const char *path)
 {
 	struct textbuf b = { NULL, 0, 0, 0 };
 	int rc = 0;
 
-	if (k->by != AR_BY_WINDOW || k->n <= 1) {
-		fprintf(stderr, "%s: option '--svg': charts are drawn per "
-		    "window, not with '--by'\n", x->cmd->name);
+	if (k->by == AR_BY_WINDOW && k->n <= 1) {
+		fprintf(stderr, "%s: option '--svg': nothing to draw\n",
+		    x->cmd->name);
 		return EINVAL;
 	}
 	chart_usage_svg(k, &b);

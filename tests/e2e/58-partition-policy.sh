@@ -219,7 +219,7 @@ filter 's/ owner=[0-9]* .*\(status=[a-z]*\).*/ \1/'
 expect_out 'id=1 partition=gpu start=2026-11-21T01:00:00Z end=2026-11-21T01:10:00Z nodes=1 status=reclaimed'
 expect_check
 
-begin 'partition policy: --usage --by partition tells idle, and booked against used and idle reserved node-slots'
+begin 'partition policy: --usage --by partition tells idle, and booked against used and idle reserved node-slots, in records, the table and the chart'
 policy_store
 run ar-price --reclaim 30m --partition gpu
 run ar-add start=+1h duration=1h nodes=2 partition=gpu
@@ -240,6 +240,23 @@ partition  utilisation(%)  idle(node-slots)  granted  refused  acceptance(%)  aw
 batch                50.0                24        1  unknown        unknown       0           0      0                 0                          0                      24
 gpu                  66.7                16        2  unknown        unknown       0           0      0                24                          8                       0
 total                58.3                40        3  unknown        unknown       0           0      0                24                          8                      24
+EOF
+# The chart: a column per partition, its hosts' 48 node-slots (axis to
+# 50, 4 px each from y 252 up): batch 24 not reported then 24 free; gpu
+# 24 used, 8 reserved idle, 16 free.
+run ar-report --now 2026-11-21T03:00Z --usage --from 2026-11-21T01:00Z --to 2026-11-21T02:00Z --by partition --svg "$D/p.svg"
+expect_exit 0
+expect_out
+run grep -e '^<rect x="[14]00' -e '^<text x="[0-9.]*" y="268"' -e 'font-size="15"' "$D/p.svg"
+expect_out <<'EOF'
+<text x="70" y="18" font-size="15">Node-slots per partition: used, idle and not reported, and free</text>
+<rect x="100.00" y="156.00" width="240.00" height="96.00" fill="#bbbbbb"/>
+<rect x="100.00" y="60.00" width="240.00" height="96.00" fill="#99ddff"/>
+<text x="220.00" y="268" text-anchor="middle">batch</text>
+<rect x="400.00" y="156.00" width="240.00" height="96.00" fill="#228833"/>
+<rect x="400.00" y="124.00" width="240.00" height="32.00" fill="#ee6677"/>
+<rect x="400.00" y="60.00" width="240.00" height="64.00" fill="#99ddff"/>
+<text x="520.00" y="268" text-anchor="middle">gpu</text>
 EOF
 expect_check
 
