@@ -584,6 +584,92 @@ test_limits_round(int round)
 }
 
 /*
+ * The same limits with moves: requests with windows that may move
+ * others (some copies several), and cancels, the policies set before
+ * any booking.  Whatever ar_add moves to make room, every partition
+ * with limits stays within them at every slot, counted from the
+ * records; and ar_check agrees with the rings.
+ */
+static void
+test_limits_moves_round(int round)
+{
+	static struct limits_model lm;
+	static uint64_t ids[80];
+	struct ar_pricing pr;
+	struct spec sp;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	size_t np, nk, nids = 0, bad;
+	const char *field;
+	uint32_t nodes = 0;
+	ar_store *s = round_store(&sp, "limits_moves");
+	ar_txn *t;
+
+	memset(&lm, 0, sizeof(lm));
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	for (size_t k = 0; k < nk; k++)
+		nodes += pools[k].count;
+	memset(&pr, 0, sizeof(pr));
+	pr.n = LCLASSES;
+	pr.retention = 86400;
+	for (int i = 0; i < LCLASSES; i++) {
+		pr.c[i].price = 30 - 10 * i;
+		pr.c[i].ahead_min = i == 0 ? 0 : i == 1 ? 2 * HOUR : 6 * HOUR;
+		pr.c[i].ahead_max = i == 0 ? 2 * HOUR : i == 1 ? 6 * HOUR : -1;
+		pr.c[i].limit = nodes;
+	}
+	OK(ar_set_pricing(t, &pr, &bad, &field));
+	limits_set(t, &lm, parts, np, round);
+	for (int i = 0; i < 80; i++) {
+		struct ar_request rq;
+		struct ar_answer a;
+		struct ar_resv r;
+		int64_t first = (int64_t)rnd(150), len = 1 + (int64_t)rnd(12);
+
+		if (nids > 0 && rnd(8) == 0) {
+			size_t k = rnd(nids);
+
+			OK(ar_cancel(t, ids[k], 0, &r));
+			ids[k] = ids[--nids];
+			continue;
+		}
+		rq = pool_request(first, len, first + (int64_t)rnd(30),
+		    1 + (uint32_t)rnd(3), rnd(4) == 0 ? -1 : (int)rnd(PARTS),
+		    "");
+		rq.flags = rnd(2) ? 0 : AR_LATER;
+		rq.jobs = 1 + (uint32_t)rnd(2);
+		OK(ar_add(t, &rq, &a));
+		if (a.status == AR_GRANTED)
+			ids[nids++] = a.id;
+	}
+	/* The records, counted per partition and class, slot by slot. */
+	memset(lm.part_cls, 0, sizeof(lm.part_cls));
+	for (uint64_t id = 1; ; id++) {
+		struct ar_resv r;
+		int rc = ar_get(t, id, &r);
+
+		if (rc == AR_ENOTFOUND)
+			break;
+		OK(rc);
+		if (r.state == AR_GRANTED)
+			limits_count(&lm, pools, &r, 1);
+	}
+	for (uint32_t p = 0; p < np; p++)
+		for (uint32_t c = 2; c <= lm.pol[p].n; c++)
+			for (int64_t x = 0; x < SLOTS; x++)
+				CHECK(lm.part_cls[p][c][x] <= lm.pol[p].limit[c - 1],
+				    "round %d: partition %s, class %" PRIu32
+				    " and cheaper hold %" PRIu32 " nodes at slot %"
+				    PRId64 ", over its limit %" PRIu32, round,
+				    parts[p].name, c, lm.part_cls[p][c][x], x,
+				    lm.pol[p].limit[c - 1]);
+	CHECK(violations(t) == 0, "round %d: violations", round);
+	OK(ar_txn_commit(t));
+	done(s, "limits_moves");
+}
+
+/*
  * Named hosts in a store of several pools.  The brute force knows every
  * reservation's pool, interval, size and named hosts, and decides
  * whether a pool's part of the plan maps by trying every arrangement of
@@ -927,6 +1013,8 @@ main(int argc, char **argv)
 		test_named_round(round);
 	for (int round = 0; round < rounds; round++)
 		test_limits_round(round);
+	for (int round = 0; round < rounds; round++)
+		test_limits_moves_round(round);
 	printf("pools, limits per partition: %" PRIu64 " granted, %" PRIu64
 	    " refused (%" PRIu64 " for a booking limit)\n",
 	    limits_tally.granted, limits_tally.refused, limits_tally.booking);
