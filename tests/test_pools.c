@@ -481,23 +481,20 @@ static struct {
 	uint64_t granted, refused, booking;
 } limits_tally;
 
+/* The classes of a round, in write transaction t: three by book-ahead
+ * (class_at), the store's limits random (nested) if tight, else every
+ * node; then each partition's random policy.  The model's, too. */
 static void
-test_limits_round(int round)
+limits_begin(ar_txn *t, struct limits_model *lm, int tight, int round)
 {
-	static struct limits_model lm;
-	static uint64_t ids[64];
-	struct ar_pricing pr;
-	struct spec sp;
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
-	size_t np, nk, nids = 0, bad;
+	struct ar_pricing pr;
+	size_t np, nk, bad;
 	const char *field;
 	uint32_t nodes = 0;
-	ar_store *s = round_store(&sp, "limits");
-	ar_txn *t;
 
-	memset(&lm, 0, sizeof(lm));
-	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	memset(lm, 0, sizeof(*lm));
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
 	for (size_t k = 0; k < nk; k++)
 		nodes += pools[k].count;
@@ -509,11 +506,30 @@ test_limits_round(int round)
 		pr.c[i].ahead_min = i == 0 ? 0 : i == 1 ? 2 * HOUR : 6 * HOUR;
 		pr.c[i].ahead_max = i == 0 ? 2 * HOUR : i == 1 ? 6 * HOUR : -1;
 	}
-	pr.c[0].limit = lm.store_lim[0] = nodes;
-	pr.c[1].limit = lm.store_lim[1] = (uint32_t)rnd(nodes + 1);
-	pr.c[2].limit = lm.store_lim[2] = (uint32_t)rnd(pr.c[1].limit + 1);
+	pr.c[0].limit = lm->store_lim[0] = nodes;
+	pr.c[1].limit = lm->store_lim[1] = tight ? (uint32_t)rnd(nodes + 1) :
+	    nodes;
+	pr.c[2].limit = lm->store_lim[2] = tight ?
+	    (uint32_t)rnd(pr.c[1].limit + 1) : nodes;
 	OK(ar_set_pricing(t, &pr, &bad, &field));
-	limits_set(t, &lm, parts, np, round);
+	limits_set(t, lm, parts, np, round);
+}
+
+static void
+test_limits_round(int round)
+{
+	static struct limits_model lm;
+	static uint64_t ids[64];
+	struct spec sp;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	size_t np, nk, nids = 0;
+	ar_store *s = round_store(&sp, "limits");
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	limits_begin(t, &lm, 1, round);
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
 	for (int i = 0; i < 60; i++) {
 		struct ar_request rq;
 		struct ar_answer a;
@@ -595,32 +611,16 @@ test_limits_moves_round(int round)
 {
 	static struct limits_model lm;
 	static uint64_t ids[80];
-	struct ar_pricing pr;
 	struct spec sp;
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
-	size_t np, nk, nids = 0, bad;
-	const char *field;
-	uint32_t nodes = 0;
+	size_t np, nk, nids = 0;
 	ar_store *s = round_store(&sp, "limits_moves");
 	ar_txn *t;
 
-	memset(&lm, 0, sizeof(lm));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	limits_begin(t, &lm, 0, round);
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
-	for (size_t k = 0; k < nk; k++)
-		nodes += pools[k].count;
-	memset(&pr, 0, sizeof(pr));
-	pr.n = LCLASSES;
-	pr.retention = 86400;
-	for (int i = 0; i < LCLASSES; i++) {
-		pr.c[i].price = 30 - 10 * i;
-		pr.c[i].ahead_min = i == 0 ? 0 : i == 1 ? 2 * HOUR : 6 * HOUR;
-		pr.c[i].ahead_max = i == 0 ? 2 * HOUR : i == 1 ? 6 * HOUR : -1;
-		pr.c[i].limit = nodes;
-	}
-	OK(ar_set_pricing(t, &pr, &bad, &field));
-	limits_set(t, &lm, parts, np, round);
 	for (int i = 0; i < 80; i++) {
 		struct ar_request rq;
 		struct ar_answer a;
