@@ -443,7 +443,7 @@ int ar_open(const char *where, unsigned flags, ar_store **sp);
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
  * came first).  A store of the current format is left alone and
- * succeeds.  Formats 3 to 7 are converted: the databases added since
+ * succeeds.  Formats 3 to 9 are converted: the databases added since
  * are created (the client key index, price classes and demand log of
  * format 4; the mapping of format 5; the hold index of format 6; the
  * index of what a reclaim may free of format 8, empty: no policy), a
@@ -451,7 +451,8 @@ int ar_open(const char *where, unsigned flags, ar_store **sp);
  * they are (format 6 adds the series of an occurrence and the expiry of
  * a hold, format 7 a reservation's flags and account and a hold's
  * being confirmed, format 8 a reservation's use reported, which older
- * records have not).  An older store's
+ * records have not; format 9 partitions and format 10 a partition's
+ * policy, which no older store has).  An older store's
  * clock was every writer's: it becomes live (format 7) unless flags
  * holds AR_SIMULATED, which keeps it so; its owners stay uids.  A clock
  * moved ahead of the system clock before stays so (it never runs back),
