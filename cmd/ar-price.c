@@ -663,9 +663,86 @@ part_records(struct ctx *x, ar_txn *t, const char *only)
 	return rc;
 }
 
+/* --update --partition: what it computed, and the limits before. */
+struct part_update {
+	struct ctx *x;
+	struct ar_part_policy before;
+	struct ar_fare_class fc[AR_CLASSES_MAX];
+	size_t n, classes;
+};
+
+static int
+part_update_txn(ar_txn *t, void *arg)
+{
+	struct part_update *u = arg;
+	struct opts *o = u->x->data;
+	struct ar_pricing pr;
+	uint32_t part;
+	int rc;
+
+	if ((rc = partition_find(t, o->partition, &part)) != 0 ||
+	    (rc = ar_partition_policy(t, part, &u->before)) != 0 ||
+	    (rc = ar_pricing(t, &pr)) != 0)
+		return rc;
+	u->classes = pr.n;
+	if (pr.n == 0)
+		return ENOENT;
+	if (o->method == AR_LITTLEWOOD && pr.n != 2)
+		return EDOM;
+	return ar_update_partition_limits(t, part, o->method,
+	    ar_txn_now(t) - o->history, u->fc, &u->n);
+}
+
+/* --update --partition: its limits from its own demand, printed as
+ * --update prints the store's, each line naming the partition. */
+static int
+part_update(struct ctx *x, ar_store *s)
+{
+	struct opts *o = x->data;
+	struct part_update u;
+	struct ar_record r;
+	int rc, st = 0;
+
+	memset(&u, 0, sizeof(u));
+	u.x = x;
+	rc = ar_write(s, 0, x->now, part_update_txn, &u);
+	if (rc == ENOENT) {
+		fprintf(stderr, "%s: %s: the store has no price classes "
+		    "(set them with --set)\n", x->cmd->name, x->shown);
+		return EXIT_REFUSED;
+	}
+	if (rc == EDOM) {
+		fprintf(stderr, "%s: option '--method': littlewood takes two "
+		    "classes, not %zu\n", x->cmd->name, u.classes);
+		return EXIT_USAGE;
+	}
+	if (rc != 0)
+		return part_error(x, rc);
+	ar_record_init(&r);
+	for (size_t i = 0; i < u.n && st == 0; i++) {
+		ar_record_clear(&r);
+		st = ar_record_set(&r, "partition", o->partition) != 0 ||
+		    ar_record_set_uint(&r, "class", i + 1) != 0 ||
+		    ar_record_set_uint(&r, "limit", u.fc[i].limit) != 0 ||
+		    ar_record_set_real(&r, "mean", u.fc[i].mean) != 0 ||
+		    ar_record_set_real(&r, "sd", u.fc[i].sd) != 0 ||
+		    ar_record_set_uint(&r, "protection",
+		    u.fc[i].protection) != 0 ||
+		    (u.before.n > 0 && ar_record_set_uint(&r, "old_limit",
+		    u.before.limit[i]) != 0) || cmd_print(x, &r) != 0;
+	}
+	ar_record_free(&r);
+	if (st != 0) {
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return EXIT_STORE;
+	}
+	return 0;
+}
+
 /*
- * --partition: its policy set (--set, --reclaim) and shown.  --reclaim
- * takes "store", the store's grace, and "no" is the partition's never.
+ * --partition: its policy set (--set, --reclaim, --update) and shown.
+ * --reclaim takes "store", the store's grace, and "no" is the
+ * partition's never.
  */
 static int
 part_whole(struct ctx *x, ar_store *s)
@@ -680,12 +757,8 @@ part_whole(struct ctx *x, ar_store *s)
 		o->reclaim = 0;
 	else if (o->reclaim_given)
 		(void)grace_parse(o->reclaim_arg, -1, &o->reclaim, err);
-	if (o->mode == UPDATE) {
-		fprintf(stderr, "%s: option '--partition': --update computes "
-		    "the store's limits only (set a partition's with --set "
-		    "--partition)\n", x->cmd->name);
-		return EXIT_USAGE;
-	}
+	if (o->mode == UPDATE)
+		return part_update(x, s);
 	if (o->mode == QUOTE && !o->reclaim_given) {
 		fprintf(stderr, "%s: option '--partition': goes with --show, "
 		    "--set or --reclaim\n", x->cmd->name);
@@ -821,8 +894,9 @@ whole(struct ctx *x, ar_store *s)
 			st = cmd_print(x, &r);
 	}
 	ar_record_free(&r);
-	/* Then the partitions' own. */
-	if (st == 0 && (rc = part_records(x, t, NULL)) != 0) {
+	/* --show: then the partitions' own. */
+	if (st == 0 && o->mode == SHOW &&
+	    (rc = part_records(x, t, NULL)) != 0) {
 		ar_txn_abort(t);
 		return cmd_store_error(x, rc);
 	}

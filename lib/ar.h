@@ -1202,6 +1202,11 @@ struct ar_demand {
 	uint32_t granted;       /* copies granted */
 	uint32_t cls;
 	enum ar_reason reason;  /* of a refusal */
+	uint32_t partition;     /* the partition (ar_layout's index + 1) it
+				   was granted in, a lender's if it
+				   borrowed, or that a refusal asked for
+				   (format 10); 0: not known, logged
+				   before */
 };
 
 /*
@@ -1298,6 +1303,24 @@ int ar_booking_limits(uint32_t capacity, enum ar_rm_method method,
  */
 int ar_update_limits(ar_txn *t, enum ar_rm_method method, int64_t since,
     struct ar_fare_class *fc, size_t *n);
+
+/*
+ * ar-price --update --partition: as ar_update_limits, for partition
+ * partition (ar_layout's index) alone (format 10): each class's demand
+ * forecast from the entries of the demand log that are the partition's
+ * (granted in its pools, borrowed ones too, or refused asking for it;
+ * entries logged before format 10 are no partition's), the limits
+ * computed for its hosts, and made its own (ar_set_partition_policy),
+ * its grace kept.  The store's floors are not applied: they are in the
+ * cluster's nodes.  fc[0 .. *n) as ar_update_limits tells it.  Errors:
+ * EACCES, AR_ENOTFOUND (no such partition, or the store has no
+ * classes), ENOTSUP (a store not created from a host description),
+ * EINVAL (method), ENOMEM, AR_ECORRUPT, AR_EFULL, AR_ESERVER, the
+ * backend's codes.
+ */
+int ar_update_partition_limits(ar_txn *t, uint32_t partition,
+    enum ar_rm_method method, int64_t since, struct ar_fare_class *fc,
+    size_t *n);
 
 /*
  * The plan on named hosts.  The store's nodes have names, a host list

@@ -445,7 +445,9 @@ struct disk_demand {
 	uint32_t granted;       /* copies granted */
 	uint16_t cls;
 	uint8_t reason;         /* enum ar_reason of a refusal, else 0 */
-	uint8_t spare;
+	uint8_t partition;      /* the partition it was granted in, or a
+				   refusal asked for, as index + 1 (format
+				   10); 0: not known (logged before) */
 };
 
 /* A request reduced to slots. */
@@ -696,9 +698,10 @@ int fit_add(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
 /* Begin a new store's demand log with an entry of no request (jobs 0),
  * which says the log holds every refusal from then on. */
 int demand_begin(struct kv_txn *txn, int64_t now);
-/* Log an admission outcome: every one with classes, else refusals. */
+/* Log an admission outcome: every one with classes, else refusals;
+ * partition its partition's index + 1. */
 int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
-    uint32_t granted, enum ar_reason reason);
+    uint32_t granted, enum ar_reason reason, uint32_t partition);
 /* Drop demand entries older than the retention; *dropped counts them. */
 int demand_prune(ar_txn *t, uint64_t *dropped);
 /* Forget where the demand log ends: a nested transaction was undone. */

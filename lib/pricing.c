@@ -210,6 +210,8 @@ ar_set_partition_policy(ar_txn *t, uint32_t partition,
 
 struct forecast {
 	ar_txn *t;
+	uint32_t partition;     /* the entries counted: of this partition
+				   (index + 1), or 0 every one */
 	int64_t from, to;       /* the slots counted: [from, to) */
 	int64_t lo, hi;         /* the slots asked for, first pass ... */
 	int64_t first_at;       /* ... the slot the first entry was asked in */
@@ -230,7 +232,8 @@ asked(const struct forecast *f, const struct ar_demand *d, int64_t *a,
 		*a = f->from;
 	if (*b > f->to)
 		*b = f->to;
-	return *a < *b && d->cls >= 1 && d->cls <= f->t->pr.n;
+	return *a < *b && d->cls >= 1 && d->cls <= f->t->pr.n &&
+	    (f->partition == 0 || d->partition == f->partition);
 }
 
 /* First pass: the slots the log's requests asked for, and how far. */
@@ -267,8 +270,10 @@ demand_add(const struct ar_demand *d, void *arg)
 	return 0;
 }
 
-int
-ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
+/* ar_forecast of the entries of partition (index + 1; 0: all). */
+static int
+forecast_of(ar_txn *t, int64_t since, uint32_t partition, double *mean,
+    double *sd)
 {
 	struct forecast f;
 	int64_t now = t->now / t->m.slot;
@@ -277,6 +282,7 @@ ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
 
 	memset(&f, 0, sizeof(f));
 	f.t = t;
+	f.partition = partition;
 	if (since > t->now)
 		since = t->now;
 	/* The slots asked for by requests since then, up to the horizon. */
@@ -323,6 +329,50 @@ ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
 		free(f.delta[i]);
 	}
 	return rc;
+}
+
+int
+ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
+{
+	return forecast_of(t, since, 0, mean, sd);
+}
+
+int
+ar_update_partition_limits(ar_txn *t, uint32_t partition,
+    enum ar_rm_method method, int64_t since, struct ar_fare_class *fc,
+    size_t *n)
+{
+	double mean[AR_CLASSES_MAX], sd[AR_CLASSES_MAX];
+	struct ar_part_policy p;
+	const char *field;
+	uint32_t hosts;
+	size_t bad;
+	int rc;
+
+	*n = 0;
+	if (!t->write)
+		return EACCES;
+	if ((rc = ar_partition_policy(t, partition, &p)) != 0)
+		return rc;
+	if (!(t->m.mode & META_LAYOUT))
+		return ENOTSUP;
+	if (t->pr.n == 0)
+		return AR_ENOTFOUND;
+	hosts = (uint32_t)t->lay.part[partition].hosts;
+	if ((rc = forecast_of(t, since, partition + 1, mean, sd)) != 0)
+		return rc;
+	for (size_t i = 0; i < t->pr.n; i++) {
+		fc[i].price = (double)t->pr.c[i].price;
+		fc[i].mean = mean[i];
+		fc[i].sd = sd[i];
+	}
+	if ((rc = ar_booking_limits(hosts, method, fc, t->pr.n)) != 0)
+		return rc;
+	p.n = t->pr.n;
+	for (size_t i = 0; i < p.n; i++)
+		p.limit[i] = fc[i].limit;
+	*n = p.n;
+	return ar_set_partition_policy(t, partition, &p, &bad, &field);
 }
 
 int

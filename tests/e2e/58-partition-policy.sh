@@ -144,6 +144,38 @@ run ar-add start=+3h duration=1h nodes=1 partition=gpu
 expect_exit 0
 expect_check
 
+begin 'partition policy: --update --partition computes its limits from its hosts and its own demand'
+printf '%s\n' 'hosts=n[1-8] partition=batch' \
+    'hosts=g[1-4] partition=gpu features=a100' >"$D/hosts"
+mkstore --slot 1h --horizon 2d --hosts-from "$D/hosts"
+run ar-price --set <<'EOF'
+class=1 name=gold price=30 ahead_min=0 ahead_max=2h
+class=2 name=silver price=10 ahead_min=2h
+EOF
+# Each hour gpu is asked for 2 gold nodes and 1 silver, batch for 5
+# gold: gpu's forecast is its own.
+for h in 0 1 2 3 4 5; do
+	ar-add --now 2026-11-21T0$h:00Z start=2026-11-21T0$((h + 1)):00Z \
+	    duration=1h nodes=2 partition=gpu >/dev/null
+	ar-add --now 2026-11-21T0$h:00Z start=2026-11-21T0$((h + 4)):00Z \
+	    duration=1h nodes=1 partition=gpu >/dev/null
+	ar-add --now 2026-11-21T0$h:00Z start=2026-11-21T0$((h + 1)):00Z \
+	    duration=1h nodes=5 >/dev/null
+done
+run ar-price --update --partition gpu --now 2026-11-21T09:00Z
+expect_exit 0
+expect_out 'partition=gpu class=1 limit=4 mean=1 sd=1 protection=1' \
+    'partition=gpu class=2 limit=3 mean=1 sd=0 protection=4'
+run ar-price --update --partition gpu --now 2026-11-21T09:00Z
+expect_out 'partition=gpu class=1 limit=4 mean=1 sd=1 protection=1 old_limit=4' \
+    'partition=gpu class=2 limit=3 mean=1 sd=0 protection=4 old_limit=3'
+run ar-price --update --now 2026-11-21T09:00Z
+expect_out 'class=1 name=gold price=30 ahead_min=0s ahead_max=2h limit=12 retention=90d mean=3.5 sd=3.5 protection=5 old_limit=12' \
+    'class=2 name=silver price=10 ahead_min=2h limit=7 retention=90d mean=1 sd=0 protection=12 old_limit=12'
+run ar-price --show --partition gpu
+expect_out 'partition=gpu class=1 limit=4' 'partition=gpu class=2 limit=3'
+expect_check
+
 begin 'partition policy: classes set anew in another number drop the partitions'"'"' limits'
 policy_store
 printf '%s\n' 'class=1' 'class=2 limit=2' 'class=3 limit=1' >"$D/gpu"
