@@ -120,6 +120,8 @@ const struct cmd_field cmd_fields[] = {
 	/* --info's pools */
 	{ "default",    0,                      REPORT, 0 },
 	{ "borrow",     0,                      REPORT, 0 },
+	/* ... and its partition's own limits (format 10) */
+	{ "limits",     0,                      REPORT, 0 },
 	/* --usage and --free; N is a class's number */
 	{ "from",       0,                      REPORT, 0 },
 	{ "to",         0,                      REPORT, 0 },

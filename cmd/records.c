@@ -1061,7 +1061,8 @@ cmd_usage_record(struct ar_record *r, const struct ar_usage *u,
 	    (!k && ar_record_set(r, "known", "no") != 0) ||
 	    set_ratio(nulls, r, "utilisation", k, u->reserved, u->capacity) != 0 ||
 	    set_known(nulls, r, "reserved", k, u->reserved) != 0 ||
-	    ((label == NULL || u->total) &&
+	    /* A partition's are of its own hosts: it has idle ones. */
+	    ((label == NULL || u->total || by == AR_BY_PARTITION) &&
 	    set_known(nulls, r, "idle", k, u->capacity - u->reserved) != 0) ||
 	    set_known(nulls, r, "granted", k, u->granted) != 0 ||
 	    set_known(nulls, r, "refused", dk, u->refused) != 0)

@@ -14,6 +14,16 @@
 
 #include "internal.h"
 
+/* Free what the savepoint kept of the partitions' limit rings. */
+static void
+prings_release(struct savepoint *sp)
+{
+	for (uint32_t k = 0; k < sp->nprings; k++)
+		ring_release(&sp->prings[k]);
+	free(sp->prings);
+	sp->prings = NULL;
+}
+
 int
 txn_save(ar_txn *t, struct savepoint *sp)
 {
@@ -28,6 +38,7 @@ txn_save(ar_txn *t, struct savepoint *sp)
 		return rc;
 	}
 	sp->moved = NULL;
+	sp->prings = NULL;
 	sp->nlimits = 1;
 	sp->npools = 0;
 	for (uint32_t i = 2; i <= t->pr.n; i++, sp->nlimits++)
@@ -36,6 +47,15 @@ txn_save(ar_txn *t, struct savepoint *sp)
 	for (uint32_t p = 0; t->npools > 1 && p < t->npools; p++,
 	    sp->npools++)
 		if ((rc = ring_save(t, &t->pool[p], &sp->pool[p])) != 0)
+			goto fail;
+	sp->nprings = 0;
+	if (t->nprings > 0 && (sp->prings = calloc(t->nprings,
+	    sizeof(*sp->prings))) == NULL) {
+		rc = ENOMEM;
+		goto fail;
+	}
+	for (uint32_t k = 0; k < t->nprings; k++, sp->nprings++)
+		if ((rc = ring_save(t, &t->prings[k], &sp->prings[k])) != 0)
 			goto fail;
 	if ((rc = slots_flush(t)) != 0)
 		goto fail;
@@ -66,6 +86,7 @@ fail:
 		ring_release(&sp->limit[i]);
 	for (uint32_t p = 0; p < sp->npools; p++)
 		ring_release(&sp->pool[p]);
+	prings_release(sp);
 	free(sp->moved);
 	return rc;
 }
@@ -80,6 +101,9 @@ txn_restore(ar_txn *t, struct savepoint *sp)
 		ring_restore(&t->limit[i], &sp->limit[i]);
 	for (uint32_t p = 0; p < sp->npools; p++)
 		ring_restore(&t->pool[p], &sp->pool[p]);
+	for (uint32_t k = 0; k < sp->nprings; k++)
+		ring_restore(&t->prings[k], &sp->prings[k]);
+	free(sp->prings);
 	slots_discard(t);
 	t->txn = sp->parent;
 	t->gen++;               /* the child's pages are gone */
@@ -114,6 +138,8 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 		rc = ring_flush_chunks(t, &t->limit[i]);
 	for (uint32_t p = 0; p < sp->npools && rc == 0; p++)
 		rc = ring_flush_chunks(t, &t->pool[p]);
+	for (uint32_t k = 0; k < sp->nprings && rc == 0; k++)
+		rc = ring_flush_chunks(t, &t->prings[k]);
 	if (rc != 0 || (rc = ring_flush_chunks(t, &t->ring)) != 0 ||
 	    (rc = ring_flush_chunks(t, &t->idle)) != 0 ||
 	    (rc = slots_flush(t)) != 0) {
@@ -136,6 +162,7 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 		ring_release(&sp->limit[i]);
 	for (uint32_t p = 0; p < sp->npools; p++)
 		ring_release(&sp->pool[p]);
+	prings_release(sp);
 	free(sp->moved);
 	return 0;
 }

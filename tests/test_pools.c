@@ -374,6 +374,305 @@ test_random_round(int round)
 }
 
 /*
+ * Booking limits per partition (format 10): three price classes by
+ * book-ahead, store-wide limits, and random partitions with limits of
+ * their own; random requests of each class, and cancels.  The brute
+ * force counts, slot by slot, each pool's nodes, each class's (and
+ * cheaper) nodes in the whole store and in each partition, the one a
+ * reservation's pool is of (borrowed ones count in the lender's), and
+ * grants the first start in the first pool where the nodes fit and
+ * every class from 2 to the request's stays within its partition's
+ * limit if the partition has limits, else the store's.  Midway the
+ * policies change, the store's counts kept.
+ */
+#define LCLASSES 3
+
+struct limits_model {
+	uint32_t used[MAXPOOLS][SLOTS];
+	uint32_t store_cls[LCLASSES + 1][SLOTS];        /* [i]: classes >= i */
+	uint32_t part_cls[PARTS][LCLASSES + 1][SLOTS];
+	uint32_t store_lim[LCLASSES];
+	struct ar_part_policy pol[PARTS];
+};
+
+/* The class of a request starting at slot first, the store clock T0:
+ * ahead under 2h class 1, under 6h class 2, else 3. */
+static uint32_t
+class_at(int64_t first)
+{
+	return first * SLOT < 2 * HOUR ? 1 : first * SLOT < 6 * HOUR ? 2 : 3;
+}
+
+/* Do need nodes of class cls fit in pool k at slots [s, s + len)? */
+static int
+limits_fit(const struct limits_model *lm, const struct ar_pool *pools,
+    uint32_t k, uint32_t cls, int64_t s, int64_t len, uint32_t need)
+{
+	uint32_t p = pools[k].partition;
+
+	for (int64_t x = s; x < s + len; x++) {
+		if (lm->used[k][x] + need > pools[k].count)
+			return 0;
+		for (uint32_t i = 2; i <= cls; i++)
+			if (lm->pol[p].n > 0 ? lm->part_cls[p][i][x] + need >
+			    lm->pol[p].limit[i - 1] : lm->store_cls[i][x] +
+			    need > lm->store_lim[i - 1])
+				return 0;
+	}
+	return 1;
+}
+
+/* Count (sign 1) or uncount (-1) reservation r in the model. */
+static void
+limits_count(struct limits_model *lm, const struct ar_pool *pools,
+    const struct ar_resv *r, int sign)
+{
+	uint32_t p = pools[r->pool].partition;
+
+	for (int64_t x = (r->start - T0) / SLOT; x < (r->end - T0) / SLOT;
+	    x++) {
+		lm->used[r->pool][x] += (uint32_t)(sign * (int)r->nodes);
+		for (uint32_t i = 2; i <= r->cls; i++) {
+			lm->store_cls[i][x] += (uint32_t)(sign * (int)r->nodes);
+			lm->part_cls[p][i][x] += (uint32_t)(sign *
+			    (int)r->nodes);
+		}
+	}
+}
+
+/* A random policy for partition p of hosts hosts: limits two times in
+ * three, a grace one time in three. */
+static void
+limits_policy(struct ar_part_policy *pol, uint64_t hosts)
+{
+	memset(pol, 0, sizeof(*pol));
+	if (rnd(3) != 0) {
+		pol->n = LCLASSES;
+		pol->limit[0] = (uint32_t)hosts;
+		pol->limit[1] = (uint32_t)rnd(hosts + 1);
+		pol->limit[2] = (uint32_t)rnd(pol->limit[1] + 1);
+	}
+	if (rnd(3) == 0)
+		pol->grace = 600 * (1 + (int64_t)rnd(3));
+}
+
+static void
+limits_set(ar_txn *t, struct limits_model *lm,
+    const struct ar_partition *parts, size_t np, int round)
+{
+	size_t bad;
+	const char *field;
+
+	for (uint32_t p = 0; p < np; p++) {
+		struct ar_part_policy got;
+
+		limits_policy(&lm->pol[p], parts[p].hosts);
+		CHECK(ar_set_partition_policy(t, p, &lm->pol[p], &bad,
+		    &field) == 0, "round %d: partition %s's policy refused",
+		    round, parts[p].name);
+		OK(ar_partition_policy(t, p, &got));
+		CHECK(memcmp(&got, &lm->pol[p], sizeof(got)) == 0,
+		    "round %d: partition %s's policy is not what was set",
+		    round, parts[p].name);
+	}
+}
+
+static struct {
+	uint64_t granted, refused, booking;
+} limits_tally;
+
+/* The classes of a round, in write transaction t: three by book-ahead
+ * (class_at), the store's limits random (nested) if tight, else every
+ * node; then each partition's random policy.  The model's, too. */
+static void
+limits_begin(ar_txn *t, struct limits_model *lm, int tight, int round)
+{
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	struct ar_pricing pr;
+	size_t np, nk, bad;
+	const char *field;
+	uint32_t nodes = 0;
+
+	memset(lm, 0, sizeof(*lm));
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	for (size_t k = 0; k < nk; k++)
+		nodes += pools[k].count;
+	memset(&pr, 0, sizeof(pr));
+	pr.n = LCLASSES;
+	pr.retention = 86400;
+	for (int i = 0; i < LCLASSES; i++) {
+		pr.c[i].price = 30 - 10 * i;
+		pr.c[i].ahead_min = i == 0 ? 0 : i == 1 ? 2 * HOUR : 6 * HOUR;
+		pr.c[i].ahead_max = i == 0 ? 2 * HOUR : i == 1 ? 6 * HOUR : -1;
+	}
+	pr.c[0].limit = lm->store_lim[0] = nodes;
+	pr.c[1].limit = lm->store_lim[1] = tight ? (uint32_t)rnd(nodes + 1) :
+	    nodes;
+	pr.c[2].limit = lm->store_lim[2] = tight ?
+	    (uint32_t)rnd(pr.c[1].limit + 1) : nodes;
+	OK(ar_set_pricing(t, &pr, &bad, &field));
+	limits_set(t, lm, parts, np, round);
+}
+
+static void
+test_limits_round(int round)
+{
+	static struct limits_model lm;
+	static uint64_t ids[64];
+	struct spec sp;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	size_t np, nk, nids = 0;
+	ar_store *s = round_store(&sp, "limits");
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	limits_begin(t, &lm, 1, round);
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	for (int i = 0; i < 60; i++) {
+		struct ar_request rq;
+		struct ar_answer a;
+		struct ar_resv r;
+		uint32_t el[MAXPOOLS], best = UINT32_MAX, cls;
+		int64_t first = (int64_t)rnd(150), len = 1 + (int64_t)rnd(12);
+		int64_t last = first + (int64_t)rnd(10), bs = -1;
+		int part = rnd(4) == 0 ? -1 : (int)rnd(PARTS);
+		size_t ne;
+
+		/* Midway, in a transaction of its own, new policies. */
+		if (i == 30) {
+			CHECK(violations(t) == 0, "round %d: violations",
+			    round);
+			OK(ar_txn_commit(t));
+			OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+			OK(ar_layout(t, &parts, &np, &pools, &nk));
+			limits_set(t, &lm, parts, np, round);
+			CHECK(violations(t) == 0, "round %d: violations after "
+			    "new policies", round);
+		}
+		if (nids > 0 && rnd(6) == 0) {
+			size_t k = rnd(nids);
+
+			OK(ar_cancel(t, ids[k], 0, &r));
+			limits_count(&lm, pools, &r, -1);
+			ids[k] = ids[--nids];
+			continue;
+		}
+		rq = pool_request(first, len, last, 1 + (uint32_t)rnd(4),
+		    part, "");
+		cls = class_at(first);
+		ne = eligible(&sp, parts, np, pools, nk, part, "", el);
+		for (size_t k = 0; k < ne; k++)
+			for (int64_t x = first; x <= last && (bs == -1 ||
+			    x < bs); x++)
+				if (limits_fit(&lm, pools, el[k], cls, x, len,
+				    rq.nodes)) {
+					bs = x;
+					best = el[k];
+					break;
+				}
+		OK(ar_add(t, &rq, &a));
+		CHECK((a.status == AR_GRANTED) == (bs != -1), "round %d "
+		    "request %d (class %" PRIu32 "): %s, the brute force %s",
+		    round, i, cls, ar_status_name(a.status), bs != -1 ?
+		    "grants" : "refuses");
+		if (a.status != AR_GRANTED) {
+			limits_tally.refused++;
+			limits_tally.booking += a.reason == AR_R_BOOKING;
+			continue;
+		}
+		limits_tally.granted++;
+		if (bs == -1)
+			continue;
+		OK(ar_get(t, a.id, &r));
+		CHECK(a.start == T0 + bs * SLOT && r.pool == best &&
+		    r.cls == cls, "round %d request %d: slot %" PRId64 " pool %"
+		    PRIu32 " class %" PRIu32 ", the brute force slot %" PRId64
+		    " pool %" PRIu32 " class %" PRIu32, round, i,
+		    (a.start - T0) / SLOT, r.pool, r.cls, bs, best, cls);
+		limits_count(&lm, pools, &r, 1);
+		ids[nids++] = r.id;
+	}
+	CHECK(violations(t) == 0, "round %d: violations", round);
+	OK(ar_txn_commit(t));
+	done(s, "limits");
+}
+
+/*
+ * The same limits with moves: requests with windows that may move
+ * others (some copies several), and cancels, the policies set before
+ * any booking.  Whatever ar_add moves to make room, every partition
+ * with limits stays within them at every slot, counted from the
+ * records; and ar_check agrees with the rings.
+ */
+static void
+test_limits_moves_round(int round)
+{
+	static struct limits_model lm;
+	static uint64_t ids[80];
+	struct spec sp;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	size_t np, nk, nids = 0;
+	ar_store *s = round_store(&sp, "limits_moves");
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	limits_begin(t, &lm, 0, round);
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	for (int i = 0; i < 80; i++) {
+		struct ar_request rq;
+		struct ar_answer a;
+		struct ar_resv r;
+		/* One declarator after another: the same draws in the same
+		 * order whatever the compiler (arguments have none). */
+		int64_t first = (int64_t)rnd(150), len = 1 + (int64_t)rnd(12);
+		int64_t last = first + (int64_t)rnd(30);
+		uint32_t nodes = 1 + (uint32_t)rnd(3);
+		int part = rnd(4) == 0 ? -1 : (int)rnd(PARTS);
+
+		if (nids > 0 && rnd(8) == 0) {
+			size_t k = rnd(nids);
+
+			OK(ar_cancel(t, ids[k], 0, &r));
+			ids[k] = ids[--nids];
+			continue;
+		}
+		rq = pool_request(first, len, last, nodes, part, "");
+		rq.flags = rnd(2) ? 0 : AR_LATER;
+		rq.jobs = 1 + (uint32_t)rnd(2);
+		OK(ar_add(t, &rq, &a));
+		if (a.status == AR_GRANTED)
+			ids[nids++] = a.id;
+	}
+	/* The records, counted per partition and class, slot by slot. */
+	memset(lm.part_cls, 0, sizeof(lm.part_cls));
+	for (uint64_t id = 1; ; id++) {
+		struct ar_resv r;
+		int rc = ar_get(t, id, &r);
+
+		if (rc == AR_ENOTFOUND)
+			break;
+		OK(rc);
+		if (r.state == AR_GRANTED)
+			limits_count(&lm, pools, &r, 1);
+	}
+	for (uint32_t p = 0; p < np; p++)
+		for (uint32_t c = 2; c <= lm.pol[p].n; c++)
+			for (int64_t x = 0; x < SLOTS; x++)
+				CHECK(lm.part_cls[p][c][x] <= lm.pol[p].limit[c - 1],
+				    "round %d: partition %s, class %" PRIu32
+				    " and cheaper hold %" PRIu32 " nodes at slot %"
+				    PRId64 ", over its limit %" PRIu32, round,
+				    parts[p].name, c, lm.part_cls[p][c][x], x,
+				    lm.pol[p].limit[c - 1]);
+	CHECK(violations(t) == 0, "round %d: violations", round);
+	OK(ar_txn_commit(t));
+	done(s, "limits_moves");
+}
+
+/*
  * Named hosts in a store of several pools.  The brute force knows every
  * reservation's pool, interval, size and named hosts, and decides
  * whether a pool's part of the plan maps by trying every arrangement of
@@ -715,6 +1014,17 @@ main(int argc, char **argv)
 		test_random_round(round);
 	for (int round = 0; round < rounds; round++)
 		test_named_round(round);
+	for (int round = 0; round < rounds; round++)
+		test_limits_round(round);
+	for (int round = 0; round < rounds; round++)
+		test_limits_moves_round(round);
+	printf("pools, limits per partition: %" PRIu64 " granted, %" PRIu64
+	    " refused (%" PRIu64 " for a booking limit)\n",
+	    limits_tally.granted, limits_tally.refused, limits_tally.booking);
+	/* About 26 grants and 14 refusals for a limit a round. */
+	CHECK(limits_tally.booking > 5 * (uint64_t)rounds &&
+	    limits_tally.granted > 10 * (uint64_t)rounds,
+	    "limits per partition too tame");
 	printf("pools, named hosts: %" PRIu64 " named requests (%" PRIu64
 	    " granted), %" PRIu64 " plain, %" PRIu64 " bad input; %" PRIu64
 	    " later or refused where an arrangement holds them, %" PRIu64
