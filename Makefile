@@ -204,8 +204,10 @@ $(B)/tests/pngpixel: tests/pngpixel.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $$(pkg-config --libs libpng)
 
-# The brute-force model is shared by the model test and the model fuzzer.
-$(B)/tests/test_lib: tests/model.c tests/model.h
+# The brute-force model is shared by the model test and the model fuzzer;
+# its brute force over pools with the pools test.
+$(B)/tests/test_lib: tests/model.c tests/model.h tests/pools.h
+$(B)/tests/test_pools: tests/pools.h
 
 # make compare's schemes in memory, against brute force (tests/oracle.c).
 $(B)/tests/test_schemes: tests/oracle.c tests/oracle.h tests/bench/plan.c \
@@ -413,7 +415,7 @@ $(FZ)/lib/mem/%.o: lib/mem/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(FUZZ_SAN) -c $< -o $@
 
-$(FZ)/tests/model.o: tests/model.c tests/model.h $(HEADERS)
+$(FZ)/tests/model.o: tests/model.c tests/model.h tests/pools.h $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(FUZZ_SAN) -c $< -o $@
 

@@ -1285,13 +1285,6 @@ test_map_full(void)
 	rm_store(dir);
 }
 
-static uint64_t
-pick_rnd(void *arg, uint64_t n)
-{
-	(void)arg;
-	return rnd(n);
-}
-
 /*
  * ar_longest and ar_furthest on a default store (8640 slots, nine ring
  * chunks), where their scans pass whole chunks and blocks: random full
