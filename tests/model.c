@@ -1938,17 +1938,8 @@ m_pool_request(struct model *m, ar_txn *t, int64_t now, int search)
 			c.named |= p->bits[o] & -p->bits[o];
 			bad = 1;
 		}
-		if (part >= 0 && part_index(parts, np, pools_part_name[part]) !=
-		    (int)pools[k].partition)
-			bad = 1;
-		if (!has_features(pools[k].features, feat))
-			bad = 1;
-		rq.nhosts = 0;
-		for (uint32_t h = 0; h < 64; h++)
-			if (c.named >> h & 1)
-				hosts[rq.nhosts++] = h;
-		rq.hosts = hosts;
-		rq.nodes = rq.nhosts;
+		bad |= name_hosts(&rq, hosts, c.named, parts, np, pools, k,
+		    part, feat);
 		c.pool = k;
 		if (kind == 7) {
 			rq.resv_flags = AR_RESV_MAINT;

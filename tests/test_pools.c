@@ -234,17 +234,8 @@ test_named_round(int round)
 				c.named |= pool_bits[o] & -pool_bits[o];
 				bad = 1;
 			}
-			if (part >= 0 && part_index(parts, np,
-			    pools_part_name[part]) != (int)pools[k].partition)
-				bad = 1;
-			if (!has_features(pools[k].features, feat))
-				bad = 1;
-			rq.nhosts = 0;
-			for (uint32_t h = 0; h < 64; h++)
-				if (c.named >> h & 1)
-					hosts[rq.nhosts++] = h;
-			rq.hosts = hosts;
-			rq.nodes = rq.nhosts;
+			bad |= name_hosts(&rq, hosts, c.named, parts, np,
+			    pools, k, part, feat);
 			if (bad) {
 				CHECK(ar_add(t, &rq, &a) == EINVAL, "round %d "
 				    "request %d: named hosts outside the "
