@@ -26,9 +26,10 @@
  * capacity, indexes agree, starts inside windows), every reservation a
  * writer printed as granted exists, every one printed as cancelled is
  * cancelled, and a split request's pieces are all there or none, and
- * replaced by a modify all or none.  In every round one writer is stopped (SIGSTOP, as ^Z
- * does) before the kill, and a writer that may not wait must end at
- * once: refused, or timed out naming the lock.  Then creations are
+ * replaced by a modify all or none.  In every round one writer is
+ * stopped (SIGSTOP, as ^Z does) before the kill, and a writer that may
+ * not wait must end at once: refused, or timed out naming the lock.
+ * Then creations are
  * killed at random moments: each leaves no store or a whole one.  With
  * "classes" the store has three price classes, so that the class rings
  * and the demand log are written and checked too; with "partitions" the

@@ -1404,9 +1404,9 @@ model_pools_told(const struct model *m)
 	    "arrangement keeps all), %" PRIu64 " named hosts refused as bad "
 	    "input; %" PRIu64 " later or refused where an arrangement holds "
 	    "them, %" PRIu64 " undecided; %" PRIu64 " answers compared\n",
-	    m->ops, m->nresv, m->pool_asked, m->pool_adds, m->named, m->maints, m->displaced,
-	    m->overdisplaced, m->bad_named, m->cautious, m->undecided,
-	    m->checks);
+	    m->ops, m->nresv, m->pool_asked, m->pool_adds, m->named,
+	    m->maints, m->displaced, m->overdisplaced, m->bad_named,
+	    m->cautious, m->undecided, m->checks);
 	CHECK(m->pool_adds > 300 && m->named > 100 && m->maints > 50 &&
 	    m->displaced > 5 && m->bad_named > 20, "model on pools too tame");
 	/* The sweep's caution stays rare: at most one answer in 100. */

@@ -107,7 +107,8 @@ test_random_round(int round)
 	memset(used, 0, sizeof(used));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
-	CHECK(np == POOLS_PARTS && strcmp(parts[0].name, pools_part_name[sp.deflt]) == 0,
+	CHECK(np == POOLS_PARTS &&
+	    strcmp(parts[0].name, pools_part_name[sp.deflt]) == 0,
 	    "round %d: the default partition is not first", round);
 	for (int i = 0; i < 40; i++) {
 		struct ar_request rq;
