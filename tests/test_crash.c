@@ -67,7 +67,8 @@ static char store[300];
 static uint64_t *granted, *cancelled, *held, *pieces;
 static size_t ngranted, ncancelled, nheld, npieces, capg, capc, caph, capp;
 static size_t nmolded;          /* grants of a moldable request's level */
-static size_t nremade;          /* pieces a modify of a piece granted */
+static size_t nremade;          /* grants of a modify of a piece (the
+				   whole request, in pieces or not) */
 
 /*
  * With "partitions" the store is made of this host description: plain
@@ -150,9 +151,12 @@ make_input(const char *path, int kind, int64_t now)
 			/* Its whole request is admitted again, in new
 			 * pieces, or not at all; a short batch, so that it
 			 * commits before the kill as often as not. */
+			/* Mostly recent pieces: older ones are more often
+			 * cancelled or replaced by then. */
 			if (npieces > 0 && i < LINES / 20)
 				fprintf(f, "id=%" PRIu64 " duration=%" PRIu64
-				    "m%s\n", pieces[rnd(npieces)], 5 + rnd(120),
+				    "m%s\n", pieces[npieces - 1 - rnd(npieces <
+				    32 ? npieces : 32)], 5 + rnd(120),
 				    rnd(4) == 0 ? " split=tarr" : "");
 			continue;
 		}
@@ -405,12 +409,12 @@ harvest(const char *path, int modifier)
 		/* A piece goes to pieces, not granted: the check walks its
 		 * request's pieces, and a modify names a piece to change
 		 * the whole request. */
+		/* A modify of a piece granted: in pieces, or one interval. */
+		nremade += modifier && strstr(line, "status=granted") != NULL;
 		if (strstr(line, "status=granted") != NULL &&
-		    strstr(line, " pieces=") != NULL) {
+		    strstr(line, " pieces=") != NULL)
 			remember(&pieces, &npieces, &capp,
 			    strtoull(id + 3, NULL, 10));
-			nremade += modifier;
-		}
 		else if (strstr(line, "status=granted") != NULL) {
 			remember(&granted, &ngranted, &capg,
 			    strtoull(id + 3, NULL, 10));
@@ -769,8 +773,8 @@ main(int argc, char **argv)
 	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits; %" PRIu64
 	    " writers stopped, %" PRIu64 " others timed out at once; %"
 	    PRIu64 " creations, %" PRIu64 " killed; %zu hosts told, %" PRIu64
-	    " changed after the start; %zu holds, %zu pieces (%zu of a "
-	    "modify), %zu moldable; %" PRIu64 " reclaimed%s\n",
+	    " changed after the start; %zu holds, %zu pieces, %zu grants of "
+	    "a modify of a piece, %zu moldable; %" PRIu64 " reclaimed%s\n",
 	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
 	    wrong, probes, timeouts, created, killed, ntold, changed, nheld,
 	    npieces, nremade, nmolded, reclaimed, partitioned ?
