@@ -1407,7 +1407,7 @@ model_pools_told(const struct model *m)
 	    m->ops, m->nresv, m->pool_asked, m->pool_adds, m->named,
 	    m->maints, m->displaced, m->overdisplaced, m->bad_named,
 	    m->cautious, m->undecided, m->checks);
-	CHECK(m->pool_adds > 300 && m->named > 100 && m->maints > 50 &&
+	CHECK(m->pool_adds > 300 && m->named > 100 && m->maints > 30 &&
 	    m->displaced > 5 && m->bad_named > 20, "model on pools too tame");
 	/* The sweep's caution stays rare: at most one answer in 100. */
 	CHECK(m->cautious * 100 <= m->pool_asked, "%" PRIu64 " answers later "
