@@ -204,8 +204,10 @@ $(B)/tests/pngpixel: tests/pngpixel.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $$(pkg-config --libs libpng)
 
-# The brute-force model is shared by the model test and the model fuzzer.
-$(B)/tests/test_lib: tests/model.c tests/model.h
+# The brute-force model is shared by the model test and the model fuzzer;
+# its brute force over pools with the pools test.
+$(B)/tests/test_lib: tests/model.c tests/model.h tests/pools.h
+$(B)/tests/test_pools: tests/pools.h
 
 # make compare's schemes in memory, against brute force (tests/oracle.c).
 $(B)/tests/test_schemes: tests/oracle.c tests/oracle.h tests/bench/plan.c \
@@ -244,7 +246,8 @@ e2e: $(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
 		grep -v '^ok ' $(B)/e2e.log; tail -n 1 $(B)/e2e.log >>$(RESULTS); \
 		exit $$rc
 
-# Writers killed at random moments: CRASH_ROUNDS rounds (make crash: 500).
+# Writers killed at random moments: CRASH_ROUNDS rounds (make crash: 500),
+# on a store of partitions, then on one pool with price classes.
 CRASH_ROUNDS ?= 30
 CRASH_DELAY_MS ?= 300
 # With price classes writers refuse sooner: kill them sooner too; but a
@@ -253,9 +256,9 @@ CRASH_CLASSES_DELAY_MS ?= $$(( $(CRASH_DELAY_MS) / 3 + 1 ))
 
 crash-test: $(B)/tests/test_crash $(CMDS)
 	@mkdir -p .build
-	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, $(B))"
+	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, partitions, $(B))"
 	@$(B)/tests/test_crash $(B)/bin $(CRASH_ROUNDS) 20261121 \
-		$(CRASH_DELAY_MS) >$(B)/crash.log 2>&1; \
+		$(CRASH_DELAY_MS) partitions >$(B)/crash.log 2>&1; \
 		rc=$$?; cat $(B)/crash.log; \
 		tail -n 1 $(B)/crash.log >>$(RESULTS); [ $$rc = 0 ] || exit $$rc
 	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, price classes, $(B))"
@@ -419,7 +422,7 @@ $(FZ)/lib/mem/%.o: lib/mem/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(FUZZ_SAN) -c $< -o $@
 
-$(FZ)/tests/model.o: tests/model.c tests/model.h $(HEADERS)
+$(FZ)/tests/model.o: tests/model.c tests/model.h tests/pools.h $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(FUZZ_SAN) -c $< -o $@
 

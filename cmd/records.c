@@ -827,6 +827,9 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	    (ar_record_set_uint(r, "series", v->series) != 0 ||
 	    ar_record_set_uint(r, "occurrence", v->occurrence) != 0)) ||
 	    cmd_pieces(r, v->series, v->occurrence, v->pieces) != 0 ||
+	    (v->pieces != 0 && (ar_record_set(r, "split", v->split ==
+	    AR_SPLIT_TARR ? "tarr" : "orr") != 0 || (v->smallest != 0 &&
+	    ar_record_set_duration(r, "smallest", v->smallest) != 0))) ||
 	    (*v->user && ar_record_set(r, "user", v->user) != 0) ||
 	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
 	    (*v->client_key &&

@@ -63,8 +63,8 @@ expect_exit 0
 expect_out 'start=2026-11-21T03:00:00Z duration=1h nodes=4 id=4 end=2026-11-21T04:00:00Z free=4 status=granted'
 run ar-report --now 2026-11-21T01:42Z --all status=reclaimed
 expect_exit 0
-expect_out "id=2 series=2 piece=1 pieces=2 start=2026-11-21T01:00:00Z end=2026-11-21T01:40:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z" \
-    "id=3 series=2 piece=2 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z"
+expect_out "id=2 series=2 piece=1 pieces=2 split=orr start=2026-11-21T01:00:00Z end=2026-11-21T01:40:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z" \
+    "id=3 series=2 piece=2 pieces=2 split=orr start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z"
 # The later piece was freed before it began: none of its time counts as
 # reserved (1 and 4 count 48 node-slots each, 2 its 32 idle ones).
 run ar-report --now 2026-11-21T05:00Z --usage --from 2026-11-21T01:00Z --to 2026-11-21T05:00Z --window 4h
