@@ -176,11 +176,11 @@ test_random_round(int round)
 #define LCLASSES 3
 
 struct limits_model {
-	uint32_t used[MAXPOOLS][SLOTS];
+	uint32_t used[POOLS_MAX][SLOTS];
 	uint32_t store_cls[LCLASSES + 1][SLOTS];        /* [i]: classes >= i */
-	uint32_t part_cls[PARTS][LCLASSES + 1][SLOTS];
+	uint32_t part_cls[POOLS_PARTS][LCLASSES + 1][SLOTS];
 	uint32_t store_lim[LCLASSES];
-	struct ar_part_policy pol[PARTS];
+	struct ar_part_policy pol[POOLS_PARTS];
 };
 
 /* The class of a request starting at slot first, the store clock T0:
@@ -322,10 +322,10 @@ test_limits_round(int round)
 		struct ar_request rq;
 		struct ar_answer a;
 		struct ar_resv r;
-		uint32_t el[MAXPOOLS], best = UINT32_MAX, cls;
+		uint32_t el[POOLS_MAX], best = UINT32_MAX, cls;
 		int64_t first = (int64_t)rnd(150), len = 1 + (int64_t)rnd(12);
 		int64_t last = first + (int64_t)rnd(10), bs = -1;
-		int part = rnd(4) == 0 ? -1 : (int)rnd(PARTS);
+		int part = rnd(4) == 0 ? -1 : (int)rnd(POOLS_PARTS);
 		size_t ne;
 
 		/* Midway, in a transaction of its own, new policies. */
@@ -418,7 +418,7 @@ test_limits_moves_round(int round)
 		int64_t first = (int64_t)rnd(150), len = 1 + (int64_t)rnd(12);
 		int64_t last = first + (int64_t)rnd(30);
 		uint32_t nodes = 1 + (uint32_t)rnd(3);
-		int part = rnd(4) == 0 ? -1 : (int)rnd(PARTS);
+		int part = rnd(4) == 0 ? -1 : (int)rnd(POOLS_PARTS);
 
 		if (nids > 0 && rnd(8) == 0) {
 			size_t k = rnd(nids);
