@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.2.0"
-#define AR_FORMAT_VERSION 9     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 10    /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (clear of LMDB's, -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -1310,6 +1310,68 @@ int ar_layout(ar_txn *t, const struct ar_partition **parts, size_t *nparts,
  * partition or from itself, more than AR_POOLS_MAX pools; ENOMEM.
  */
 int ar_layout_check(const char *text, uint32_t *nodes, char *err);
+
+/*
+ * Drains (format 10): hosts taken out of service from a time on.  A
+ * drain is maintenance that wins (see ar_displaced) on the hosts of one
+ * pool, from its start through the end of the horizon, kept there as
+ * the clock moves (every write transaction stretches it as it begins),
+ * so that no request is granted those hosts from its start on.
+ *
+ * ar_drain drains hosts[0 .. n) (indexes in the store's host list,
+ * increasing) from the first slot at or after from and the clock: one
+ * drain per pool they are of, all or none, in t.  What has not started
+ * and does not name its hosts is moved to other hosts of its pool,
+ * keeping its times, where the plan maps so; the rest is displaced:
+ * without AR_FORCE in flags the drain is refused (AR_R_DISPLACED, and
+ * ans->conflict the first displaced) and nothing changes, with it they
+ * are cancelled.  A started or host-named reservation on them past the
+ * start refuses it (AR_R_HOSTS, ans->conflict it), as does a drain
+ * there already; a start past the horizon is AR_R_HORIZON.
+ * ar_displaced then tells every reservation it displaced (or would
+ * have).  With AR_DRAIN_REMOVE the hosts are removed: drained for good,
+ * ar_undrain refuses them.  ans tells the first drain's id, its start
+ * and end.  Errors: EINVAL (no hosts, out of range or out of order,
+ * other flags), EACCES (read transaction), AR_ECORRUPT, AR_EFULL,
+ * ENOMEM, AR_ESERVER, the backend's codes.
+ */
+#define AR_DRAIN_REMOVE 0x100   /* ar_drain: a removal, not to be undone */
+
+int ar_drain(ar_txn *t, const uint32_t *hosts, uint32_t n, int64_t from,
+    unsigned flags, uint32_t who, struct ar_answer *ans);
+
+/*
+ * Give back hosts[0 .. n) (as ar_drain takes them), every one drained:
+ * each drain holding some of them ends (cancelled, as ar_cancel cancels
+ * it, at the clock if it started) and its other hosts stay drained, by
+ * a drain of their own from the same start (or the clock's next slot).
+ * Errors: EINVAL (no hosts, out of range or out of order),
+ * AR_ENOTFOUND (a host that is not drained), AR_EPERM (a host removed),
+ * EACCES (read transaction), AR_ECORRUPT, AR_EFULL, ENOMEM, AR_ESERVER,
+ * the backend's codes; nothing changes on an error.
+ */
+int ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n);
+
+/* A drain as ar_drains tells it. */
+struct ar_drain {
+	uint64_t id;            /* its reservation (AR_RESV_MAINT) */
+	int64_t from;           /* drained from */
+	int64_t until;          /* the end of the horizon it was last
+				   stretched to */
+	int removed;            /* AR_DRAIN_REMOVE */
+	uint32_t pool;          /* the pool its hosts are of */
+	const uint32_t *hosts;  /* its hosts, increasing, valid in fn */
+	uint32_t nhosts;
+};
+
+/*
+ * Call fn on every drain of the store, in the order they were made; a
+ * value other than 0 from fn ends the walk and is returned.  Errors:
+ * AR_ECORRUPT (a drain whose reservation is missing or not live),
+ * ENOMEM, AR_ESERVER, the backend's codes, fn's.
+ */
+int ar_drains(ar_txn *t, int (*fn)(const struct ar_drain *, void *),
+    void *arg);
 
 /* How ar_map found a reservation's hosts, against what it told last. */
 enum ar_map_status {

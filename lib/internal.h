@@ -34,8 +34,8 @@
  *    moves (flex.c), series (series.c), split requests booked in
  *    pieces (split.c), ar_add and its client keys
  *    (add.c), changes (modify.c), the longest job and how far a
- *    reservation grows (longest.c).  Within the floor a file calls only
- *    those named before it.
+ *    reservation grows (longest.c), hosts drained (drain.c).  Within
+ *    the floor a file calls only those named before it.
  * 5. Reports: the price classes as set and updated from the demand
  *    log (pricing.c, with EMSR in price.c), usage and forgetting
  *    history (report.c), the invariant check (check.c), the free time
@@ -1060,6 +1060,11 @@ int admit_split(ar_txn *t, const struct ar_request *rq,
  * the whole request, changed to rq (ar_modify). */
 int modify_split(ar_txn *t, const struct ar_resv *was, uint32_t who,
     const struct ar_request *rq, struct ar_answer *ans);
+
+/* drain.c */
+/* Stretch every drain to the end of the horizon (ar_txn_begin, for a
+ * writer, before anything is admitted). */
+int drains_extend(ar_txn *t);
 
 /* --- 5. reports ------------------------------------------------------- */
 

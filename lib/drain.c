@@ -1,0 +1,398 @@
+/*
+ * drain.c - hosts taken out of service from a time on (format 10).
+ *
+ * A drain is a standing maintenance: a reservation with AR_RESV_MAINT
+ * naming the drained hosts of one pool, from the drain's start to the
+ * end of the horizon, admitted as maintenance that wins is (flex.c), so
+ * that what it displaces is moved or reported as it would be for any
+ * maintenance.  Its capacity leaves the node ring and its pool's ring
+ * like any reservation's, so admission stays exact and costs what it
+ * costs with a maintenance reservation in the plan.  The key "drains"
+ * in `meta` lists the drains' ids; every write transaction, as it
+ * begins, stretches each drain to the end of its horizon, so that the
+ * slots the clock brings in at the horizon's end are drained too
+ * before anything is admitted there.  An undrain ends the drain at the
+ * clock (cancels it if it has not begun); a removal is a drain that
+ * cannot be undone.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "internal.h"
+
+static const struct kv_val drains_key = { 6, "drains" };
+
+/* An entry of the value under "drains", in the machine's byte order. */
+struct disk_drain {
+	uint64_t id;
+	uint32_t flags;         /* DRAIN_REMOVED */
+	uint32_t spare;         /* 0 */
+};
+
+#define DRAIN_REMOVED 0x1
+
+/* The store's drains, copied into *d (free it), *n of them. */
+static int
+drains_read(ar_txn *t, struct disk_drain **d, size_t *n)
+{
+	struct kv_val v;
+	int rc;
+
+	*d = NULL;
+	*n = 0;
+	if ((rc = kv_get(t->txn, KV_META, &drains_key, &v)) != 0)
+		return rc == KV_NOTFOUND ? 0 : rc;
+	if (v.size % sizeof(**d) != 0)
+		return AR_ECORRUPT;
+	if (v.size == 0)
+		return 0;
+	if ((*d = malloc(v.size)) == NULL)
+		return ENOMEM;
+	memcpy(*d, v.data, v.size);
+	*n = v.size / sizeof(**d);
+	return 0;
+}
+
+/* Make d[0 .. n) the store's drains; none: no key. */
+static int
+drains_write(ar_txn *t, const struct disk_drain *d, size_t n)
+{
+	struct kv_val v = { n * sizeof(*d), (void *)d };
+	int rc;
+
+	txn_wrote(t);
+	if (n > 0)
+		return kv_put(t->txn, KV_META, &drains_key, &v, 0);
+	rc = kv_del(t->txn, KV_META, &drains_key, NULL);
+	return rc == KV_NOTFOUND ? 0 : rc;
+}
+
+/* Stretch live drain r to end, from its end, in every index that knows
+ * its end: the rings, the end list and its pin. */
+static int
+stretch(ar_txn *t, struct ar_resv *r, int64_t end)
+{
+	uint32_t *hosts = NULL;
+	int64_t from = r->end / t->m.slot;
+	int rc;
+
+	if (from < t->base)
+		from = t->base;
+	if ((rc = map_pin_hosts(t, r, &hosts)) != 0)
+		return rc;
+	if ((rc = fit_add(t, r->cls, r->pool, from, end / t->m.slot,
+	    r->nodes)) == 0 && (rc = resv_list(t, r, 0)) == 0 &&
+	    (rc = map_pin(t, r, NULL, 0, 0)) == 0) {
+		r->end = end;
+		r->duration = r->end - r->start;
+		r->latest = r->earliest = r->start;
+		if ((rc = resv_list(t, r, 1)) == 0 &&
+		    (rc = map_pin(t, r, hosts, r->nodes, 1)) == 0)
+			rc = resv_put(t, r);
+	}
+	free(hosts);
+	return rc;
+}
+
+int
+drains_extend(ar_txn *t)
+{
+	struct disk_drain *d;
+	struct ar_resv r;
+	int64_t end = (t->base + t->m.horizon) * t->m.slot;
+	size_t n;
+	int rc, stretched = 0;
+
+	if ((rc = drains_read(t, &d, &n)) != 0 || n == 0)
+		return rc;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if ((rc = resv_get(t, d[i].id, &r)) != 0)
+			rc = rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+		else if (r.state != AR_GRANTED || !r.named)
+			rc = AR_ECORRUPT;
+		else if (r.end < end) {
+			rc = stretch(t, &r, end);
+			stretched = 1;
+		}
+	}
+	free(d);
+	/* The tracked hosts' untils are the drains' old ends: the next
+	 * admission that needs them maps the plan and tracks it again. */
+	if (rc == 0 && stretched)
+		rc = track_reset(t);
+	return rc;
+}
+
+/* Add the ids of what the last admission displaced to *ids. */
+static int
+displaced_add(ar_txn *t, uint64_t **ids, size_t *n, size_t *cap)
+{
+	if (t->ndisplaced == 0)
+		return 0;
+	if (array_room(ids, cap, *n + t->ndisplaced, sizeof(**ids)) != 0)
+		return ENOMEM;
+	memcpy(*ids + *n, t->displaced, t->ndisplaced * sizeof(**ids));
+	*n += t->ndisplaced;
+	return 0;
+}
+
+/* Drain the hosts of pool p among hosts[0 .. n) (at least one), from
+ * slot s to the horizon's end, as maintenance: ans as ar_add tells it. */
+static int
+drain_pool(ar_txn *t, const struct hostset *in, uint32_t who, int64_t s,
+    unsigned flags, uint32_t **buf, size_t *bufcap, struct ar_answer *ans)
+{
+	struct ar_request rq = { 0 };
+	size_t k = hostset_count(in);
+
+	if (array_room(buf, bufcap, k, sizeof(**buf)) != 0)
+		return ENOMEM;
+	k = 0;
+	for (size_t i = 0; i < in->n; i++)
+		for (uint32_t j = 0; j < in->r[i].count; j++)
+			(*buf)[k++] = in->r[i].first + j;
+	rq.earliest = rq.latest = s * t->m.slot;
+	rq.duration = (t->base + t->m.horizon - s) * t->m.slot;
+	rq.nodes = rq.nhosts = (uint32_t)k;
+	rq.jobs = 1;
+	rq.owner = who;
+	rq.user = (flags & AR_DRAIN_REMOVE) ? "removed" : "drained";
+	rq.flags = AR_NOMOVE | (flags & AR_FORCE);
+	rq.hosts = *buf;
+	rq.resv_flags = AR_RESV_MAINT;
+	return admit_request(t, &rq, ans);
+}
+
+int
+ar_drain(ar_txn *t, const uint32_t *hosts, uint32_t n, int64_t from,
+    unsigned flags, uint32_t who, struct ar_answer *ans)
+{
+	struct hostset all = { 0 }, in = { 0 };
+	struct savepoint sv;
+	struct ar_answer a;
+	struct disk_drain *d = NULL;
+	uint64_t *ids = NULL;
+	uint32_t *buf = NULL;
+	size_t nd = 0, dcap, nids = 0, idcap = 0, bufcap = 0;
+	int64_t s;
+	int rc, refused = 0;
+
+	memset(ans, 0, sizeof(*ans));
+	ans->status = AR_REFUSED;
+	if (!t->write)
+		return EACCES;
+	if (n == 0 || (flags & ~(AR_FORCE | AR_DRAIN_REMOVE)) != 0)
+		return EINVAL;
+	for (uint32_t i = 0; i < n; i++)
+		if (hosts[i] >= t->m.nodes || (i > 0 && hosts[i] <= hosts[i - 1]))
+			return EINVAL;
+	/* From the first slot that begins at or after from and the clock. */
+	s = slot_up(t, from > t->now ? from : t->now);
+	ans->start = s * t->m.slot;
+	ans->end = (t->base + t->m.horizon) * t->m.slot;
+	if (s >= t->base + t->m.horizon) {
+		ans->reason = AR_R_HORIZON;
+		return 0;
+	}
+	if ((rc = layout_need(t)) != 0)
+		return rc;
+	for (uint32_t i = 0; i < n && rc == 0; i++)
+		rc = hostset_append(&all, hosts[i], 1);
+	if (rc != 0 || (rc = drains_read(t, &d, &nd)) != 0 ||
+	    (rc = txn_save(t, &sv)) != 0)
+		goto out;
+	dcap = nd;
+	/* One drain per pool: a reservation holds hosts of one pool. */
+	for (size_t p = 0; p < t->lay.npools && rc == 0; p++) {
+		if ((rc = hostset_minus(&in, &all, &t->lay.pool[p].others)) != 0 ||
+		    in.n == 0)
+			continue;
+		if ((rc = drain_pool(t, &in, who, s, flags, &buf, &bufcap,
+		    &a)) != 0 || (rc = displaced_add(t, &ids, &nids,
+		    &idcap)) != 0)
+			break;
+		if (a.status != AR_GRANTED) {
+			/* The first refusal is the answer; the other pools
+			 * are still tried, to tell all they would displace. */
+			if (!refused)
+				*ans = a;
+			refused = 1;
+			continue;
+		}
+		if (ans->id == 0) {
+			ans->id = a.id;
+			ans->free = a.free;
+		}
+		if (array_room(&d, &dcap, nd + 1, sizeof(*d)) != 0) {
+			rc = ENOMEM;
+			break;
+		}
+		d[nd].id = a.id;
+		d[nd].flags = (flags & AR_DRAIN_REMOVE) ? DRAIN_REMOVED : 0;
+		d[nd++].spare = 0;
+	}
+	if (rc == 0 && !refused)
+		rc = drains_write(t, d, nd);
+	if (rc != 0 || refused) {
+		txn_undo(t, &sv);
+		ans->id = 0;
+	} else {
+		rc = txn_keep(t, &sv);
+		ans->status = AR_GRANTED;
+		ans->reason = AR_R_NONE;
+		ans->conflict = 0;
+	}
+	/* What every pool displaced (or would have), for ar_displaced. */
+	t->ndisplaced = 0;
+	if (rc == 0 && nids > 0) {
+		if (array_room(&t->displaced, &t->dcap, nids,
+		    sizeof(*t->displaced)) != 0)
+			rc = ENOMEM;
+		else {
+			memcpy(t->displaced, ids, nids * sizeof(*ids));
+			t->ndisplaced = nids;
+		}
+	}
+out:
+	hostset_free(&all);
+	hostset_free(&in);
+	free(d);
+	free(ids);
+	free(buf);
+	return rc;
+}
+
+/* The hosts drain r holds, as a set. */
+static int
+drain_hosts(ar_txn *t, const struct ar_resv *r, struct hostset *set)
+{
+	uint32_t *hosts;
+	int rc;
+
+	set->n = 0;
+	if ((rc = map_pin_hosts(t, r, &hosts)) != 0)
+		return rc;
+	for (uint32_t i = 0; i < r->nodes && rc == 0; i++)
+		rc = hostset_append(set, hosts[i], 1);
+	free(hosts);
+	return rc;
+}
+
+/* Drain entry e's record, live and naming its hosts, into r. */
+static int
+drain_get(ar_txn *t, const struct disk_drain *e, struct ar_resv *r)
+{
+	int rc;
+
+	if ((rc = resv_get(t, e->id, r)) != 0)
+		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+	return r->state == AR_GRANTED && r->named ? 0 : AR_ECORRUPT;
+}
+
+int
+ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n)
+{
+	struct hostset asked = { 0 }, held = { 0 }, left = { 0 };
+	struct ar_answer a;
+	struct ar_resv r;
+	struct disk_drain *d = NULL;
+	uint32_t *buf = NULL;
+	size_t nd, bufcap = 0;
+	uint64_t given = 0;
+	int rc = 0;
+
+	if (!t->write)
+		return EACCES;
+	if (n == 0)
+		return EINVAL;
+	for (uint32_t i = 0; i < n; i++)
+		if (hosts[i] >= t->m.nodes || (i > 0 && hosts[i] <= hosts[i - 1]))
+			return EINVAL;
+	for (uint32_t i = 0; i < n && rc == 0; i++)
+		rc = hostset_append(&asked, hosts[i], 1);
+	if (rc != 0 || (rc = drains_read(t, &d, &nd)) != 0)
+		goto out;
+	/* First what is asked: every host drained, none removed. */
+	for (size_t i = 0; i < nd && rc == 0; i++) {
+		if ((rc = drain_get(t, &d[i], &r)) != 0 ||
+		    (rc = drain_hosts(t, &r, &held)) != 0 ||
+		    (rc = hostset_minus(&left, &held, &asked)) != 0 ||
+		    hostset_count(&left) == r.nodes)
+			continue;
+		if (d[i].flags & DRAIN_REMOVED)
+			rc = AR_EPERM;
+		else
+			given += r.nodes - hostset_count(&left);
+	}
+	if (rc == 0 && given != n)
+		rc = AR_ENOTFOUND;
+	for (size_t i = 0; i < nd && rc == 0; i++) {
+		if ((rc = drain_get(t, &d[i], &r)) != 0 ||
+		    (rc = drain_hosts(t, &r, &held)) != 0 ||
+		    (rc = hostset_minus(&left, &held, &asked)) != 0 ||
+		    hostset_count(&left) == r.nodes)
+			continue;
+		/* The drain ends; what it held and was not asked stays
+		 * drained, from where it was or the clock. */
+		if ((rc = unpin_unhold(t, &r)) != 0 ||
+		    (rc = retire(t, &r, AR_CANCELLED, t->now)) != 0)
+			break;
+		d[i].id = 0;
+		if (left.n == 0)
+			continue;
+		rc = drain_pool(t, &left, r.owner, slot_up(t, r.start > t->now ?
+		    r.start : t->now), 0, &buf, &bufcap, &a);
+		if (rc == 0 && a.status != AR_GRANTED)
+			rc = AR_ECORRUPT;       /* its hosts were the drain's */
+		d[i].id = a.id;
+	}
+	if (rc == 0) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < nd; i++)
+			if (d[i].id != 0)
+				d[k++] = d[i];
+		rc = drains_write(t, d, k);
+	}
+out:
+	hostset_free(&asked);
+	hostset_free(&held);
+	hostset_free(&left);
+	free(d);
+	free(buf);
+	return rc;
+}
+
+int
+ar_drains(ar_txn *t, int (*fn)(const struct ar_drain *, void *), void *arg)
+{
+	struct disk_drain *d;
+	struct ar_drain one;
+	struct ar_resv r;
+	uint32_t *hosts = NULL;
+	size_t nd;
+	int rc;
+
+	if ((rc = drains_read(t, &d, &nd)) != 0)
+		return rc;
+	for (size_t i = 0; i < nd && rc == 0; i++) {
+		free(hosts);
+		hosts = NULL;
+		if ((rc = drain_get(t, &d[i], &r)) != 0 ||
+		    (rc = map_pin_hosts(t, &r, &hosts)) != 0)
+			break;
+		one.id = r.id;
+		one.from = r.start;
+		one.until = r.end;
+		one.removed = (d[i].flags & DRAIN_REMOVED) != 0;
+		one.pool = r.pool;
+		one.hosts = hosts;
+		one.nhosts = r.nodes;
+		rc = fn(&one, arg);
+	}
+	free(hosts);
+	free(d);
+	return rc;
+}
