@@ -334,10 +334,13 @@ ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n)
 		    (rc = hostset_minus(&left, &held, &asked)) != 0 ||
 		    hostset_count(&left) == r.nodes)
 			continue;
-		/* The drain ends; what it held and was not asked stays
-		 * drained, from where it was or the clock. */
+		/* The drain ends, at the clock's next slot if it began (its
+		 * record then tells when it was drained); what it held and
+		 * was not asked stays drained, from where it was or there. */
 		if ((rc = unpin_unhold(t, &r)) != 0 ||
-		    (rc = retire(t, &r, AR_CANCELLED, t->now)) != 0)
+		    (rc = r.start > t->now ? retire(t, &r, AR_CANCELLED,
+		    t->now) : retire_from(t, &r, slot_up(t, t->now),
+		    AR_CANCELLED, t->now)) != 0)
 			break;
 		d[i].id = 0;
 		if (left.n == 0)
