@@ -25,7 +25,7 @@ filter 's/ clock=[^ ]*//; s/ map_size=[0-9]*//'
 expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock_mode=live owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 run live ar-report --json --info
 filter 's/"clock":"[^"]*",//; s/"map_size":[0-9]*,//'
-expect_out '{"nodes":4,"hosts":"node[1-4]","slot":"5m","horizon":"30d","clock_mode":"live","owners":"uid","live":0,"records":0,"next_id":1,"map_max":17179869184,"format":9}'
+expect_out '{"nodes":4,"hosts":"node[1-4]","slot":"5m","horizon":"30d","clock_mode":"live","owners":"uid","live":0,"records":0,"next_id":1,"map_max":17179869184,"format":10}'
 expect_check
 
 begin 'clock: a simulated store takes the clock its writers give, and --info says so'

@@ -130,7 +130,7 @@ run ar-report --upgrade --info
 expect_exit 3
 expect_out
 expect_err "ar-report: $AR_STORE: the store has another format version"
-set_format 10
+set_format 11
 run ar-add --upgrade start=+1h duration=1h
 expect_exit 3
 expect_out
