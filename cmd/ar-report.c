@@ -17,12 +17,12 @@
 #include "cmd.h"
 
 enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE, DUMP, HOSTS };
-/* What --drain, --remove and --undrain do to hosts. */
-enum drain_op { NO_DRAIN, DRAIN, REMOVE, UNDRAIN };
+/* What --drain, --remove, --undrain and --add-hosts do to hosts. */
+enum drain_op { NO_DRAIN, DRAIN, REMOVE, UNDRAIN, ADD_HOSTS };
 enum {
 	OPT_FROM = 300, OPT_TO, OPT_WINDOW, OPT_BY, OPT_TABLE, OPT_SVG,
 	OPT_DUMP, OPT_LOAD, OPT_HOST_LIST, OPT_DRAIN, OPT_REMOVE, OPT_UNDRAIN,
-	OPT_FORCE
+	OPT_FORCE, OPT_ADD_HOSTS
 };
 
 /* The reservations --list and --all print: those with every field the
@@ -50,7 +50,8 @@ struct opts {
 	int table;
 	const char *svg;        /* a file, or NULL */
 	enum drain_op op;
-	const char *drain;      /* --drain, --remove, --undrain: the hosts */
+	const char *drain;      /* --drain, --remove, --undrain: the hosts;
+				   --add-hosts: the file */
 	int force;              /* --force: cancel what a drain displaces */
 };
 
@@ -74,6 +75,7 @@ static const struct option longopts[] = {
 	{ "remove", required_argument, NULL, OPT_REMOVE },
 	{ "undrain", required_argument, NULL, OPT_UNDRAIN },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "add-hosts", required_argument, NULL, OPT_ADD_HOSTS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -105,9 +107,10 @@ option(struct ctx *x, int opt, const char *arg)
 		x->standalone = 1;
 	else if (opt == OPT_FORCE)
 		o->force = 1;
-	else if (opt == OPT_DRAIN || opt == OPT_REMOVE || opt == OPT_UNDRAIN) {
+	else if (opt == OPT_DRAIN || opt == OPT_REMOVE || opt == OPT_UNDRAIN ||
+	    opt == OPT_ADD_HOSTS) {
 		o->op = opt == OPT_DRAIN ? DRAIN : opt == OPT_REMOVE ?
-		    REMOVE : UNDRAIN;
+		    REMOVE : opt == OPT_UNDRAIN ? UNDRAIN : ADD_HOSTS;
 		o->drain = arg;
 		x->write = AR_WRITE;
 		x->store_wide = 1;
@@ -129,8 +132,8 @@ options_end(struct ctx *x)
 	if (o->op != NO_DRAIN && (o->mode != LIST || o->to != NULL ||
 	    o->window != NULL || o->by != NULL || o->table || o->svg != NULL ||
 	    x->standalone)) {
-		fprintf(stderr, "%s: --drain, --remove and --undrain go alone\n",
-		    x->cmd->name);
+		fprintf(stderr, "%s: --drain, --remove, --undrain and "
+		    "--add-hosts go alone\n", x->cmd->name);
 		return -1;
 	}
 	if (o->force && !draining) {
@@ -138,9 +141,9 @@ options_end(struct ctx *x)
 		    x->cmd->name);
 		return -1;
 	}
-	if (o->op == UNDRAIN && o->from != NULL) {
-		fprintf(stderr, "%s: --from does not go with --undrain\n",
-		    x->cmd->name);
+	if ((o->op == UNDRAIN || o->op == ADD_HOSTS) && o->from != NULL) {
+		fprintf(stderr, "%s: --from does not go with --%s\n",
+		    x->cmd->name, o->op == UNDRAIN ? "undrain" : "add-hosts");
 		return -1;
 	}
 	return 0;
@@ -848,6 +851,86 @@ drain(struct ctx *x, ar_store *s)
 	return rc;
 }
 
+/* --add-hosts: the description's text, and the store's hosts after. */
+struct add_job {
+	const char *text;
+	char err[AR_ERRMAX];
+	char *names;
+};
+
+static int
+add_txn(ar_txn *t, void *arg)
+{
+	struct add_job *j = arg;
+	const char *names;
+	int rc;
+
+	free(j->names);
+	j->names = NULL;
+	if ((rc = ar_add_hosts(t, j->text, j->err)) != 0 ||
+	    (rc = ar_hosts(t, &names)) != 0)
+		return rc;
+	return (j->names = strdup(names)) == NULL ? ENOMEM : 0;
+}
+
+/* --add-hosts: one write transaction; then a record of the hosts that
+ * joined and the nodes there are now.  An exit status. */
+static int
+add_hosts(struct ctx *x, ar_store *s)
+{
+	const struct opts *o = x->data;
+	const struct ar_hostlist *was = cmd_hosts(x);
+	struct add_job j = { NULL, "", NULL };
+	struct ar_hostlist now;
+	struct ar_record r;
+	char msg[AR_ERRMAX], name[AR_HOSTNAME_MAX + 1], *text, *list = NULL;
+	uint32_t *idx = NULL, at;
+	size_t n = 0, len = 0, cap = 0;
+	int rc;
+
+	if (was == NULL)
+		return EXIT_STORE;
+	if ((rc = cmd_read_text(x->cmd->name, "add-hosts", o->drain,
+	    &text)) != 0)
+		return rc;
+	j.text = text;
+	rc = ar_write(s, 0, x->now, add_txn, &j);
+	free(text);
+	if (rc == EINVAL) {
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, o->drain, j.err);
+		free(j.names);
+		return EXIT_USAGE;
+	}
+	if (rc != 0) {
+		free(j.names);
+		return cmd_store_error(x, rc);
+	}
+	ar_hostlist_init(&now);
+	ar_record_init(&r);
+	rc = ar_hostlist_parse(j.names, &now, msg) != 0 ||
+	    (idx = malloc(now.count * sizeof(*idx))) == NULL;
+	for (uint32_t i = 0; rc == 0 && i < now.count; i++)
+		if (ar_hostlist_find(was, ar_hostlist_name(&now, i, name),
+		    &at) != 0)
+			idx[n++] = i;
+	if (rc == 0)
+		rc = ar_hostlist_format_subset(&now, idx, n, &list, &len,
+		    &cap) != 0 || ar_record_set(&r, "hosts", list) != 0 ||
+		    ar_record_set(&r, "status", "added") != 0 ||
+		    ar_record_set_uint(&r, "nodes", now.count) != 0 ||
+		    cmd_print(x, &r) != 0;
+	ar_record_free(&r);
+	ar_hostlist_free(&now);
+	free(list);
+	free(idx);
+	free(j.names);
+	if (rc != 0) {
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return EXIT_STORE;
+	}
+	return 0;
+}
+
 /* What the mode asks for, from one read transaction; an exit status. */
 static int
 show(struct ctx *x, struct item *items, size_t n)
@@ -926,10 +1009,11 @@ whole(struct ctx *x, ar_store *s)
 
 	if (op->op != NO_DRAIN) {
 		if (x->argc == 0)
-			return drain(x, s);
+			return op->op == ADD_HOSTS ? add_hosts(x, s) :
+			    drain(x, s);
 		fprintf(stderr, "%s: --%s takes no records\n", x->cmd->name,
-		    op->op == DRAIN ? "drain" : op->op == REMOVE ?
-		    "remove" : "undrain");
+		    op->op == DRAIN ? "drain" : op->op == REMOVE ? "remove" :
+		    op->op == UNDRAIN ? "undrain" : "add-hosts");
 		return EXIT_USAGE;
 	}
 	if (x->argc == 0)
@@ -1097,7 +1181,8 @@ static const struct cmd report = {
 	    "-u [--from time] [--to time] [--window duration] [--by label] "
 	    "[--table] [--svg file] | --host-list | --dump | --load | "
 	    "--drain hosts [--from time] [--force] | "
-	    "--remove hosts [--from time] [--force] | --undrain hosts]",
+	    "--remove hosts [--from time] [--force] | --undrain hosts | "
+	    "--add-hosts file]",
 	.shortopts = "acfilu",
 	.longopts = longopts,
 	.option = option,

@@ -1352,6 +1352,25 @@ int ar_drain(ar_txn *t, const uint32_t *hosts, uint32_t n, int64_t from,
  */
 int ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n);
 
+/*
+ * Hosts added: text is lines of a host description (see ar_layout) that
+ * give hosts only, each new to the store (no policy: default= and
+ * borrow= are refused).  They join at once: the nodes grow by them,
+ * a host of a partition and feature set the store has joins that pool,
+ * any other makes a new pool, numbered after those the store has, of
+ * its partition (a new partition borrows from none).  Nothing granted
+ * changes: the store's host list is still sorted (host i the i-th of
+ * it), so the host indexes kept in the plan and its history are
+ * renumbered in t; pool numbers stay.  A store created without a
+ * description gets one when a line names a partition other than
+ * "default" or features.  Errors: EINVAL (with a message naming the
+ * line and the field in err, AR_ERRMAX bytes: as ar_layout_check says,
+ * and a host the store has, a line setting a policy), EACCES (read
+ * transaction), AR_ECORRUPT, AR_EFULL, ENOMEM, AR_ESERVER, the
+ * backend's codes.
+ */
+int ar_add_hosts(ar_txn *t, const char *text, char *err);
+
 /* A drain as ar_drains tells it. */
 struct ar_drain {
 	uint64_t id;            /* its reservation (AR_RESV_MAINT) */

@@ -16,6 +16,7 @@
  * cannot be undone.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -397,5 +398,93 @@ ar_drains(ar_txn *t, int (*fn)(const struct ar_drain *, void *), void *arg)
 	}
 	free(hosts);
 	free(d);
+	return rc;
+}
+
+/* A store of one pool becoming one of several: pool 0, which holds
+ * every reservation, gets its ring, a copy of the node ring's counts. */
+static int
+pool_ring_first(ar_txn *t, uint32_t capacity)
+{
+	struct ring r = { .dbi = KV_RING, .id = POOL_RING };
+	uint32_t *c;
+	int64_t run = 0;
+	int rc;
+
+	if ((c = malloc((size_t)t->m.horizon * sizeof(*c))) == NULL)
+		return ENOMEM;
+	if ((rc = ring_begin(&r, t->m.chunks, capacity, t->base,
+	    t->m.horizon)) != 0 || (rc = ring_counts(t, &t->ring, t->base,
+	    t->base + t->m.horizon, c)) != 0)
+		goto out;
+	for (int64_t s = 1; s <= t->m.horizon && rc == 0; s++)
+		if (s == t->m.horizon || c[s] != c[run]) {
+			if (c[run] != 0)
+				rc = ring_add(t, &r, t->base + run, t->base + s,
+				    c[run]);
+			run = s;
+		}
+	if (rc == 0)
+		rc = ring_flush(t, &r);
+out:
+	ring_free(&r);
+	free(c);
+	return rc;
+}
+
+int
+ar_add_hosts(ar_txn *t, const char *text, char *err)
+{
+	struct layout nl;
+	struct ar_hostlist was, now;
+	char msg[AR_ERRMAX], *stored = NULL;
+	uint32_t *to = NULL;
+	int rc, plain;
+
+	snprintf(err, AR_ERRMAX, "out of memory");
+	if (!t->write)
+		return EACCES;
+	if ((rc = layout_need(t)) != 0)
+		return rc;
+	/* A store without a description is one pool of partition default. */
+	if (!(t->m.mode & META_LAYOUT)) {
+		if ((stored = malloc(strlen(t->lay.all) + 80)) == NULL)
+			return ENOMEM;
+		sprintf(stored, "hosts=%s partition=default\n"
+		    "partition=default default=yes\n", t->lay.all);
+	}
+	rc = layout_extend(stored ? stored : t->lay.text, text, &nl, err);
+	free(stored);
+	if (rc != 0)
+		return rc;
+	ar_hostlist_init(&was);
+	ar_hostlist_init(&now);
+	/* Host i of the store becomes to[i] among them all. */
+	if (ar_hostlist_parse(t->lay.all, &was, msg) != 0 ||
+	    ar_hostlist_parse(nl.all, &now, msg) != 0 ||
+	    (to = malloc(was.count * sizeof(*to))) == NULL ||
+	    ar_hostlist_find_all(&now, &was, to, msg) != 0)
+		rc = ENOMEM;
+	/* Tracked hosts are built again by the next admission to need
+	 * them; the rest keeps its hosts under their new numbers. */
+	if (rc == 0 && (rc = track_reset(t)) == 0 &&
+	    (rc = map_renumber(t, to)) == 0 &&
+	    (rc = hosts_put(t->txn, nl.all)) == 0) {
+		plain = !(t->m.mode & META_LAYOUT) && nl.npools == 1 &&
+		    *nl.pool[0].features == '\0';
+		if (!plain) {
+			t->m.mode |= META_LAYOUT;
+			rc = layout_put(t->txn, nl.text);
+		}
+		if (rc == 0 && t->npools == 1 && nl.npools > 1)
+			rc = pool_ring_first(t, nl.pool[0].count);
+		t->m.nodes = nl.nodes;
+		t->meta_dirty = 1;
+		txn_wrote(t);
+	}
+	free(to);
+	ar_hostlist_free(&was);
+	ar_hostlist_free(&now);
+	layout_free(&nl);
 	return rc;
 }

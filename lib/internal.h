@@ -599,6 +599,12 @@ int unused_clear(ar_txn *t);
 /* Parse a host description into l: EINVAL with a message naming the
  * line and the field in err, ENOMEM. */
 int layout_parse(const char *text, struct layout *l, char *err);
+/* The same for a store's canonical text, stored, with the lines of
+ * hosts added (ar_add_hosts) after it: its pools keep their numbers,
+ * new ones follow; lines of text that set a policy, or hosts the store
+ * has, are EINVAL, the message naming text's line. */
+int layout_extend(const char *stored, const char *text, struct layout *l,
+    char *err);
 void layout_free(struct layout *l);
 /* Keep a description's canonical text in the store. */
 int layout_put(struct kv_txn *txn, const char *text);
@@ -856,6 +862,9 @@ int map_kept(ar_txn *t, uint64_t id, int *yes);
 int map_forget(ar_txn *t, uint64_t id);
 /* Drop the pins of reservations that ended by the clock. */
 int map_prune(ar_txn *t);
+/* Hosts added (ar_add_hosts): every host index kept in `pins`, `map`
+ * and `exported`, host i becoming to[i] (increasing). */
+int map_renumber(ar_txn *t, const uint32_t *to);
 
 /* track.c */
 /* The idle ring of pool p would have ring id IDLE_RING + p: only pool 0
