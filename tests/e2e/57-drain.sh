@@ -182,7 +182,7 @@ expect_exit 2
 first_err 'ar-report: --force goes with --drain or --remove'
 run ar-report --drain cn1 --info
 expect_exit 2
-first_err 'ar-report: --drain, --remove and --undrain go alone'
+first_err 'ar-report: --drain, --remove, --undrain and --add-hosts go alone'
 run ar-report --drain cn1 --from +40d
 expect_exit 1
 expect_out 'hosts=cn1 status=refused from=2026-12-31T00:00:00Z reason=horizon'
@@ -262,3 +262,110 @@ expect_out 'nodes=3 hosts=node[1-3] slot=5m horizon=30d clock=2026-11-21T00:00:0
 run ar-report --drain node3
 expect_exit 0
 expect_check
+
+begin 'add hosts: they join at once, capacity grows, and nothing granted changes hosts'
+mkstore --hosts 'cn[2-5]'
+printf '%s\n' 'start=+1h duration=2h nodes=2 user=x' \
+    'start=+1h duration=1h hosts=cn[3-4] user=y' | ar-add >/dev/null ||
+    fail 'ar-add failed'
+ar-report --drain cn5 --from +3h >/dev/null || fail 'drain failed'
+ar-map --plan >"$D/before" || fail 'ar-map failed'
+run ar-add start=+1h duration=1h nodes=2
+expect_exit 1
+echo 'hosts=cn[1,6]' >"$D/new"
+run ar-report --add-hosts "$D/new"
+expect_exit 0
+expect_out 'hosts=cn[1,6] status=added nodes=6'
+run ar-map --plan
+filter 's/ status=[a-z]*//'
+sed 's/ status=[a-z]*//' "$D/before" >"$D/before.plan"
+expect_out <"$D/before.plan"
+run ar-report --host-list
+expect_out 'hosts=cn1 partition=default' 'hosts=cn2 partition=default' \
+    'hosts=cn3 partition=default' 'hosts=cn4 partition=default' \
+    'hosts=cn5 partition=default drained=2026-11-21T03:00:00Z' \
+    'hosts=cn6 partition=default'
+run ar-add start=+1h duration=1h nodes=2
+expect_exit 0
+run ar-add start=+4h duration=1h nodes=6
+expect_exit 1
+run ar-add start=+4h duration=1h nodes=5
+expect_exit 0
+expect_check
+
+begin 'add hosts: a new partition makes a new pool; the old one keeps its reservations'
+mkstore --hosts 'cn[1-4]'
+run ar-add start=+1h duration=1h nodes=3
+printf '%s\n' '# two GPU hosts' 'hosts=gpu[1-2] partition=gpu features=a100' |
+    ar-report --add-hosts - >"$D/out" || fail 'add failed'
+run cat "$D/out"
+expect_out 'hosts=gpu[1-2] status=added nodes=6'
+run ar-report --info
+filter '1d'
+expect_out 'partition=default hosts=cn[1-4] nodes=4 default=yes' \
+    'partition=gpu features=a100 hosts=gpu[1-2] nodes=2'
+run ar-add start=+1h duration=1h nodes=2
+expect_exit 1
+run ar-add start=+1h duration=1h nodes=1
+expect_exit 0
+run ar-add start=+1h duration=1h nodes=2 partition=gpu
+expect_exit 0
+run ar-map --plan
+expect_out <<'EOS'
+id=1 partition=default start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=3 owner=0 status=new hosts=cn[1-3]
+id=2 partition=default start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=0 status=new hosts=cn4
+id=3 partition=gpu start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=0 status=new hosts=gpu[1-2]
+EOS
+expect_check
+
+begin 'add hosts: pools keep their numbers; a new feature set of a partition comes after'
+printf '%s\n' 'hosts=cpu[1-2] partition=cpu' 'hosts=gpu[1-2] partition=gpu' \
+    >"$D/hosts"
+mkstore --hosts-from "$D/hosts"
+run ar-add start=+1h duration=1h nodes=2 partition=gpu
+run ar-add start=+1h duration=1h nodes=2 partition=cpu
+printf '%s\n' 'hosts=cpu[3-4] partition=cpu features=big' \
+    'hosts=gpu3 partition=gpu' >"$D/new"
+run ar-report --add-hosts "$D/new"
+expect_out 'hosts=cpu[3-4],gpu3 status=added nodes=7'
+run ar-report --info
+filter '1d'
+expect_out 'partition=cpu hosts=cpu[1-2] nodes=2 default=yes' \
+    'partition=gpu hosts=gpu[1-3] nodes=3' \
+    'partition=cpu features=big hosts=cpu[3-4] nodes=2 default=yes'
+run ar-report --list
+filter 's/ created=.*//'
+expect_out 'id=1 partition=gpu start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=0 status=granted running=no duration=1h' \
+    'id=2 partition=cpu start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=2 owner=0 status=granted running=no duration=1h'
+run ar-add start=+1h duration=1h nodes=1 partition=gpu
+expect_exit 0
+run ar-add start=+1h duration=1h nodes=2 partition=cpu features=big
+expect_exit 0
+run ar-add start=+1h duration=1h nodes=1 partition=cpu
+expect_exit 1
+ar-report --dump >"$D/dump" || fail 'dump failed'
+AR_STORE=$D/copy ar-report --load <"$D/dump" || fail 'load failed'
+AR_STORE=$D/copy run ar-report --check
+expect_exit 0
+expect_out
+expect_check
+
+begin 'add hosts: a host the store has, or a policy, is bad input and changes nothing'
+mkstore --hosts 'cn[1-4]'
+ar-report --dump >"$D/before" || fail 'dump failed'
+printf '%s\n' 'hosts=cn5' 'hosts=cn[4-6]' >"$D/new"
+run ar-report --add-hosts "$D/new"
+expect_exit 2
+expect_err "ar-report: $D/new: line 2: field 'hosts': duplicate host 'cn4' (every host on one line only)"
+printf '%s\n' 'hosts=cn[3-6]' >"$D/new"
+run ar-report --add-hosts "$D/new"
+expect_exit 2
+expect_err "ar-report: $D/new: line 1: field 'hosts': duplicate host 'cn3' (every host on one line only)"
+printf '%s\n' 'hosts=cn5 partition=default' 'partition=default borrow=x' >"$D/new"
+run ar-report --add-hosts "$D/new"
+expect_exit 2
+expect_err "ar-report: $D/new: line 2: field 'hosts': hosts added set no partition's policy"
+run ar-report --add-hosts "$D/none"
+expect_exit 2
+run ar-report --dump
+expect_out <"$D/before"
