@@ -292,6 +292,24 @@ drain_get(ar_txn *t, const struct disk_drain *e, struct ar_resv *r)
 	return r->state == AR_GRANTED && r->named ? 0 : AR_ECORRUPT;
 }
 
+/* Drain entry e's record into r, and the hosts it holds that are not
+ * asked into left: *hit if it holds some that are. */
+static int
+drain_asked(ar_txn *t, const struct disk_drain *e,
+    const struct hostset *asked, struct ar_resv *r, struct hostset *held,
+    struct hostset *left, int *hit)
+{
+	int rc;
+
+	*hit = 0;
+	if ((rc = drain_get(t, e, r)) != 0 ||
+	    (rc = drain_hosts(t, r, held)) != 0 ||
+	    (rc = hostset_minus(left, held, asked)) != 0)
+		return rc;
+	*hit = hostset_count(left) < r->nodes;
+	return 0;
+}
+
 int
 ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n)
 {
@@ -302,7 +320,7 @@ ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n)
 	uint32_t *buf = NULL;
 	size_t nd, bufcap = 0;
 	uint64_t given = 0;
-	int rc = 0;
+	int rc = 0, hit;
 
 	if (!t->write)
 		return EACCES;
@@ -317,10 +335,8 @@ ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n)
 		goto out;
 	/* First what is asked: every host drained, none removed. */
 	for (size_t i = 0; i < nd && rc == 0; i++) {
-		if ((rc = drain_get(t, &d[i], &r)) != 0 ||
-		    (rc = drain_hosts(t, &r, &held)) != 0 ||
-		    (rc = hostset_minus(&left, &held, &asked)) != 0 ||
-		    hostset_count(&left) == r.nodes)
+		if ((rc = drain_asked(t, &d[i], &asked, &r, &held, &left,
+		    &hit)) != 0 || !hit)
 			continue;
 		if (d[i].flags & DRAIN_REMOVED)
 			rc = AR_EPERM;
@@ -330,10 +346,8 @@ ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n)
 	if (rc == 0 && given != n)
 		rc = AR_ENOTFOUND;
 	for (size_t i = 0; i < nd && rc == 0; i++) {
-		if ((rc = drain_get(t, &d[i], &r)) != 0 ||
-		    (rc = drain_hosts(t, &r, &held)) != 0 ||
-		    (rc = hostset_minus(&left, &held, &asked)) != 0 ||
-		    hostset_count(&left) == r.nodes)
+		if ((rc = drain_asked(t, &d[i], &asked, &r, &held, &left,
+		    &hit)) != 0 || !hit)
 			continue;
 		/* The drain ends, at the clock's next slot if it began (its
 		 * record then tells when it was drained); what it held and
