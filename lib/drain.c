@@ -102,9 +102,9 @@ drains_extend(ar_txn *t)
 {
 	struct disk_drain *d;
 	struct ar_resv r;
-	int64_t end = (t->base + t->m.horizon) * t->m.slot;
+	int64_t end = (t->base + t->m.horizon) * t->m.slot, was;
 	size_t n;
-	int rc, stretched = 0;
+	int rc;
 
 	if ((rc = drains_read(t, &d, &n)) != 0 || n == 0)
 		return rc;
@@ -113,16 +113,13 @@ drains_extend(ar_txn *t)
 			rc = rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
 		else if (r.state != AR_GRANTED || !r.named)
 			rc = AR_ECORRUPT;
-		else if (r.end < end) {
-			rc = stretch(t, &r, end);
-			stretched = 1;
-		}
+		else if ((was = r.end) < end &&
+		    (rc = stretch(t, &r, end)) == 0)
+			/* Its tracked hosts stay tracked to its new end. */
+			rc = track_stretch(t, r.id, was / t->m.slot,
+			    end / t->m.slot);
 	}
 	free(d);
-	/* The tracked hosts' untils are the drains' old ends: the next
-	 * admission that needs them maps the plan and tracks it again. */
-	if (rc == 0 && stretched)
-		rc = track_reset(t);
 	return rc;
 }
 

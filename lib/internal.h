@@ -906,6 +906,11 @@ int track_drop(ar_txn *t, uint64_t id);
 int track_idled(ar_txn *t, int *ok);
 /* Forget every tracked host and explicit use, and the idle they made. */
 int track_reset(ar_txn *t);
+/* Reservation id, which holds its hosts from before end, now holds them
+ * to slot to (a drain stretched, drain.c): its uses and its hosts'
+ * untils follow, or, if they are not its own up to end, the tracking is
+ * dropped (track_reset), to be built again. */
+int track_stretch(ar_txn *t, uint64_t id, int64_t end, int64_t to);
 /* Track again from a mapping of the whole plan, u[0..n). */
 int track_build(ar_txn *t, const struct track_use *u, size_t n);
 /* The tracked hosts whose until is after the clock, by host; *hosts is
