@@ -1330,7 +1330,9 @@ int ar_layout_check(const char *text, uint32_t *nodes, char *err);
  * there already; a start past the horizon is AR_R_HORIZON.
  * ar_displaced then tells every reservation it displaced (or would
  * have).  With AR_DRAIN_REMOVE the hosts are removed: drained for good,
- * ar_undrain refuses them.  ans tells the first drain's id, its start
+ * ar_undrain refuses them.  A drain's reservation is changed by
+ * ar_undrain only: ar_cancel, ar_modify, ar_confirm and use reports
+ * refuse it, AR_EPERM, whoever asks.  ans tells the first drain's id, its start
  * and end.  Errors: EINVAL (no hosts, out of range or out of order,
  * other flags), EACCES (read transaction), AR_ECORRUPT, AR_EFULL,
  * ENOMEM, AR_ESERVER, the backend's codes.

@@ -23,51 +23,15 @@
 #include "array.h"
 #include "internal.h"
 
-static const struct kv_val drains_key = { 6, "drains" };
-
-/* An entry of the value under "drains", in the machine's byte order. */
-struct disk_drain {
-	uint64_t id;
-	uint32_t flags;         /* DRAIN_REMOVED */
-	uint32_t spare;         /* 0 */
-};
-
-#define DRAIN_REMOVED 0x1
-
-/* The store's drains, copied into *d (free it), *n of them. */
+/* Drain entry e's record, live and naming its hosts, into r. */
 static int
-drains_read(ar_txn *t, struct disk_drain **d, size_t *n)
+drain_get(ar_txn *t, const struct disk_drain *e, struct ar_resv *r)
 {
-	struct kv_val v;
 	int rc;
 
-	*d = NULL;
-	*n = 0;
-	if ((rc = kv_get(t->txn, KV_META, &drains_key, &v)) != 0)
-		return rc == KV_NOTFOUND ? 0 : rc;
-	if (v.size % sizeof(**d) != 0)
-		return AR_ECORRUPT;
-	if (v.size == 0)
-		return 0;
-	if ((*d = malloc(v.size)) == NULL)
-		return ENOMEM;
-	memcpy(*d, v.data, v.size);
-	*n = v.size / sizeof(**d);
-	return 0;
-}
-
-/* Make d[0 .. n) the store's drains; none: no key. */
-static int
-drains_write(ar_txn *t, const struct disk_drain *d, size_t n)
-{
-	struct kv_val v = { n * sizeof(*d), (void *)d };
-	int rc;
-
-	txn_wrote(t);
-	if (n > 0)
-		return kv_put(t->txn, KV_META, &drains_key, &v, 0);
-	rc = kv_del(t->txn, KV_META, &drains_key, NULL);
-	return rc == KV_NOTFOUND ? 0 : rc;
+	if ((rc = resv_get(t, e->id, r)) != 0)
+		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+	return r->state == AR_GRANTED && r->named ? 0 : AR_ECORRUPT;
 }
 
 /* Stretch live drain r to end, from its end, in every index that knows
@@ -109,11 +73,8 @@ drains_extend(ar_txn *t)
 	if ((rc = drains_read(t, &d, &n)) != 0 || n == 0)
 		return rc;
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		if ((rc = resv_get(t, d[i].id, &r)) != 0)
-			rc = rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
-		else if (r.state != AR_GRANTED || !r.named)
-			rc = AR_ECORRUPT;
-		else if ((was = r.end) < end &&
+		if ((rc = drain_get(t, &d[i], &r)) == 0 &&
+		    (was = r.end) < end &&
 		    (rc = stretch(t, &r, end)) == 0)
 			/* Its tracked hosts stay tracked to its new end. */
 			rc = track_stretch(t, r.id, was / t->m.slot,
@@ -276,17 +237,6 @@ drain_hosts(ar_txn *t, const struct ar_resv *r, struct hostset *set)
 		rc = hostset_append(set, hosts[i], 1);
 	free(hosts);
 	return rc;
-}
-
-/* Drain entry e's record, live and naming its hosts, into r. */
-static int
-drain_get(ar_txn *t, const struct disk_drain *e, struct ar_resv *r)
-{
-	int rc;
-
-	if ((rc = resv_get(t, e->id, r)) != 0)
-		return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
-	return r->state == AR_GRANTED && r->named ? 0 : AR_ECORRUPT;
 }
 
 /* Drain entry e's record into r, and the hosts it holds that are not

@@ -561,8 +561,21 @@ uint64_t key_id(const struct kv_val *v, size_t i);
 int key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
     const struct ar_placed *granted, size_t n);
 /* Reservation id into r if it is live and who (0: root) may change it:
- * EACCES (a read transaction), AR_ENOTFOUND, AR_EPERM, AR_EDONE. */
+ * EACCES (a read transaction), AR_ENOTFOUND, AR_EPERM (also a drain's,
+ * whoever asks), AR_EDONE. */
 int resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
+/* The drains (format 10, drain.c): an entry of the value under the key
+ * "drains" in `meta`, in the machine's byte order. */
+struct disk_drain {
+	uint64_t id;            /* its reservation */
+	uint32_t flags;         /* DRAIN_REMOVED */
+	uint32_t spare;         /* 0 */
+};
+#define DRAIN_REMOVED 0x1       /* a removal: never undrained */
+/* The store's drains, copied into *d (to be freed), *n of them. */
+int drains_read(ar_txn *t, struct disk_drain **d, size_t *n);
+/* Make d[0 .. n) the store's drains; none: no key. */
+int drains_write(ar_txn *t, const struct disk_drain *d, size_t n);
 /* Take live reservation r out of the rings' future and the indexes,
  * and write it with state, changed at changed. */
 int retire(ar_txn *t, struct ar_resv *r, enum ar_status state,

@@ -138,6 +138,19 @@ run ar-add --now 2026-11-21T03:00:00Z start=2026-11-21T03:05:00Z duration=1h nod
 expect_exit 0
 expect_check
 
+begin 'drain: its reservation is changed by --undrain only, not by ar-del or --modify'
+mkstore --hosts 'cn[1-4]'
+ar-report --drain cn2 --from +1h >/dev/null || fail 'drain failed'
+run ar-del id=1
+expect_exit 1
+expect_out 'id=1 status=refused reason=not-owner'
+run ar-add --modify id=1 start=+2h duration=1h nodes=1
+expect_exit 1
+run ar-report --info
+filter '1d'
+expect_out 'hosts=cn2 status=drained from=2026-11-21T01:00:00Z id=1'
+expect_check
+
 begin 'drain: --remove is a drain that cannot be undone'
 plan
 run ar-report --remove cn4 --from +1d
