@@ -97,8 +97,24 @@ displaced_add(ar_txn *t, uint64_t **ids, size_t *n, size_t *cap)
 	return 0;
 }
 
-/* Drain the hosts of pool p among hosts[0 .. n) (at least one), from
- * slot s to the horizon's end, as maintenance: ans as ar_add tells it. */
+/* Hosts hosts[0 .. n) as ar_drain takes them, as a set in *set:
+ * EINVAL if there are none, or they are out of range or out of order. */
+static int
+hosts_asked(const ar_txn *t, const uint32_t *hosts, uint32_t n,
+    struct hostset *set)
+{
+	int rc = 0;
+
+	if (n == 0)
+		return EINVAL;
+	for (uint32_t i = 0; i < n && rc == 0; i++)
+		rc = hosts[i] >= t->m.nodes || (i > 0 && hosts[i] <=
+		    hosts[i - 1]) ? EINVAL : hostset_append(set, hosts[i], 1);
+	return rc;
+}
+
+/* Drain hosts in (at least one, of one pool) from slot s to the
+ * horizon's end, as maintenance: ans as ar_add tells it. */
 static int
 drain_pool(ar_txn *t, const struct hostset *in, uint32_t who, int64_t s,
     unsigned flags, uint32_t **buf, size_t *bufcap, struct ar_answer *ans)
@@ -142,24 +158,19 @@ ar_drain(ar_txn *t, const uint32_t *hosts, uint32_t n, int64_t from,
 	ans->status = AR_REFUSED;
 	if (!t->write)
 		return EACCES;
-	if (n == 0 || (flags & ~(AR_FORCE | AR_DRAIN_REMOVE)) != 0)
+	if ((flags & ~(AR_FORCE | AR_DRAIN_REMOVE)) != 0)
 		return EINVAL;
-	for (uint32_t i = 0; i < n; i++)
-		if (hosts[i] >= t->m.nodes || (i > 0 && hosts[i] <= hosts[i - 1]))
-			return EINVAL;
+	if ((rc = hosts_asked(t, hosts, n, &all)) != 0)
+		goto out;
 	/* From the first slot that begins at or after from and the clock. */
 	s = slot_up(t, from > t->now ? from : t->now);
 	ans->start = s * t->m.slot;
 	ans->end = (t->base + t->m.horizon) * t->m.slot;
 	if (s >= t->base + t->m.horizon) {
 		ans->reason = AR_R_HORIZON;
-		return 0;
+		goto out;
 	}
-	if ((rc = layout_need(t)) != 0)
-		return rc;
-	for (uint32_t i = 0; i < n && rc == 0; i++)
-		rc = hostset_append(&all, hosts[i], 1);
-	if (rc != 0 || (rc = drains_read(t, &d, &nd)) != 0 ||
+	if ((rc = layout_need(t)) != 0 || (rc = drains_read(t, &d, &nd)) != 0 ||
 	    (rc = txn_save(t, &sv)) != 0)
 		goto out;
 	dcap = nd;
@@ -271,14 +282,8 @@ ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n)
 
 	if (!t->write)
 		return EACCES;
-	if (n == 0)
-		return EINVAL;
-	for (uint32_t i = 0; i < n; i++)
-		if (hosts[i] >= t->m.nodes || (i > 0 && hosts[i] <= hosts[i - 1]))
-			return EINVAL;
-	for (uint32_t i = 0; i < n && rc == 0; i++)
-		rc = hostset_append(&asked, hosts[i], 1);
-	if (rc != 0 || (rc = drains_read(t, &d, &nd)) != 0)
+	if ((rc = hosts_asked(t, hosts, n, &asked)) != 0 ||
+	    (rc = drains_read(t, &d, &nd)) != 0)
 		goto out;
 	/* First what is asked: every host drained, none removed. */
 	for (size_t i = 0; i < nd && rc == 0; i++) {
