@@ -1274,7 +1274,8 @@ int ar_hosts(ar_txn *t, const char **names);
  * order the list gives, when its own do not hold a request as early.
  * Pools are numbered from 0, the default partition's first, then each
  * partition's in the order the description names them; partitions are
- * the default first, then as named.
+ * the default first, then as named.  Pools and partitions that hosts
+ * added later make (ar_add_hosts) come after those, as they were added.
  */
 #define AR_POOLS_MAX 64         /* pools, and partitions, in a store */
 

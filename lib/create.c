@@ -253,7 +253,10 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
  * (meta's mode without META_LAYOUT, as every older store) has all its
  * hosts in the one pool of partition "default", and a record's pool,
  * the word format 7 and 8 wrote 0 after its account's length, is that
- * pool.  *from is the format found; one that is current is left alone.
+ * pool.  Format 10 adds nothing to rewrite either: an older store has
+ * no drains (the key "drains" in `meta`) and its layout, if any, lists
+ * its pools in their order.  *from is the format found; one that is
+ * current is left alone.
  */
 static int
 upgrade_txn(ar_store *s, unsigned flags, int *from)
