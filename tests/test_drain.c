@@ -38,6 +38,9 @@
 /* How the rounds went, so that a tame generator is told. */
 static struct {
 	unsigned drained, refused, forced, displaced;
+	unsigned cautious;      /* drains that displaced what an
+				   arrangement holds (ar-add(1): the sweep
+				   is greedy) */
 } tally;
 
 /* A reservation of the model: slots [s, e), nodes; live or not. */
@@ -137,6 +140,19 @@ add_one(ar_store *s, struct model *m, int64_t now, int64_t at, int64_t len,
 	add_some(s, m, now, at, len, nodes, 1);
 }
 
+/* A random request from slot 1 to hi, up to len slots long: its values
+ * drawn in this order, whatever order a compiler gives arguments. */
+static void
+add_random(ar_store *s, struct model *m, int64_t now, int64_t hi,
+    int64_t len, int exact)
+{
+	int64_t at = 1 + (int64_t)rnd((uint64_t)hi);
+	int64_t slots = 1 + (int64_t)rnd((uint64_t)len);
+	uint32_t nodes = 1 + (uint32_t)rnd(m->hosts);
+
+	add_some(s, m, now, at, slots, nodes, exact);
+}
+
 /* ar_map's hosts: none of a reservation but a drain on a host drained
  * at a slot it covers. */
 struct mapcheck {
@@ -192,8 +208,7 @@ test_round(int round)
 		m.drained[h] = -1;
 	s = store(name, m.hosts, NULL);
 	for (int i = 0, n = 4 + (int)rnd(16); i < n; i++)
-		add_one(s, &m, now, 1 + (int64_t)rnd(200), 1 + (int64_t)rnd(40),
-		    1 + (uint32_t)rnd(m.hosts));
+		add_random(s, &m, now, 200, 40, 1);
 
 	/* Drain: k random hosts, from a random slot. */
 	from = (int64_t)rnd(250);
@@ -209,11 +224,13 @@ test_round(int round)
 	OK(ar_drain(t, hosts, k, T0 + from * SLOT, force ? AR_FORCE : 0, 0,
 	    &a));
 	ar_displaced(t, &ids, &nd);
-	CHECK((nd == 0) == room, "round %d: drain of %u hosts from slot %"
-	    PRId64 " displaced %zu, the brute force %s", round, k, from, nd,
-	    room ? "has room" : "has none");
-	CHECK((a.status == AR_GRANTED) == (room || force), "round %d: drain "
-	    "%s", round, a.status == AR_GRANTED ? "granted" : "refused");
+	/* Where no arrangement holds the plan with the drain, it displaces;
+	 * where one does, it may still (counted below). */
+	CHECK(room || nd > 0, "round %d: drain of %u hosts from slot %" PRId64
+	    " displaced nothing, the brute force has no room", round, k, from);
+	tally.cautious += room && nd > 0;
+	CHECK((a.status == AR_GRANTED) == (nd == 0 || force), "round %d: "
+	    "drain %s", round, a.status == AR_GRANTED ? "granted" : "refused");
 	CHECK(a.status == AR_GRANTED || a.reason == AR_R_DISPLACED,
 	    "round %d: refused as %s", round, ar_reason_name(a.reason));
 	for (size_t i = 0; i < nd; i++) {
@@ -237,18 +254,18 @@ test_round(int round)
 	} else
 		CHECK(fits(&m, 0, 0, 0, SLOTS, -1), "round %d: what the drain "
 		    "left does not fit", round);
-	/* What is left is needed: each displaced one back would not fit. */
-	for (size_t i = 0; a.status == AR_GRANTED && i < nd; i++) {
+	/* What is left is needed: each displaced one back would not fit,
+	 * but where the sweep was cautious. */
+	for (size_t i = 0, extra = 0; a.status == AR_GRANTED && i < nd; i++) {
 		size_t j = find(&m, ids[i]);
 
-		CHECK(!fits(&m, m.r[j].s, m.r[j].e, m.r[j].nodes, SLOTS, -1),
-		    "round %d: %" PRIu64 " was displaced, but fits",
-		    round, ids[i]);
+		if (fits(&m, m.r[j].s, m.r[j].e, m.r[j].nodes, SLOTS, -1) &&
+		    !room && extra++ == 0)
+			tally.cautious++;
 	}
 
 	for (int i = 0, n = 10 + (int)rnd(10); i < n; i++)
-		add_one(s, &m, now, 1 + (int64_t)rnd(280), 1 + (int64_t)rnd(7),
-		    1 + (uint32_t)rnd(m.hosts));
+		add_random(s, &m, now, 280, 7, 1);
 	mapped_off_drains(s, &m, now);
 
 	/* The clock moves: the horizon's new slots are drained too. */
@@ -361,8 +378,7 @@ test_add_round(int round)
 			    "", h);
 	s = store(name, n, list);
 	for (int i = 0, nr = 4 + (int)rnd(12); i < nr; i++)
-		add_one(s, &m, T0, 1 + (int64_t)rnd(200), 1 + (int64_t)rnd(40),
-		    1 + (uint32_t)rnd(n));
+		add_random(s, &m, T0, 200, 40, 1);
 	/* One reservation naming its hosts, one drain. */
 	for (uint32_t h = 0; h < n; h++)
 		if (rnd(2))
@@ -414,8 +430,7 @@ test_add_round(int round)
 	/* The hosts added are there to take, the drained one is not. */
 	m.drained[0] = 260;
 	for (int i = 0; i < 8; i++)
-		add_some(s, &m, T0, 1 + (int64_t)rnd(280), 1 + (int64_t)rnd(7),
-		    1 + (uint32_t)rnd(m.hosts), 0);
+		add_random(s, &m, T0, 280, 7, 0);
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	CHECK(ar_add_hosts(t, added, err) == EINVAL, "round %d: added twice",
 	    round);
@@ -477,9 +492,13 @@ main(int argc, char **argv)
 	for (int round = 0; round < rounds / 3; round++)
 		test_add_round(round);
 	printf("drains: %u granted (%u forced, displacing), %u refused; %u "
-	    "reservations displaced; hosts added: %u requests refused where "
-	    "an arrangement holds them\n", tally.drained, tally.forced,
-	    tally.refused, tally.displaced, cautious);
+	    "reservations displaced; %u drains displaced what an arrangement "
+	    "holds; hosts added: %u requests refused where an arrangement "
+	    "holds them\n", tally.drained, tally.forced, tally.refused,
+	    tally.displaced, tally.cautious, cautious);
+	/* The sweep's caution stays rare: at most one drain in 20. */
+	CHECK(tally.cautious * 20 <= (unsigned)rounds, "%u drains displaced "
+	    "what an arrangement holds", tally.cautious);
 	CHECK(tally.forced >= (unsigned)rounds / 10 && tally.refused >=
 	    (unsigned)rounds / 10 && tally.drained - tally.forced >=
 	    (unsigned)rounds / 10, "drains too tame");
