@@ -189,7 +189,8 @@ TEST_BINS = $(B)/tests/test_format $(B)/tests/test_lib $(B)/tests/test_price \
 	$(B)/tests/test_map $(B)/tests/test_modify $(B)/tests/test_hold \
 	$(B)/tests/test_reclaim \
 	$(B)/tests/test_report $(B)/tests/test_series $(B)/tests/test_kv \
-	$(B)/tests/test_schemes $(B)/tests/test_frames $(B)/tests/test_pools
+	$(B)/tests/test_schemes $(B)/tests/test_frames $(B)/tests/test_pools \
+	$(B)/tests/test_drain
 
 $(B)/tests/%: tests/%.c tests/helpers.h tests/check.h tests/suite.h $(B)/libar.a
 	@mkdir -p $(@D)
@@ -221,7 +222,7 @@ RESULTS = $(CURDIR)/.build/results
 # (--mem): test_lib's algorithms with the model's whole span, and
 # test_report only there.
 MEM_TESTS = test_lib test_modify test_hold test_reclaim test_series test_report \
-	test_pools
+	test_pools test_drain
 
 unit: $(TEST_BINS)
 	@mkdir -p .build
@@ -353,10 +354,11 @@ pg-test:
 # conformance test, the model test, the pools test and the end-to-end
 # suite.
 pg-suites: $(B)/tests/test_kv $(B)/tests/test_lib $(B)/tests/test_pools \
+		$(B)/tests/test_drain \
 		$(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
 	@mkdir -p .build
 	@for t in test_kv "test_lib --pg $$AR_TEST_PG" \
-	    "test_pools --pg $$AR_TEST_PG"; do \
+	    "test_pools --pg $$AR_TEST_PG" "test_drain --pg $$AR_TEST_PG"; do \
 		echo "== $(B)/tests/$${t%% *} on PostgreSQL"; \
 		$(B)/tests/$$t >$(B)/pg.log 2>&1; rc=$$?; \
 		grep -v '^ok ' $(B)/pg.log | tail -n 20; \

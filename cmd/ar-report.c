@@ -17,9 +17,12 @@
 #include "cmd.h"
 
 enum mode { LIST, ALL, FREE, INFO, CHECK, USAGE, DUMP, HOSTS };
+/* What --drain, --remove, --undrain and --add-hosts do to hosts. */
+enum drain_op { NO_DRAIN, DRAIN, REMOVE, UNDRAIN, ADD_HOSTS };
 enum {
 	OPT_FROM = 300, OPT_TO, OPT_WINDOW, OPT_BY, OPT_TABLE, OPT_SVG,
-	OPT_DUMP, OPT_LOAD, OPT_HOST_LIST
+	OPT_DUMP, OPT_LOAD, OPT_HOST_LIST, OPT_DRAIN, OPT_REMOVE, OPT_UNDRAIN,
+	OPT_FORCE, OPT_ADD_HOSTS
 };
 
 /* The reservations --list and --all print: those with every field the
@@ -46,6 +49,10 @@ struct opts {
 	const char *by;
 	int table;
 	const char *svg;        /* a file, or NULL */
+	enum drain_op op;
+	const char *drain;      /* --drain, --remove, --undrain: the hosts;
+				   --add-hosts: the file */
+	int force;              /* --force: cancel what a drain displaces */
 };
 
 static const struct option longopts[] = {
@@ -64,6 +71,11 @@ static const struct option longopts[] = {
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "load", no_argument, NULL, OPT_LOAD },
 	{ "host-list", no_argument, NULL, OPT_HOST_LIST },
+	{ "drain", required_argument, NULL, OPT_DRAIN },
+	{ "remove", required_argument, NULL, OPT_REMOVE },
+	{ "undrain", required_argument, NULL, OPT_UNDRAIN },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "add-hosts", required_argument, NULL, OPT_ADD_HOSTS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -93,10 +105,47 @@ option(struct ctx *x, int opt, const char *arg)
 		o->mode = HOSTS;
 	else if (opt == OPT_LOAD)
 		x->standalone = 1;
+	else if (opt == OPT_FORCE)
+		o->force = 1;
+	else if (opt == OPT_DRAIN || opt == OPT_REMOVE || opt == OPT_UNDRAIN ||
+	    opt == OPT_ADD_HOSTS) {
+		o->op = opt == OPT_DRAIN ? DRAIN : opt == OPT_REMOVE ?
+		    REMOVE : opt == OPT_UNDRAIN ? UNDRAIN : ADD_HOSTS;
+		o->drain = arg;
+		x->write = AR_WRITE;
+		x->store_wide = 1;
+	}
 	else if (opt != 0 && (p = strchr(modes, opt)) != NULL)
 		o->mode = m[p - modes];
 	else
 		return -1;
+	return 0;
+}
+
+/* --force goes with --drain or --remove, and these three alone. */
+static int
+options_end(struct ctx *x)
+{
+	struct opts *o = x->data;
+	int draining = o->op == DRAIN || o->op == REMOVE;
+
+	if (o->op != NO_DRAIN && (o->mode != LIST || o->to != NULL ||
+	    o->window != NULL || o->by != NULL || o->table || o->svg != NULL ||
+	    x->standalone)) {
+		fprintf(stderr, "%s: --drain, --remove, --undrain and "
+		    "--add-hosts go alone\n", x->cmd->name);
+		return -1;
+	}
+	if (o->force && !draining) {
+		fprintf(stderr, "%s: --force goes with --drain or --remove\n",
+		    x->cmd->name);
+		return -1;
+	}
+	if ((o->op == UNDRAIN || o->op == ADD_HOSTS) && o->from != NULL) {
+		fprintf(stderr, "%s: --from does not go with --%s\n",
+		    x->cmd->name, o->op == UNDRAIN ? "undrain" : "add-hosts");
+		return -1;
+	}
 	return 0;
 }
 
@@ -200,6 +249,38 @@ part_policy(ar_txn *t, uint32_t partition, struct ar_record *r)
  * any feature; or (each_host) every host, a record each, pool by pool,
  * with its partition and features.
  */
+/* The drains, for --info (a record each) and --host-list (each host's
+ * drain, if any: drained[i] its start, 0 if none). */
+struct drained {
+	struct out *o;
+	int64_t *from;          /* --host-list: per host, or NULL */
+	int *removed;
+};
+
+static int
+drained_one(const struct ar_drain *d, void *arg)
+{
+	struct drained *dr = arg;
+	struct ar_record *r = &dr->o->rec;
+	struct ctx *x = dr->o->x;
+
+	if (dr->from != NULL) {
+		for (uint32_t i = 0; i < d->nhosts; i++) {
+			dr->from[d->hosts[i]] = d->from;
+			dr->removed[d->hosts[i]] = d->removed;
+		}
+		return 0;
+	}
+	ar_record_clear(r);
+	if (cmd_set_hosts(x, r, "hosts", d->hosts, d->nhosts) != 0)
+		return ENOMEM;
+	if (ar_record_set(r, "status", d->removed ? "removed" :
+	    "drained") != 0 || ar_record_set_time(r, "from", d->from) != 0 ||
+	    ar_record_set_uint(r, "id", d->id) != 0 || cmd_print(x, r) != 0)
+		return ENOMEM;
+	return 0;
+}
+
 static int
 pools(struct out *o, ar_txn *t, int each_host)
 {
@@ -207,12 +288,25 @@ pools(struct out *o, ar_txn *t, int each_host)
 	const struct ar_pool *pl;
 	struct ar_record *r = &o->rec;
 	struct ar_hostlist h;
+	const struct ar_hostlist *all = NULL;
+	struct drained dr = { o, NULL, NULL };
 	char err[AR_ERRMAX], name[AR_HOSTNAME_MAX + 1];
+	uint32_t at;
 	size_t np, nk;
 	int rc, plain;
 
 	if ((rc = ar_layout(t, &parts, &np, &pl, &nk)) != 0)
 		return rc;
+	if (each_host && (all = cmd_hosts(o->x)) == NULL)
+		return AR_ECORRUPT;
+	if (each_host && ((dr.from = calloc(all->count,
+	    sizeof(*dr.from))) == NULL || (dr.removed = calloc(all->count,
+	    sizeof(*dr.removed))) == NULL || (rc = ar_drains(t, drained_one,
+	    &dr)) != 0)) {
+		free(dr.from);
+		free(dr.removed);
+		return rc != 0 ? rc : ENOMEM;
+	}
 	plain = np == 1 && nk == 1 && *pl[0].features == '\0';
 	if (plain && !each_host)
 		return 0;
@@ -242,22 +336,31 @@ pools(struct out *o, ar_txn *t, int each_host)
 			rc = AR_ECORRUPT;
 		for (uint32_t i = 0; rc == 0 && i < h.count; i++) {
 			ar_record_clear(r);
-			if (ar_record_set(r, "hosts", ar_hostlist_name(&h, i,
-			    name)) != 0 || ar_record_set(r, "partition",
-			    p->name) != 0 || (*pl[k].features &&
-			    ar_record_set(r, "features",
-			    pl[k].features) != 0) ||
+			if (ar_hostlist_find(all, ar_hostlist_name(&h, i,
+			    name), &at) != 0) {
+				rc = AR_ECORRUPT;
+				break;
+			}
+			if (ar_record_set(r, "hosts", name) != 0 ||
+			    ar_record_set(r, "partition", p->name) != 0 ||
+			    (*pl[k].features && ar_record_set(r, "features",
+			    pl[k].features) != 0) || (dr.from[at] != 0 &&
+			    ar_record_set_time(r, dr.removed[at] ? "removed" :
+			    "drained", dr.from[at]) != 0) ||
 			    cmd_print(o->x, r) != 0)
 				rc = ENOMEM;
 		}
 	}
 	ar_hostlist_free(&h);
+	free(dr.from);
+	free(dr.removed);
 	return rc;
 }
 
 static int
 info(struct out *o, ar_txn *t)
 {
+	struct drained dr = { o, NULL, NULL };
 	struct ar_info i;
 	struct ar_reclaim p;
 	struct ar_record *r = &o->rec;
@@ -284,7 +387,9 @@ info(struct out *o, ar_txn *t)
 		return ENOMEM;
 	if (cmd_print(o->x, r) != 0)
 		return ENOMEM;
-	return pools(o, t, 0);
+	if ((rc = pools(o, t, 0)) != 0)
+		return rc;
+	return ar_drains(t, drained_one, &dr);
 }
 
 
@@ -656,6 +761,203 @@ dumped(const struct ar_entry *e, void *arg)
 	return 0;
 }
 
+/* --drain, --remove and --undrain: the hosts, and what the library did. */
+struct drain_job {
+	struct ctx *x;
+	const struct opts *o;
+	uint32_t *idx;          /* the hosts as indexes in the store's list */
+	uint32_t n;
+	int64_t from;
+	struct ar_answer ans;
+	struct ar_resv *displaced;      /* as they are after the job */
+	size_t ndisplaced, dcap;
+};
+
+static int
+drain_txn(ar_txn *t, void *arg)
+{
+	struct drain_job *j = arg;
+	const uint64_t *ids;
+	size_t n;
+	int rc;
+
+	j->ndisplaced = 0;
+	if (j->o->op == UNDRAIN)
+		return ar_undrain(t, j->idx, j->n);
+	if ((rc = ar_drain(t, j->idx, j->n, j->from, (j->o->force ? AR_FORCE :
+	    0) | (j->o->op == REMOVE ? AR_DRAIN_REMOVE : 0), j->x->uid,
+	    &j->ans)) != 0)
+		return rc;
+	ar_displaced(t, &ids, &n);
+	if (array_room(&j->displaced, &j->dcap, n, sizeof(*j->displaced)) != 0)
+		return ENOMEM;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = ar_get(t, ids[i], &j->displaced[j->ndisplaced++]);
+	return rc;
+}
+
+/* What a drain did: its record, then one per reservation it displaced
+ * (cancelled with --force, else still granted); an exit status. */
+static int
+drain_emit(struct drain_job *j)
+{
+	struct ctx *x = j->x;
+	struct ar_record r;
+	const struct ar_answer *a = &j->ans;
+	int rc = 0, granted = a->status == AR_GRANTED;
+
+	ar_record_init(&r);
+	if (ar_record_set(&r, "hosts", j->o->drain) != 0 ||
+	    ar_record_set(&r, "status", j->o->op == UNDRAIN ? "undrained" :
+	    !granted ? "refused" : j->o->op == REMOVE ? "removed" :
+	    "drained") != 0 ||
+	    (j->o->op != UNDRAIN && (ar_record_set_time(&r, "from",
+	    a->start) != 0 || (granted && ar_record_set_uint(&r, "id",
+	    a->id) != 0) || (!granted && (ar_record_set(&r, "reason",
+	    ar_reason_name(a->reason)) != 0 || (a->conflict != 0 &&
+	    ar_record_set_uint(&r, "conflict", a->conflict) != 0))))) ||
+	    cmd_print(x, &r) != 0)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < j->ndisplaced; i++) {
+		ar_record_clear(&r);
+		if (cmd_resv(&r, &j->displaced[i]) != 0 ||
+		    ar_record_set(&r, "reason", "displaced") != 0 ||
+		    cmd_print(x, &r) != 0)
+			rc = -1;
+	}
+	ar_record_free(&r);
+	if (rc != 0) {
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return EXIT_STORE;
+	}
+	return granted || j->o->op == UNDRAIN ? 0 : EXIT_REFUSED;
+}
+
+/* --drain, --remove, --undrain: one write transaction. */
+static int
+drain(struct ctx *x, ar_store *s)
+{
+	const struct opts *o = x->data;
+	struct drain_job j = { .x = x, .o = o, .from = x->now };
+	const struct ar_hostlist *all;
+	struct ar_hostlist h;
+	const char *opt = o->op == DRAIN ? "drain" : o->op == REMOVE ?
+	    "remove" : "undrain";
+	char err[AR_ERRMAX];
+	int rc;
+
+	if (o->from != NULL && time_opt(x, "from", o->from, &j.from) != 0)
+		return EXIT_USAGE;
+	if ((all = cmd_hosts(x)) == NULL)
+		return EXIT_STORE;
+	ar_hostlist_init(&h);
+	/* No more than the store has: a short list may name millions. */
+	if ((rc = ar_hostlist_parse_max(o->drain, all->count, &h, err)) != 0 ||
+	    (j.idx = malloc(h.count * sizeof(*j.idx))) == NULL ||
+	    (rc = ar_hostlist_find_all(all, &h, j.idx, err)) != 0) {
+		if (rc == 0 || rc == -2)
+			snprintf(err, sizeof(err), "out of memory");
+		fprintf(stderr, "%s: option '--%s': %s\n", x->cmd->name, opt,
+		    err);
+		ar_hostlist_free(&h);
+		free(j.idx);
+		return rc == 0 || rc == -2 ? EXIT_STORE : EXIT_USAGE;
+	}
+	j.n = (uint32_t)h.count;
+	ar_hostlist_free(&h);
+	rc = ar_write(s, 0, x->now, drain_txn, &j);
+	if (rc == AR_ENOTFOUND || rc == AR_EPERM) {
+		fprintf(stderr, "%s: option '--%s': %s\n", x->cmd->name, opt,
+		    rc == AR_EPERM ? "a host is removed, for good" :
+		    "a host is not drained");
+		rc = EXIT_REFUSED;
+	} else
+		rc = rc != 0 ? cmd_store_error(x, rc) : drain_emit(&j);
+	free(j.idx);
+	free(j.displaced);
+	return rc;
+}
+
+/* --add-hosts: the description's text, and the store's hosts after. */
+struct add_job {
+	const char *text;
+	char err[AR_ERRMAX];
+	char *names;
+};
+
+static int
+add_txn(ar_txn *t, void *arg)
+{
+	struct add_job *j = arg;
+	const char *names;
+	int rc;
+
+	free(j->names);
+	j->names = NULL;
+	if ((rc = ar_add_hosts(t, j->text, j->err)) != 0 ||
+	    (rc = ar_hosts(t, &names)) != 0)
+		return rc;
+	return (j->names = strdup(names)) == NULL ? ENOMEM : 0;
+}
+
+/* --add-hosts: one write transaction; then a record of the hosts that
+ * joined and the nodes there are now.  An exit status. */
+static int
+add_hosts(struct ctx *x, ar_store *s)
+{
+	const struct opts *o = x->data;
+	const struct ar_hostlist *was = cmd_hosts(x);
+	struct add_job j = { NULL, "", NULL };
+	struct ar_hostlist now;
+	struct ar_record r;
+	char msg[AR_ERRMAX], name[AR_HOSTNAME_MAX + 1], *text, *list = NULL;
+	uint32_t *idx = NULL, at;
+	size_t n = 0, len = 0, cap = 0;
+	int rc;
+
+	if (was == NULL)
+		return EXIT_STORE;
+	if ((rc = cmd_read_text(x->cmd->name, "add-hosts", o->drain,
+	    &text)) != 0)
+		return rc;
+	j.text = text;
+	rc = ar_write(s, 0, x->now, add_txn, &j);
+	free(text);
+	if (rc == EINVAL) {
+		fprintf(stderr, "%s: %s: %s\n", x->cmd->name, o->drain, j.err);
+		free(j.names);
+		return EXIT_USAGE;
+	}
+	if (rc != 0) {
+		free(j.names);
+		return cmd_store_error(x, rc);
+	}
+	ar_hostlist_init(&now);
+	ar_record_init(&r);
+	rc = ar_hostlist_parse(j.names, &now, msg) != 0 ||
+	    (idx = malloc(now.count * sizeof(*idx))) == NULL;
+	for (uint32_t i = 0; rc == 0 && i < now.count; i++)
+		if (ar_hostlist_find(was, ar_hostlist_name(&now, i, name),
+		    &at) != 0)
+			idx[n++] = i;
+	if (rc == 0)
+		rc = ar_hostlist_format_subset(&now, idx, n, &list, &len,
+		    &cap) != 0 || ar_record_set(&r, "hosts", list) != 0 ||
+		    ar_record_set(&r, "status", "added") != 0 ||
+		    ar_record_set_uint(&r, "nodes", now.count) != 0 ||
+		    cmd_print(x, &r) != 0;
+	ar_record_free(&r);
+	ar_hostlist_free(&now);
+	free(list);
+	free(idx);
+	free(j.names);
+	if (rc != 0) {
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return EXIT_STORE;
+	}
+	return 0;
+}
+
 /* What the mode asks for, from one read transaction; an exit status. */
 static int
 show(struct ctx *x, struct item *items, size_t n)
@@ -732,7 +1034,15 @@ whole(struct ctx *x, ar_store *s)
 {
 	struct opts *op = x->data;
 
-	(void)s;
+	if (op->op != NO_DRAIN) {
+		if (x->argc == 0)
+			return op->op == ADD_HOSTS ? add_hosts(x, s) :
+			    drain(x, s);
+		fprintf(stderr, "%s: --%s takes no records\n", x->cmd->name,
+		    op->op == DRAIN ? "drain" : op->op == REMOVE ? "remove" :
+		    op->op == UNDRAIN ? "undrain" : "add-hosts");
+		return EXIT_USAGE;
+	}
 	if (x->argc == 0)
 		return show(x, NULL, 0);
 	if (op->mode != LIST && op->mode != ALL) {
@@ -896,10 +1206,14 @@ static const struct cmd report = {
 	.usage = "[-c | -i | [-a | -l] [--from time] [--to time] "
 	    "[key=value ...] | -f [--from time] [--to time] | "
 	    "-u [--from time] [--to time] [--window duration] [--by label] "
-	    "[--table] [--svg file] | --host-list | --dump | --load]",
+	    "[--table] [--svg file] | --host-list | --dump | --load | "
+	    "--drain hosts [--from time] [--force] | "
+	    "--remove hosts [--from time] [--force] | --undrain hosts | "
+	    "--add-hosts file]",
 	.shortopts = "acfilu",
 	.longopts = longopts,
 	.option = option,
+	.options_end = options_end,
 	.whole = whole,
 	.whole_reads = 1,
 	.standalone = load,

@@ -1268,24 +1268,17 @@ setgid_rules(const struct cmd *c, const struct ctx *x,
 	return -1;
 }
 
-/*
- * --hosts-from: the host description a store is created from, read
- * (with the caller's own rights: a creation has no others) and checked,
- * into v->cfg.layout; its number of hosts is the nodes.  0, or the exit
- * status after a message naming the line and the field.
- */
-static int
-read_description(const struct cmd *c, struct invocation *v)
+int
+cmd_read_text(const char *name, const char *opt, const char *path,
+    char **textp)
 {
-	FILE *f = strcmp(v->hosts_from, "-") == 0 ? stdin :
-	    fopen(v->hosts_from, "re");
-	char err[AR_ERRMAX], *text = NULL;
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
+	char *text = NULL;
 	size_t len = 0, cap = 0, n;
-	int rc;
 
 	if (f == NULL) {
-		fprintf(stderr, "%s: option '--hosts-from': %s: %s\n", c->name,
-		    v->hosts_from, strerror(errno));
+		fprintf(stderr, "%s: option '--%s': %s: %s\n", name, opt, path,
+		    strerror(errno));
 		return EXIT_USAGE;
 	}
 	do {
@@ -1293,7 +1286,7 @@ read_description(const struct cmd *c, struct invocation *v)
 			char *more = realloc(text, cap = 2 * cap + 4096 + 1);
 
 			if (more == NULL) {
-				fprintf(stderr, "%s: out of memory\n", c->name);
+				fprintf(stderr, "%s: out of memory\n", name);
 				free(text);
 				if (f != stdin)
 					fclose(f);
@@ -1306,11 +1299,31 @@ read_description(const struct cmd *c, struct invocation *v)
 	text[len] = '\0';
 	if (f != stdin)
 		fclose(f);
-	if (memchr(text, '\0', len) != NULL)
-		rc = (snprintf(err, sizeof(err), "a NUL byte"), EINVAL);
-	else
-		rc = ar_layout_check(text, &v->cfg.nodes, err);
-	if (rc != 0) {
+	if (memchr(text, '\0', len) != NULL) {
+		fprintf(stderr, "%s: %s: a NUL byte\n", name, path);
+		free(text);
+		return EXIT_USAGE;
+	}
+	*textp = text;
+	return 0;
+}
+
+/*
+ * --hosts-from: the host description a store is created from, read
+ * (with the caller's own rights: a creation has no others) and checked,
+ * into v->cfg.layout; its number of hosts is the nodes.  0, or the exit
+ * status after a message naming the line and the field.
+ */
+static int
+read_description(const struct cmd *c, struct invocation *v)
+{
+	char err[AR_ERRMAX], *text;
+	int rc;
+
+	if ((rc = cmd_read_text(c->name, "hosts-from", v->hosts_from,
+	    &text)) != 0)
+		return rc;
+	if ((rc = ar_layout_check(text, &v->cfg.nodes, err)) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", c->name, v->hosts_from,
 		    rc == EINVAL ? err : ar_strerror(rc));
 		free(text);

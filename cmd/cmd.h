@@ -298,6 +298,11 @@ const char *cmd_usage_by_name(enum ar_usage_by by);
 /* Print the output and messages made so far; -1 on a write error. */
 int cmd_flush(struct ctx *x);
 
+/* The whole of file path ("-": stdin), given to option opt of command
+ * name, as text in *textp (to be freed): 0, or the exit status after a
+ * message (a file that cannot be read, a NUL byte in it). */
+int cmd_read_text(const char *name, const char *opt, const char *path,
+    char **textp);
 /* Report a store error: "name: dir: msg"; returns EXIT_STORE. */
 int cmd_store_error(struct ctx *x, int rc);
 

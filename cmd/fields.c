@@ -83,8 +83,8 @@ const struct cmd_field cmd_fields[] = {
 	{ "value",      REPORT,                 REPORT, 0 },
 	{ "entries",    REPORT,                 REPORT, 0 },
 	{ "free",       0,                      ASK | REPORT, NUM },
-	{ "reason",     0,                      ASK | ADD | DEL | MAP, 0 },
-	{ "conflict",   0,                      ASK, NUM },
+	{ "reason",     0,                      ASK | ADD | DEL | MAP | REPORT, 0 },
+	{ "conflict",   0,                      ASK | REPORT, NUM },
 	{ "copy",       0,                      ADD, NUM },
 	{ "expires",    0,                      RESV, 0 },
 	{ "replayed",   0,                      ADD, 0 },
@@ -122,6 +122,9 @@ const struct cmd_field cmd_fields[] = {
 	{ "borrow",     0,                      REPORT, 0 },
 	/* ... and its partition's own limits (format 10) */
 	{ "limits",     0,                      REPORT, 0 },
+	/* --host-list's drained hosts */
+	{ "drained",    0,                      REPORT, 0 },
+	{ "removed",    0,                      REPORT, 0 },
 	/* --usage and --free; N is a class's number */
 	{ "from",       0,                      REPORT, 0 },
 	{ "to",         0,                      REPORT, 0 },

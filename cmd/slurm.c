@@ -106,6 +106,10 @@ struct sync {
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
 	size_t nparts, npools;
+	/* The drains' reservations, which are not exported: a drained host
+	 * is Slurm's to drain (scontrol update State=DRAIN). */
+	uint64_t *drains;
+	size_t ndrains, dcap;
 };
 
 static char *
@@ -367,6 +371,18 @@ want_pool(struct sync *y, struct want *w, uint32_t pool)
 	return 0;
 }
 
+static int
+drain_add(const struct ar_drain *d, void *arg)
+{
+	struct sync *y = arg;
+
+	if (array_room(&y->drains, &y->dcap, y->ndrains + 1,
+	    sizeof(*y->drains)) != 0)
+		return ENOMEM;
+	y->drains[y->ndrains++] = d->id;
+	return 0;
+}
+
 /* The plan, read in the transaction that maps it. */
 static int
 want_add(const struct ar_mapped *m, void *arg)
@@ -378,6 +394,9 @@ want_add(const struct ar_mapped *m, void *arg)
 
 	if (m->r.state != AR_GRANTED || m->nhosts == 0 || all == NULL)
 		return 0;
+	for (size_t i = 0; i < y->ndrains; i++)
+		if (y->drains[i] == m->r.id)
+			return 0;
 	if (y->o->lead > 0 && m->r.start >= y->now + y->o->lead)
 		return 0;       /* not yet: Slurm would idle the nodes */
 	if (m->r.end <= y->now + END_MARGIN)
@@ -425,7 +444,9 @@ plan_txn(ar_txn *t, void *arg)
 	int rc;
 
 	wants_free(y);
+	y->ndrains = 0;
 	if ((rc = ar_info(t, &i)) != 0 ||
+	    (rc = ar_drains(t, drain_add, y)) != 0 ||
 	    (rc = ar_layout(t, &y->parts, &y->nparts, &y->pools,
 	    &y->npools)) != 0 ||
 	    (rc = ar_map(t, 0, i.clock, i.clock + i.config.horizon, NULL, 0,
@@ -970,5 +991,6 @@ out:
 	free(y.op);
 	free(y.h);
 	free(y.w);
+	free(y.drains);
 	return status;
 }

@@ -1346,7 +1346,8 @@ int ar_hosts(ar_txn *t, const char **names);
  * order the list gives, when its own do not hold a request as early.
  * Pools are numbered from 0, the default partition's first, then each
  * partition's in the order the description names them; partitions are
- * the default first, then as named.
+ * the default first, then as named.  Pools and partitions that hosts
+ * added later make (ar_add_hosts) come after those, as they were added.
  */
 #define AR_POOLS_MAX 64         /* pools, and partitions, in a store */
 
@@ -1382,6 +1383,89 @@ int ar_layout(ar_txn *t, const struct ar_partition **parts, size_t *nparts,
  * partition or from itself, more than AR_POOLS_MAX pools; ENOMEM.
  */
 int ar_layout_check(const char *text, uint32_t *nodes, char *err);
+
+/*
+ * Drains (format 10): hosts taken out of service from a time on.  A
+ * drain is maintenance that wins (see ar_displaced) on the hosts of one
+ * pool, from its start through the end of the horizon, kept there as
+ * the clock moves (every write transaction stretches it as it begins),
+ * so that no request is granted those hosts from its start on.
+ *
+ * ar_drain drains hosts[0 .. n) (indexes in the store's host list,
+ * increasing) from the first slot at or after from and the clock: one
+ * drain per pool they are of, all or none, in t.  What has not started
+ * and does not name its hosts is moved to other hosts of its pool,
+ * keeping its times, where the plan maps so; the rest is displaced:
+ * without AR_FORCE in flags the drain is refused (AR_R_DISPLACED, and
+ * ans->conflict the first displaced) and nothing changes, with it they
+ * are cancelled.  A started or host-named reservation on them past the
+ * start refuses it (AR_R_HOSTS, ans->conflict it), as does a drain
+ * there already; a start past the horizon is AR_R_HORIZON.
+ * ar_displaced then tells every reservation it displaced (or would
+ * have).  With AR_DRAIN_REMOVE the hosts are removed: drained for good,
+ * ar_undrain refuses them.  A drain's reservation is changed by
+ * ar_undrain only: ar_cancel, ar_modify, ar_confirm and use reports
+ * refuse it, AR_EPERM, whoever asks.  ans tells the first drain's id, its start
+ * and end.  Errors: EINVAL (no hosts, out of range or out of order,
+ * other flags), EACCES (read transaction), AR_ECORRUPT, AR_EFULL,
+ * ENOMEM, AR_ESERVER, the backend's codes.
+ */
+#define AR_DRAIN_REMOVE 0x100   /* ar_drain: a removal, not to be undone */
+
+int ar_drain(ar_txn *t, const uint32_t *hosts, uint32_t n, int64_t from,
+    unsigned flags, uint32_t who, struct ar_answer *ans);
+
+/*
+ * Give back hosts[0 .. n) (as ar_drain takes them), every one drained:
+ * each drain holding some of them ends (cancelled, as ar_cancel cancels
+ * it, at the clock if it started) and its other hosts stay drained, by
+ * a drain of their own from the same start (or the clock's next slot).
+ * Errors: EINVAL (no hosts, out of range or out of order),
+ * AR_ENOTFOUND (a host that is not drained), AR_EPERM (a host removed),
+ * EACCES (read transaction), AR_ECORRUPT, AR_EFULL, ENOMEM, AR_ESERVER,
+ * the backend's codes; nothing changes on an error.
+ */
+int ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n);
+
+/*
+ * Hosts added: text is lines of a host description (see ar_layout) that
+ * give hosts only, each new to the store (no policy: default= and
+ * borrow= are refused).  They join at once: the nodes grow by them,
+ * a host of a partition and feature set the store has joins that pool,
+ * any other makes a new pool, numbered after those the store has, of
+ * its partition (a new partition borrows from none).  Nothing granted
+ * changes: the store's host list is still sorted (host i the i-th of
+ * it), so the host indexes kept in the plan and its history are
+ * renumbered in t; pool numbers stay.  A store created without a
+ * description gets one when a line names a partition other than
+ * "default" or features.  Errors: EINVAL (with a message naming the
+ * line and the field in err, AR_ERRMAX bytes: as ar_layout_check says,
+ * and a host the store has, a line setting a policy), EACCES (read
+ * transaction), AR_ECORRUPT, AR_EFULL, ENOMEM, AR_ESERVER, the
+ * backend's codes.
+ */
+int ar_add_hosts(ar_txn *t, const char *text, char *err);
+
+/* A drain as ar_drains tells it. */
+struct ar_drain {
+	uint64_t id;            /* its reservation (AR_RESV_MAINT) */
+	int64_t from;           /* drained from */
+	int64_t until;          /* the end of the horizon it was last
+				   stretched to */
+	int removed;            /* AR_DRAIN_REMOVE */
+	uint32_t pool;          /* the pool its hosts are of */
+	const uint32_t *hosts;  /* its hosts, increasing, valid in fn */
+	uint32_t nhosts;
+};
+
+/*
+ * Call fn on every drain of the store, in the order they were made; a
+ * value other than 0 from fn ends the walk and is returned.  Errors:
+ * AR_ECORRUPT (a drain whose reservation is missing or not live),
+ * ENOMEM, AR_ESERVER, the backend's codes, fn's.
+ */
+int ar_drains(ar_txn *t, int (*fn)(const struct ar_drain *, void *),
+    void *arg);
 
 /* How ar_map found a reservation's hosts, against what it told last. */
 enum ar_map_status {

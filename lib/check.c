@@ -1147,6 +1147,40 @@ check_mapping(struct checker *c)
 	    "reservations");
 }
 
+/* Invariant 14 (format 10): every drain is maintenance that reaches the
+ * end of the horizon as the last writer's clock had it. */
+static int
+check_drain(const struct ar_drain *d, void *arg)
+{
+	struct checker *c = arg;
+	ar_txn *t = c->t;
+	struct ar_resv r;
+	int64_t end = (t->kept / t->m.slot + t->m.horizon) * t->m.slot;
+	int rc;
+
+	if ((rc = resv_get(t, d->id, &r)) != 0)
+		return rc;
+	if (!(r.resv_flags & AR_RESV_MAINT))
+		violation(c, "drain %" PRIu64 " is not maintenance", d->id);
+	if (d->until != end)
+		violation(c, "drain %" PRIu64 " ends at slot %" PRId64 ", not "
+		    "at the end of the horizon, slot %" PRId64, d->id,
+		    d->until / t->m.slot, end / t->m.slot);
+	return 0;
+}
+
+static int
+check_drains(struct checker *c)
+{
+	int rc = ar_drains(c->t, check_drain, c);
+
+	if (rc == AR_ECORRUPT) {
+		violation(c, "a drain names no live reservation of named hosts");
+		rc = 0;
+	}
+	return rc;
+}
+
 int
 ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
     uint64_t *bad)
@@ -1208,6 +1242,8 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 		rc = check_tracked(&c);
 	if (rc == 0)
 		rc = check_mapping(&c);
+	if (rc == 0)
+		rc = check_drains(&c);
 out:
 	for (uint32_t i = 2; i <= t->pr.n; i++)
 		free(c.limit[i]);

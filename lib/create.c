@@ -255,8 +255,9 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
  * the word format 7 and 8 wrote 0 after its account's length, is that
  * pool.  Format 10 adds nothing to rewrite either: no older store has
  * the key `partitions` in `pricing`, so no partition has a policy of
- * its own.  *from is the format found; one that is current is left
- * alone.
+ * its own; it has no drains (the key "drains" in `meta`), and its
+ * layout, if any, lists its pools in their order.  *from is the format
+ * found; one that is current is left alone.
  */
 static int
 upgrade_txn(ar_store *s, unsigned flags, int *from)

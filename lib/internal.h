@@ -35,8 +35,8 @@
  *    moves (flex.c), series (series.c), split requests booked in
  *    pieces (split.c), ar_add and its client keys
  *    (add.c), changes (modify.c), the longest job and how far a
- *    reservation grows (longest.c).  Within the floor a file calls only
- *    those named before it.
+ *    reservation grows (longest.c), hosts drained (drain.c).  Within
+ *    the floor a file calls only those named before it.
  * 5. Reports: the price classes as set and updated from the demand
  *    log (pricing.c, with EMSR in price.c), usage and forgetting
  *    history (report.c), the invariant check (check.c), the free time
@@ -564,8 +564,21 @@ uint64_t key_id(const struct kv_val *v, size_t i);
 int key_put(ar_txn *t, uint32_t owner, const char *key, uint32_t jobs,
     const struct ar_placed *granted, size_t n);
 /* Reservation id into r if it is live and who (0: root) may change it:
- * EACCES (a read transaction), AR_ENOTFOUND, AR_EPERM, AR_EDONE. */
+ * EACCES (a read transaction), AR_ENOTFOUND, AR_EPERM (also a drain's,
+ * whoever asks), AR_EDONE. */
 int resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r);
+/* The drains (format 10, drain.c): an entry of the value under the key
+ * "drains" in `meta`, in the machine's byte order. */
+struct disk_drain {
+	uint64_t id;            /* its reservation */
+	uint32_t flags;         /* DRAIN_REMOVED */
+	uint32_t spare;         /* 0 */
+};
+#define DRAIN_REMOVED 0x1       /* a removal: never undrained */
+/* The store's drains, copied into *d (to be freed), *n of them. */
+int drains_read(ar_txn *t, struct disk_drain **d, size_t *n);
+/* Make d[0 .. n) the store's drains; none: no key. */
+int drains_write(ar_txn *t, const struct disk_drain *d, size_t n);
 /* Take live reservation r out of the rings' future and the indexes,
  * and write it with state, changed at changed. */
 int retire(ar_txn *t, struct ar_resv *r, enum ar_status state,
@@ -603,6 +616,12 @@ int unused_clear(ar_txn *t);
 /* Parse a host description into l: EINVAL with a message naming the
  * line and the field in err, ENOMEM. */
 int layout_parse(const char *text, struct layout *l, char *err);
+/* The same for a store's canonical text, stored, with the lines of
+ * hosts added (ar_add_hosts) after it: its pools keep their numbers,
+ * new ones follow; lines of text that set a policy, or hosts the store
+ * has, are EINVAL, the message naming text's line. */
+int layout_extend(const char *stored, const char *text, struct layout *l,
+    char *err);
 void layout_free(struct layout *l);
 /* Keep a description's canonical text in the store. */
 int layout_put(struct kv_txn *txn, const char *text);
@@ -906,6 +925,9 @@ int map_kept(ar_txn *t, uint64_t id, int *yes);
 int map_forget(ar_txn *t, uint64_t id);
 /* Drop the pins of reservations that ended by the clock. */
 int map_prune(ar_txn *t);
+/* Hosts added (ar_add_hosts): every host index kept in `pins`, `map`
+ * and `exported`, host i becoming to[i] (increasing). */
+int map_renumber(ar_txn *t, const uint32_t *to);
 
 /* track.c */
 /* The idle ring of pool p would have ring id IDLE_RING + p: only pool 0
@@ -947,6 +969,11 @@ int track_drop(ar_txn *t, uint64_t id);
 int track_idled(ar_txn *t, int *ok);
 /* Forget every tracked host and explicit use, and the idle they made. */
 int track_reset(ar_txn *t);
+/* Reservation id, which holds its hosts from before end, now holds them
+ * to slot to (a drain stretched, drain.c): its uses and its hosts'
+ * untils follow, or, if they are not its own up to end, the tracking is
+ * dropped (track_reset), to be built again. */
+int track_stretch(ar_txn *t, uint64_t id, int64_t end, int64_t to);
 /* Track again from a mapping of the whole plan, u[0..n). */
 int track_build(ar_txn *t, const struct track_use *u, size_t n);
 /* The tracked hosts whose until is after the clock, by host; *hosts is
@@ -1117,6 +1144,11 @@ int admit_split(ar_txn *t, const struct ar_request *rq,
  * the whole request, changed to rq (ar_modify). */
 int modify_split(ar_txn *t, const struct ar_resv *was, uint32_t who,
     const struct ar_request *rq, struct ar_answer *ans);
+
+/* drain.c */
+/* Stretch every drain to the end of the horizon (ar_txn_begin, for a
+ * writer, before anything is admitted). */
+int drains_extend(ar_txn *t);
 
 /* --- 5. reports ------------------------------------------------------- */
 

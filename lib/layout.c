@@ -398,9 +398,11 @@ layout_line(struct layout *l, struct line *ln, char **all, size_t *len,
 }
 
 /* After the lines: every partition has hosts, borrows from partitions
- * there are; the default's pools come first; the hosts are indexes. */
+ * there are; the default's pools come first, unless keep (a store's
+ * text, whose pools are numbered as its lines are); the hosts are
+ * indexes. */
 static int
-layout_finish(struct layout *l, const char *all, char *err)
+layout_finish(struct layout *l, const char *all, int keep, char *err)
 {
 	struct ar_hostlist h, sub;
 	struct layout_pool *sorted;
@@ -446,10 +448,10 @@ layout_finish(struct layout *l, const char *all, char *err)
 	}
 	/* The default first, the others as they came. */
 	if (dflt != 0) {
-		struct layout_part keep = l->part[dflt];
+		struct layout_part first = l->part[dflt];
 
 		memmove(&l->part[1], &l->part[0], dflt * sizeof(*l->part));
-		l->part[0] = keep;
+		l->part[0] = first;
 		for (size_t k = 0; k < l->npools; k++)
 			l->pool[k].partition = l->pool[k].partition == dflt ?
 			    0 : l->pool[k].partition + (l->pool[k].partition <
@@ -462,14 +464,16 @@ layout_finish(struct layout *l, const char *all, char *err)
 			}
 	}
 	l->part[0].deflt = 1;
-	if ((sorted = malloc(l->npools * sizeof(*sorted))) == NULL)
-		return ENOMEM;
-	for (uint32_t i = 0; i < l->nparts; i++)
-		for (size_t k = 0; k < l->npools; k++)
-			if (l->pool[k].partition == i)
-				sorted[n++] = l->pool[k];
-	free(l->pool);
-	l->pool = sorted;
+	if (!keep) {
+		if ((sorted = malloc(l->npools * sizeof(*sorted))) == NULL)
+			return ENOMEM;
+		for (uint32_t i = 0; i < l->nparts; i++)
+			for (size_t k = 0; k < l->npools; k++)
+				if (l->pool[k].partition == i)
+					sorted[n++] = l->pool[k];
+		free(l->pool);
+		l->pool = sorted;
+	}
 	/* Each pool's hosts as indexes in the store's list. */
 	ar_hostlist_init(&h);
 	ar_hostlist_init(&sub);
@@ -572,15 +576,15 @@ layout_public(struct layout *l)
 	return 0;
 }
 
-int
-layout_parse(const char *text, struct layout *l, char *err)
+/* The lines of text into l, numbered from 1; added: lines of hosts
+ * added to a store, which set no partition's policy. */
+static int
+layout_lines(struct layout *l, const char *text, int added, char **all,
+    size_t *len, int *has_default, char *err)
 {
-	char *copy, *s, *next, *all = NULL;
-	size_t len = 0;
-	int rc = 0, no = 0, has_default = 0;
+	char *copy, *s, *next;
+	int rc = 0, no = 0;
 
-	memset(l, 0, sizeof(*l));
-	snprintf(err, AR_ERRMAX, "no hosts");
 	if ((copy = strdup(text)) == NULL)
 		return ENOMEM;
 	for (s = copy; s != NULL && rc == 0; s = next) {
@@ -594,23 +598,64 @@ layout_parse(const char *text, struct layout *l, char *err)
 			continue;
 		memset(&ln, 0, sizeof(ln));
 		ln.no = no;
-		if ((rc = line_fields(s, &ln, err)) == 0)
-			rc = layout_line(l, &ln, &all, &len, &has_default,
-			    err);
+		if ((rc = line_fields(s, &ln, err)) != 0)
+			break;
+		if (added && (ln.hosts == NULL || ln.deflt != NULL ||
+		    ln.borrow != NULL)) {
+			snprintf(err, AR_ERRMAX, "line %d: field '%s': hosts "
+			    "added set no partition's policy", no,
+			    ln.hosts == NULL ? "hosts" : ln.deflt != NULL ?
+			    "default" : "borrow");
+			rc = EINVAL;
+		} else
+			rc = layout_line(l, &ln, all, len, has_default, err);
 	}
+	free(copy);
+	return rc;
+}
+
+/* A store's text (stored, or NULL) and the lines of text after it into
+ * l, the pools numbered as they come if keep. */
+static int
+layout_build(const char *stored, const char *text, int keep,
+    struct layout *l, char *err)
+{
+	char *all = NULL;
+	size_t len = 0;
+	int rc = 0, has_default = 0;
+
+	memset(l, 0, sizeof(*l));
+	snprintf(err, AR_ERRMAX, "no hosts");
+	if (stored != NULL)
+		rc = layout_lines(l, stored, 0, &all, &len, &has_default, err);
+	if (rc == 0 && text != NULL)
+		rc = layout_lines(l, text, stored != NULL, &all, &len,
+		    &has_default, err);
 	if (rc == 0 && l->npools == 0)
 		rc = EINVAL;
 	if (rc == 0)
-		rc = layout_finish(l, all, err);
+		rc = layout_finish(l, all, keep, err);
 	if (rc == 0 && (rc = layout_canon(l)) == 0)
 		rc = layout_public(l);
 	free(all);
-	free(copy);
 	if (rc == ENOMEM)
 		snprintf(err, AR_ERRMAX, "out of memory");
 	if (rc != 0)
 		layout_free(l);
 	return rc;
+}
+
+int
+layout_parse(const char *text, struct layout *l, char *err)
+{
+	return layout_build(NULL, text, 0, l, err);
+}
+
+int
+layout_extend(const char *stored, const char *text, struct layout *l,
+    char *err)
+{
+	return layout_build(stored, text, 1, l, err);
 }
 
 int
@@ -669,7 +714,8 @@ layout_load(ar_txn *t)
 		t->lay_shared = 1;
 		return 0;
 	}
-	if ((rc = layout_parse(text, &t->lay, err)) != 0)
+	/* Its pools numbered as its lines are (hosts added later, later). */
+	if ((rc = layout_build(text, NULL, 1, &t->lay, err)) != 0)
 		return rc == EINVAL ? AR_ECORRUPT : rc;
 	if (t->lay.nodes != t->m.nodes)
 		return AR_ECORRUPT;

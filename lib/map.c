@@ -353,6 +353,129 @@ map_pin_decode(const ar_txn *t, const struct kv_val *v, struct hostset *s)
 	    sizeof(struct run)), t->m.nodes);
 }
 
+/* The entries of a table, copied before any is rewritten. */
+struct copies {
+	struct kv_val *k, *v;
+	size_t n, cap;
+};
+
+static int
+copy_entry(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct copies *c = arg;
+	struct kv_val *grown;
+
+	(void)cur;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		if ((grown = realloc(c->k, c->cap * sizeof(*grown))) == NULL)
+			return ENOMEM;
+		c->k = grown;
+		if ((grown = realloc(c->v, c->cap * sizeof(*grown))) == NULL)
+			return ENOMEM;
+		c->v = grown;
+	}
+	c->k[c->n].data = c->v[c->n].data = NULL;
+	if ((c->k[c->n].data = malloc(k->size + 1)) == NULL ||
+	    (c->v[c->n].data = malloc(v->size + 1)) == NULL) {
+		free(c->k[c->n].data);
+		return ENOMEM;
+	}
+	memcpy(c->k[c->n].data, k->data, k->size);
+	memcpy(c->v[c->n].data, v->data, v->size);
+	c->k[c->n].size = k->size;
+	c->v[c->n++].size = v->size;
+	return 0;
+}
+
+/* Set s's hosts through to[] (increasing), in place, by way of tmp. */
+static int
+renumbered(struct hostset *s, const uint32_t *to, struct hostset *tmp)
+{
+	int rc = 0;
+
+	tmp->n = 0;
+	for (size_t i = 0; i < s->n && rc == 0; i++)
+		for (uint32_t j = 0; j < s->r[i].count && rc == 0; j++) {
+			uint32_t h = to[s->r[i].first + j];
+
+			if (tmp->n > 0 && tmp->r[tmp->n - 1].first +
+			    tmp->r[tmp->n - 1].count == h)
+				tmp->r[tmp->n - 1].count++;
+			else
+				rc = hostset_append(tmp, h, 1);
+		}
+	if (rc == 0)
+		hostset_swap(s, tmp);
+	return rc;
+}
+
+int
+map_renumber(ar_txn *t, const uint32_t *to)
+{
+	static const enum kv_table tables[] = { KV_PINS, KV_MAP, KV_EXPORTED };
+	struct hostset hosts = { 0 }, told = { 0 }, tmp = { 0 };
+	struct copies c = { 0 };
+	struct disk_map d;
+	unsigned char *buf = NULL;
+	size_t cap = 0, size;
+	int rc = 0;
+
+	for (size_t ti = 0; ti < 3 && rc == 0; ti++) {
+		int pin = tables[ti] == KV_PINS;
+
+		c.n = 0;
+		if ((rc = kv_walk(t->txn, tables[ti], NULL, copy_entry,
+		    &c)) != 0)
+			break;
+		for (size_t i = 0; i < c.n && rc == 0; i++) {
+			if ((rc = pin ? map_pin_decode(t, &c.v[i], &hosts) :
+			    map_entry_decode(t, &c.v[i], &d, &hosts,
+			    &told)) != 0 ||
+			    (rc = renumbered(&hosts, to, &tmp)) != 0 ||
+			    (rc = renumbered(&told, to, &tmp)) != 0)
+				break;
+			size = (pin ? 0 : sizeof(d)) + (hosts.n + told.n) *
+			    sizeof(struct run);
+			if (size > cap) {
+				free(buf);
+				if ((buf = malloc(cap = size)) == NULL) {
+					rc = ENOMEM;
+					break;
+				}
+			}
+			if (!pin) {
+				d.runs = (uint32_t)hosts.n;
+				if (d.printed != MAP_UNTOLD)
+					d.printed = (uint32_t)told.n;
+				memcpy(buf, &d, sizeof(d));
+			}
+			memcpy(buf + (pin ? 0 : sizeof(d)), hosts.r,
+			    hosts.n * sizeof(struct run));
+			if (told.n > 0)
+				memcpy(buf + sizeof(d) + hosts.n *
+				    sizeof(struct run), told.r,
+				    told.n * sizeof(struct run));
+			told.n = 0;
+			txn_wrote(t);
+			rc = kv_put(t->txn, tables[ti], &c.k[i],
+			    &(struct kv_val){ size, buf }, 0);
+		}
+		for (size_t i = 0; i < c.n; i++) {
+			free(c.k[i].data);
+			free(c.v[i].data);
+		}
+	}
+	free(c.k);
+	free(c.v);
+	free(buf);
+	hostset_free(&hosts);
+	hostset_free(&told);
+	hostset_free(&tmp);
+	return rc;
+}
+
 /* Reservation r's pinned hosts into s. */
 static int
 pin_get(ar_txn *t, const struct ar_resv *r, struct hostset *s)

@@ -631,9 +631,47 @@ retire_from(ar_txn *t, struct ar_resv *r, int64_t from, enum ar_status state,
 	return retire_at(t, r, from, 1, state, changed);
 }
 
+static const struct kv_val drains_key = { 6, "drains" };
+
+int
+drains_read(ar_txn *t, struct disk_drain **d, size_t *n)
+{
+	struct kv_val v;
+	int rc;
+
+	*d = NULL;
+	*n = 0;
+	if ((rc = kv_get(t->txn, KV_META, &drains_key, &v)) != 0)
+		return rc == KV_NOTFOUND ? 0 : rc;
+	if (v.size % sizeof(**d) != 0)
+		return AR_ECORRUPT;
+	if (v.size == 0)
+		return 0;
+	if ((*d = malloc(v.size)) == NULL)
+		return ENOMEM;
+	memcpy(*d, v.data, v.size);
+	*n = v.size / sizeof(**d);
+	return 0;
+}
+
+int
+drains_write(ar_txn *t, const struct disk_drain *d, size_t n)
+{
+	struct kv_val v = { n * sizeof(*d), (void *)d };
+	int rc;
+
+	txn_wrote(t);
+	if (n > 0)
+		return kv_put(t->txn, KV_META, &drains_key, &v, 0);
+	rc = kv_del(t->txn, KV_META, &drains_key, NULL);
+	return rc == KV_NOTFOUND ? 0 : rc;
+}
+
 int
 resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 {
+	struct disk_drain *d;
+	size_t n;
 	int rc;
 
 	if (!t->write)
@@ -643,5 +681,16 @@ resv_owned(ar_txn *t, uint64_t id, uint32_t who, struct ar_resv *r)
 	who = txn_who(t, who);
 	if (who != 0 && who != r->owner)
 		return AR_EPERM;
-	return r->state == AR_GRANTED ? 0 : AR_EDONE;
+	if (r->state != AR_GRANTED)
+		return AR_EDONE;
+	/* A drain's reservation is ar_drain's and ar_undrain's only. */
+	if (!r->named || !(r->resv_flags & AR_RESV_MAINT))
+		return 0;
+	if ((rc = drains_read(t, &d, &n)) != 0)
+		return rc;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (d[i].id == id)
+			rc = AR_EPERM;
+	free(d);
+	return rc;
 }

@@ -193,6 +193,74 @@ out:
 	return rc;
 }
 
+int
+track_stretch(ar_txn *t, uint64_t id, int64_t end, int64_t to)
+{
+	unsigned char key[16], ik[8], *buf;
+	struct kv_val k = { 8, key }, idk = { 8, ik }, v;
+	struct explicit_head hd;
+	struct hostset ex = { 0 };
+	struct use us;
+	int64_t until;
+	int rc, built;
+
+	if ((rc = track_built(t, &built)) != 0 || !built)
+		return rc;
+	key_u64(ik, id);
+	if ((rc = kv_get(t->txn, KV_EXPLICIT, &idk, &v)) != 0 &&
+	    rc != KV_NOTFOUND)
+		return rc;
+	/* Its hosts not tracked as its own up to its end: built again. */
+	if (rc == KV_NOTFOUND || v.size <= sizeof(hd) ||
+	    (memcpy(&hd, v.data, sizeof(hd)), hd.end != end) ||
+	    (rc = track_explicit(t, id, hd.start, hd.end, &ex)) != 0 ||
+	    ex.n == 0)
+		goto reset;
+	for (size_t i = 0; i < ex.n; i++)
+		for (uint32_t h = ex.r[i].first; h < ex.r[i].first +
+		    ex.r[i].count; h++) {
+			use_key(key, h, 0);
+			if (kv_get(t->txn, KV_TRACKED, &k, &v) != 0 ||
+			    v.size != sizeof(until) ||
+			    (memcpy(&until, v.data, sizeof(until)),
+			    until != end))
+				goto reset;
+		}
+	/* Its hosts stay out of the pool, held by it, to its new end: the
+	 * idle ring does not change. */
+	txn_wrote(t);
+	for (size_t i = 0; i < ex.n && rc == 0; i++)
+		for (uint32_t h = ex.r[i].first; rc == 0 && h <
+		    ex.r[i].first + ex.r[i].count; h++) {
+			use_key(key, h, 0);
+			k.size = 8;
+			v = (struct kv_val){ sizeof(to), &to };
+			if ((rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0)) != 0)
+				break;
+			use_key(key, h, hd.start);
+			k.size = 16;
+			us = (struct use){ to, id };
+			v = (struct kv_val){ sizeof(us), &us };
+			rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0);
+		}
+	hd.end = to;
+	v.size = sizeof(hd) + ex.n * sizeof(struct run);
+	if (rc == 0 && (buf = malloc(v.size)) == NULL)
+		rc = ENOMEM;
+	if (rc == 0) {
+		memcpy(buf, &hd, sizeof(hd));
+		memcpy(buf + sizeof(hd), ex.r, ex.n * sizeof(struct run));
+		v.data = buf;
+		rc = kv_put(t->txn, KV_EXPLICIT, &idk, &v, 0);
+		free(buf);
+	}
+	hostset_free(&ex);
+	return rc;
+reset:
+	hostset_free(&ex);
+	return rc != 0 ? rc : track_reset(t);
+}
+
 /*
  * A walk over `tracked`: for each tracked host, the stretches of
  * [clock, until) its uses leave idle, each to fn; every entry deleted

@@ -61,7 +61,7 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	    (rc = classes_begin(t)) != 0 || (rc = layout_begin(t)) != 0 ||
 	    (rc = part_begin(t)) != 0 || (rc = unused_begin(t)) != 0 ||
 	    (write && ((rc = holds_expire(t)) != 0 ||
-	    (rc = reclaim_due(t)) != 0)))
+	    (rc = reclaim_due(t)) != 0 || (rc = drains_extend(t)) != 0)))
 		goto fail;
 	*tp = t;
 	return 0;

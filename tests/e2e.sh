@@ -104,7 +104,7 @@ usage_of() {
 	ar-add) tail='[-cmenpf] [key=value ...]' ;;
 	ar-del) tail='[-pq] [--forget time] [key=value ...]' ;;
 	ar-suggest) tail='[-l limit] [-k count] [--fit first | best | worst] [--longest | --extend [--move]] [key=value ...] | --frames [--from time] [--to time]' ;;
-	ar-report) tail='[-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --host-list | --dump | --load]' ;;
+	ar-report) tail='[-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --host-list | --dump | --load | --drain hosts [--from time] [--force] | --remove hosts [--from time] [--force] | --undrain hosts | --add-hosts file]' ;;
 	ar-map) tail='[--first-fit] [-p | --slurm [--apply | --diff] [--lead duration] [--prefix name] [--scontrol program] | --svg file] [--from time] [--to time] [key=value ...]' ;;
 	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [--reclaim duration | no | store] [--partition name] [key=value ...]' ;;
 	*) tail='[key=value ...]' ;;

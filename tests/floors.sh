@@ -19,7 +19,7 @@ FLOORS='
 1 kv array times where store lmdb/* pg/* mem/*
 2 ring slots resv classes unused demand hostset hostlist layout partpolicy
 3 track map
-4 mold slices search savepoint added hold cancel reclaim flex series split add modify longest
+4 mold slices search savepoint added hold cancel reclaim flex series split add modify longest drain
 5 pricing price report check frames
 6 txn create
 '

@@ -81,7 +81,7 @@ usage: ar-report [-jV] [-s store] [--now time] [--wait duration] [--upgrade]
                  [--create [--nodes n | --hosts list | --hosts-from file]
                    [--slot duration] [--horizon duration] [--max-size mib]
                    [--group group] [--owners uid | role]] [--simulated]
-                 [-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --host-list | --dump | --load]
+                 [-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --host-list | --dump | --load | --drain hosts [--from time] [--force] | --remove hosts [--from time] [--force] | --undrain hosts | --add-hosts file]
 EOF
 run test -e "$AR_STORE"
 expect_exit 1

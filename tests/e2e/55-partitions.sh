@@ -174,7 +174,7 @@ expect_exit 3
 expect_err "ar-report: $AR_STORE: a store with another configuration exists there: nodes 3 there, not 4"
 expect_check
 
-begin 'partitions: a format 8 store upgrades to 9, all its hosts one partition'
+begin 'partitions: a format 8 store upgrades to 10, all its hosts one partition'
 mkstore --nodes 3
 run ar-add start=+1h duration=1h nodes=2
 set_format 8
