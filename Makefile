@@ -484,14 +484,19 @@ fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%) fuzz-fast
 	@sh fuzz/campaign.sh $(B)/fuzz-fast $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS) \
 		$(FUZZ_JOBS) $(FUZZ_QUEUE)
 
+# Each part's wall time is told as it ends (.build/check-times), so that
+# what makes check long is known without timing it again.
+CHECK_PARTS = all test bench-quick pg-test san fuzz-short
+
 check: deps
-	@mkdir -p .build && rm -f $(RESULTS)
-	$(MAKE) all
-	$(MAKE) test
-	$(MAKE) bench-quick
-	$(MAKE) pg-test
-	$(MAKE) san
-	$(MAKE) fuzz-short
+	@mkdir -p .build && rm -f $(RESULTS) .build/check-times
+	@for part in $(CHECK_PARTS); do \
+		t0=$$(date +%s); \
+		$(MAKE) $$part || exit 1; \
+		echo "make $$part: $$(( $$(date +%s) - t0 )) s" | \
+			tee -a .build/check-times; \
+	done
+	@cat .build/check-times
 	@awk '{ p += $$1; f += $$3 } END { print p " passed, " f " failed" }' $(RESULTS)
 
 # --- demo and bench ------------------------------------------------------
