@@ -653,11 +653,12 @@ admit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 
 /*
  * With pins in the plan and the tracking built: does every reservation
- * the last admission granted or moved fit with the tracked hosts' idle
- * time counted (*ok)?  Then the plan maps (track.c) without a sweep.
+ * the last admission granted (in pool `pool`) or moved fit with the
+ * tracked hosts' idle time counted (*ok)?  Then the plan maps (track.c)
+ * without a sweep.
  */
 static int
-tracked_fit(ar_txn *t, int *ok)
+tracked_fit(ar_txn *t, uint32_t pool, int *ok)
 {
 	int64_t slot = t->m.slot;
 	int rc;
@@ -667,12 +668,14 @@ tracked_fit(ar_txn *t, int *ok)
 	    (rc = track_idled(t, ok)) != 0)
 		return rc;
 	for (size_t i = 0; i < t->ngranted && *ok; i++)
-		if ((rc = track_fits(t, t->granted[i].start / slot,
+		if ((rc = track_fits(t, pool, t->granted[i].start / slot,
 		    t->granted[i].end / slot, 0, ok)) != 0)
 			return rc;
+	/* A move is of a reservation's own pool, where it was and where it
+	 * went: every pool is asked, as after a drop (track_idled). */
 	for (size_t i = 0; i < t->nmoved && *ok; i++)
-		if ((rc = track_fits(t, t->moved[i].start / slot,
-		    t->moved[i].end / slot, 0, ok)) != 0)
+		if ((rc = track_fits_every(t, t->moved[i].start / slot,
+		    t->moved[i].end / slot, ok)) != 0)
 			return rc;
 	return 0;
 }
@@ -699,7 +702,7 @@ first_fit_tracked(ar_txn *t, const struct ar_request *rq,
 		*ok = 0;
 		return 0;
 	}
-	return track_fits(t, s, s + sp->slots, sp->need, ok);
+	return track_fits(t, sp->pool, s, s + sp->slots, sp->need, ok);
 }
 
 /*
@@ -740,7 +743,8 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	t->idled_from = t->idled_to = 0;
 	if ((rc = admit(t, rq, sp, was, ans)) != 0 ||
 	    ans->status != AR_GRANTED ||
-	    (pinned && was == NULL && ((rc = tracked_fit(t, &ok)) != 0 ||
+	    (pinned && was == NULL && ((rc = tracked_fit(t, sp->pool,
+	    &ok)) != 0 ||
 	    ok)) ||
 	    (rc = map_after_admission(t, &ok, &conflict)) != 0 || ok) {
 		if (rc == 0)

@@ -975,9 +975,8 @@ just_granted(const ar_txn *t, uint64_t id)
 	return 0;
 }
 
-/* Track again from the plan's mapping, p, while a pin is in it.  Not
- * in a store of several pools: the tracked hosts count one pool's
- * hosts, so there admission with pins in the plan sweeps it. */
+/* Track again from the plan's mapping, p, while a pin is in it: in a
+ * store of several pools, each pool's hosts (track.c). */
 static int
 plan_track(struct plan *p)
 {
@@ -985,8 +984,6 @@ plan_track(struct plan *p)
 	size_t n = 0;
 	int rc, pinned;
 
-	if (p->t->npools > 1)
-		return 0;
 	if ((rc = map_pinned(p->t, &pinned)) != 0 || !pinned)
 		return rc;
 	if ((u = malloc((p->n + 1) * sizeof(*u))) == NULL)

@@ -16,6 +16,7 @@
 #include "ar.h"
 #include "check.h"
 #include "helpers.h"
+#include "internal.h"           /* track_built: the fast path is there */
 
 #define SUITE "pools"
 #include "suite.h"
@@ -487,7 +488,66 @@ brute_mapped(uint32_t used[][SLOTS], uint32_t cap, const struct planned *plan,
 /* Counts over all rounds, for the line the suite prints. */
 static struct {
 	uint64_t named, granted_named, plain, bad_input, undecided, cautious;
+	uint64_t maint, won, displaced;
 } named_tally;
+
+/*
+ * Maintenance that wins (flags=maint, AR_FORCE) asked as c at its one
+ * start, answered a: granted, what it displaced was of its pool, named
+ * no hosts and leaves the plan, and the pool maps with the maintenance
+ * on its hosts (as far as the brute force decides); refused, a named
+ * reservation of the plan holds one of its hosts then.  The plan and
+ * the counts follow; the new length of the plan.
+ */
+static size_t
+maint_answered(ar_txn *t, int round, int i, uint32_t used[][SLOTS],
+    uint32_t cap, struct planned *plan, size_t n, const struct planned *c,
+    uint64_t pool_bits, const struct ar_answer *a)
+{
+	const uint64_t *ids;
+	size_t nd, kept = 0, k;
+
+	if (a->status != AR_GRANTED) {
+		for (k = 0; k < n && plan[k].id != a->conflict; k++)
+			;
+		CHECK(a->reason == AR_R_HOSTS && k < n && (plan[k].named &
+		    c->named) != 0 && plan[k].s < c->e && c->s < plan[k].e,
+		    "round %d request %d: maintenance refused (%s), no named "
+		    "reservation on its hosts", round, i,
+		    ar_reason_name(a->reason));
+		return n;
+	}
+	named_tally.won++;
+	ar_displaced(t, &ids, &nd);
+	for (size_t d = 0; d < nd; d++) {
+		struct ar_resv r;
+
+		for (k = 0; k < n && plan[k].id != ids[d]; k++)
+			;
+		OK(ar_get(t, ids[d], &r));
+		CHECK(k < n && plan[k].pool == c->pool && plan[k].named == 0 &&
+		    r.state == AR_CANCELLED, "round %d request %d: displaced "
+		    "%" PRIu64 " is not a plain reservation of the pool, "
+		    "cancelled", round, i, ids[d]);
+		if (k == n)
+			continue;
+		for (int64_t x = plan[k].s; x < plan[k].e; x++)
+			used[plan[k].pool][x] -= plan[k].nodes;
+		plan[k].id = 0;
+		named_tally.displaced++;
+	}
+	for (k = 0; k < n; k++)
+		if (plan[k].id != 0)
+			plan[kept++] = plan[k];
+	for (int64_t x = c->s; x < c->e; x++)
+		CHECK(used[c->pool][x] + c->nodes <= cap, "round %d request "
+		    "%d: the maintenance over its pool's hosts at slot %"
+		    PRId64, round, i, x);
+	CHECK(maps_with(plan, kept, c, c->pool, pool_bits) != 0, "round %d "
+	    "request %d: the maintenance granted where its pool does not "
+	    "map", round, i);
+	return kept;
+}
 
 static void
 test_named_round(int round)
@@ -503,6 +563,7 @@ test_named_round(int round)
 	size_t np, nk, n = 0;
 	ar_store *s = round_store(&sp, "named");
 	ar_txn *t;
+	int built, pinned = 0;
 
 	memset(used, 0, sizeof(used));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -561,6 +622,13 @@ test_named_round(int round)
 					hosts[rq.nhosts++] = h;
 			rq.hosts = hosts;
 			rq.nodes = rq.nhosts;
+			/* Now and then maintenance that wins, at one start. */
+			if (!bad && rnd(4) == 0) {
+				rq.resv_flags = AR_RESV_MAINT;
+				rq.flags |= AR_FORCE;
+				rq.latest = rq.earliest;
+				last = first;
+			}
 			if (bad) {
 				CHECK(ar_add(t, &rq, &a) == EINVAL, "round %d "
 				    "request %d: named hosts outside the "
@@ -586,6 +654,22 @@ test_named_round(int round)
 			    c, pool_bits[c.pool], c.named != 0 ? first : bs,
 			    last);
 		OK(ar_add(t, &rq, &a));
+		if (rq.resv_flags & AR_RESV_MAINT) {
+			named_tally.maint++;
+			c.id = a.id;
+			n = maint_answered(t, round, i, used,
+			    pools[c.pool].count, plan, n, &c, pool_bits[c.pool],
+			    &a);
+			if (a.status == AR_GRANTED) {
+				pinned = 1;
+				plan[n++] = c;
+				for (int64_t x = c.s; x < c.e; x++)
+					used[c.pool][x] += c.nodes;
+			}
+			CHECK(violations(t) == 0, "round %d request %d: "
+			    "violations", round, i);
+			continue;
+		}
 		if (bs == -2)
 			named_tally.undecided++;
 		else if (a.status == AR_GRANTED ? bs < 0 ||
@@ -619,8 +703,14 @@ test_named_round(int round)
 		plan[n++] = c;
 		for (int64_t x = c.s; x < c.e; x++)
 			used[c.pool][x] += c.nodes;
+		pinned |= c.named != 0;
 	}
 	CHECK(violations(t) == 0, "round %d: violations", round);
+	/* Named hosts in the plan: tracked in their pools, so that a plain
+	 * request is admitted without mapping the plan. */
+	OK(track_built(t, &built));
+	CHECK(built || !pinned, "round %d: named hosts in a store of %zu "
+	    "pools, not tracked", round, nk);
 	OK(ar_txn_commit(t));
 	/* Every reservation on hosts of its pool, the named on theirs. */
 	OK(ar_txn_begin(s, 0, T0, &t));
@@ -718,11 +808,14 @@ main(int argc, char **argv)
 	printf("pools, named hosts: %" PRIu64 " named requests (%" PRIu64
 	    " granted), %" PRIu64 " plain, %" PRIu64 " bad input; %" PRIu64
 	    " later or refused where an arrangement holds them, %" PRIu64
-	    " undecided by the brute force\n", named_tally.named,
+	    " undecided by the brute force; %" PRIu64 " maintenance (%"
+	    PRIu64 " won, %" PRIu64 " displaced)\n", named_tally.named,
 	    named_tally.granted_named, named_tally.plain,
 	    named_tally.bad_input, named_tally.cautious,
-	    named_tally.undecided);
-	CHECK(named_tally.granted_named > 100 && named_tally.bad_input > 20,
+	    named_tally.undecided, named_tally.maint, named_tally.won,
+	    named_tally.displaced);
+	CHECK(named_tally.granted_named > 100 && named_tally.bad_input > 20 &&
+	    named_tally.won > 20 && named_tally.displaced > 0,
 	    "named hosts too tame");
 	/* The sweep's caution stays rare: at most one request in 100. */
 	CHECK(named_tally.cautious * 100 <= named_tally.named +
