@@ -725,6 +725,110 @@ test_named_round(int round)
 	done(s, "named");
 }
 
+/*
+ * Tracked hosts in pool 1 of two (test_map's test_tracked, there): the
+ * maintenance names two hosts of partition b; a plain request of b that
+ * the pool's counts allow with them idle is granted on a tracked host's
+ * free time, held explicitly, while partition a's hosts stay all a's;
+ * maintenance that wins over a plain reservation of b moves it, or
+ * displaces it, and the tracking stays right (ar_check) throughout.
+ */
+static void
+test_tracked_pool(void)
+{
+	static const char layout[] = "hosts=a[1-4] partition=a\n"
+	    "hosts=b[1-8] partition=b\npartition=a default=yes\n";
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	uint64_t bits[2];
+	uint32_t b[8], nb = 0, named[2];
+	struct ar_request rq = request(T0 + 1800, 1800, 2);
+	struct hostset ex = { 0 };
+	struct ar_answer a;
+	struct ar_resv r;
+	const uint64_t *ids;
+	size_t np, nk, nd;
+	ar_store *s = store_of("tracked", 0, NULL, layout);
+	ar_txn *t;
+	int built;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	CHECK(nk == 2 && strcmp(parts[pools[1].partition].name, "b") == 0,
+	    "pool 1 is not partition b's");
+	pool_host_bits(t, pools, nk, bits);
+	for (uint32_t h = 0; h < 64; h++)
+		if (bits[1] >> h & 1)
+			b[nb++] = h;
+	named[0] = b[2];
+	named[1] = b[3];
+	rq.hosts = named;
+	rq.nhosts = 2;
+	rq.flags = AR_NOMOVE;
+	rq.resv_flags = AR_RESV_MAINT;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "the maintenance: %d "
+	    "pool %" PRIu32, a.status, a.pool);
+	OK(track_built(t, &built));
+	CHECK(built, "the named hosts of pool 1 are not tracked");
+	rq.hosts = NULL;
+	rq.nhosts = 0;
+	rq.resv_flags = 0;
+	rq.partition = "b";
+	rq.nodes = 6;           /* beside the maintenance: the rest of b */
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "6 beside the "
+	    "maintenance: %d", a.status);
+	rq.nodes = 1;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_REFUSED, "a ninth host of b granted");
+	rq.partition = NULL;
+	rq.nodes = 4;           /* a's hosts are all a's */
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 0, "4 of a: %d",
+	    a.status);
+	/* Before the maintenance: 6 fit b's untracked hosts, 7 only on a
+	 * tracked host's free time. */
+	rq.partition = "b";
+	rq.earliest = rq.latest = T0 + 600;
+	rq.duration = 600;
+	rq.nodes = 6;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "6 of b: %d", a.status);
+	rq.earliest = rq.latest = T0 + 1200;
+	rq.nodes = 7;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "7 on a tracked host: %d", a.status);
+	OK(track_explicit(t, a.id, (T0 + 1200) / SLOT, (T0 + 1800) / SLOT,
+	    &ex));
+	CHECK(hostset_count(&ex) >= 1, "7 hold no tracked host explicitly");
+	CHECK(violations(t) == 0, "violations with pool 1's tracked hosts");
+	/* It goes: its explicit uses with it, pool 1's hosts idle there. */
+	OK(ar_cancel(t, a.id, 0, &r));
+	CHECK(violations(t) == 0, "violations after a cancel in pool 1");
+	/* Maintenance that wins, on b's first two hosts over the 6 of b:
+	 * they move to the hosts left, or it displaces them. */
+	named[0] = b[0];
+	named[1] = b[1];
+	rq.hosts = named;
+	rq.nhosts = 2;
+	rq.nodes = 2;
+	rq.partition = NULL;
+	rq.resv_flags = AR_RESV_MAINT;
+	rq.flags = AR_NOMOVE | AR_FORCE;
+	rq.earliest = rq.latest = T0 + 600;
+	OK(ar_add(t, &rq, &a));
+	ar_displaced(t, &ids, &nd);
+	CHECK(a.status == AR_GRANTED && nd == 0, "the maintenance that "
+	    "wins: %d, %zu displaced", a.status, nd);
+	CHECK(violations(t) == 0, "violations after the maintenance won");
+	OK(track_built(t, &built));
+	CHECK(built, "the tracking is gone after the maintenance won");
+	hostset_free(&ex);
+	OK(ar_txn_commit(t));
+	done(s, "tracked");
+}
+
 /* Descriptions refused, each with the line and the field named. */
 static void
 test_refused(void)
@@ -801,6 +905,7 @@ main(int argc, char **argv)
 		suite_memory(argc, argv);
 	test_refused();
 	test_plain();
+	test_tracked_pool();
 	for (int round = 0; round < rounds; round++)
 		test_random_round(round);
 	for (int round = 0; round < rounds; round++)
