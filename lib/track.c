@@ -100,14 +100,18 @@ int
 track_fits(ar_txn *t, uint32_t pool, int64_t s, int64_t e, uint64_t need,
     int *ok)
 {
-	/* One pool: the node ring counts it; several: its own ring. */
-	struct ring *used = t->npools > 1 ? &t->pool[pool] : &t->ring;
-	uint32_t hosts = t->npools > 1 ? t->lay.pool[pool].count : t->m.nodes;
+	struct ring *used = &t->ring;
+	uint32_t hosts = t->m.nodes;
 	int rc, over;
 
 	*ok = 0;
 	if (pool >= t->npools)
 		return AR_ECORRUPT;
+	/* One pool: the node ring counts it; several: its own ring. */
+	if (t->npools > 1) {
+		used = &t->pool[pool];
+		hosts = t->lay.pool[pool].count;
+	}
 	if (need > hosts)
 		return 0;
 	if ((rc = ring_sum_over(t, used, idle_ring(t, pool), s, e,
@@ -329,7 +333,8 @@ gap_sub(struct gaps *g, int64_t from, int64_t to)
 static int
 gap_count(struct gaps *g, int64_t from, int64_t to)
 {
-	uint64_t *expect = g->expect + (size_t)g->pool * (size_t)g->t->m.horizon;
+	uint64_t *expect = g->expect +
+	    (size_t)g->pool * (size_t)g->t->m.horizon;
 
 	if (from < g->t->base)
 		from = g->t->base;
