@@ -180,7 +180,7 @@ deps: build-deps
 
 .PHONY: all build-deps deps demo check test unit floors fuzz-dict e2e crash-test install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
-	fuzz-short fuzz bench bench-run garq hostbench hosts-test flexbench \
+	fuzz-short fuzz fuzz-fast bench bench-run garq hostbench hosts-test flexbench \
 	rmbench compare bench-quick install uninstall clean FORCE
 
 # --- tests ---------------------------------------------------------------
@@ -204,8 +204,10 @@ $(B)/tests/pngpixel: tests/pngpixel.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $$(pkg-config --libs libpng)
 
-# The brute-force model is shared by the model test and the model fuzzer.
-$(B)/tests/test_lib: tests/model.c tests/model.h
+# The brute-force model is shared by the model test and the model fuzzer;
+# its brute force over pools with the pools test.
+$(B)/tests/test_lib: tests/model.c tests/model.h tests/pools.h
+$(B)/tests/test_pools: tests/pools.h
 
 # make compare's schemes in memory, against brute force (tests/oracle.c).
 $(B)/tests/test_schemes: tests/oracle.c tests/oracle.h tests/bench/plan.c \
@@ -244,7 +246,8 @@ e2e: $(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
 		grep -v '^ok ' $(B)/e2e.log; tail -n 1 $(B)/e2e.log >>$(RESULTS); \
 		exit $$rc
 
-# Writers killed at random moments: CRASH_ROUNDS rounds (make crash: 500).
+# Writers killed at random moments: CRASH_ROUNDS rounds (make crash: 500),
+# on a store of partitions, then on one pool with price classes.
 CRASH_ROUNDS ?= 30
 CRASH_DELAY_MS ?= 300
 # With price classes writers refuse sooner: kill them sooner too; but a
@@ -253,9 +256,9 @@ CRASH_CLASSES_DELAY_MS ?= $$(( $(CRASH_DELAY_MS) / 3 + 1 ))
 
 crash-test: $(B)/tests/test_crash $(CMDS)
 	@mkdir -p .build
-	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, $(B))"
+	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, partitions, $(B))"
 	@$(B)/tests/test_crash $(B)/bin $(CRASH_ROUNDS) 20261121 \
-		$(CRASH_DELAY_MS) >$(B)/crash.log 2>&1; \
+		$(CRASH_DELAY_MS) partitions >$(B)/crash.log 2>&1; \
 		rc=$$?; cat $(B)/crash.log; \
 		tail -n 1 $(B)/crash.log >>$(RESULTS); [ $$rc = 0 ] || exit $$rc
 	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, price classes, $(B))"
@@ -385,6 +388,12 @@ san:
 		LDFLAGS="-fsanitize=address,undefined" test
 
 FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+# The targets are built twice from the same rules: under the sanitizers
+# into $(B)/fuzz (make fuzz-short, and make fuzz's replay of all it
+# keeps), and without them into $(B)/fuzz-fast, make fuzz's throughput
+# build (fuzz/campaign.sh; README, Fuzzing): FUZZ_BIN, FZ and FUZZ_SAN
+# say which.
+FUZZ_BIN = $(B)/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 # -O2: a fifth more executions a second than -O1 (README, Fuzzing).
 FUZZ_CFLAGS = -O2 -g $(WARN) -D_DEFAULT_SOURCE -Ilib -Iformat -Icmd -Ifuzz $(LMDB_CFLAGS) \
@@ -413,7 +422,7 @@ $(FZ)/lib/mem/%.o: lib/mem/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(FUZZ_SAN) -c $< -o $@
 
-$(FZ)/tests/model.o: tests/model.c tests/model.h $(HEADERS)
+$(FZ)/tests/model.o: tests/model.c tests/model.h tests/pools.h $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(FUZZ_SAN) -c $< -o $@
 
@@ -421,12 +430,21 @@ $(FZ)/libfz.a: $(FUZZ_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/fuzz/%: fuzz/%.c $(FZ)/libfz.a
+$(FUZZ_BIN)/%: fuzz/%.c $(FZ)/libfz.a
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -Itests -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
-		$(filter %.c,$^) $(filter %.o,$^) $(filter %.a,$^) $(LMDB_LIBS) -lm
+		$(filter %.c,$^) $(filter %.o,$^) $(filter %.a,$^) $(LMDB_LIBS) -lm \
+		$(FUZZ_WRAP)
 
-$(B)/fuzz/fuzz_model: $(FZ)/tests/model.o tests/helpers.h
+$(FUZZ_BIN)/fuzz_model: $(FZ)/tests/model.o tests/helpers.h
+# fuzz_cmd answers for scontrol and getent itself (fuzz/fuzz_cmd.c).
+$(FUZZ_BIN)/fuzz_cmd: FUZZ_WRAP = -Wl,--wrap=child_run,--wrap=nss_name
+
+# The throughput build: no sanitizer, the rest as above (-O2, asserts,
+# the targets' own checks).
+fuzz-fast:
+	$(MAKE) FUZZ_BIN=$(B)/fuzz-fast FZ=$(B)/fz-fast FUZZ_SAN= \
+		$(FUZZ_TARGETS:%=$(B)/fuzz-fast/%)
 
 # make check's short pass: 20 s a target, one after another, new inputs
 # kept under $(B), not in the corpus; a line per target with its rate
@@ -446,20 +464,23 @@ fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$$t.log | tail -1; \
 	done
 
-# make fuzz: a campaign (fuzz/campaign.sh says how): every target until
-# FUZZ_RUNS executions, FUZZ_JOBS at a time (one per core), the whole
-# within FUZZ_SECONDS of wall time; fuzz_model, several times slower per
-# execution than the next slowest, as two processes on its corpus, and
-# the slow targets first.  What they find lands in fuzz/corpus/.
+# make fuzz: a campaign (fuzz/campaign.sh says how): every target of the
+# throughput build until FUZZ_RUNS executions, FUZZ_JOBS at a time (one
+# per core), then every input of the corpus replayed under the
+# sanitizers, the whole within FUZZ_SECONDS of wall time.  The slowest
+# first: fuzz_cmd, the longest, alone, while fuzz_model, next, runs as
+# two processes on its corpus beside it and the others follow (README,
+# Fuzzing: the rates and the arithmetic).  What they find lands in
+# fuzz/corpus/.
 FUZZ_RUNS ?= 10000000
 FUZZ_SECONDS ?= 5400
 FUZZ_JOBS ?= 2
-FUZZ_QUEUE = fuzz_model:2 fuzz_hostlist fuzz_store fuzz_cmd \
+FUZZ_QUEUE = fuzz_cmd fuzz_model:2 fuzz_store fuzz_hostlist \
 	$(filter-out fuzz_model fuzz_hostlist fuzz_store fuzz_cmd,$(FUZZ_TARGETS))
 
-fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
-	@sh fuzz/campaign.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS) $(FUZZ_JOBS) \
-		$(FUZZ_QUEUE)
+fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%) fuzz-fast
+	@sh fuzz/campaign.sh $(B)/fuzz-fast $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS) \
+		$(FUZZ_JOBS) $(FUZZ_QUEUE)
 
 check: deps
 	@mkdir -p .build && rm -f $(RESULTS)

@@ -4,7 +4,8 @@
  * set the classes; update their limits from the demand log by EMSR-b;
  * or, with --capacity and no store, compute limits from forecasts.  And
  * the reclaim policy: a grace per class (--set) and the store's
- * (--reclaim).
+ * (--reclaim).  With --partition, a partition's own limits and grace
+ * (format 10) instead of the store's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@
 
 enum {
 	OPT_CAPACITY = 300, OPT_METHOD, OPT_SHOW, OPT_SET, OPT_UPDATE,
-	OPT_HISTORY, OPT_RETENTION, OPT_RECLAIM
+	OPT_HISTORY, OPT_RETENTION, OPT_RECLAIM, OPT_PARTITION
 };
 
 static const struct option longopts[] = {
@@ -26,6 +27,7 @@ static const struct option longopts[] = {
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "retention", required_argument, NULL, OPT_RETENTION },
 	{ "reclaim", required_argument, NULL, OPT_RECLAIM },
+	{ "partition", required_argument, NULL, OPT_PARTITION },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -48,6 +50,10 @@ struct opts {
 	int64_t retention;      /* --set: -1 to keep the store's */
 	int64_t reclaim;        /* --reclaim: the store's grace, 0: none; */
 	int reclaim_given;      /* ... given */
+	const char *reclaim_arg;        /* ... as given */
+	const char *partition;  /* --partition: its policy, not the store's */
+	int64_t part_grace;     /* --set --partition: a reclaim= line's, */
+	int part_grace_given;   /* ... given */
 	int64_t grace[AR_CLASSES_MAX];  /* --set: each class's reclaim=, as
 					   struct ar_reclaim has it */
 	size_t n;               /* classes read, good or bad */
@@ -108,8 +114,15 @@ option(struct ctx *x, int opt, const char *arg)
 	uint64_t u;
 
 	switch (opt) {
+	case OPT_PARTITION:
+		o->partition = arg;
+		x->whole = 1;
+		return 0;
 	case OPT_RECLAIM:
-		if (grace_parse(arg, 0, &o->reclaim, err) != 0) {
+		o->reclaim_arg = arg;
+		/* A partition's may also be the store's (see whole). */
+		if (strcmp(arg, "store") != 0 &&
+		    grace_parse(arg, 0, &o->reclaim, err) != 0) {
 			fprintf(stderr, "%s: option '--reclaim': %s\n",
 			    x->cmd->name, err);
 			return -1;
@@ -368,6 +381,55 @@ prepare_class(struct ctx *x, struct item *it, char *err)
 	return 0;
 }
 
+/* --set --partition: a class line, class=N limit=L (absent: the
+ * partition's hosts for the first, else the class before's), or the
+ * partition's grace, reclaim= alone; what else a line has (the store's
+ * class fields, as --show prints them) is not read. */
+static int
+prepare_part_class(struct ctx *x, struct item *it, char *err)
+{
+	struct opts *o = x->data;
+	const char *v, *cls = cmd_get(x, &it->rec, "class");
+	char msg[AR_ERRMAX];
+	uint64_t u;
+
+	if ((v = cmd_get(x, &it->rec, "partition")) != NULL &&
+	    strcmp(v, o->partition) != 0) {
+		snprintf(err, AR_ERRMAX, "field 'partition': not '%.40s', "
+		    "the one --partition names", o->partition);
+		return -1;
+	}
+	if (cls == NULL && cmd_get(x, &it->rec, "limit") == NULL &&
+	    (v = cmd_get(x, &it->rec, "reclaim")) != NULL) {
+		if (grace_parse(v, -1, &o->part_grace, msg) != 0) {
+			snprintf(err, AR_ERRMAX, "field 'reclaim': %.200s",
+			    msg);
+			return -1;
+		}
+		o->part_grace_given = 1;
+		return 0;
+	}
+	if (o->n == AR_CLASSES_MAX) {
+		snprintf(err, AR_ERRMAX, "more than %d classes",
+		    AR_CLASSES_MAX);
+		return -1;
+	}
+	o->n++;
+	if (cls != NULL && (ar_uint_parse(cls, 1, AR_CLASSES_MAX, &u,
+	    msg) != 0 || u != o->n)) {
+		snprintf(err, AR_ERRMAX, "field 'class': not %zu, its place "
+		    "in price order", o->n);
+		return -1;
+	}
+	o->pricing.c[o->n - 1].limit = UINT32_MAX;
+	if (nodes_field(x, it, "limit", &o->pricing.c[o->n - 1].limit,
+	    err) != 0)
+		return -1;
+	o->line[o->n - 1] = it->line;
+	o->pricing.n = o->n;
+	return 0;
+}
+
 /* Why ar_set_pricing refused a field. */
 static const char *
 why(const char *field)
@@ -377,6 +439,8 @@ why(const char *field)
 	if (strcmp(field, "limit") == 0)
 		return "a booking limit is at most the one before, and the "
 		    "first is the capacity";
+	if (strcmp(field, "class") == 0)
+		return "a partition limits every class of the store, or none";
 	if (strcmp(field, "min") == 0)
 		return "a floor is at most the class's limit";
 	if (strcmp(field, "ahead_min") == 0 || strcmp(field, "ahead_max") == 0)
@@ -431,6 +495,93 @@ reclaim_txn(ar_txn *t, void *arg)
 	return ar_set_reclaim(t, &rp);
 }
 
+/* The index of partition name in t's store: 0, or AR_ENOTFOUND. */
+static int
+partition_find(ar_txn *t, const char *name, uint32_t *index)
+{
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	size_t np, nk;
+	int rc;
+
+	if ((rc = ar_layout(t, &parts, &np, &pools, &nk)) != 0)
+		return rc;
+	for (*index = 0; *index < np; (*index)++)
+		if (strcmp(parts[*index].name, name) == 0)
+			return 0;
+	return AR_ENOTFOUND;
+}
+
+/* A partition's policy as --partition's options and lines change it:
+ * --set its limits (and a reclaim= line's grace), --reclaim its grace. */
+static int
+part_txn(ar_txn *t, void *arg)
+{
+	struct ctx *x = arg;
+	struct opts *o = x->data;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	struct ar_part_policy p;
+	const char *field;
+	size_t np, nk, bad;
+	uint32_t part;
+	int rc;
+
+	if ((rc = partition_find(t, o->partition, &part)) != 0 ||
+	    (rc = ar_layout(t, &parts, &np, &pools, &nk)) != 0 ||
+	    (rc = ar_partition_policy(t, part, &p)) != 0)
+		return rc;
+	if (o->mode == SET) {
+		p.n = o->pricing.n;
+		memset(p.limit, 0, sizeof(p.limit));
+		for (size_t i = 0; i < p.n; i++)
+			p.limit[i] = o->pricing.c[i].limit != UINT32_MAX ?
+			    o->pricing.c[i].limit : i == 0 ?
+			    (uint32_t)parts[part].hosts : p.limit[i - 1];
+		if (o->part_grace_given)
+			p.grace = o->part_grace;
+	}
+	if (o->reclaim_given)
+		p.grace = o->reclaim;
+	/* Only a class line can be wrong: the graces were parsed. */
+	if ((rc = ar_set_partition_policy(t, part, &p, &bad, &field)) ==
+	    EINVAL && o->n > 0)
+		cmd_warn(x, o->line[bad < o->n ? bad : o->n - 1],
+		    "field '%s': %s", field, why(field));
+	return rc;
+}
+
+/* The message and exit code of a partition's policy refused: rc. */
+static int
+part_error(struct ctx *x, int rc)
+{
+	struct opts *o = x->data;
+
+	if (rc == AR_ENOTFOUND) {
+		fprintf(stderr, "%s: option '--partition': no partition "
+		    "'%.40s' in the store\n", x->cmd->name, o->partition);
+		return EXIT_USAGE;
+	}
+	if (rc == ENOTSUP) {
+		fprintf(stderr, "%s: option '--partition': the store has no "
+		    "partitions of its own (it was not created from a host "
+		    "description): set the store's policy\n", x->cmd->name);
+		return EXIT_USAGE;
+	}
+	if (rc == EINVAL)
+		return EXIT_USAGE;
+	return rc != 0 ? cmd_store_error(x, rc) : 0;
+}
+
+/* --set --partition: the lines read are the partition's limits. */
+static int
+part_set_all(struct ctx *x, struct item *items, size_t n)
+{
+	(void)items;
+	(void)n;
+	return part_error(x, ar_write(x->store, 0, x->now, part_txn, x));
+}
+
 /* --set: the classes read replace the store's in one transaction. */
 static int
 set_all(struct ctx *x, struct item *items, size_t n)
@@ -468,6 +619,166 @@ class_record(struct ar_record *r, const struct ar_class *c, size_t i,
 	    (grace == -1 && ar_record_set(r, "reclaim", "no") != 0) ||
 	    (grace > 0 && ar_record_set_duration(r, "reclaim", grace) != 0) ?
 	    -1 : 0;
+}
+
+/* The partitions' policies as records (only partition only's, if not
+ * NULL): partition=P class=N limit=L for each class it limits, then
+ * partition=P reclaim=D if it has a grace; what --set --partition
+ * reads. */
+static int
+part_records(struct ctx *x, ar_txn *t, const char *only)
+{
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	struct ar_part_policy p;
+	struct ar_record r;
+	size_t np, nk;
+	int rc;
+
+	if ((rc = ar_layout(t, &parts, &np, &pools, &nk)) != 0)
+		return rc;
+	ar_record_init(&r);
+	for (uint32_t k = 0; k < np && rc == 0; k++) {
+		if ((only != NULL && strcmp(parts[k].name, only) != 0) ||
+		    (rc = ar_partition_policy(t, k, &p)) != 0)
+			continue;
+		for (size_t i = 0; i < p.n && rc == 0; i++) {
+			ar_record_clear(&r);
+			if (ar_record_set(&r, "partition", parts[k].name) != 0 ||
+			    ar_record_set_uint(&r, "class", i + 1) != 0 ||
+			    ar_record_set_uint(&r, "limit", p.limit[i]) != 0 ||
+			    cmd_print(x, &r) != 0)
+				rc = ENOMEM;
+		}
+		if (p.grace == 0 || rc != 0)
+			continue;
+		ar_record_clear(&r);
+		if (ar_record_set(&r, "partition", parts[k].name) != 0 ||
+		    (p.grace == -1 ? ar_record_set(&r, "reclaim", "no") :
+		    ar_record_set_duration(&r, "reclaim", p.grace)) != 0 ||
+		    cmd_print(x, &r) != 0)
+			rc = ENOMEM;
+	}
+	ar_record_free(&r);
+	return rc;
+}
+
+/* --update --partition: what it computed, and the limits before. */
+struct part_update {
+	struct ctx *x;
+	struct ar_part_policy before;
+	struct ar_fare_class fc[AR_CLASSES_MAX];
+	size_t n, classes;
+};
+
+static int
+part_update_txn(ar_txn *t, void *arg)
+{
+	struct part_update *u = arg;
+	struct opts *o = u->x->data;
+	struct ar_pricing pr;
+	uint32_t part;
+	int rc;
+
+	if ((rc = partition_find(t, o->partition, &part)) != 0 ||
+	    (rc = ar_partition_policy(t, part, &u->before)) != 0 ||
+	    (rc = ar_pricing(t, &pr)) != 0)
+		return rc;
+	u->classes = pr.n;
+	if (pr.n == 0)
+		return ENOENT;
+	if (o->method == AR_LITTLEWOOD && pr.n != 2)
+		return EDOM;
+	return ar_update_partition_limits(t, part, o->method,
+	    ar_txn_now(t) - o->history, u->fc, &u->n);
+}
+
+/* --update --partition: its limits from its own demand, printed as
+ * --update prints the store's, each line naming the partition. */
+static int
+part_update(struct ctx *x, ar_store *s)
+{
+	struct opts *o = x->data;
+	struct part_update u;
+	struct ar_record r;
+	int rc, st = 0;
+
+	memset(&u, 0, sizeof(u));
+	u.x = x;
+	rc = ar_write(s, 0, x->now, part_update_txn, &u);
+	if (rc == ENOENT) {
+		fprintf(stderr, "%s: %s: the store has no price classes "
+		    "(set them with --set)\n", x->cmd->name, x->shown);
+		return EXIT_REFUSED;
+	}
+	if (rc == EDOM) {
+		fprintf(stderr, "%s: option '--method': littlewood takes two "
+		    "classes, not %zu\n", x->cmd->name, u.classes);
+		return EXIT_USAGE;
+	}
+	if (rc != 0)
+		return part_error(x, rc);
+	ar_record_init(&r);
+	for (size_t i = 0; i < u.n && st == 0; i++) {
+		ar_record_clear(&r);
+		st = ar_record_set(&r, "partition", o->partition) != 0 ||
+		    ar_record_set_uint(&r, "class", i + 1) != 0 ||
+		    ar_record_set_uint(&r, "limit", u.fc[i].limit) != 0 ||
+		    ar_record_set_real(&r, "mean", u.fc[i].mean) != 0 ||
+		    ar_record_set_real(&r, "sd", u.fc[i].sd) != 0 ||
+		    ar_record_set_uint(&r, "protection",
+		    u.fc[i].protection) != 0 ||
+		    (u.before.n > 0 && ar_record_set_uint(&r, "old_limit",
+		    u.before.limit[i]) != 0) || cmd_print(x, &r) != 0;
+	}
+	ar_record_free(&r);
+	if (st != 0) {
+		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
+		return EXIT_STORE;
+	}
+	return 0;
+}
+
+/*
+ * --partition: its policy set (--set, --reclaim, --update) and shown.
+ * --reclaim takes "store", the store's grace, and "no" is the
+ * partition's never.
+ */
+static int
+part_whole(struct ctx *x, ar_store *s)
+{
+	struct opts *o = x->data;
+	char err[AR_ERRMAX];
+	uint32_t part;
+	ar_txn *t;
+	int rc, st = 0;
+
+	if (o->reclaim_given && strcmp(o->reclaim_arg, "store") == 0)
+		o->reclaim = 0;
+	else if (o->reclaim_given)
+		(void)grace_parse(o->reclaim_arg, -1, &o->reclaim, err);
+	if (o->mode == UPDATE)
+		return part_update(x, s);
+	if (o->mode == QUOTE && !o->reclaim_given) {
+		fprintf(stderr, "%s: option '--partition': goes with --show, "
+		    "--set or --reclaim\n", x->cmd->name);
+		return EXIT_USAGE;
+	}
+	if (o->mode == SET)
+		st = cmd_read_all(x, 0, NULL, prepare_part_class,
+		    part_set_all);
+	else if (o->mode == QUOTE)      /* --reclaim alone: no output */
+		return part_error(x, ar_write(s, 0, x->now, part_txn, x));
+	if (st != 0)
+		return st;
+	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
+		return cmd_store_error(x, rc);
+	if ((rc = partition_find(t, o->partition, &part)) == 0)
+		rc = part_records(x, t, o->partition);
+	ar_txn_abort(t);
+	if (rc == AR_ENOTFOUND)
+		return part_error(x, rc);
+	return rc != 0 ? cmd_store_error(x, rc) : 0;
 }
 
 struct update {
@@ -529,6 +840,14 @@ whole(struct ctx *x, ar_store *s)
 	ar_txn *t;
 	int rc, st = 0;
 
+	if (o->reclaim_given && strcmp(o->reclaim_arg, "store") == 0 &&
+	    o->partition == NULL) {
+		fprintf(stderr, "%s: option '--reclaim': 'store' only with "
+		    "--partition\n", x->cmd->name);
+		return EXIT_USAGE;
+	}
+	if (o->partition != NULL)
+		return part_whole(x, s);
 	if (o->mode == QUOTE) {         /* --reclaim alone */
 		rc = ar_write(s, 0, x->now, reclaim_txn, o);
 		return rc != 0 ? cmd_store_error(x, rc) : 0;
@@ -555,9 +874,10 @@ whole(struct ctx *x, ar_store *s)
 		return cmd_store_error(x, rc);
 	if ((rc = ar_pricing(t, &p)) == 0 && (rc = ar_info(t, &info)) == 0)
 		rc = ar_reclaim_policy(t, &rp);
-	ar_txn_abort(t);
-	if (rc != 0)
+	if (rc != 0) {
+		ar_txn_abort(t);
 		return cmd_store_error(x, rc);
+	}
 	if (o->mode == UPDATE)
 		closing(x, &p, info.config.nodes);
 	ar_record_init(&r);
@@ -574,6 +894,13 @@ whole(struct ctx *x, ar_store *s)
 			st = cmd_print(x, &r);
 	}
 	ar_record_free(&r);
+	/* --show: then the partitions' own. */
+	if (st == 0 && o->mode == SHOW &&
+	    (rc = part_records(x, t, NULL)) != 0) {
+		ar_txn_abort(t);
+		return cmd_store_error(x, rc);
+	}
+	ar_txn_abort(t);
 	if (st != 0) {
 		fprintf(stderr, "%s: out of memory\n", x->cmd->name);
 		return EXIT_STORE;
@@ -586,7 +913,8 @@ static const struct cmd price = {
 	.bit = CMD_PRICE,
 	.usage = "[--show | --set | --update | --capacity n] [--method m] "
 	    "[--history duration] [--retention duration] "
-	    "[--reclaim duration | no] [key=value ...]",
+	    "[--reclaim duration | no | store] [--partition name] "
+	    "[key=value ...]",
 	.shortopts = "",
 	.longopts = longopts,
 	.option = option,

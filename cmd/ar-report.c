@@ -171,6 +171,29 @@ violation(const char *msg, void *arg)
 		fprintf(stderr, "%s: violation: %s\n", o->x->cmd->name, msg);
 }
 
+/* On a pool's record, its partition's own policy (format 10), if it
+ * has one: limits=b_1,b_2,... and reclaim=, as ar-price --partition
+ * sets them. */
+static int
+part_policy(ar_txn *t, uint32_t partition, struct ar_record *r)
+{
+	struct ar_part_policy p;
+	char buf[AR_CLASSES_MAX * 12], *at = buf;
+	int rc;
+
+	if ((rc = ar_partition_policy(t, partition, &p)) != 0)
+		return rc;
+	for (size_t i = 0; i < p.n; i++)
+		at += snprintf(at, sizeof(buf) - (size_t)(at - buf), "%s%lu",
+		    i > 0 ? "," : "", (unsigned long)p.limit[i]);
+	if ((p.n > 0 && ar_record_set(r, "limits", buf) != 0) ||
+	    (p.grace == -1 && ar_record_set(r, "reclaim", "no") != 0) ||
+	    (p.grace > 0 && ar_record_set_duration(r, "reclaim",
+	    p.grace) != 0))
+		return ENOMEM;
+	return 0;
+}
+
 /*
  * The partitions' pools, a record each (its partition's policy on it),
  * after --info's record when the store has more than one partition or
@@ -207,7 +230,11 @@ pools(struct out *o, ar_txn *t, int each_host)
 			    (p->is_default && ar_record_set(r, "default",
 			    "yes") != 0) ||
 			    (*p->borrow && ar_record_set(r, "borrow",
-			    p->borrow) != 0) || cmd_print(o->x, r) != 0)
+			    p->borrow) != 0))
+				rc = ENOMEM;
+			if (rc == 0)
+				rc = part_policy(t, pl[k].partition, r);
+			if (rc == 0 && cmd_print(o->x, r) != 0)
 				rc = ENOMEM;
 			continue;
 		}
@@ -455,16 +482,16 @@ usage_table(struct ctx *x, const struct usage_kept *k)
 	return rc;
 }
 
-/* --svg: charts of the windows, into path, or - for stdout. */
+/* --svg: charts of the windows or groups, into path, or - for stdout. */
 static int
 usage_svg(struct ctx *x, const struct usage_kept *k, const char *path)
 {
 	struct textbuf b = { NULL, 0, 0, 0 };
 	int rc = 0;
 
-	if (k->by != AR_BY_WINDOW || k->n <= 1) {
-		fprintf(stderr, "%s: option '--svg': charts are drawn per "
-		    "window, not with '--by'\n", x->cmd->name);
+	if (k->by == AR_BY_WINDOW && k->n <= 1) {
+		fprintf(stderr, "%s: option '--svg': nothing to draw\n",
+		    x->cmd->name);
 		return EINVAL;
 	}
 	chart_usage_svg(k, &b);

@@ -276,23 +276,31 @@ chart_value_axis(struct textbuf *b, double max, double x, double y,
 	return top;
 }
 
+/* name cut to fit size bytes with its NUL, at a character's start, so
+ * that UTF-8 stays whole, into shown. */
+static const char *
+shortened(const char *name, char *shown, size_t size)
+{
+	size_t n = strlen(name);
+
+	if (n >= size)
+		for (n = size - 1; n > 0 &&
+		    ((unsigned char)name[n] & 0xc0) == 0x80; n--)
+			;
+	snprintf(shown, size, "%.*s", (int)n, name);
+	return shown;
+}
+
 void
 chart_legend(struct textbuf *b, double x, double y, const char *colour,
     const char *name)
 {
 	char shown[25];
-	size_t n = strlen(name);
 
-	/* Cut at a character's start, so that UTF-8 stays whole. */
-	if (n >= sizeof(shown))
-		for (n = sizeof(shown) - 1; n > 0 &&
-		    ((unsigned char)name[n] & 0xc0) == 0x80; n--)
-			;
-	snprintf(shown, sizeof(shown), "%.*s", (int)n, name);
 	textbuf_printf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" "
 	    "height=\"12\" fill=\"%s\"/>\n<text x=\"%.0f\" y=\"%.0f\">", x, y,
 	    colour, x + 16, y + 11);
-	textbuf_xml(b, shown);
+	textbuf_xml(b, shortened(name, shown, sizeof(shown)));
 	textbuf_printf(b, "</text>\n");
 }
 
@@ -437,6 +445,7 @@ static const char *const palette[] = { "#4477aa", "#ee6677", "#228833",
 #define COLOUR_USE "#228833"
 #define COLOUR_IDLE "#ee6677"
 #define COLOUR_UNREPORTED "#bbbbbb"
+#define COLOUR_FREE "#99ddff"
 
 /* A chart's frame at top: title, store and range, value and time axes. */
 static struct chart_time
@@ -642,6 +651,86 @@ reclaim_chart(const struct usage_kept *k, struct textbuf *b, size_t n,
 		    colour[c], name[c]);
 }
 
+/*
+ * --by: one column per group (the total left out), as wide as PLOT_W
+ * shares among them, a tenth in from each side, labelled under the
+ * axis, its node-slots stacked from the bottom: with a reclaim policy
+ * the reserved ones used, idle and not reported, else those reserved;
+ * by partition then the partition's free ones (idle: its hosts less
+ * what was reserved), so that a column is its hosts' node-slots.
+ */
+static void
+groups_chart(const struct usage_kept *k, struct textbuf *b, size_t n)
+{
+	static const char *const name[5] = { "used", "reserved idle",
+	    "not reported", "reserved", "free" };
+	static const char *const colour[5] = { COLOUR_USE, COLOUR_IDLE,
+	    COLOUR_UNREPORTED, COLOUR_BOOKED, COLOUR_FREE };
+	struct chart_time a = { k->u[0].from, k->u[0].to, PLOT_X, PLOT_W };
+	int reclaim = k->u[0].reclaim, free = k->by == AR_BY_PARTITION;
+	double max = 0, part[5], x, y, h;
+	double w = (double)PLOT_W / (double)(n > 0 ? n : 1);
+	char title[128], shown[16], label[AR_CLASS_NAME_MAX + 16];
+	size_t c;
+
+	for (size_t i = 0; i < n; i++) {
+		double sum = (double)(free ? k->u[i].capacity :
+		    k->u[i].reserved);
+
+		if (sum > max)
+			max = sum;
+	}
+	snprintf(title, sizeof(title), "Node-slots per %s: %s%s",
+	    cmd_usage_by_name(k->by), reclaim ? "used, idle and not "
+	    "reported" : "reserved", free ? ", and free" : "");
+	chart_title(b, PLOT_X, 18, title, k->where, &a);
+	max = chart_value_axis(b, max, PLOT_X, PLOT_Y + PLOT_H, PLOT_H,
+	    "node-slots");
+	textbuf_printf(b, "<path d=\"M%.2f %.2fH%.2f\" stroke=\"" CHART_INK
+	    "\"/>\n", a.x, (double)(PLOT_Y + PLOT_H), a.x + a.w);
+	for (size_t i = 0; i < n; i++) {
+		const struct ar_usage *u = &k->u[i];
+
+		part[0] = reclaim ? (double)u->reserved_used : 0;
+		part[1] = reclaim ? (double)u->reserved_idle : 0;
+		part[2] = reclaim ? (double)u->reserved_unreported : 0;
+		part[3] = reclaim ? 0 : (double)u->reserved;
+		part[4] = free ? (double)(u->capacity - u->reserved) : 0;
+		x = PLOT_X + w * (double)i + w / 10;
+		y = PLOT_Y + PLOT_H;
+		for (c = 0; u->known && c < 5; c++) {
+			h = (double)PLOT_H * part[c] / max;
+			y -= h;
+			if (h > 0)
+				textbuf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" "
+				    "width=\"%.2f\" height=\"%.2f\" "
+				    "fill=\"%s\"/>\n", x, y, w * 8 / 10, h,
+				    colour[c]);
+		}
+		/* A class by its name, if it has one. */
+		c = (size_t)atoi(k->labels[i] != NULL ? k->labels[i] : "0");
+		if (k->by == AR_BY_CLASS && c >= 1 && c <= k->pr.n &&
+		    k->pr.c[c - 1].name[0])
+			snprintf(label, sizeof(label), "%s",
+			    k->pr.c[c - 1].name);
+		else
+			snprintf(label, sizeof(label), "%s",
+			    k->labels[i] != NULL ? k->labels[i] : "none");
+		textbuf_printf(b, "<text x=\"%.2f\" y=\"%d\" "
+		    "text-anchor=\"middle\">", x + w * 4 / 10,
+		    PLOT_Y + PLOT_H + 16);
+		textbuf_xml(b, shortened(label, shown, sizeof(shown)));
+		textbuf_printf(b, "</text>\n");
+	}
+	x = PLOT_X;
+	for (c = 0; c < 5; c++)
+		if ((c < 3 && reclaim) || (c == 3 && !reclaim) ||
+		    (c == 4 && free)) {
+			chart_legend(b, x, LEGEND_Y, colour[c], name[c]);
+			x += 150;
+		}
+}
+
 void
 chart_usage_svg(const struct usage_kept *k, struct textbuf *b)
 {
@@ -649,6 +738,12 @@ chart_usage_svg(const struct usage_kept *k, struct textbuf *b)
 	int classes = k->u[0].classes != 0, reclaim = k->u[0].reclaim;
 	int charts = 1 + classes + reclaim;
 
+	if (k->by != AR_BY_WINDOW) {
+		chart_begin(b, SVG_W, CHART_H);
+		groups_chart(k, b, n);
+		textbuf_printf(b, "</svg>\n");
+		return;
+	}
 	chart_begin(b, SVG_W, charts * CHART_H);
 	utilisation_chart(k, b, n, 0);
 	if (classes)

@@ -105,8 +105,10 @@ struct usage_kept {
  * out. */
 int chart_usage_table(const struct usage_kept *k, struct textbuf *b);
 
-/* The figures of windows (not groups) as SVG charts into b: utilisation
- * and acceptance, and with classes revenue per class.  The layout is
+/* The figures of windows as SVG charts into b: utilisation and
+ * acceptance, with classes revenue per class, with a reclaim policy the
+ * reserved node-slots used, idle and not reported; or of groups (--by),
+ * one chart of their node-slots, a column each.  The layout is
  * fixed, so that a test can find a value where it is drawn (chart.c
  * says where).  Memory running out sets b->nomem. */
 void chart_usage_svg(const struct usage_kept *k, struct textbuf *b);

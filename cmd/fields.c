@@ -56,8 +56,8 @@ const struct cmd_field cmd_fields[] = {
 	/* a use report (ar-add), and what was reported */
 	{ "used",       ADD,                    RESV, 0 },
 	/* a request that may be split in time, and its pieces */
-	{ "split",      ADD | SEARCH,           0, 0 },
-	{ "smallest",   ADD | SEARCH,           0, 0 },
+	{ "split",      ADD | SEARCH,           RESV, 0 },
+	{ "smallest",   ADD | SEARCH,           RESV, 0 },
 	{ "defer",      ADD | SEARCH,           0, 0 },
 	{ "piece",      0,                      ADD | SEARCH | RESV, NUM },
 	{ "pieces",     0,                      ADD | SEARCH | RESV, NUM },
@@ -120,6 +120,8 @@ const struct cmd_field cmd_fields[] = {
 	/* --info's pools */
 	{ "default",    0,                      REPORT, 0 },
 	{ "borrow",     0,                      REPORT, 0 },
+	/* ... and its partition's own limits (format 10) */
+	{ "limits",     0,                      REPORT, 0 },
 	/* --usage and --free; N is a class's number */
 	{ "from",       0,                      REPORT, 0 },
 	{ "to",         0,                      REPORT, 0 },

@@ -786,6 +786,9 @@ cmd_resv(struct ar_record *r, const struct ar_resv *v)
 	    (ar_record_set_uint(r, "series", v->series) != 0 ||
 	    ar_record_set_uint(r, "occurrence", v->occurrence) != 0)) ||
 	    cmd_pieces(r, v->series, v->occurrence, v->pieces) != 0 ||
+	    (v->pieces != 0 && (ar_record_set(r, "split", v->split ==
+	    AR_SPLIT_TARR ? "tarr" : "orr") != 0 || (v->smallest != 0 &&
+	    ar_record_set_duration(r, "smallest", v->smallest) != 0))) ||
 	    (*v->user && ar_record_set(r, "user", v->user) != 0) ||
 	    (*v->job && ar_record_set(r, "job", v->job) != 0) ||
 	    (*v->client_key &&
@@ -1020,7 +1023,8 @@ cmd_usage_record(struct ar_record *r, const struct ar_usage *u,
 	    (!k && ar_record_set(r, "known", "no") != 0) ||
 	    set_ratio(nulls, r, "utilisation", k, u->reserved, u->capacity) != 0 ||
 	    set_known(nulls, r, "reserved", k, u->reserved) != 0 ||
-	    ((label == NULL || u->total) &&
+	    /* A partition's are of its own hosts: it has idle ones. */
+	    ((label == NULL || u->total || by == AR_BY_PARTITION) &&
 	    set_known(nulls, r, "idle", k, u->capacity - u->reserved) != 0) ||
 	    set_known(nulls, r, "granted", k, u->granted) != 0 ||
 	    set_known(nulls, r, "refused", dk, u->refused) != 0)

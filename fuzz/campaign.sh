@@ -1,11 +1,20 @@
 #!/bin/sh
-# campaign.sh BIN SECONDS RUNS JOBS TARGET... - a fuzzing campaign (make
-# fuzz, make fuzz-short): every target until RUNS executions, JOBS at a
-# time (one per core), the whole campaign within SECONDS of wall time: a
-# target started late gets what is left.  A TARGET written NAME:K runs
-# as K processes on its corpus, each for RUNS / K, for a target several
-# times slower per execution than the others (fuzz_model); give the
-# targets slowest first, so that no long one starts last.
+# campaign.sh BIN REPLAY SECONDS RUNS JOBS TARGET... - a fuzzing campaign
+# (make fuzz): every target until RUNS executions, JOBS at a time (one
+# per core), the whole campaign within SECONDS of wall time: a target
+# started late gets what is left.  A TARGET written NAME:K runs as K
+# processes on its corpus, each for RUNS / K, for a target several times
+# slower per execution than the others; give the targets slowest first,
+# so that no long one starts last.
+#
+# The targets in BIN are the throughput build (make fuzz-fast: no
+# sanitizer); those in REPLAY are built with ASan and UBSan.  When the
+# fuzzing ends (at the latest a twentieth of SECONDS before the end, the
+# time kept for this), every input of every target's corpus, all it
+# found first, runs once more under REPLAY, so that what only the
+# sanitizers see in an input kept is found (README, Fuzzing: what this
+# split costs).  An input that fails there is named with the sanitizer's
+# summary, and the replay goes on with the next.
 #
 # Each target fuzzes its corpus folder, fuzz/corpus/NAME, with
 # fuzz/NAME.dict when there is one and the libFuzzer flags of
@@ -13,8 +22,11 @@
 # the work of an execution), and leaves what it finds there as
 # crash-* (timeout-*, leak-*, oom-*) files, which git ignores: keep a
 # reproducer by renaming it.  Printed: a line per target (executions,
-# executions a second in one process, coverage, findings), then the
-# campaign's wall time.  Exit status 1 if a target found something.
+# executions a second in one process, coverage, findings of the fuzzing
+# and of the replay), then the campaign's wall time.  Exit status 1 if
+# a target found something.
+
+artifacts='^(crash|timeout|leak|oom|slow-unit)-'
 
 # One process of a target: --one NAME PART PARTS, from the queue.
 if [ "$1" = --one ]; then
@@ -31,13 +43,50 @@ if [ "$1" = --one ]; then
 	exit 0
 fi
 
-bin=$1 seconds=$2 runs=$3 jobs=$4
-shift 4
+# A target's replay: --replay NAME, from the queue.  libFuzzer runs the
+# files it is given one after another and stops at the first that
+# fails: the input it was running is told, and the rest run again.
+if [ "$1" = --replay ]; then
+	t=$2 corpus=fuzz/corpus/${2#fuzz_}
+	list=$logs/$t.list log=$logs/$t.replay found=0 options=
+	[ -f "fuzz/${t#fuzz_}.options" ] && options=$(cat "fuzz/${t#fuzz_}.options")
+	{
+		ls "$corpus" | grep -E "$artifacts"
+		ls "$corpus" | grep -v -E "$artifacts"
+	} | sed "s|^|$corpus/|" >"$list"
+	wc -l <"$list" >"$logs/$t.replayed"
+	while [ -s "$list" ]; do
+		# shellcheck disable=SC2046 # the names are libFuzzer's and ours
+		"$replay/$t" -close_fd_mask=3 $options $(cat "$list") \
+			>"$log" 2>&1 && break
+		found=$((found + 1))
+		failed=$(sed -n 's/^Running: //p' "$log" | tail -1)
+		summary=$(grep -E '^SUMMARY|^==[0-9]+==ERROR|^violation' "$log" |
+			head -2 | tr '\n' ' ')
+		summary=${summary:-exit status not 0}
+		# Failed at exit, after its last input: a leak, of any input
+		# this process ran, which LeakSanitizer tells only then.
+		if grep -q "^Executed $failed " "$log"; then
+			echo "$t: replay: at exit, after ${failed:-?} and those" \
+				"before it: $summary" >>"$logs/$t.findings"
+			break
+		fi
+		echo "$t: replay: ${failed:-?}: $summary" >>"$logs/$t.findings"
+		awk -v f="$failed" 'after { print } $0 == f { after = 1 }' \
+			"$list" >"$list.rest"
+		mv "$list.rest" "$list"
+	done
+	echo "$found" >"$logs/$t.replay.found"
+	exit 0
+fi
+
+bin=$1 replay=$2 seconds=$3 runs=$4 jobs=$5
+shift 5
 logs=$(mktemp -d "${TMPDIR:-/tmp}/ar-campaign.XXXXXX") || exit 2
 trap 'rm -rf "$logs"' EXIT
 start=$(date +%s)
-deadline=$((start + seconds))
-export bin runs deadline logs
+deadline=$((start + seconds - seconds / 20))
+export bin replay runs deadline logs artifacts
 
 for spec; do
 	k=${spec#*:}
@@ -47,6 +96,11 @@ for spec; do
 		echo "--one ${spec%%:*} $i $k"
 		i=$((i + 1))
 	done
+done | xargs -P "$jobs" -L 1 sh "$0"
+fuzzed=$(date +%s)
+
+for spec; do
+	echo "--replay ${spec%%:*}"
 done | xargs -P "$jobs" -L 1 sh "$0"
 
 status=0
@@ -71,9 +125,16 @@ for spec; do
 	done
 	rate=-
 	[ "$secs" -gt 0 ] && rate=$((execs / secs))
-	printf '%-14s %10d executions  %6s/s  cov %5d  findings %d\n' \
+	replayed=$(cat "$logs/$t.replayed")
+	refound=$(cat "$logs/$t.replay.found")
+	[ "$refound" = 0 ] || status=1
+	printf '%-14s %10d executions  %6s/s  cov %5d  findings %d;' \
 		"$t" "$execs" "$rate" "$cov" "$found"
+	printf ' replayed %d, findings %d\n' "$replayed" "$refound"
+	[ -f "$logs/$t.findings" ] && cat "$logs/$t.findings"
 done
-echo "campaign: $(($(date +%s) - start)) s of wall time (at most" \
-	"$seconds), $jobs targets at a time"
+end=$(date +%s)
+echo "campaign: $((end - start)) s of wall time (at most $seconds):" \
+	"$((fuzzed - start)) s fuzzing, $jobs targets at a time," \
+	"$((end - fuzzed)) s replaying under the sanitizers"
 exit $status

@@ -18,20 +18,22 @@
  *
  * Options that name a store are dropped (AR_STORE names the store), and
  * --svg writes to a scratch file.  ar-map --slurm runs a stand-in for
- * scontrol that the target writes (--scontrol, naming another program,
- * is dropped): it shows reservations of the full store's in step, out
- * of step and orphaned, and an operator's, and takes every change, so
- * that --diff, the dry run and --apply do all they do with Slurm.  Each
+ * scontrol in this process (--scontrol, naming another program, is
+ * dropped): it shows reservations of the full store's in step, out of
+ * step and orphaned, and an operator's, and takes every change, so that
+ * --diff, the dry run and --apply do all they do with Slurm.  Each
  * command's main is compiled under another name (see the Makefile).
  */
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ar.h"
+#include "child.h"
 #include "mem/mem.h"
 #include "run.h"
 
@@ -46,7 +48,6 @@ static const char *const bases[] = { NULL, "mem:cmd-empty", "mem:cmd-full",
 
 static char scratch[32];        /* a directory of this process's own */
 static char svg[64];            /* --svg's file, in scratch */
-static char scontrol[64];       /* the stand-in for scontrol, in scratch */
 static int loaded;              /* an invocation of this input has --load */
 
 /* At exit: the scratch directory goes, so that a campaign of many
@@ -56,56 +57,139 @@ static void
 remove_scratch(void)
 {
 	unlink(svg);
-	unlink(scontrol);
 	rmdir(scratch);
 }
 
 /*
- * What the stand-in for scontrol shows (show reservation --oneliner, in
- * UTC): the full store's reservations as its plan has them, but ar-13,
- * missing; ar-16 with another user, ar-17 without its account, ar-18
- * started early on other hosts, ar-99 that no reservation of the store
- * owns, and the operator's own.  Every other subcommand succeeds and
- * changes nothing; there are few, as each is a process.  It runs with
- * scontrol's environment, no PATH: builtins only.
+ * The stand-in for scontrol, in this process: ar-map --slurm's children
+ * (cmd/child.h) are ours, not programs, as the Makefile links fuzz_cmd
+ * with --wrap=child_run,--wrap=nss_name.  A child each would cost a fork
+ * and an exec of the shell, about 30 ms of an input that applies, where
+ * the rest of an execution is under one.  AR_SCONTROL names a program
+ * that does not exist, so that without the wrapping nothing would run.
+ *
+ * What it shows (show reservation --oneliner, in UTC; the blanks as the
+ * shell script that stood in before printed them): the full store's
+ * reservations as its plan has them, but ar-13, missing; ar-16 with
+ * another user, ar-17 without its account, ar-18 started early on other
+ * hosts, ar-99 that no reservation of the store owns, and the
+ * operator's own.  Every other subcommand succeeds and changes nothing.
  */
-static const char stand_in[] =
-    "#!/bin/sh\n"
-    "[ \"$1\" = show ] || exit 0\n"
-    "r() { echo \"ReservationName=$1 StartTime=2026-11-21T$2:00 \"\\\n"
-    "    \"EndTime=2026-11-21T$3:00 Nodes=$4 Users=$5 Accounts=$6 \"\\\n"
-    "    \"Flags=$7 State=$8\"; }\n"
-    "r ar-1 00:00 00:05 'node1' root '(null)' SPEC_NODES ACTIVE\n"
-    "r ar-2 00:05 00:15 'node[1-2]' u '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-3 00:05 00:15 'node[3-4]' u '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-4 00:10 00:25 'node[5-7]' u '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-5 00:15 00:35 'node8' root '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-6 00:15 00:35 'node1' root '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-7 00:20 00:45 'node[2-3]' u '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-8 00:25 00:30 'node[4-6]' u '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-9 00:30 00:35 'node[4-6]' u '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-10 00:30 00:40 'node7' root '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-11 00:35 00:50 'node[4-5]' u '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-12 00:35 00:50 'node[1,6]' u '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-14 07:00 07:10 'node1' s '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-15 09:00 09:10 'node1' s '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-16 01:00 01:30 'node[1-2]' root '(null)' MAINT,IGNORE_JOBS "
-    "INACTIVE\n"
-    "r ar-17 02:00 02:30 'node[3-4]' m '(null)' SPEC_NODES INACTIVE\n"
-    "r ar-18 00:00 03:30 'node[5-7]' m '(null)' SPEC_NODES ACTIVE\n"
-    "r ar-99 04:00 05:00 node8 root '(null)' SPEC_NODES INACTIVE\n"
-    "r site-maint 06:00 07:00 'node[1-8]' root '(null)' MAINT INACTIVE\n";
+#define SCONTROL "/nonexistent/fuzz-scontrol"
+
+static const char *const held[][7] = {
+	/* name, start, end, nodes, users, flags, state */
+	{ "ar-1", "00:00", "00:05", "node1", "root", "SPEC_NODES", "ACTIVE" },
+	{ "ar-2", "00:05", "00:15", "node[1-2]", "u", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-3", "00:05", "00:15", "node[3-4]", "u", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-4", "00:10", "00:25", "node[5-7]", "u", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-5", "00:15", "00:35", "node8", "root", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-6", "00:15", "00:35", "node1", "root", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-7", "00:20", "00:45", "node[2-3]", "u", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-8", "00:25", "00:30", "node[4-6]", "u", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-9", "00:30", "00:35", "node[4-6]", "u", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-10", "00:30", "00:40", "node7", "root", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-11", "00:35", "00:50", "node[4-5]", "u", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-12", "00:35", "00:50", "node[1,6]", "u", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-14", "07:00", "07:10", "node1", "s", "SPEC_NODES", "INACTIVE" },
+	{ "ar-15", "09:00", "09:10", "node1", "s", "SPEC_NODES", "INACTIVE" },
+	{ "ar-16", "01:00", "01:30", "node[1-2]", "root", "MAINT,IGNORE_JOBS",
+	    "INACTIVE" },
+	{ "ar-17", "02:00", "02:30", "node[3-4]", "m", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "ar-18", "00:00", "03:30", "node[5-7]", "m", "SPEC_NODES",
+	    "ACTIVE" },
+	{ "ar-99", "04:00", "05:00", "node8", "root", "SPEC_NODES",
+	    "INACTIVE" },
+	{ "site-maint", "06:00", "07:00", "node[1-8]", "root", "MAINT",
+	    "INACTIVE" },
+};
+#define NHELD (sizeof(held) / sizeof(held[0]))
+
+static char shown[4096];        /* show reservation's output, made once */
 
 static void
-write_stand_in(void)
+make_shown(void)
 {
-	FILE *f;
+	size_t n = 0;
 
-	snprintf(scontrol, sizeof(scontrol), "%s/scontrol", scratch);
-	if ((f = fopen(scontrol, "w")) == NULL ||
-	    fputs(stand_in, f) == EOF || fclose(f) != 0 ||
-	    chmod(scontrol, 0700) != 0)
-		abort();
+	for (size_t i = 0; i < NHELD; i++) {
+		n += (size_t)snprintf(shown + n, sizeof(shown) - n,
+		    "ReservationName=%s StartTime=2026-11-21T%s:00  "
+		    "EndTime=2026-11-21T%s:00 Nodes=%s Users=%s "
+		    "Accounts=(null)  Flags=%s State=%s\n", held[i][0],
+		    held[i][1], held[i][2], held[i][3], held[i][4],
+		    held[i][5], held[i][6]);
+		if (n >= sizeof(shown))
+			abort();
+	}
+}
+
+int __real_child_run(char *const argv[], char *const env[], struct child *c);
+int __wrap_child_run(char *const argv[], char *const env[], struct child *c);
+int __wrap_nss_name(const char *db, long id, char *buf, size_t size);
+
+/* child_run, for scontrol: the stand-in's answer, as its child would. */
+int
+__wrap_child_run(char *const argv[], char *const env[], struct child *c)
+{
+	int show = argv[1] != NULL && strcmp(argv[1], "show") == 0;
+
+	if (strcmp(argv[0], SCONTROL) != 0)
+		return __real_child_run(argv, env, c);
+	memset(c, 0, sizeof(*c));
+	c->out = strdup(show ? shown : "");
+	c->err = strdup("");
+	if (c->out == NULL || c->err == NULL) {
+		child_free(c);
+		errno = ENOMEM;
+		return -1;
+	}
+	c->outlen = strlen(c->out);
+	return 0;
+}
+
+/* nss_name without getent's child: the C library asks the same name
+ * service (the targets are linked dynamically).  As nss_name answers: 0
+ * and the name, 1 for an id without one, -1 for a name too long for
+ * buf or a failure. */
+int
+__wrap_nss_name(const char *db, long id, char *buf, size_t size)
+{
+	char space[4096];
+	const char *name = NULL;
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+
+	if (id < 0)
+		return 1;
+	if (strcmp(db, "passwd") == 0) {
+		if (getpwuid_r((uid_t)id, &pw, space, sizeof(space), &pwp) != 0)
+			return -1;
+		name = pwp != NULL ? pwp->pw_name : NULL;
+	} else if (strcmp(db, "group") == 0) {
+		if (getgrgid_r((gid_t)id, &gr, space, sizeof(space), &grp) != 0)
+			return -1;
+		name = grp != NULL ? grp->gr_name : NULL;
+	} else
+		return -1;
+	if (name == NULL)
+		return 1;
+	if (strlen(name) >= size)
+		return -1;
+	strcpy(buf, name);
+	return 0;
 }
 
 static void
@@ -119,14 +203,14 @@ setup(void)
 	if (mkdtemp(scratch) == NULL || atexit(remove_scratch) != 0)
 		abort();
 	snprintf(svg, sizeof(svg), "%s/chart.svg", scratch);
-	write_stand_in();
+	make_shown();
 	run_config(&cfg);
 	if (ar_create(bases[1], &cfg, RUN_NOW) != 0)
 		abort();
 	run_store(bases[2], 0);
 	run_store(bases[3], 1);
 	setenv("AR_STORE", STORE, 1);
-	setenv("AR_SCONTROL", scontrol, 1);
+	setenv("AR_SCONTROL", SCONTROL, 1);
 	unsetenv("AR_NOW");
 	unsetenv("AR_WAIT");
 }

@@ -5,7 +5,9 @@
  * removed after each input, and every answer is compared with
  * tests/model.c's brute-force count of every slot.
  * An odd first byte makes it a run with price classes, which change as
- * it goes, and adds that may move others.  Any mismatch aborts.
+ * it goes, and adds that may move others; a first byte of 2 modulo 4 a
+ * run on a store of several pools (model_layout: partitions, features,
+ * named hosts, maintenance that wins).  Any mismatch aborts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,12 +47,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t now = 0;
 	/* Read as a choice too, so that even inputs run as before. */
 	int priced = size > 0 && (data[0] & 1), quiet = 0;
+	int pooled = size > 0 && (data[0] & 3) == 2;
 
 	model_config(&cfg);
 	/* One model, made once and emptied for every input. */
 	if (m == NULL && (m = model_new(pick, &b)) == NULL)
 		return 0;
 	model_reset(m, pick, &b);
+	if (pooled)
+		model_layout(m, &cfg);
 	if (ar_create(STORE, &cfg, now) != 0 || ar_open(STORE, 0, &s) != 0)
 		abort();
 	while (b.n > 0 && now / M_SLOT < M_SPAN - 2 * M_HORIZON - 30 &&

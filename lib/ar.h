@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define AR_VERSION "0.2.0"
-#define AR_FORMAT_VERSION 9     /* on-disk schema, see format/SCHEMA.md */
+#define AR_FORMAT_VERSION 10    /* on-disk schema, see format/SCHEMA.md */
 
 /* Error codes of the library's own (clear of LMDB's, -30799 .. -30780). */
 #define AR_ENOSTORE  (-30600)   /* no store at that path */
@@ -443,7 +443,7 @@ int ar_open(const char *where, unsigned flags, ar_store **sp);
  * milliseconds for another writer): a crash leaves the store either as
  * it was or converted.  *from is the format the store had (0 if an error
  * came first).  A store of the current format is left alone and
- * succeeds.  Formats 3 to 7 are converted: the databases added since
+ * succeeds.  Formats 3 to 9 are converted: the databases added since
  * are created (the client key index, price classes and demand log of
  * format 4; the mapping of format 5; the hold index of format 6; the
  * index of what a reclaim may free of format 8, empty: no policy), a
@@ -451,7 +451,8 @@ int ar_open(const char *where, unsigned flags, ar_store **sp);
  * they are (format 6 adds the series of an occurrence and the expiry of
  * a hold, format 7 a reservation's flags and account and a hold's
  * being confirmed, format 8 a reservation's use reported, which older
- * records have not).  An older store's
+ * records have not; format 9 partitions and format 10 a partition's
+ * policy, which no older store has).  An older store's
  * clock was every writer's: it becomes live (format 7) unless flags
  * holds AR_SIMULATED, which keeps it so; its owners stay uids.  A clock
  * moved ahead of the system clock before stays so (it never runs back),
@@ -1142,6 +1143,54 @@ int ar_pricing(ar_txn *t, struct ar_pricing *p);
 int ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
     const char **field);
 
+/*
+ * A partition's own policy (format 10), where the store's would apply
+ * otherwise.  Booking limits for the store's classes, nested as theirs
+ * are, held within the partition: a request granted in one of its
+ * pools (borrowed ones too: a request of partition A granted in B's
+ * pool counts in B) is admitted only if, over every slot of its
+ * interval and for every class i from 2 to its own, the nodes of class
+ * i and cheaper in the partition's pools, with it, stay within
+ * limit[i - 1]; it is then not held to the store's limits, which still
+ * count it (a request in a partition without limits is held to the
+ * store's limits, over every pool, as before).  And a reclaim grace
+ * (see struct ar_reclaim) for the reservations in its pools: a class's
+ * grace comes first, then the partition's, then the store's.
+ */
+struct ar_part_policy {
+	size_t n;               /* classes limited: 0, the store's limits
+				   hold; else the store's number of classes */
+	uint32_t limit[AR_CLASSES_MAX]; /* b_1 .. b_n within the partition:
+				   limit[0] its hosts (as they are when
+				   read), each at most the one before */
+	int64_t grace;          /* seconds, > 0; 0: the store's; -1: never */
+};
+
+/* Partition partition's policy (ar_layout's index; all zero: none) as
+ * transaction t sees it.  Errors: AR_ENOTFOUND (no such partition),
+ * AR_ECORRUPT, ENOMEM, AR_ESERVER, the backend's codes. */
+int ar_partition_policy(ar_txn *t, uint32_t partition,
+    struct ar_part_policy *p);
+
+/*
+ * Make p the policy of partition partition in write transaction t,
+ * replacing its limits and its grace.  Its live reservations count in
+ * its limits from now on (reservations granted under older limits
+ * stay); a grace that changes indexes what may be reclaimed again and
+ * reclaims what is past it, as ar_set_reclaim does.  Setting a number
+ * of classes other than the partition's (ar_set_pricing) drops every
+ * partition's limits, their graces kept.  On EINVAL *bad is the class
+ * (index) and *field the field at fault ("class": n is neither 0 nor
+ * the store's number of classes; "limit": limit[0] is not the
+ * partition's hosts, or one is above the one before; "reclaim": grace
+ * out of range).  Errors: EINVAL, EACCES (read transaction),
+ * AR_ENOTFOUND (no such partition), ENOTSUP (a store not created from a
+ * host description: its one partition has the store's policy),
+ * AR_ECORRUPT, ENOMEM, AR_EFULL, AR_ESERVER, the backend's codes.
+ */
+int ar_set_partition_policy(ar_txn *t, uint32_t partition,
+    const struct ar_part_policy *p, size_t *bad, const char **field);
+
 /* An admission outcome, as the demand log keeps it. */
 struct ar_demand {
 	uint64_t seq;           /* its place in the log, from 1 */
@@ -1153,6 +1202,11 @@ struct ar_demand {
 	uint32_t granted;       /* copies granted */
 	uint32_t cls;
 	enum ar_reason reason;  /* of a refusal */
+	uint32_t partition;     /* the partition (ar_layout's index + 1) it
+				   was granted in, a lender's if it
+				   borrowed, or that a refusal asked for
+				   (format 10); 0: not known, logged
+				   before */
 };
 
 /*
@@ -1249,6 +1303,24 @@ int ar_booking_limits(uint32_t capacity, enum ar_rm_method method,
  */
 int ar_update_limits(ar_txn *t, enum ar_rm_method method, int64_t since,
     struct ar_fare_class *fc, size_t *n);
+
+/*
+ * ar-price --update --partition: as ar_update_limits, for partition
+ * partition (ar_layout's index) alone (format 10): each class's demand
+ * forecast from the entries of the demand log that are the partition's
+ * (granted in its pools, borrowed ones too, or refused asking for it;
+ * entries logged before format 10 are no partition's), the limits
+ * computed for its hosts, and made its own (ar_set_partition_policy),
+ * its grace kept.  The store's floors are not applied: they are in the
+ * cluster's nodes.  fc[0 .. *n) as ar_update_limits tells it.  Errors:
+ * EACCES, AR_ENOTFOUND (no such partition, or the store has no
+ * classes), ENOTSUP (a store not created from a host description),
+ * EINVAL (method), ENOMEM, AR_ECORRUPT, AR_EFULL, AR_ESERVER, the
+ * backend's codes.
+ */
+int ar_update_partition_limits(ar_txn *t, uint32_t partition,
+    enum ar_rm_method method, int64_t since, struct ar_fare_class *fc,
+    size_t *n);
 
 /*
  * The plan on named hosts.  The store's nodes have names, a host list

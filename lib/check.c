@@ -36,6 +36,8 @@ struct checker {
 	uint64_t *limit[AR_CLASSES_MAX + 1];    /* per slot from base, of
 						   classes i and cheaper */
 	uint64_t *pool[AR_POOLS_MAX];   /* ... of pool p (t->npools > 1) */
+	uint64_t **prings;      /* ... of t->prings[k], a partition's
+				   classes i and cheaper */
 	uint64_t live, movable, records, max_id;
 	uint64_t keyed;         /* records with a client key */
 	uint64_t key_ids;       /* ... and ids in the key index */
@@ -244,8 +246,14 @@ count_nodes(struct checker *c, const struct ar_resv *r)
 		from = t->base;
 	for (int64_t s = from; s < to && s < top; s++) {
 		c->expect[s - t->base] += (uint64_t)r->nodes * r->jobs;
-		for (uint32_t i = 2; i <= r->cls && i <= t->pr.n; i++)
+		for (uint32_t i = 2; i <= r->cls && i <= t->pr.n; i++) {
+			struct ring *pr = part_limit(t, r->pool, i);
+
 			c->limit[i][s - t->base] += (uint64_t)r->nodes * r->jobs;
+			if (pr != NULL)
+				c->prings[pr - t->prings][s - t->base] +=
+				    (uint64_t)r->nodes * r->jobs;
+		}
 		if (t->npools > 1 && r->pool < t->npools)
 			c->pool[r->pool][s - t->base] +=
 			    (uint64_t)r->nodes * r->jobs;
@@ -625,7 +633,7 @@ check_list(struct checker *c, enum kv_table dbi, const char *what, int starts,
  * A ring's counts against the expected ones, slot by slot: the node
  * ring (cls 1) or a pool's (cls 0, pool), never over capacity, or the
  * ring of class cls and cheaper, which may be over its booking limit
- * (lowered since).
+ * (lowered since): the store's (pool 0), or partition pool - 1's.
  */
 static int
 check_ring(struct checker *c, struct ring *r, uint32_t cls, uint32_t pool,
@@ -634,10 +642,13 @@ check_ring(struct checker *c, struct ring *r, uint32_t cls, uint32_t pool,
 	ar_txn *t = c->t;
 	int64_t m = t->m.horizon;
 	uint32_t *got, cap = cls == 0 ? r->capacity : t->m.nodes;
-	char what[32] = "";
+	char what[AR_ERRMAX] = "";
 	int rc;
 
-	if (cls > 1)
+	if (cls > 1 && pool > 0)
+		snprintf(what, sizeof(what), " of class %" PRIu32 " and "
+		    "cheaper in partition %s", cls, t->lay.part[pool - 1].name);
+	else if (cls > 1)
 		snprintf(what, sizeof(what), " of class %" PRIu32 " and "
 		    "cheaper", cls);
 	else if (cls == 0)
@@ -1183,6 +1194,17 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 			rc = ENOMEM;
 			goto out;
 		}
+	if (t->nprings > 0 && (c.prings = calloc(t->nprings,
+	    sizeof(*c.prings))) == NULL) {
+		rc = ENOMEM;
+		goto out;
+	}
+	for (uint32_t k = 0; k < t->nprings; k++)
+		if ((c.prings[k] = calloc((size_t)t->m.horizon,
+		    sizeof(*c.prings[k]))) == NULL) {
+			rc = ENOMEM;
+			goto out;
+		}
 	if ((rc = kv_walk(t->txn, KV_RESV, NULL, check_record, &c)) == 0 &&
 	    (rc = check_list(&c, KV_ENDS, "end list", 0, c.live)) == 0 &&
 	    (rc = check_list(&c, KV_FLEX, "movable list", 1,
@@ -1193,6 +1215,14 @@ ar_check(ar_txn *t, void (*fn)(const char *, void *), void *arg,
 		rc = check_ring(&c, &t->limit[i], i, 0, c.limit[i]);
 	for (uint32_t p = 0; t->npools > 1 && p < t->npools && rc == 0; p++)
 		rc = check_ring(&c, &t->pool[p], 0, p, c.pool[p]);
+	for (uint32_t p = 0; p < AR_POOLS_MAX && rc == 0; p++)
+		for (uint32_t i = 2; t->pring_at[p] >= 0 &&
+		    i <= t->part[p].n && rc == 0; i++) {
+			uint32_t k = (uint32_t)t->pring_at[p] + i - 2;
+
+			rc = check_ring(&c, &t->prings[k], i, p + 1,
+			    c.prings[k]);
+		}
 	if (rc == 0)
 		rc = check_tracked(&c);
 	if (rc == 0)
@@ -1202,6 +1232,9 @@ out:
 		free(c.limit[i]);
 	for (uint32_t p = 0; p < AR_POOLS_MAX; p++)
 		free(c.pool[p]);
+	for (uint32_t k = 0; c.prings != NULL && k < t->nprings; k++)
+		free(c.prings[k]);
+	free(c.prings);
 	free(c.expect);
 	free(c.pins.h);
 	free(c.kept.h);

@@ -12,7 +12,9 @@
  * capacity is b_i; class 1's count is the node ring, whose capacity,
  * the cluster, is b_1.  A first fit across several rings moves its
  * candidate past the first slot that is full in any of them.  With no
- * classes, or a request of class 1, only the node ring is read.
+ * classes, or a request of class 1, only the node ring is read.  A
+ * partition may have limits of its own (partpolicy.c): a request in
+ * its pools is held to those, counted within them, instead.
  */
 #include <errno.h>
 #include <math.h>
@@ -143,6 +145,16 @@ class_of(const ar_txn *t, int64_t earliest)
 	return 0;
 }
 
+/* The ring that holds class i (>= 2) to its limit in pool pool: its
+ * partition's, if that has limits of its own, else the store's. */
+static struct ring *
+limit_ring(ar_txn *t, uint32_t pool, uint32_t i)
+{
+	struct ring *r = part_limit(t, pool, i);
+
+	return r != NULL ? r : &t->limit[i];
+}
+
 int
 fit_first(ar_txn *t, uint32_t cls, uint32_t pool, int64_t lo, int64_t hi,
     int64_t len, uint64_t need, int64_t *start)
@@ -163,7 +175,8 @@ fit_first(ar_txn *t, uint32_t cls, uint32_t pool, int64_t lo, int64_t hi,
 	 * if the store has more than one pool. */
 	for (uint32_t i = 2; i <= limits + (t->npools > 1) && *start != -1;
 	    i++) {
-		struct ring *r = i > limits ? &t->pool[pool] : &t->limit[i];
+		struct ring *r = i > limits ? &t->pool[pool] :
+		    limit_ring(t, pool, i);
 
 		if ((rc = ring_first_fit(t, r, *start, hi, len, need, &s)) !=
 		    0)
@@ -198,7 +211,7 @@ fit_end(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
 	for (uint32_t i = 0; i <= cls || i < 2; i++) {
 		/* The pool's ring first, if it binds: the smallest. */
 		struct ring *r = i == 0 ? (t->npools > 1 ? &t->pool[pool] :
-		    NULL) : i == 1 ? &t->ring : &t->limit[i];
+		    NULL) : i == 1 ? &t->ring : limit_ring(t, pool, i);
 
 		if (r == NULL)
 			continue;
@@ -248,19 +261,20 @@ fit_refusal(ar_txn *t, const struct span *sp, int64_t hi, uint32_t copies,
 	if ((at = malloc(copies * sizeof(*at))) == NULL)
 		return ENOMEM;
 	/*
-	 * A limit is the reason only if the nodes alone would have held
-	 * every copy, placed by first fit one after the other: each but the
-	 * last is counted in the node ring, and taken out again after.
+	 * A limit is the reason only if the nodes alone, the cluster's and
+	 * the pool's, would have held every copy, placed by first fit one
+	 * after the other: each but the last is counted in their rings, and
+	 * taken out again after.
 	 */
-	while ((rc = ring_first_fit(t, &t->ring, sp->first, hi, sp->slots,
+	while ((rc = fit_first(t, 1, sp->pool, sp->first, hi, sp->slots,
 	    sp->need, &s)) == 0 && s != -1 && held + 1 < copies &&
-	    (rc = ring_add(t, &t->ring, s, s + sp->slots,
+	    (rc = fit_add(t, 0, sp->pool, s, s + sp->slots,
 	    (int64_t)sp->need)) == 0)
 		at[held++] = s;
 	if (rc == 0 && s != -1)
 		*reason = AR_R_BOOKING;
 	while (held-- > 0)
-		if (ring_add(t, &t->ring, at[held], at[held] + sp->slots,
+		if (fit_add(t, 0, sp->pool, at[held], at[held] + sp->slots,
 		    -(int64_t)sp->need) != 0 && rc == 0)
 			rc = AR_ECORRUPT;
 	free(at);
@@ -271,6 +285,7 @@ int
 fit_add(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
     int64_t delta)
 {
+	struct ring *r;
 	int rc;
 
 	if ((rc = ring_add(t, &t->ring, from, to, delta)) != 0)
@@ -278,8 +293,11 @@ fit_add(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
 	if (t->npools > 1 && (pool >= t->npools ||
 	    (rc = ring_add(t, &t->pool[pool], from, to, delta)) != 0))
 		return pool >= t->npools ? AR_ECORRUPT : rc;
+	/* The store's limits count every pool; a partition's, its own. */
 	for (uint32_t i = 2; i <= cls && i <= t->pr.n; i++)
-		if ((rc = ring_add(t, &t->limit[i], from, to, delta)) != 0)
+		if ((rc = ring_add(t, &t->limit[i], from, to, delta)) != 0 ||
+		    ((r = part_limit(t, pool, i)) != NULL &&
+		    (rc = ring_add(t, r, from, to, delta)) != 0))
 			return rc;
 	return 0;
 }

@@ -233,7 +233,7 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
 }
 
 /*
- * Format 3 to 8 to 9 in one transaction, so that a crash leaves the
+ * Format 3 to 9 to 10 in one transaction, so that a crash leaves the
  * store as it was or converted: the tables it lacks are created, the
  * nodes of a store older than 5 get the default names, the clock of one
  * older than 7 becomes live unless flags holds AR_SIMULATED (its owners
@@ -253,7 +253,10 @@ ar_create(const char *where, const struct ar_config *cfg, int64_t now)
  * (meta's mode without META_LAYOUT, as every older store) has all its
  * hosts in the one pool of partition "default", and a record's pool,
  * the word format 7 and 8 wrote 0 after its account's length, is that
- * pool.  *from is the format found; one that is current is left alone.
+ * pool.  Format 10 adds nothing to rewrite either: no older store has
+ * the key `partitions` in `pricing`, so no partition has a policy of
+ * its own.  *from is the format found; one that is current is left
+ * alone.
  */
 static int
 upgrade_txn(ar_store *s, unsigned flags, int *from)

@@ -29,7 +29,7 @@ demand_begin(struct kv_txn *txn, int64_t now)
  */
 int
 demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
-    uint32_t granted, enum ar_reason reason)
+    uint32_t granted, enum ar_reason reason, uint32_t partition)
 {
 	unsigned char key[8];
 	struct kv_val k = { 8, key }, v;
@@ -61,6 +61,7 @@ demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
 	d.granted = granted;
 	d.cls = (uint16_t)cls;
 	d.reason = (uint8_t)reason;
+	d.partition = (uint8_t)partition;
 	key_u64(key, t->demand_seq);
 	k.size = 8;
 	k.data = key;
@@ -146,6 +147,7 @@ demand_visit(struct kv_cursor *cur, const struct kv_val *k,
 	e.granted = d.granted;
 	e.cls = d.cls;
 	e.reason = (enum ar_reason)d.reason;
+	e.partition = d.partition;
 	return w->fn(&e, w->arg);
 }
 

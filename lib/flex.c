@@ -795,10 +795,38 @@ admit_request(ar_txn *t, const struct ar_request *rq, struct ar_answer *ans)
 	return admit_span(t, rq, &sp, NULL, ans);
 }
 
+/* The partition, as index + 1, whose demand an admission of rq is:
+ * the one it was granted in, a lender's if it borrowed, or the one it
+ * asked for (its own pools' first); 1 in a store of one partition. */
+static int
+demand_partition(ar_txn *t, const struct ar_request *rq,
+    const struct ar_answer *ans, uint32_t granted, uint32_t *partition)
+{
+	uint32_t pools[AR_POOLS_MAX], n;
+	int rc;
+
+	*partition = 1;
+	if (!(t->m.mode & META_LAYOUT))
+		return 0;
+	if (granted > 0 && ans->pool < t->lay.npools) {
+		*partition = t->lay.pool[ans->pool].partition + 1;
+		return 0;
+	}
+	rc = layout_eligible(t, rq->partition, rq->features, pools, &n);
+	if (rc == 0 && n > 0)
+		*partition = t->lay.pool[pools[0]].partition + 1;
+	return rc == EINVAL ? 0 : rc;
+}
+
 int
 admit_logged(ar_txn *t, const struct ar_request *rq,
     const struct ar_answer *ans, uint32_t granted)
 {
+	uint32_t partition;
+	int rc;
+
+	if ((rc = demand_partition(t, rq, ans, granted, &partition)) != 0)
+		return rc;
 	return demand_log(t, rq, ans->cls, granted,
-	    ans->status == AR_GRANTED ? AR_R_NONE : ans->reason);
+	    ans->status == AR_GRANTED ? AR_R_NONE : ans->reason, partition);
 }

@@ -20,7 +20,8 @@
  *    the reclaim policy and the reservations that have not reported
  *    use (unused.c),
  *    the demand log (demand.c), host sets and host lists (hostset.c,
- *    hostlist.c), the partitions and their pools (layout.c).
+ *    hostlist.c), the partitions and their pools (layout.c), a
+ *    partition's own limits and grace (partpolicy.c).
  * 3. The plan on hosts (map.c): pins, the mapping kept, the sweep that
  *    maps the plan, ar_map and the export ledger.  It lies below
  *    booking, which asks it whether the plan still maps with what it
@@ -444,7 +445,9 @@ struct disk_demand {
 	uint32_t granted;       /* copies granted */
 	uint16_t cls;
 	uint8_t reason;         /* enum ar_reason of a refusal, else 0 */
-	uint8_t spare;
+	uint8_t partition;      /* the partition it was granted in, or a
+				   refusal asked for, as index + 1 (format
+				   10); 0: not known (logged before) */
 };
 
 /* A request reduced to slots. */
@@ -587,8 +590,9 @@ int unused_index(ar_txn *t, const struct ar_resv *r, int add);
 /* Make p the policy of write transaction t (all zero: none), the meta
  * saying whether there is one; the index is the caller's. */
 int unused_policy_put(ar_txn *t, const struct ar_reclaim *p);
-/* The grace of class cls (0: none) in seconds; 0: never reclaimed. */
-int64_t unused_grace(const ar_txn *t, uint32_t cls);
+/* The grace of a reservation of class cls (0: none) in pool pool, in
+ * seconds; 0: never reclaimed. */
+int64_t unused_grace(const ar_txn *t, uint32_t cls, uint32_t pool);
 /* Is live reservation r in the index, and under which time (*due)? */
 int unused_due(const ar_txn *t, const struct ar_resv *r, int64_t *due);
 /* Drop every entry of the index. */
@@ -624,6 +628,44 @@ int layout_named(ar_txn *t, const struct ar_request *rq, uint32_t *pool);
 /* The pool of host index h of layout l, which has it; l->npools if
  * none. */
 uint32_t layout_host_pool(const struct layout *l, uint32_t h);
+
+/* partpolicy.c: a partition's own booking limits and reclaim grace
+ * (format 10), one value under the key "partitions" in `pricing`: a
+ * part_policy per partition, by index, up to the last that has one. */
+struct part_policy {
+	uint32_t n;             /* classes it limits: 0 none (the store's
+				   limits hold), else the store's count */
+	uint32_t spare;         /* 0 */
+	int64_t grace;          /* reclaim: seconds; 0 the store's; -1
+				   never */
+	uint32_t limit[AR_CLASSES_MAX]; /* b_i within its pools, limit[0]
+				   its hosts; 0 past n */
+};
+/* Partition P's ring of class i (2 <= i <= n), whose capacity is its
+ * b_i, has id PART_RING + 16 P + i. */
+#define PART_RING 0x400u
+/* Load t's partitions' policies (after layout_begin and classes_begin)
+ * and ready their limit rings. */
+int part_begin(ar_txn *t);
+/* Free what part_begin made. */
+void part_end(ar_txn *t);
+/* Is p well formed for partition part (ar_set_partition_policy)?  0, or
+ * EINVAL with the class and field at fault. */
+int part_valid(const ar_txn *t, uint32_t part, const struct part_policy *p,
+    size_t *bad, const char **field);
+/* The ring that holds class i (>= 2) within pool pool's partition to
+ * its own limit; NULL if the partition has none. */
+struct ring *part_limit(ar_txn *t, uint32_t pool, uint32_t i);
+/* The grace of pool pool's partition: seconds, 0 the store's, -1 never. */
+int64_t part_grace(const ar_txn *t, uint32_t pool);
+/* Has some partition a grace of its own? */
+int part_any_grace(const ar_txn *t);
+/* Make p the policy of partition part in write transaction t: its
+ * reservations counted in its new limit rings, out of its old. */
+int part_put(ar_txn *t, uint32_t part, const struct part_policy *p);
+/* Drop every partition's limits (the number of classes changes), their
+ * graces kept. */
+int part_limits_drop(ar_txn *t);
 
 /* classes.c: price classes and their booking limits in the rings */
 /* Load the pricing of transaction t and ready its limit rings. */
@@ -661,9 +703,10 @@ int fit_add(ar_txn *t, uint32_t cls, uint32_t pool, int64_t from, int64_t to,
 /* Begin a new store's demand log with an entry of no request (jobs 0),
  * which says the log holds every refusal from then on. */
 int demand_begin(struct kv_txn *txn, int64_t now);
-/* Log an admission outcome: every one with classes, else refusals. */
+/* Log an admission outcome: every one with classes, else refusals;
+ * partition its partition's index + 1. */
 int demand_log(ar_txn *t, const struct ar_request *rq, uint32_t cls,
-    uint32_t granted, enum ar_reason reason);
+    uint32_t granted, enum ar_reason reason, uint32_t partition);
 /* Drop demand entries older than the retention; *dropped counts them. */
 int demand_prune(ar_txn *t, uint64_t *dropped);
 /* Forget where the demand log ends: a nested transaction was undone. */
@@ -714,6 +757,13 @@ struct ar_txn {
 	 * cheaper, whose capacity is the booking limit b_i (class 1's is
 	 * the node ring, b_1 the capacity). */
 	struct ring limit[AR_CLASSES_MAX + 1];
+	/* Each partition's policy (partpolicy.c), all zero for none; and
+	 * the limit rings of those with limits: partition p's class i at
+	 * prings[pring_at[p] + i - 2] (pring_at -1: none). */
+	struct part_policy part[AR_POOLS_MAX];
+	struct ring *prings;
+	uint32_t nprings;
+	int32_t pring_at[AR_POOLS_MAX];
 	uint64_t demand_seq;    /* the next demand entry's key; 0: unknown */
 	struct kv_cursor *resv_cur;     /* on the records, kept where it
 					   was last used */
@@ -951,6 +1001,9 @@ struct savepoint {
 							   rings, from 1 */
 	uint32_t npools;
 	uint32_t nlimits;       /* ... 2 to this many saved */
+	struct ring_save *prings;       /* ... the partitions' limit rings,
+					   nprings of them */
+	uint32_t nprings;
 	size_t ngranted, nmoved;        /* ar_add's lists */
 	struct ar_placed *moved;
 };
@@ -1025,6 +1078,10 @@ int unpin_unhold(ar_txn *t, struct ar_resv *r);
 /* Reclaim the started reservations past their grace that have not
  * reported use (ar_txn_begin, after holds_expire). */
 int reclaim_due(ar_txn *t);
+/* Make p the store's reclaim policy in write transaction t, the graces
+ * of the partitions as they are: the index made again from the live
+ * reservations, and those past their grace reclaimed. */
+int reclaim_reset(ar_txn *t, const struct ar_reclaim *p);
 
 /* flex.c */
 /* ar_add of one request (not a series), without its client key and

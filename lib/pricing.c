@@ -141,6 +141,9 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 		if (busy)
 			return EBUSY;
 	}
+	/* A partition's limits are per class number too: they go. */
+	if (p->n != t->pr.n && (rc = part_limits_drop(t)) != 0)
+		return rc;
 	memset(&pr, 0, sizeof(pr));
 	pr.n = (uint32_t)p->n;
 	pr.retention = p->retention;
@@ -148,8 +151,67 @@ ar_set_pricing(ar_txn *t, const struct ar_pricing *p, size_t *bad,
 	return classes_put(t, &pr);
 }
 
+int
+ar_partition_policy(ar_txn *t, uint32_t partition,
+    struct ar_part_policy *p)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if ((rc = layout_need(t)) != 0)
+		return rc;
+	if (partition >= t->lay.nparts)
+		return AR_ENOTFOUND;
+	p->n = t->part[partition].n;
+	p->grace = t->part[partition].grace;
+	memcpy(p->limit, t->part[partition].limit, sizeof(p->limit));
+	/* b_1 is its hosts as they are now. */
+	if (p->n > 0)
+		p->limit[0] = (uint32_t)t->lay.part[partition].hosts;
+	return 0;
+}
+
+int
+ar_set_partition_policy(ar_txn *t, uint32_t partition,
+    const struct ar_part_policy *p, size_t *bad, const char **field)
+{
+	struct part_policy q;
+	int rc, regrace;
+
+	*bad = 0;
+	*field = NULL;
+	if (!t->write)
+		return EACCES;
+	if ((rc = layout_need(t)) != 0)
+		return rc;
+	if (partition >= t->lay.nparts)
+		return AR_ENOTFOUND;
+	/* A store of no description has one partition: the store's
+	 * policy is its own. */
+	if (!(t->m.mode & META_LAYOUT))
+		return ENOTSUP;
+	memset(&q, 0, sizeof(q));
+	if (p->n > AR_CLASSES_MAX) {
+		*field = "class";
+		*bad = AR_CLASSES_MAX;
+		return EINVAL;
+	}
+	q.n = (uint32_t)p->n;
+	q.grace = p->grace;
+	memcpy(q.limit, p->limit, p->n * sizeof(q.limit[0]));
+	if ((rc = part_valid(t, partition, &q, bad, field)) != 0)
+		return rc;
+	regrace = q.grace != t->part[partition].grace;
+	if ((rc = part_put(t, partition, &q)) != 0)
+		return rc;
+	/* The index of what may be reclaimed follows the graces. */
+	return regrace ? reclaim_reset(t, &t->policy) : 0;
+}
+
 struct forecast {
 	ar_txn *t;
+	uint32_t partition;     /* the entries counted: of this partition
+				   (index + 1), or 0 every one */
 	int64_t from, to;       /* the slots counted: [from, to) */
 	int64_t lo, hi;         /* the slots asked for, first pass ... */
 	int64_t first_at;       /* ... the slot the first entry was asked in */
@@ -170,7 +232,8 @@ asked(const struct forecast *f, const struct ar_demand *d, int64_t *a,
 		*a = f->from;
 	if (*b > f->to)
 		*b = f->to;
-	return *a < *b && d->cls >= 1 && d->cls <= f->t->pr.n;
+	return *a < *b && d->cls >= 1 && d->cls <= f->t->pr.n &&
+	    (f->partition == 0 || d->partition == f->partition);
 }
 
 /* First pass: the slots the log's requests asked for, and how far. */
@@ -207,8 +270,10 @@ demand_add(const struct ar_demand *d, void *arg)
 	return 0;
 }
 
-int
-ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
+/* ar_forecast of the entries of partition (index + 1; 0: all). */
+static int
+forecast_of(ar_txn *t, int64_t since, uint32_t partition, double *mean,
+    double *sd)
 {
 	struct forecast f;
 	int64_t now = t->now / t->m.slot;
@@ -217,6 +282,7 @@ ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
 
 	memset(&f, 0, sizeof(f));
 	f.t = t;
+	f.partition = partition;
 	if (since > t->now)
 		since = t->now;
 	/* The slots asked for by requests since then, up to the horizon. */
@@ -263,6 +329,50 @@ ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
 		free(f.delta[i]);
 	}
 	return rc;
+}
+
+int
+ar_forecast(ar_txn *t, int64_t since, double *mean, double *sd)
+{
+	return forecast_of(t, since, 0, mean, sd);
+}
+
+int
+ar_update_partition_limits(ar_txn *t, uint32_t partition,
+    enum ar_rm_method method, int64_t since, struct ar_fare_class *fc,
+    size_t *n)
+{
+	double mean[AR_CLASSES_MAX], sd[AR_CLASSES_MAX];
+	struct ar_part_policy p;
+	const char *field;
+	uint32_t hosts;
+	size_t bad;
+	int rc;
+
+	*n = 0;
+	if (!t->write)
+		return EACCES;
+	if ((rc = ar_partition_policy(t, partition, &p)) != 0)
+		return rc;
+	if (!(t->m.mode & META_LAYOUT))
+		return ENOTSUP;
+	if (t->pr.n == 0)
+		return AR_ENOTFOUND;
+	hosts = (uint32_t)t->lay.part[partition].hosts;
+	if ((rc = forecast_of(t, since, partition + 1, mean, sd)) != 0)
+		return rc;
+	for (size_t i = 0; i < t->pr.n; i++) {
+		fc[i].price = (double)t->pr.c[i].price;
+		fc[i].mean = mean[i];
+		fc[i].sd = sd[i];
+	}
+	if ((rc = ar_booking_limits(hosts, method, fc, t->pr.n)) != 0)
+		return rc;
+	p.n = t->pr.n;
+	for (size_t i = 0; i < p.n; i++)
+		p.limit[i] = fc[i].limit;
+	*n = p.n;
+	return ar_set_partition_policy(t, partition, &p, &bad, &field);
 }
 
 int

@@ -165,8 +165,6 @@ index_live(ar_txn *t, const struct slot_entry *e, void *arg)
 int
 ar_set_reclaim(ar_txn *t, const struct ar_reclaim *p)
 {
-	int rc;
-
 	if (!t->write)
 		return EACCES;
 	if (p->grace < 0 || p->grace > AR_DURATION_MAX)
@@ -176,6 +174,14 @@ ar_set_reclaim(ar_txn *t, const struct ar_reclaim *p)
 			return EINVAL;
 	if (memcmp(p, &t->policy, sizeof(*p)) == 0)
 		return 0;
+	return reclaim_reset(t, p);
+}
+
+int
+reclaim_reset(ar_txn *t, const struct ar_reclaim *p)
+{
+	int rc;
+
 	/* The index follows the graces: made again from the live ones. */
 	if ((t->m.reclaim && (rc = unused_clear(t)) != 0) ||
 	    (rc = unused_policy_put(t, p)) != 0)

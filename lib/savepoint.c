@@ -23,6 +23,16 @@ pool_release(struct savepoint *sp, uint32_t p)
 		ring_release(&sp->pool_idle[p]);
 }
 
+/* Free what the savepoint kept of the partitions' limit rings. */
+static void
+prings_release(struct savepoint *sp)
+{
+	for (uint32_t k = 0; k < sp->nprings; k++)
+		ring_release(&sp->prings[k]);
+	free(sp->prings);
+	sp->prings = NULL;
+}
+
 int
 txn_save(ar_txn *t, struct savepoint *sp)
 {
@@ -37,6 +47,7 @@ txn_save(ar_txn *t, struct savepoint *sp)
 		return rc;
 	}
 	sp->moved = NULL;
+	sp->prings = NULL;
 	sp->nlimits = 1;
 	sp->npools = 0;
 	for (uint32_t i = 2; i <= t->pr.n; i++, sp->nlimits++)
@@ -52,6 +63,15 @@ txn_save(ar_txn *t, struct savepoint *sp)
 			goto fail;
 		}
 	}
+	sp->nprings = 0;
+	if (t->nprings > 0 && (sp->prings = calloc(t->nprings,
+	    sizeof(*sp->prings))) == NULL) {
+		rc = ENOMEM;
+		goto fail;
+	}
+	for (uint32_t k = 0; k < t->nprings; k++, sp->nprings++)
+		if ((rc = ring_save(t, &t->prings[k], &sp->prings[k])) != 0)
+			goto fail;
 	if ((rc = slots_flush(t)) != 0)
 		goto fail;
 	resv_cursor_close(t);
@@ -81,6 +101,7 @@ fail:
 		ring_release(&sp->limit[i]);
 	for (uint32_t p = 0; p < sp->npools; p++)
 		pool_release(sp, p);
+	prings_release(sp);
 	free(sp->moved);
 	return rc;
 }
@@ -98,6 +119,9 @@ txn_restore(ar_txn *t, struct savepoint *sp)
 		if (p > 0)
 			ring_restore(idle_ring(t, p), &sp->pool_idle[p]);
 	}
+	for (uint32_t k = 0; k < sp->nprings; k++)
+		ring_restore(&t->prings[k], &sp->prings[k]);
+	free(sp->prings);
 	slots_discard(t);
 	t->txn = sp->parent;
 	t->gen++;               /* the child's pages are gone */
@@ -133,6 +157,8 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 	for (uint32_t p = 0; p < sp->npools && rc == 0; p++)
 		if ((rc = ring_flush_chunks(t, &t->pool[p])) == 0 && p > 0)
 			rc = ring_flush_chunks(t, idle_ring(t, p));
+	for (uint32_t k = 0; k < sp->nprings && rc == 0; k++)
+		rc = ring_flush_chunks(t, &t->prings[k]);
 	if (rc != 0 || (rc = ring_flush_chunks(t, &t->ring)) != 0 ||
 	    (rc = ring_flush_chunks(t, &t->idle)) != 0 ||
 	    (rc = slots_flush(t)) != 0) {
@@ -155,6 +181,7 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 		ring_release(&sp->limit[i]);
 	for (uint32_t p = 0; p < sp->npools; p++)
 		pool_release(sp, p);
+	prings_release(sp);
 	free(sp->moved);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * txn.c - the library's transactions, as ar.h gives them, made of the
  * floors' parts (internal.h): the storage's transaction and clock, the
- * rings, slot lists, price classes and reclaim policy read through it,
+ * rings, slot lists, price classes, partitions' policies and reclaim
+ * policy read through it,
  * and, in a write transaction, the holds released and the reservations
  * reclaimed as it begins.  A transaction object
  * and its buffers are kept in the store when it ends: a command, or a
@@ -58,7 +59,7 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	    t->m.horizon)) != 0 || (rc = ring_begin(&t->idle, t->m.chunks,
 	    t->m.nodes, t->base, t->m.horizon)) != 0 ||
 	    (rc = classes_begin(t)) != 0 || (rc = layout_begin(t)) != 0 ||
-	    (rc = unused_begin(t)) != 0 ||
+	    (rc = part_begin(t)) != 0 || (rc = unused_begin(t)) != 0 ||
 	    (write && ((rc = holds_expire(t)) != 0 ||
 	    (rc = reclaim_due(t)) != 0)))
 		goto fail;
@@ -88,6 +89,7 @@ txn_destroy(ar_txn *t)
 static void
 txn_free(ar_txn *t)
 {
+	part_end(t);
 	layout_end(t);
 	if (t->s->spare == NULL)
 		t->s->spare = t;
@@ -107,6 +109,8 @@ ar_txn_commit(ar_txn *t)
 	for (uint32_t p = 0; t->npools > 1 && p < t->npools && rc == 0; p++)
 		if ((rc = ring_flush(t, &t->pool[p])) == 0 && p > 0)
 			rc = ring_flush(t, idle_ring(t, p));
+	for (uint32_t k = 0; k < t->nprings && rc == 0; k++)
+		rc = ring_flush(t, &t->prings[k]);
 	if (rc != 0 || (rc = slots_flush(t)) != 0 ||
 	    (rc = ring_flush(t, &t->ring)) != 0 ||
 	    (rc = ring_flush(t, &t->idle)) != 0)
@@ -147,6 +151,9 @@ txn_changed(const ar_txn *t)
 	for (uint32_t p = 0; t->npools > 1 && p < t->npools; p++)
 		if (ring_pending(&t->pool[p]) ||
 		    (p > 0 && ring_pending(&t->idle_rest[p - 1])))
+			return 1;
+	for (uint32_t k = 0; k < t->nprings; k++)
+		if (ring_pending(&t->prings[k]))
 			return 1;
 	m.clock = t->begun.clock;
 	return memcmp(&m, &t->begun, sizeof(m)) != 0;

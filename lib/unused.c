@@ -3,9 +3,10 @@
  * of the reservations it may reclaim.
  *
  * The policy is one value under the key "reclaim" in `pricing`: a
- * struct ar_reclaim as ar.h lays it out.  While there is one, meta's
+ * struct ar_reclaim as ar.h lays it out.  While there is one, or a
+ * partition has a grace of its own (partpolicy.c, format 10), meta's
  * reclaim is 1 and `unused` holds every live reservation that has not
- * reported use and whose class has a grace, under the time a writer must
+ * reported use and that has a grace, under the time a writer must
  * look at it: its start plus that grace, or its end if that is sooner (a
  * writer then drops it, having nothing left to free) and it is no piece
  * of a split request with later pieces (those are freed then).  So, as for holds,
@@ -31,7 +32,11 @@ unused_begin(ar_txn *t)
 		return 0;
 	if (t->m.reclaim != 1)
 		return AR_ECORRUPT;
-	if ((rc = kv_get(t->txn, KV_PRICING, &reclaim_key, &v)) != 0)
+	/* Only partitions' graces (format 10): the store sets none. */
+	if ((rc = kv_get(t->txn, KV_PRICING, &reclaim_key, &v)) ==
+	    KV_NOTFOUND && part_any_grace(t))
+		return 0;
+	if (rc != 0)
 		return rc == KV_NOTFOUND ? AR_ECORRUPT : rc;
 	if (v.size != sizeof(t->policy))
 		return AR_ECORRUPT;
@@ -45,13 +50,22 @@ unused_begin(ar_txn *t)
 	return 0;
 }
 
+/*
+ * The most particular grace that is set: the class's, then the
+ * partition's (format 10), then the store's.  The class's comes first
+ * because it is part of what the request paid for when it was booked
+ * (a class that is never reclaimed is sold as such); the partition's is
+ * the site's default for its hardware, in place of the store's.
+ */
 int64_t
-unused_grace(const ar_txn *t, uint32_t cls)
+unused_grace(const ar_txn *t, uint32_t cls, uint32_t pool)
 {
 	int64_t g = 0;
 
 	if (cls >= 1 && cls <= AR_CLASSES_MAX && cls <= t->pr.n)
 		g = t->policy.cls[cls - 1];
+	if (g == 0)
+		g = part_grace(t, pool);
 	if (g == 0)
 		g = t->policy.grace;
 	return g > 0 ? g : 0;
@@ -65,7 +79,7 @@ unused_due(const ar_txn *t, const struct ar_resv *r, int64_t *due)
 	/* Maintenance runs no job, so it never reports use: it is kept. */
 	if (t->m.reclaim == 0 || r->used == AR_USE_YES ||
 	    (r->resv_flags & AR_RESV_MAINT) ||
-	    (grace = unused_grace(t, r->cls)) == 0)
+	    (grace = unused_grace(t, r->cls, r->pool)) == 0)
 		return 0;
 	/* A piece with later ones is due at its grace even if it ends
 	 * sooner: the rest of its request is then freed (reclaim.c). */
@@ -109,21 +123,23 @@ int
 unused_policy_put(ar_txn *t, const struct ar_reclaim *p)
 {
 	struct kv_val v = { sizeof(*p), (void *)p };
-	uint32_t on = p->grace != 0;
+	uint32_t set = p->grace != 0, on;
 	int rc;
 
 	/* A class's grace kept says what the operator set, "never" too. */
 	for (size_t i = 0; i < AR_CLASSES_MAX; i++)
-		on |= p->cls[i] != 0;
+		set |= p->cls[i] != 0;
+	/* A partition's grace (partpolicy.c) needs the index too. */
+	on = set || part_any_grace(t);
 	txn_wrote(t);
-	if (on)
+	if (set)
 		rc = kv_put(t->txn, KV_PRICING, &reclaim_key, &v, 0);
 	else if ((rc = kv_del(t->txn, KV_PRICING, &reclaim_key, NULL)) ==
 	    KV_NOTFOUND)
 		rc = 0;
 	if (rc != 0)
 		return rc;
-	if (on)
+	if (set)
 		t->policy = *p;
 	else
 		memset(&t->policy, 0, sizeof(t->policy));

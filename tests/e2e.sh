@@ -106,7 +106,7 @@ usage_of() {
 	ar-suggest) tail='[-l limit] [-k count] [--fit first | best | worst] [--longest | --extend [--move]] [key=value ...] | --frames [--from time] [--to time]' ;;
 	ar-report) tail='[-c | -i | [-a | -l] [--from time] [--to time] [key=value ...] | -f [--from time] [--to time] | -u [--from time] [--to time] [--window duration] [--by label] [--table] [--svg file] | --host-list | --dump | --load]' ;;
 	ar-map) tail='[--first-fit] [-p | --slurm [--apply | --diff] [--lead duration] [--prefix name] [--scontrol program] | --svg file] [--from time] [--to time] [key=value ...]' ;;
-	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [--reclaim duration | no] [key=value ...]' ;;
+	ar-price) tail='[--show | --set | --update | --capacity n] [--method m] [--history duration] [--retention duration] [--reclaim duration | no | store] [--partition name] [key=value ...]' ;;
 	*) tail='[key=value ...]' ;;
 	esac
 	printf '%s\n' "usage: $1 [-jV] [-s store] [--now time] [--wait duration] [--upgrade]" \

@@ -17,7 +17,7 @@ OBJ=${1:?usage: floors.sh OBJDIR}
 # floor file ... (storage's backends are the files under lmdb/ pg/ mem/)
 FLOORS='
 1 kv array times where store lmdb/* pg/* mem/*
-2 ring slots resv classes unused demand hostset hostlist layout
+2 ring slots resv classes unused demand hostset hostlist layout partpolicy
 3 track map
 4 mold slices search savepoint added hold cancel reclaim flex series split add modify longest
 5 pricing price report check frames

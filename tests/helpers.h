@@ -28,6 +28,15 @@ rnd(uint64_t n)
 	return (rng * 0x2545f4914f6cdd1dULL) % n;
 }
 
+/* rnd as a choice function, pick(arg, n), for what takes one (the
+ * model, random host descriptions). */
+static inline uint64_t
+pick_rnd(void *arg, uint64_t n)
+{
+	(void)arg;
+	return rnd(n);
+}
+
 /* The bits set in x: hosts in a set of at most 64. */
 static inline int
 popcount(uint64_t x)

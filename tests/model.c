@@ -10,6 +10,7 @@
 
 #include "internal.h"           /* the limit rings, read in model_compare */
 #include "model.h"
+#include "pools.h"
 
 #define PICK(n) m->pick(m->arg, (n))
 
@@ -39,16 +40,38 @@ model_config(struct ar_config *cfg)
 	cfg->map_max = 1 << 30;
 }
 
+/* A run on several pools: the description, each pool's hosts, and
+ * each pool's nodes in use per slot, as the brute force counts them. */
+struct m_pools {
+	struct spec sp;
+	int loaded;             /* bits read from the store */
+	uint64_t bits[POOLS_MAX];
+	uint32_t used[POOLS_MAX][M_SPAN];
+	struct planned plan[ARRANGE_MAX + 1];   /* a pool's, for maps_with */
+};
+
 struct model *
 model_new(uint64_t (*pick)(void *, uint64_t), void *arg)
 {
 	struct model *m = calloc(1, sizeof(*m));
 
+	if (m != NULL && (m->pools = calloc(1, sizeof(*m->pools))) == NULL) {
+		free(m);
+		m = NULL;
+	}
 	if (m != NULL) {
 		m->pick = pick;
 		m->arg = arg;
 	}
 	return m;
+}
+
+void
+model_free(struct model *m)
+{
+	if (m != NULL)
+		free(m->pools);
+	free(m);
 }
 
 void
@@ -61,6 +84,8 @@ model_reset(struct model *m, uint64_t (*pick)(void *, uint64_t), void *arg)
 	memset(m->used, 0, top * sizeof(m->used[0]));
 	for (int c = 0; c <= M_CLASSES; c++)
 		memset(m->held[c], 0, top * sizeof(m->held[c][0]));
+	for (int k = 0; k < POOLS_MAX; k++)
+		memset(m->pools->used[k], 0, top * sizeof(m->pools->used[k][0]));
 	m->pick = pick;
 	m->arg = arg;
 }
@@ -248,6 +273,9 @@ m_release(struct model *m, int k, int64_t now)
 
 	m_hold(m, m->resv[k].cls, from, m->resv[k].start + m->resv[k].len -
 	    from, -m->resv[k].need);
+	for (int64_t x = from; m->pooled && x < m->resv[k].start +
+	    m->resv[k].len; x++)
+		m->pools->used[m->resv[k].pool][x] -= (uint32_t)m->resv[k].need;
 	m->resv[k].live = 0;
 }
 
@@ -1578,6 +1606,443 @@ m_confirm(struct model *m, ar_txn *t, int k, uint32_t who, int64_t now)
 	}
 }
 
+/* ar_cancel of reservation k by who: refused as the store must refuse
+ * it, else it goes, and a piece with every live piece of its request. */
+static void
+m_cancel(struct model *m, ar_txn *t, int k, uint32_t who, int64_t now)
+{
+	struct ar_resv r;
+	int rc = ar_cancel(t, m->resv[k].id, who, &r), any = 0;
+
+	/* A piece is its request: every live piece goes. */
+	for (int i = m->resv[k].first; m->resv[k].pieces != 0 &&
+	    i < m->resv[k].first + (int)m->resv[k].pieces; i++)
+		any |= m->resv[i].live && !m_ended(m, i, now);
+	if (who != 0 && who != m->resv[k].owner)
+		CHECK(m, rc == AR_EPERM, "cancel by another: %s",
+		    ar_strerror(rc));
+	else if (m->resv[k].pieces != 0) {
+		CHECK(m, rc == (any ? 0 : AR_EDONE), "cancel of a "
+		    "piece: %s", ar_strerror(rc));
+		m_cancelled(m, k, now);
+	} else if (!m->resv[k].live || m_ended(m, k, now))
+		CHECK(m, rc == AR_EDONE, "cancel done: %s", ar_strerror(rc));
+	else {
+		CHECK(m, rc == 0 && r.state == AR_CANCELLED &&
+		    r.cls == m->resv[k].cls &&
+		    r.price == m->resv[k].price, "cancel: %s, class "
+		    "%u price %" PRId64, ar_strerror(rc), r.cls, r.price);
+		m_release(m, k, now);
+	}
+}
+
+/*
+ * A run on several pools (model_layout).  The brute force is
+ * tests/pools.h's, as test_pools uses it for single requests: the
+ * eligible pools, the first start by count and the pool where it comes
+ * first, then the first start there from it at which the pool's plan
+ * maps, every arrangement of its plain reservations tried around those
+ * that hold their hosts: the named ones, and the started ones, whose
+ * hosts ar_map keeps (map.c).  Admission's sweep may find no
+ * arrangement where one exists (ar-add(1), PARTITIONS): an answer later,
+ * or refused for the hosts, where the brute force grants is counted,
+ * not failed, and the model test bounds how often it happens.
+ * (Hosts added or drained from a time on: not yet; they would change
+ * bits[] and the counts here.)
+ */
+void
+model_layout(struct model *m, struct ar_config *cfg)
+{
+	spec_make(&m->pools->sp, m->pick, m->arg);
+	m->pools->loaded = 0;
+	m->pooled = 1;
+	cfg->layout = m->pools->sp.text;
+}
+
+/* The plan as ar_map tells it, checked as it goes. */
+struct m_view {
+	struct model *m;
+	int64_t base;
+	uint64_t busy[M_HORIZON];
+	uint32_t count[POOLS_MAX][M_HORIZON];   /* nodes told, per pool */
+	size_t seen;
+};
+
+/* One reservation ar_map told: on as many hosts as its nodes, of its
+ * pool, the named on theirs, none on a host another holds then. */
+static int
+m_view_one(const struct ar_mapped *mp, void *arg)
+{
+	struct m_view *v = arg;
+	struct model *m = v->m;
+	int k = m_find(m, mp->r.id);
+	uint64_t bits = 0;
+	int64_t from = (mp->r.start / M_SLOT > v->base ? mp->r.start / M_SLOT :
+	    v->base), to = mp->r.end / M_SLOT;
+
+	if (mp->r.state != AR_GRANTED)
+		return 0;       /* it ended before the clock */
+	for (size_t h = 0; h < mp->nhosts; h++)
+		bits |= UINT64_C(1) << mp->hosts[h];
+	v->seen++;
+	CHECK(m, k >= 0 && m->resv[k].live && mp->r.pool == m->resv[k].pool &&
+	    mp->r.pool < POOLS_MAX && mp->nhosts == mp->r.nodes &&
+	    (bits & ~m->pools->bits[mp->r.pool]) == 0 &&
+	    (m->resv[k].named == 0 || m->resv[k].named == bits),
+	    "map: reservation %" PRIu64 " of pool %" PRIu32 " on %zu hosts "
+	    "(%#" PRIx64 "), model: pool %" PRIu32 " named %#" PRIx64,
+	    mp->r.id, mp->r.pool, mp->nhosts, bits, k >= 0 ?
+	    m->resv[k].pool : 0, k >= 0 ? m->resv[k].named : 0);
+	if (k < 0)
+		return 0;
+	m->resv[k].on = bits;
+	for (int64_t x = from; x < to && x < v->base + M_HORIZON; x++) {
+		CHECK(m, (v->busy[x - v->base] & bits) == 0, "map: "
+		    "reservation %" PRIu64 " shares a host at slot %" PRId64,
+		    mp->r.id, x);
+		v->busy[x - v->base] |= bits;
+		v->count[m->resv[k].pool][x - v->base] += mp->r.nodes;
+	}
+	return 0;
+}
+
+/* ar_map of the plan from the clock on, every host checked, and every
+ * live reservation of the model told; each one's hosts into its on. */
+static void
+m_pool_view(struct model *m, ar_txn *t, int64_t now)
+{
+	static struct m_view v;
+	size_t live = 0;
+
+	memset(&v, 0, sizeof(v));
+	v.m = m;
+	v.base = now / M_SLOT;
+	OK(m, ar_map(t, 0, now, (v.base + M_HORIZON) * M_SLOT, NULL, 0,
+	    m_view_one, &v));
+	for (int k = 0; k < m->nresv; k++)
+		live += m->resv[k].live && !m_ended(m, k, now);
+	CHECK(m, v.seen == live, "map: %zu reservations told, model %zu",
+	    v.seen, live);
+	for (int k = 0; k < POOLS_MAX; k++)
+		for (int64_t x = v.base; x < v.base + M_HORIZON; x++)
+			if (v.count[k][x - v.base] != m->pools->used[k][x]) {
+				CHECK(m, 0, "map: pool %d at slot %" PRId64
+				    ": %u nodes told, model %u", k, x,
+				    v.count[k][x - v.base],
+				    m->pools->used[k][x]);
+				break;
+			}
+}
+
+/* The live reservations of pool k into the model's plan, as the brute
+ * force sees them; how many (ARRANGE_MAX + 1 at most: then undecided). */
+static size_t
+m_pool_plan(struct model *m, uint32_t k, int64_t now)
+{
+	size_t n = 0;
+
+	for (int j = 0; j < m->nresv && n <= ARRANGE_MAX; j++) {
+		if (!m->resv[j].live || m_ended(m, j, now) ||
+		    m->resv[j].pool != k)
+			continue;
+		m->pools->plan[n] = (struct planned){ k, m->resv[j].start,
+		    m->resv[j].start + m->resv[j].len,
+		    (uint32_t)m->resv[j].need, m->resv[j].named != 0 ?
+		    m->resv[j].named : m->resv[j].start * M_SLOT <= now ?
+		    m->resv[j].on : 0, m->resv[j].id };
+		n++;
+	}
+	return n;
+}
+
+/* The brute force's start for c in [first, last], c.s and c.e its first
+ * slot and end: a named one in its pool, a plain one in the pool of
+ * el[0..ne) where it fits first by count (into c->pool), then the first
+ * start there from it where the plan maps; -1 none, -2 undecided.
+ * *counted: whether any start fits by count (else the refusal is for
+ * the nodes, not the hosts). */
+static int64_t
+m_pool_expect(struct model *m, const struct ar_pool *pools,
+    const uint32_t *el, size_t ne, struct planned *c, int64_t first,
+    int64_t last, int64_t now, int *counted)
+{
+	struct m_pools *p = m->pools;
+	int64_t bs, len = c->e - c->s;
+	size_t n;
+
+	bs = c->named != 0 ? brute_first(&p->used[0][0], M_SPAN,
+	    pools[c->pool].count, c->pool, first, last, len, c->nodes) :
+	    brute_pool(&p->used[0][0], M_SPAN, pools, el, ne, c->nodes, first,
+	    last, len, &c->pool);
+	if (!(*counted = bs != -1))
+		return -1;
+	n = m_pool_plan(m, c->pool, now);
+	return brute_mapped(&p->used[0][0], M_SPAN, pools[c->pool].count,
+	    p->plan, n, *c, p->bits[c->pool], bs, last);
+}
+
+/* A grant g of rq in pool, named hosts named: into the model. */
+static void
+m_pool_enter(struct model *m, ar_txn *t, const struct ar_request *rq,
+    const struct ar_placed *g, uint32_t pool, uint64_t named, int64_t len)
+{
+	int k = m->nresv;
+
+	m_enter(m, t, rq, g, 0, len, rq->nodes);
+	if (m->nresv == k)
+		return;         /* the model is full */
+	m->resv[k].pool = pool;
+	m->resv[k].named = named;
+	for (int64_t x = m->resv[k].start; x < m->resv[k].start + len; x++)
+		m->pools->used[pool][x] += rq->nodes;
+}
+
+/*
+ * Maintenance that wins (AR_FORCE), rigid at c.s: refused for the hosts
+ * if a named or started reservation holds one of them then; else granted
+ * there, in its pool, and what it displaced were plain reservations of
+ * that pool, not started, over its time, now cancelled, the rest
+ * mapping with it.  Displacing where an arrangement keeps them all is
+ * counted (the store maps the others greedily).
+ */
+static void
+m_pool_maint(struct model *m, ar_txn *t, const struct ar_request *rq,
+    const struct planned *c, int64_t now)
+{
+	const struct ar_placed *g, *mv;
+	const uint64_t *ids;
+	struct ar_answer a;
+	struct ar_resv r;
+	uint64_t conflict = 0, fixed;
+	size_t nd, ng, nm, n;
+	int keeps, rest, j;
+
+	for (j = 0; j < m->nresv && conflict == 0; j++) {
+		if (!m->resv[j].live || m_ended(m, j, now) ||
+		    m->resv[j].pool != c->pool || m->resv[j].start >= c->e ||
+		    m->resv[j].start + m->resv[j].len <= c->s)
+			continue;
+		fixed = m->resv[j].named != 0 ? m->resv[j].named :
+		    m->resv[j].start * M_SLOT <= now ? m->resv[j].on : 0;
+		if ((fixed & c->named) != 0)
+			conflict = m->resv[j].id;
+	}
+	n = m_pool_plan(m, c->pool, now);
+	keeps = maps_with(m->pools->plan, n, c, c->pool,
+	    m->pools->bits[c->pool]);
+	OK(m, ar_add(t, rq, &a));
+	ar_displaced(t, &ids, &nd);
+	ar_added(t, &g, &ng, &mv, &nm);
+	m->maints++;
+	if (conflict != 0) {
+		CHECK(m, a.status == AR_REFUSED && a.reason == AR_R_HOSTS &&
+		    ng == 0, "maintenance at %" PRId64 " on hosts %#" PRIx64
+		    " that %" PRIu64 " holds: store %d reason %d", c->s,
+		    c->named, conflict, a.status, a.reason);
+		return;
+	}
+	CHECK(m, a.status == AR_GRANTED && a.start == c->s * M_SLOT &&
+	    a.pool == c->pool && ng == 1 && nm == 0, "maintenance at %"
+	    PRId64 " in pool %" PRIu32 ": store %d reason %d at %" PRId64
+	    " pool %" PRIu32, c->s, c->pool, a.status, a.reason,
+	    a.start / M_SLOT, a.pool);
+	if (a.status != AR_GRANTED || ng != 1)
+		return;
+	for (size_t i = 0; i < nd; i++) {
+		j = m_find(m, ids[i]);
+		CHECK(m, j >= 0 && m->resv[j].live && !m_ended(m, j, now) &&
+		    m->resv[j].pool == c->pool && m->resv[j].named == 0 &&
+		    m->resv[j].start * M_SLOT > now &&
+		    m->resv[j].start < c->e &&
+		    m->resv[j].start + m->resv[j].len > c->s, "maintenance "
+		    "at %" PRId64 " displaced %" PRIu64 ", which it may not",
+		    c->s, ids[i]);
+		if (j < 0 || !m->resv[j].live)
+			continue;
+		OK(m, ar_get(t, ids[i], &r));
+		CHECK(m, r.state == AR_CANCELLED, "displaced %" PRIu64
+		    ": state %d", ids[i], r.state);
+		m_release(m, j, now);
+		m->displaced++;
+	}
+	m->overdisplaced += nd > 0 && keeps == 1;
+	n = m_pool_plan(m, c->pool, now);
+	rest = maps_with(m->pools->plan, n, c, c->pool,
+	    m->pools->bits[c->pool]);
+	CHECK(m, rest != 0, "maintenance at %" PRId64 ": the plan with it "
+	    "does not map", c->s);
+	m_pool_enter(m, t, rq, &g[0], c->pool, c->named, c->e - c->s);
+}
+
+/*
+ * A request on several pools, ar_add or (search) ar_search: plain, of a
+ * partition (or none) and features; or of named hosts of a pool, mostly
+ * of a partition and features that agree (else bad input), a few of
+ * them maintenance that wins.  From the next slot on, so that none
+ * starts at the clock.
+ */
+static void
+m_pool_request(struct model *m, ar_txn *t, int64_t now, int search)
+{
+	struct m_pools *p = m->pools;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	const struct ar_placed *g, *mv;
+	struct ar_request rq;
+	struct ar_answer a;
+	struct planned c;
+	uint32_t hosts[64], el[POOLS_MAX], k, most = 0;
+	int64_t first, last, len, bs;
+	size_t np, nk, ne = 0, ng, nm;
+	int part, kind, bad = 0, rc, ok, counted;
+	char feat[8];
+
+	if ((rc = ar_layout(t, &parts, &np, &pools, &nk)) == 0 && !p->loaded)
+		rc = pool_host_bits(t, pools, nk, p->bits);
+	CHECK(m, rc == 0 && nk <= POOLS_MAX, "layout: %s", ar_strerror(rc));
+	if (rc != 0 || nk > POOLS_MAX)
+		return;
+	p->loaded = 1;
+	m_pool_view(m, t, now);
+	memset(&c, 0, sizeof(c));
+	first = now / M_SLOT + 1 + (int64_t)PICK(40);
+	len = 1 + (int64_t)PICK(6);
+	/* 0-3 plain, 4-6 named hosts, 7 maintenance. */
+	kind = search ? 0 : (int)PICK(8);
+	last = kind == 7 ? first : first + (int64_t)PICK(20);
+	part = PICK(4) == 0 ? -1 : (int)PICK(POOLS_PARTS);
+	snprintf(feat, sizeof(feat), "%s", pools_feature_set[PICK(3)]);
+	k = (uint32_t)PICK(nk);
+	rq = request(m, first * M_SLOT, len * M_SLOT, 1 + (uint32_t)PICK(4));
+	rq.latest = last * M_SLOT;
+	rq.flags = AR_NOMOVE;
+	rq.owner = (uint32_t)PICK(3);
+	c.s = first;
+	c.e = first + len;
+	if (kind >= 4) {
+		for (uint32_t h = 0; h < 64; h++)
+			if ((p->bits[k] >> h & 1) && PICK(2))
+				c.named |= UINT64_C(1) << h;
+		if (c.named == 0)
+			c.named = p->bits[k] & -p->bits[k];
+		if (PICK(4) != 0) {
+			part = PICK(2) ? -1 : part_index_of(
+			    parts[pools[k].partition].name);
+			snprintf(feat, sizeof(feat), "%s", PICK(2) ?
+			    pools[k].features : "");
+		}
+		if (nk > 1 && PICK(8) == 0) {
+			uint32_t o = (k + 1 + (uint32_t)PICK(nk - 1)) %
+			    (uint32_t)nk;
+
+			c.named |= p->bits[o] & -p->bits[o];
+			bad = 1;
+		}
+		bad |= name_hosts(&rq, hosts, c.named, parts, np, pools, k,
+		    part, feat);
+		c.pool = k;
+		if (kind == 7) {
+			rq.resv_flags = AR_RESV_MAINT;
+			rq.flags |= AR_FORCE;
+		}
+	}
+	rq.partition = part < 0 ? NULL : pools_part_name[part];
+	rq.features = feat;
+	c.nodes = rq.nodes;
+	/* A feature no host has, or named hosts outside the request's
+	 * pool, are bad input. */
+	if (!known(pools, nk, feat) || bad) {
+		rc = search ? ar_search(t, &rq, &a) : ar_add(t, &rq, &a);
+		CHECK(m, rc == EINVAL, "bad request (features %s, %s): %s",
+		    feat, bad ? "named hosts off its pool" : "none unknown",
+		    ar_strerror(rc));
+		m->bad_named += bad;
+		return;
+	}
+	if (kind == 7) {
+		m_pool_maint(m, t, &rq, &c, now);
+		return;
+	}
+	if (kind < 4) {
+		ne = eligible(&p->sp, parts, np, pools, nk, part, feat, el);
+		for (size_t i = 0; i < ne; i++)
+			most = pools[el[i]].count > most ? pools[el[i]].count :
+			    most;
+	}
+	bs = m_pool_expect(m, pools, el, ne, &c, first, last, now, &counted);
+	rc = search ? ar_search(t, &rq, &a) : ar_add(t, &rq, &a);
+	CHECK(m, rc == 0, "%s on pools: %s", search ? "search" : "add",
+	    ar_strerror(rc));
+	if (rc != 0)
+		return;
+	ok = a.status == (search ? AR_AVAILABLE : AR_GRANTED);
+	m->pool_asked++;
+	if (bs == -2)
+		m->undecided++;
+	else if (ok ? bs < 0 || a.start != bs * M_SLOT : bs >= 0) {
+		/* Only the sweep's known caution. */
+		CHECK(m, bs >= 0 && (ok ? a.start > bs * M_SLOT :
+		    a.reason == AR_R_HOSTS), "%s %s at %" PRId64 "..%" PRId64
+		    " (pool %" PRIu32 "): %s at %" PRId64 " reason %d, the "
+		    "brute force %s %" PRId64, search ? "search" : "add",
+		    c.named ? "named" : "plain", first, last, c.pool,
+		    ar_status_name(a.status), a.start / M_SLOT, a.reason,
+		    bs >= 0 ? "at" : "refuses", bs);
+		m->cautious++;
+	}
+	if (!ok) {
+		/* For the nodes if no start has them by count, else for
+		 * the hosts. */
+		CHECK(m, a.reason == (c.named == 0 && most < c.nodes ?
+		    AR_R_CAPACITY : !counted ? AR_R_FULL : AR_R_HOSTS),
+		    "%s refused: reason %d (nodes %u, "
+		    "partition %s features %s, eligible pools %zu, the largest "
+		    "%u)", search ? "search" : "add", a.reason, c.nodes,
+		    part < 0 ? "-" : pools_part_name[part], feat, ne, most);
+		return;
+	}
+	/* Where it is granted the brute force finds room, in that pool. */
+	c.s = a.start / M_SLOT;
+	c.e = c.s + len;
+	bs = brute_mapped(&p->used[0][0], M_SPAN, pools[c.pool].count, p->plan,
+	    m_pool_plan(m, c.pool, now), c, p->bits[c.pool], c.s, c.s);
+	CHECK(m, a.pool == c.pool && (bs == c.s || bs == -2), "%s at %" PRId64
+	    " in pool %" PRIu32 ": the brute force's pool %" PRIu32 " %s",
+	    search ? "search" : "add", c.s, a.pool, c.pool, bs == c.s ?
+	    "" : "has no room there");
+	if (search)
+		return;
+	ar_added(t, &g, &ng, &mv, &nm);
+	CHECK(m, ng == 1 && nm == 0, "add on pools: %zu granted, %zu moved",
+	    ng, nm);
+	if (ng != 1)
+		return;
+	m->pool_adds++;
+	m->named += c.named != 0;
+	m_pool_enter(m, t, &rq, &g[0], c.pool, c.named, len);
+}
+
+/* One operation of a run on several pools: an add, a search or a
+ * cancel, mostly of a recent reservation. */
+static void
+m_pool_op(struct model *m, ar_txn *t, int64_t now)
+{
+	int op = (int)PICK(10);
+
+	m->ops++;
+	if (op < 6)
+		m_pool_request(m, t, now, 0);
+	else if (op < 8)
+		m_pool_request(m, t, now, 1);
+	else if (m->nresv > 0) {
+		int k = m->nresv - 1 - (int)PICK(m->nresv < 32 ?
+		    (uint64_t)m->nresv : 32);
+		uint32_t who = (uint32_t)PICK(3);
+
+		m_cancel(m, t, k, who == 1 ? m->resv[k].owner : who, now);
+	}
+}
+
 void
 model_op(struct model *m, ar_txn *t, int64_t now)
 {
@@ -1589,6 +2054,10 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 	size_t n;
 	int op;
 
+	if (m->pooled) {
+		m_pool_op(m, t, now);
+		return;
+	}
 	if (m->priced && PICK(50) == 0) {
 		m->ops++;
 		m_reprice(m, t, now, 0);
@@ -1869,31 +2338,9 @@ model_op(struct model *m, ar_txn *t, int64_t now)
 		m_modify(m, t, k, who == 1 ? m->resv[k].owner : who, &rq,
 		    now);
 	} else if (m->nresv > 0) {
-		int k = (int)PICK((uint64_t)m->nresv), any = 0;
-		struct ar_resv r;
-		uint32_t who = (uint32_t)PICK(3);
-		int rc = ar_cancel(t, m->resv[k].id, who, &r);
+		int k = (int)PICK((uint64_t)m->nresv);
 
-		/* A piece is its request: every live piece goes. */
-		for (int i = m->resv[k].first; m->resv[k].pieces != 0 &&
-		    i < m->resv[k].first + (int)m->resv[k].pieces; i++)
-			any |= m->resv[i].live && !m_ended(m, i, now);
-		if (who != 0 && who != m->resv[k].owner)
-			CHECK(m, rc == AR_EPERM, "cancel by another: %s",
-			    ar_strerror(rc));
-		else if (m->resv[k].pieces != 0) {
-			CHECK(m, rc == (any ? 0 : AR_EDONE), "cancel of a "
-			    "piece: %s", ar_strerror(rc));
-			m_cancelled(m, k, now);
-		} else if (!m->resv[k].live || m_ended(m, k, now))
-			CHECK(m, rc == AR_EDONE, "cancel done: %s", ar_strerror(rc));
-		else {
-			CHECK(m, rc == 0 && r.state == AR_CANCELLED &&
-			    r.cls == m->resv[k].cls &&
-			    r.price == m->resv[k].price, "cancel: %s, class "
-			    "%u price %" PRId64, ar_strerror(rc), r.cls, r.price);
-			m_release(m, k, now);
-		}
+		m_cancel(m, t, k, (uint32_t)PICK(3), now);
 	}
 }
 
@@ -1911,7 +2358,10 @@ model_compare(struct model *m, ar_txn *t, int64_t now)
 	int64_t base = now / M_SLOT;
 	uint64_t bad;
 
-	for (int64_t s = base; s < base + M_HORIZON; s++) {
+	/* On several pools, each pool's count is its hosts ar_map tells. */
+	if (m->pooled)
+		m_pool_view(m, t, now);
+	for (int64_t s = base; !m->pooled && s < base + M_HORIZON; s++) {
 		uint32_t nfree;
 
 		OK(m, ar_free(t, s * M_SLOT, (s + 1) * M_SLOT, &nfree));

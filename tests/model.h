@@ -50,6 +50,16 @@ struct model {
 				   seconds, 0 none (ar_set_reclaim) */
 	int64_t policy_at;      /* when it was last set */
 	uint64_t reports, reclaims;     /* use reports granted, reclaims */
+	/* A run on a store of several pools (model_layout): what it saw.
+	 * Adds and searches compared (maintenance apart), adds granted, of
+	 * named hosts, maintenance (asked, and what it displaced), named
+	 * hosts refused as bad input; answers later or refused where an
+	 * arrangement of the plan holds them (the sweep's caution, ar-add(1)
+	 * PARTITIONS), maintenance that displaced where an arrangement keeps
+	 * all, and answers the brute force could not decide. */
+	int pooled;
+	uint64_t pool_asked, pool_adds, named, maints, displaced, bad_named;
+	uint64_t cautious, overdisplaced, undecided;
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;
 	uint64_t ops, checks, mismatches;
@@ -74,9 +84,17 @@ struct model {
 		int first;
 		unsigned split;         /* ... its request's rule, and */
 		int64_t smallest;       /* smallest piece, as asked */
+		uint32_t pool;          /* its pool (ar_layout), in a run
+					   on several pools */
+		uint64_t named;         /* ... the hosts it named, as bits
+					   of their indexes; 0 none */
+		uint64_t on;            /* ... its hosts as ar_map told them
+					   last */
 	} resv[M_RESV];         /* in the order granted: ids ascending */
 	uint32_t used[M_SPAN];
 	uint32_t held[M_CLASSES + 1][M_SPAN];  /* nodes of class c, c >= 1 */
+	struct m_pools *pools;  /* the layout and each pool's nodes in use,
+				   in a run on several pools (model.c) */
 };
 
 /* The store configuration the model stands for. */
@@ -86,11 +104,29 @@ void model_config(struct ar_config *cfg);
  * memory ran out. */
 struct model *model_new(uint64_t (*pick)(void *, uint64_t), void *arg);
 
+/* Free m and what it holds. */
+void model_free(struct model *m);
+
 /* Make m a model of an empty store again, its choices from pick(arg, n),
  * in a time as short as what it held was: the model fuzzer makes one
  * an input, thousands a second. */
 void model_reset(struct model *m, uint64_t (*pick)(void *, uint64_t),
     void *arg);
+
+/*
+ * Make the run one on a store of several pools: a random host
+ * description (tests/pools.h: partitions of pools with feature sets, a
+ * default, borrowing) from m's choices into cfg->layout, which lasts
+ * until the next model_layout or model_reset; called before the store
+ * is created.  model_op then makes requests of a partition and
+ * features, of named hosts of a pool (some bad input), maintenance that
+ * wins (AR_FORCE), searches and cancels, and compares each answer
+ * (granted or not, start, pool) with the brute force of tests/pools.h,
+ * and every host ar_map tells (within the reservation's pool, the named
+ * exactly, none twice at once).  No classes, holds, series, splits or
+ * modifies in such a run (hosts added or drained: not yet).
+ */
+void model_layout(struct model *m, struct ar_config *cfg);
 
 /*
  * New random price classes, set in write transaction t at now before

@@ -2,7 +2,7 @@
  * test_crash.c - kill concurrent writers at random moments and check that
  * nothing they reported is lost and nothing is half written.
  *
- *   test_crash BINDIR [ROUNDS [SEED [DELAY_MS [classes]]]]
+ *   test_crash BINDIR [ROUNDS [SEED [DELAY_MS [classes|partitions]]]]
  *
  * Each round starts, on one store, two ar-add streams of random requests
  * (rigid and flexible, parametric and MPI, a few naming their hosts, half
@@ -12,8 +12,11 @@
  * copies, and a few use reports on what earlier
  * rounds granted), one ar-del stream cancelling what earlier rounds
  * granted and releasing some holds, one ar-del --purge, one ar-map --plan, one ar-add --modify
- * making earlier grants longer or shorter and one ar-add --confirm of
- * earlier holds (some expired by then), all with the clock a little
+ * making earlier grants longer or shorter, one ar-add --confirm of
+ * earlier holds (some expired by then) and one ar-add --modify of a
+ * few pieces of earlier split requests (each admitted again as a whole
+ * request, in new pieces, or not at all), started in turn from a random
+ * one, all with the clock a little
  * later than the round before; the store has a reclaim policy (a grace
  * of 10 minutes), so that the writers also reclaim, as they begin, the
  * started reservations that reported no use; then SIGKILLs every one of them after a random
@@ -22,12 +25,17 @@
  * its invariants hold (ar_check: ring equals records, nothing over
  * capacity, indexes agree, starts inside windows), every reservation a
  * writer printed as granted exists, every one printed as cancelled is
- * cancelled, and a split request's pieces are all there or none.  In every round one writer is stopped (SIGSTOP, as ^Z
- * does) before the kill, and a writer that may not wait must end at
- * once: refused, or timed out naming the lock.  Then creations are
+ * cancelled, and a split request's pieces are all there or none, and
+ * replaced by a modify all or none.  In every round one writer is
+ * stopped (SIGSTOP, as ^Z does) before the kill, and a writer that may
+ * not wait must end at once: refused, or timed out naming the lock.
+ * Then creations are
  * killed at random moments: each leaves no store or a whole one.  With
  * "classes" the store has three price classes, so that the class rings
- * and the demand log are written and checked too.  Seeded explicitly;
+ * and the demand log are written and checked too; with "partitions" the
+ * store is made of a host description of three partitions and four
+ * pools (layout below), some requests ask a partition and features, and
+ * named hosts and maintenance keep within a pool.  Seeded explicitly;
  * the kill times come from the seed too.
  */
 #include <sys/stat.h>
@@ -51,7 +59,7 @@
 extern char **environ;
 
 #define T0 ((int64_t)1795219200)       /* 2026-11-21T00:00:00Z */
-#define WRITERS 7
+#define WRITERS 8
 #define LINES 600
 
 static char dir[] = "/tmp/ar-crash-XXXXXX";
@@ -59,6 +67,39 @@ static char store[300];
 static uint64_t *granted, *cancelled, *held, *pieces;
 static size_t ngranted, ncancelled, nheld, npieces, capg, capc, caph, capp;
 static size_t nmolded;          /* grants of a moldable request's level */
+static size_t nremade;          /* grants of a modify of a piece (the
+				   whole request, in pieces or not) */
+
+/*
+ * With "partitions" the store is made of this host description: plain
+ * requests take the default partition's hosts (batch, which borrows
+ * gpu's), some ask a partition and features, and named hosts and
+ * maintenance keep within one pool.  (Hosts added or drained from a
+ * time on: another writer class, when the store can.)
+ */
+static int partitioned;
+static const char layout[] =
+    "hosts=node[01-32] partition=batch\n"
+    "hosts=node[33-48] partition=gpu features=a100\n"
+    "hosts=node[49-56] partition=gpu\n"
+    "hosts=node[57-64] partition=mem features=big\n"
+    "partition=batch default=yes borrow=gpu\n";
+/* Its pools' hosts: node[lo-hi]. */
+static const struct {
+	uint64_t lo, hi;
+} pool_hosts[] = { { 1, 32 }, { 33, 48 }, { 49, 56 }, { 57, 64 } };
+
+/* A request's partition and features, in a store of partitions: mostly
+ * none (the default partition's), else one of the others. */
+static const char *
+where(void)
+{
+	static const char *const asked[] = { " partition=gpu",
+	    " partition=gpu features=a100", " partition=mem features=big" };
+	uint64_t i = rnd(6);
+
+	return partitioned && i < 3 ? asked[i] : "";
+}
 
 static void
 die(const char *what)
@@ -106,6 +147,19 @@ make_input(const char *path, int kind, int64_t now)
 				    5 + rnd(600));
 			continue;
 		}
+		if (kind == 7) {        /* modify a piece */
+			/* Its whole request is admitted again, in new
+			 * pieces, or not at all; a short batch, so that it
+			 * commits before the kill as often as not. */
+			/* Mostly recent pieces: older ones are more often
+			 * cancelled or replaced by then. */
+			if (npieces > 0 && i < LINES / 20)
+				fprintf(f, "id=%" PRIu64 " duration=%" PRIu64
+				    "m%s\n", pieces[npieces - 1 - rnd(npieces <
+				    32 ? npieces : 32)], 5 + rnd(120),
+				    rnd(4) == 0 ? " split=tarr" : "");
+			continue;
+		}
 		if (kind == 6) {        /* confirm a hold, expired or not */
 			if (nheld > 0)
 				fprintf(f, "id=%" PRIu64 "\n",
@@ -124,13 +178,22 @@ make_input(const char *path, int kind, int64_t now)
 			continue;
 		}
 		if (kind == 0 && rnd(20) == 0) {        /* maintenance */
-			uint64_t first = 1 + rnd(60);
+			uint64_t first = 1 + rnd(60), last = first + rnd(4);
 
+			/* In a store of partitions, hosts of one pool. */
+			if (partitioned) {
+				uint64_t p = rnd(4), lo = pool_hosts[p].lo;
+				uint64_t hi = pool_hosts[p].hi;
+
+				first = lo + rnd(hi - lo + 1);
+				last = first + rnd(4);
+				last = last > hi ? hi : last;
+			}
 			/* Half of it wins (--force): it displaces. */
 			fprintf(f, "start=@%" PRId64 " duration=%" PRIu64 "m "
 			    "hosts=node[%02" PRIu64 "-%02" PRIu64 "] user=m "
 			    "job=%d%s\n", start, 30 + rnd(300), first,
-			    first + rnd(4), i, rnd(2) ? " flags=maint" : "");
+			    last, i, rnd(2) ? " flags=maint" : "");
 			continue;
 		}
 
@@ -140,10 +203,10 @@ make_input(const char *path, int kind, int64_t now)
 			/* A third of them two copies, each split in turn. */
 			fprintf(f, "start=@%" PRId64 " duration=%" PRIu64 "m "
 			    "defer=@%" PRId64 " nodes=%" PRIu64 " split=%s "
-			    "jobs=%d user=u%d job=%d\n", start, d, start + 60 *
-			    (int64_t)(d + rnd(3 * d)), 8 + rnd(57),
-			    rnd(3) ? "yes" : "tarr", 1 + (rnd(3) == 0), kind,
-			    i);
+			    "jobs=%d user=u%d job=%d%s\n", start, d, start +
+			    60 * (int64_t)(d + rnd(3 * d)), partitioned ?
+			    4 + rnd(13) : 8 + rnd(57), rnd(3) ? "yes" : "tarr",
+			    1 + (rnd(3) == 0), kind, i, where());
 			continue;
 		}
 		if (kind < 2 && rnd(10) == 0) {  /* moldable */
@@ -172,9 +235,9 @@ make_input(const char *path, int kind, int64_t now)
 			fprintf(f, "latest=@%" PRId64 " ",
 			    start + 300 * (int64_t)rnd(24));
 		fprintf(f, "duration=%" PRIu64 "m nodes=%" PRIu64 " jobs=%"
-		    PRIu64 " user=u%d job=%d%s\n", 5 + rnd(600), 1 + rnd(16),
+		    PRIu64 " user=u%d job=%d%s%s\n", 5 + rnd(600), 1 + rnd(16),
 		    1 + rnd(3), kind, i, kind == 1 && rnd(10) == 0 ?
-		    " hold=20m" : "");
+		    " hold=20m" : "", where());
 	}
 	if (fclose(f) != 0)
 		die(path);
@@ -329,7 +392,7 @@ kill_creations(const char *bin, uint64_t rounds, uint64_t max_us,
 /* Read what a writer printed: ids granted and cancelled.  A line cut
  * short by the kill is not a report (it has no newline). */
 static void
-harvest(const char *path)
+harvest(const char *path, int modifier)
 {
 	char line[4096];
 	FILE *f = fopen(path, "r");
@@ -343,8 +406,11 @@ harvest(const char *path)
 			continue;
 		if (id != line && id[-1] != ' ')
 			continue;
-		/* A piece goes to pieces, not granted: no writer here
-		 * modifies one. */
+		/* A piece goes to pieces, not granted: the check walks its
+		 * request's pieces, and a modify names a piece to change
+		 * the whole request. */
+		/* A modify of a piece granted: in pieces, or one interval. */
+		nremade += modifier && strstr(line, "status=granted") != NULL;
 		if (strstr(line, "status=granted") != NULL &&
 		    strstr(line, " pieces=") != NULL)
 			remember(&pieces, &npieces, &capp,
@@ -521,18 +587,20 @@ main(int argc, char **argv)
 	uint64_t changed = 0, reclaimed = 0;
 	int classes;
 	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del",
-	    "ar-map", "ar-add", "ar-add" };
+	    "ar-map", "ar-add", "ar-add", "ar-add" };
 	const char *opts[WRITERS] = { "--force", NULL, NULL, "--purge",
-	    "--plan", "--modify", "--confirm" };
+	    "--plan", "--modify", "--confirm", "--modify" };
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_crash bindir [rounds [seed]]\n");
+		fprintf(stderr, "usage: test_crash bindir [rounds [seed "
+		    "[delay_ms [classes|partitions]]]]\n");
 		return 2;
 	}
 	rng = argc > 3 ? strtoull(argv[3], NULL, 10) : 20261121;
 	/* Writers built with sanitizers start slowly: let them get going. */
 	max_delay = argc > 4 ? strtoull(argv[4], NULL, 10) : 60;
 	classes = argc > 5 && strcmp(argv[5], "classes") == 0;
+	partitioned = argc > 5 && strcmp(argv[5], "partitions") == 0;
 	if (max_delay == 0)
 		max_delay = 1;
 	first_delay = max_delay;
@@ -541,6 +609,7 @@ main(int argc, char **argv)
 	snprintf(store, sizeof(store), "%s/store", dir);
 	ar_config_default(&cfg);
 	cfg.flags = AR_SIMULATED;
+	cfg.layout = partitioned ? layout : NULL;
 	if (ar_create(store, &cfg, T0) != 0 ||
 	    (classes && set_classes() != 0) || set_reclaim() != 0)
 		die("ar_create");
@@ -561,9 +630,15 @@ main(int argc, char **argv)
 			snprintf(out[w], sizeof(out[w]), "%s/out%d", dir, w);
 			make_input(in[w], w, now);
 		}
-		for (int w = 0; w < WRITERS; w++)
+		/* Started from a random one round by round: the first
+		 * started mostly takes the lock first, and every class
+		 * should commit before the kill now and then. */
+		for (int i = 0, w0 = (int)rnd(WRITERS); i < WRITERS; i++) {
+			int w = (w0 + i) % WRITERS;
+
 			pid[w] = start(argv[1], cmds[w], opts[w], in[w], out[w],
 			    now);
+		}
 		nanosleep(&delay, NULL);
 		kill(pid[rnd(WRITERS)], SIGSTOP);
 		probes++;
@@ -581,7 +656,7 @@ main(int argc, char **argv)
 				    "with %d\n", r, cmds[w], WEXITSTATUS(st));
 				wrong++;
 			}
-			harvest(out[w]);
+			harvest(out[w], w == 7);
 			if (w == 4)
 				changed += harvest_map(out[w], now);
 		}
@@ -643,7 +718,7 @@ main(int argc, char **argv)
 		for (size_t i = 0; i < npieces; i++) {
 			struct ar_resv v, o;
 			int64_t slots = 0, want;
-			uint32_t j = 0;
+			uint32_t j = 0, replaced = 0;
 			int cut = 0;
 
 			checked++;
@@ -661,13 +736,18 @@ main(int argc, char **argv)
 					break;
 				slots += (o.end - o.start) / 300;
 				cut |= o.state == AR_RECLAIMED;
+				replaced += o.replaced != 0;
 			}
 			want = (v.duration + 299) / 300;
+			/* A modify replaces every piece of the request or
+			 * none. */
 			if (j < v.pieces || slots > want ||
-			    (slots < want && !cut)) {
+			    (slots < want && !cut) ||
+			    (replaced != 0 && replaced != v.pieces)) {
 				fprintf(stderr, "half written: piece %" PRIu64
-				    " of %u, %u found, %" PRId64 " slots\n",
-				    pieces[i], v.pieces, j, slots);
+				    " of %u, %u found, %" PRId64 " slots, %u "
+				    "replaced\n", pieces[i], v.pieces, j, slots,
+				    replaced);
 				lost++;
 			}
 		}
@@ -693,11 +773,12 @@ main(int argc, char **argv)
 	    " lost, %" PRIu64 " violations, %" PRIu64 " bad exits; %" PRIu64
 	    " writers stopped, %" PRIu64 " others timed out at once; %"
 	    PRIu64 " creations, %" PRIu64 " killed; %zu hosts told, %" PRIu64
-	    " changed after the start; %zu holds, %zu pieces, %zu moldable; %"
-	    PRIu64 " reclaimed\n",
+	    " changed after the start; %zu holds, %zu pieces, %zu grants of "
+	    "a modify of a piece, %zu moldable; %" PRIu64 " reclaimed%s\n",
 	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
 	    wrong, probes, timeouts, created, killed, ntold, changed, nheld,
-	    npieces, nmolded, reclaimed);
+	    npieces, nremade, nmolded, reclaimed, partitioned ?
+	    "; partitions" : "");
 	for (int w = 0; w < WRITERS; w++) {
 		char p[400];
 

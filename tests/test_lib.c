@@ -1285,13 +1285,6 @@ test_map_full(void)
 	rm_store(dir);
 }
 
-static uint64_t
-pick_rnd(void *arg, uint64_t n)
-{
-	(void)arg;
-	return rnd(n);
-}
-
 /*
  * ar_longest and ar_furthest on a default store (8640 slots, nine ring
  * chunks), where their scans pass whole chunks and blocks: random full
@@ -1397,12 +1390,38 @@ test_longest(void)
 }
 
 /*
- * The model test: a long seeded run without price classes, then a
- * shorter one with them, their limits and prices changing as it goes;
- * every answer is checked.  span is how many slots the clock covers.
+ * A run of the model on a store of several pools (model_layout): what
+ * it saw, and that it saw enough; the sweep's caution stays rare, as in
+ * test_pools.
  */
 static void
-model_run(int priced, int64_t span)
+model_pools_told(const struct model *m)
+{
+	printf("model on pools: %" PRIu64 " operations, %d reservations, %"
+	    PRIu64 " requests, %" PRIu64 " granted adds (%" PRIu64
+	    " of named hosts), %" PRIu64
+	    " maintenance (%" PRIu64 " displaced; %" PRIu64 " times where an "
+	    "arrangement keeps all), %" PRIu64 " named hosts refused as bad "
+	    "input; %" PRIu64 " later or refused where an arrangement holds "
+	    "them, %" PRIu64 " undecided; %" PRIu64 " answers compared\n",
+	    m->ops, m->nresv, m->pool_asked, m->pool_adds, m->named,
+	    m->maints, m->displaced, m->overdisplaced, m->bad_named,
+	    m->cautious, m->undecided, m->checks);
+	CHECK(m->pool_adds > 300 && m->named > 100 && m->maints > 30 &&
+	    m->displaced > 5 && m->bad_named > 20, "model on pools too tame");
+	/* The sweep's caution stays rare: at most one answer in 100. */
+	CHECK(m->cautious * 100 <= m->pool_asked, "%" PRIu64 " answers later "
+	    "or refused where an arrangement holds them", m->cautious);
+}
+
+/*
+ * The model test: a long seeded run without price classes, then a
+ * shorter one with them, their limits and prices changing as it goes,
+ * then one on a store of several pools; every answer is checked.  span
+ * is how many slots the clock covers.
+ */
+static void
+model_run(int priced, int pooled, int64_t span)
 {
 	struct ar_config cfg;
 	struct model *m = model_new(pick_rnd, NULL);
@@ -1417,6 +1436,8 @@ model_run(int priced, int64_t span)
 		return;
 	}
 	model_config(&cfg);
+	if (pooled)
+		model_layout(m, &cfg);
 	OK(ar_create(dir, &cfg, now));
 	OK(ar_open(dir, 0, &s));
 	for (int i = 0; i < 7; i++)     /* no MAP_FULL mid-transaction */
@@ -1443,6 +1464,15 @@ model_run(int priced, int64_t span)
 	OK(ar_txn_begin(s, 0, now, &t));
 	model_compare(m, t, now);
 	ar_txn_abort(t);
+	passed += (int)(m->checks - m->mismatches);
+	failed += (int)m->mismatches;
+	if (pooled) {
+		model_pools_told(m);
+		ar_close(s);
+		rm_store(dir);
+		model_free(m);
+		return;
+	}
 	wraps = (int)(now / M_SLOT / 960 / 2);
 	printf("model%s: %" PRIu64 " operations, %d reservations, clock at "
 	    "slot %" PRId64 ", %d laps of the ring, %" PRIu64 " modifies, %"
@@ -1462,8 +1492,6 @@ model_run(int priced, int64_t span)
 		    " refused and %" PRIu64 " set", m->moves, m->limited,
 		    m->busy, m->renumbered);
 	printf("\n");
-	passed += (int)(m->checks - m->mismatches);
-	failed += (int)m->mismatches;
 	CHECK(m->ops > (priced ? 1000 : 5000) && wraps >= (priced ? 2 : 5) &&
 	    m->modifies > 100 && m->longest > 100 && m->extended > 50 &&
 	    m->unextended > 50 && m->molds > 100 && m->splits > 50 &&
@@ -1478,7 +1506,7 @@ model_run(int priced, int64_t span)
 	    "refusals for a limit or other numbers of classes");
 	ar_close(s);
 	rm_store(dir);
-	free(m);
+	model_free(m);
 }
 
 /* On PostgreSQL, where a transaction costs round trips, a quarter of
@@ -1486,8 +1514,9 @@ model_run(int priced, int64_t span)
 static void
 test_model(int part)
 {
-	model_run(0, (M_SPAN - 2 * M_HORIZON - 30) / part);
-	model_run(1, M_SPAN / 4);
+	model_run(0, 0, (M_SPAN - 2 * M_HORIZON - 30) / part);
+	model_run(1, 0, M_SPAN / 4);
+	model_run(0, 1, 2000 / part);
 }
 
 /*

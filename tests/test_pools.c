@@ -17,167 +17,14 @@
 #include "check.h"
 #include "helpers.h"
 #include "internal.h"           /* track_built: the fast path is there */
+#include "pools.h"
 
 #define SUITE "pools"
 #include "suite.h"
 
 #define SLOT 300
 #define SLOTS 288               /* a day's horizon */
-#define PARTS 3
-#define MAXPOOLS (PARTS * 3)
-
-static const char *const part_name[PARTS] = { "batch", "gpu", "mem" };
-static const char *const feature_set[3] = { "", "a", "a,b" };
-
-/* A random description: each partition one to three pools of 1 to 4
- * hosts, each pool a feature set; a random default, and borrowing. */
-struct spec {
-	char text[2048];
-	int deflt;
-	int borrow[PARTS][PARTS];      /* [p][k]: p's k-th lender, or -1 */
-};
-
-static void
-spec_make(struct spec *sp)
-{
-	int host = 0, n;
-	char *p = sp->text;
-
-	sp->deflt = (int)rnd(PARTS);
-	for (int i = 0; i < PARTS; i++) {
-		int used = 0;
-
-		n = 1 + (int)rnd(3);
-		for (int k = 0; k < n; k++) {
-			int f = (int)rnd(3), c = 1 + (int)rnd(4);
-
-			if (used & (1 << f))
-				continue;
-			used |= 1 << f;
-			p += sprintf(p,
-			    "hosts=h%s[%02d-%02d] partition=%s%s%s\n",
-			    part_name[i], host, host + c - 1, part_name[i],
-			    *feature_set[f] ? " features=" : "",
-			    feature_set[f]);
-			host += c;
-		}
-	}
-	for (int i = 0; i < PARTS; i++) {
-		int nb = 0;
-
-		for (int k = 0; k < PARTS; k++)
-			sp->borrow[i][k] = -1;
-		p += sprintf(p, "partition=%s%s", part_name[i],
-		    i == sp->deflt ? " default=yes" : "");
-		for (int k = 0; k < PARTS; k++) {
-			int j = (i + 1 + k) % PARTS;
-
-			if (j != i && rnd(2)) {
-				p += sprintf(p, "%s%s", nb ? "," : " borrow=",
-				    part_name[j]);
-				sp->borrow[i][nb++] = j;
-			}
-		}
-		p += sprintf(p, "\n");
-	}
-}
-
-/* Does have (sorted, comma-separated) hold every name of want? */
-static int
-has_features(const char *have, const char *want)
-{
-	char h[64];
-
-	snprintf(h, sizeof(h), ",%s,", have);
-	while (*want != '\0') {
-		char one[16];
-		size_t n = strcspn(want, ",");
-
-		snprintf(one, sizeof(one), ",%.*s,", (int)n, want);
-		if (strstr(h, one) == NULL)
-			return 0;
-		want += n + (want[n] == ',');
-	}
-	return 1;
-}
-
-/* Has every feature of want some pool's hosts? */
-static int
-known(const struct ar_pool *pools, size_t nk, const char *want)
-{
-	while (*want != '\0') {
-		size_t n = strcspn(want, ",");
-		char one[16];
-		int found = 0;
-
-		snprintf(one, sizeof(one), "%.*s", (int)n, want);
-		for (size_t k = 0; k < nk && !found; k++)
-			found = has_features(pools[k].features, one);
-		if (!found)
-			return 0;
-		want += n + (want[n] == ',');
-	}
-	return 1;
-}
-
-/* The partition index, in the library's numbering, of a name. */
-static int
-part_index(const struct ar_partition *parts, size_t np, const char *name)
-{
-	for (size_t i = 0; i < np; i++)
-		if (strcmp(parts[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* The index in part_name of a partition's name. */
-static int
-part_index_of(const char *name)
-{
-	for (int i = 0; i < PARTS; i++)
-		if (strcmp(part_name[i], name) == 0)
-			return i;
-	return -1;
-}
-
-/* The pools a request may take, in order: its partition's with the
- * features, then its lenders', as the spec lists them. */
-static size_t
-eligible(const struct spec *sp, const struct ar_partition *parts, size_t np,
-    const struct ar_pool *pools, size_t nk, int part, const char *feat,
-    uint32_t *out)
-{
-	size_t n = 0;
-	int p = part < 0 ? sp->deflt : part;
-
-	for (int k = -1; k < PARTS && (k < 0 || sp->borrow[p][k] >= 0); k++) {
-		int from = part_index(parts, np, part_name[k < 0 ? p :
-		    sp->borrow[p][k]]);
-
-		for (size_t i = 0; i < nk; i++)
-			if ((int)pools[i].partition == from &&
-			    has_features(pools[i].features, feat))
-				out[n++] = (uint32_t)i;
-	}
-	return n;
-}
-
-/* The brute force: the first start in [first, last] where need hosts of
- * pool k are free over len slots. */
-static int64_t
-brute_first(uint32_t used[][SLOTS], uint32_t cap, uint32_t k, int64_t first,
-    int64_t last, int64_t len, uint32_t need)
-{
-	for (int64_t s = first; s <= last; s++) {
-		int64_t i;
-
-		for (i = s; i < s + len && used[k][i] + need <= cap; i++)
-			;
-		if (i == s + len)
-			return s;
-	}
-	return -1;
-}
+#define PLANNED_MAX 48          /* requests a named round makes */
 
 /* A request from slot first to last, len slots long, of a partition
  * (-1: none) and features, moving nothing. */
@@ -189,78 +36,18 @@ pool_request(int64_t first, int64_t len, int64_t last, uint32_t nodes,
 
 	rq.latest = T0 + last * SLOT;
 	rq.flags = AR_NOMOVE;
-	rq.partition = part < 0 ? NULL : part_name[part];
+	rq.partition = part < 0 ? NULL : pools_part_name[part];
 	rq.features = feat;
 	return rq;
-}
-
-/* The brute force's pool for a plain request: of the eligible pools
- * el[0..ne), the one where it fits first by count (the first on a tie),
- * into *best; its start, or -1. */
-static int64_t
-brute_pool(uint32_t used[][SLOTS], const struct ar_pool *pools,
-    const uint32_t *el, size_t ne, uint32_t nodes, int64_t first,
-    int64_t last, int64_t len, uint32_t *best)
-{
-	int64_t bs = -1, x;
-
-	for (size_t k = 0; k < ne; k++) {
-		if (pools[el[k]].count < nodes)
-			continue;
-		x = brute_first(used, pools[el[k]].count, el[k], first, last,
-		    len, nodes);
-		if (x != -1 && (bs == -1 || x < bs)) {
-			bs = x;
-			*best = el[k];
-		}
-	}
-	return bs;
 }
 
 /* A store of a random description, sp, under name. */
 static ar_store *
 round_store(struct spec *sp, const char *name)
 {
-	spec_make(sp);
+	spec_make(sp, pick_rnd, NULL);
 	return store_of(name, 0, NULL, sp->text);
 }
-
-/* Each pool's hosts as bits of their indexes in the store's list. */
-static void
-pool_host_bits(ar_txn *t, const struct ar_pool *pools, size_t nk,
-    uint64_t *bits)
-{
-	struct ar_hostlist all, h;
-	char err[AR_ERRMAX];
-	const char *names;
-	uint32_t idx[8];
-
-	OK(ar_hosts(t, &names));
-	ar_hostlist_init(&all);
-	OK(ar_hostlist_parse(names, &all, err));
-	for (size_t k = 0; k < nk; k++) {
-		bits[k] = 0;
-		ar_hostlist_init(&h);
-		OK(ar_hostlist_parse(pools[k].hosts, &h, err));
-		OK(ar_hostlist_find_all(&all, &h, idx, err));
-		for (size_t i = 0; i < h.count; i++)
-			bits[k] |= UINT64_C(1) << idx[i];
-		ar_hostlist_free(&h);
-	}
-	ar_hostlist_free(&all);
-}
-
-/*
- * Named hosts in a store of several pools: what the brute force knows of
- * each reservation.
- */
-struct planned {
-	uint32_t pool;
-	int64_t s, e;           /* slots */
-	uint32_t nodes;
-	uint64_t named;         /* the hosts it named, as bits; 0: plain */
-	uint64_t id;
-};
 
 /* ar_map: every reservation on as many hosts as its nodes, of its
  * pool, none sharing a host; and if the brute force's plan is known, it
@@ -307,9 +94,9 @@ map_one(const struct ar_mapped *m, void *arg)
 static void
 test_random_round(int round)
 {
-	static uint32_t used[MAXPOOLS][SLOTS];
+	static uint32_t used[POOLS_MAX][SLOTS];
 	static struct mapcheck mc;
-	uint64_t pool_bits[MAXPOOLS];
+	uint64_t pool_bits[POOLS_MAX];
 	struct spec sp;
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
@@ -321,24 +108,25 @@ test_random_round(int round)
 	memset(used, 0, sizeof(used));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
-	CHECK(np == PARTS && strcmp(parts[0].name, part_name[sp.deflt]) == 0,
+	CHECK(np == POOLS_PARTS &&
+	    strcmp(parts[0].name, pools_part_name[sp.deflt]) == 0,
 	    "round %d: the default partition is not first", round);
 	for (int i = 0; i < 40; i++) {
 		struct ar_request rq;
 		struct ar_answer a;
 		struct ar_resv r;
-		uint32_t el[MAXPOOLS], best = UINT32_MAX;
+		uint32_t el[POOLS_MAX], best = UINT32_MAX;
 		int64_t first = (int64_t)rnd(60), len = 1 + (int64_t)rnd(6);
 		int64_t last = first + (int64_t)rnd(20), bs;
-		int part = rnd(4) == 0 ? -1 : (int)rnd(PARTS);
+		int part = rnd(4) == 0 ? -1 : (int)rnd(POOLS_PARTS);
 		size_t ne;
 
-		snprintf(feat, sizeof(feat), "%s", feature_set[rnd(3)]);
+		snprintf(feat, sizeof(feat), "%s", pools_feature_set[rnd(3)]);
 		rq = pool_request(first, len, last, 1 + (uint32_t)rnd(5),
 		    part, feat);
 		ne = eligible(&sp, parts, np, pools, nk, part, feat, el);
-		bs = brute_pool(used, pools, el, ne, rq.nodes, first, last, len,
-		    &best);
+		bs = brute_pool(&used[0][0], SLOTS, pools, el, ne, rq.nodes,
+		    first, last, len, &best);
 		/* A feature no host has is bad input. */
 		if (!known(pools, nk, feat)) {
 			CHECK(ar_add(t, &rq, &a) == EINVAL, "round %d request "
@@ -366,7 +154,7 @@ test_random_round(int round)
 	/* Every reservation mapped inside its pool. */
 	OK(ar_txn_begin(s, 0, T0, &t));
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
-	pool_host_bits(t, pools, nk, pool_bits);
+	OK(pool_host_bits(t, pools, nk, pool_bits));
 	memset(&mc, 0, sizeof(mc));
 	mc.pool_bits = pool_bits;
 	OK(ar_map(t, 0, T0, T0 + 86400, NULL, 0, map_one, &mc));
@@ -375,115 +163,311 @@ test_random_round(int round)
 }
 
 /*
+ * Booking limits per partition (format 10): three price classes by
+ * book-ahead, store-wide limits, and random partitions with limits of
+ * their own; random requests of each class, and cancels.  The brute
+ * force counts, slot by slot, each pool's nodes, each class's (and
+ * cheaper) nodes in the whole store and in each partition, the one a
+ * reservation's pool is of (borrowed ones count in the lender's), and
+ * grants the first start in the first pool where the nodes fit and
+ * every class from 2 to the request's stays within its partition's
+ * limit if the partition has limits, else the store's.  Midway the
+ * policies change, the store's counts kept.
+ */
+#define LCLASSES 3
+
+struct limits_model {
+	uint32_t used[POOLS_MAX][SLOTS];
+	uint32_t store_cls[LCLASSES + 1][SLOTS];        /* [i]: classes >= i */
+	uint32_t part_cls[POOLS_PARTS][LCLASSES + 1][SLOTS];
+	uint32_t store_lim[LCLASSES];
+	struct ar_part_policy pol[POOLS_PARTS];
+};
+
+/* The class of a request starting at slot first, the store clock T0:
+ * ahead under 2h class 1, under 6h class 2, else 3. */
+static uint32_t
+class_at(int64_t first)
+{
+	return first * SLOT < 2 * HOUR ? 1 : first * SLOT < 6 * HOUR ? 2 : 3;
+}
+
+/* Do need nodes of class cls fit in pool k at slots [s, s + len)? */
+static int
+limits_fit(const struct limits_model *lm, const struct ar_pool *pools,
+    uint32_t k, uint32_t cls, int64_t s, int64_t len, uint32_t need)
+{
+	uint32_t p = pools[k].partition;
+
+	for (int64_t x = s; x < s + len; x++) {
+		if (lm->used[k][x] + need > pools[k].count)
+			return 0;
+		for (uint32_t i = 2; i <= cls; i++)
+			if (lm->pol[p].n > 0 ? lm->part_cls[p][i][x] + need >
+			    lm->pol[p].limit[i - 1] : lm->store_cls[i][x] +
+			    need > lm->store_lim[i - 1])
+				return 0;
+	}
+	return 1;
+}
+
+/* Count (sign 1) or uncount (-1) reservation r in the model. */
+static void
+limits_count(struct limits_model *lm, const struct ar_pool *pools,
+    const struct ar_resv *r, int sign)
+{
+	uint32_t p = pools[r->pool].partition;
+
+	for (int64_t x = (r->start - T0) / SLOT; x < (r->end - T0) / SLOT;
+	    x++) {
+		lm->used[r->pool][x] += (uint32_t)(sign * (int)r->nodes);
+		for (uint32_t i = 2; i <= r->cls; i++) {
+			lm->store_cls[i][x] += (uint32_t)(sign * (int)r->nodes);
+			lm->part_cls[p][i][x] += (uint32_t)(sign *
+			    (int)r->nodes);
+		}
+	}
+}
+
+/* A random policy for partition p of hosts hosts: limits two times in
+ * three, a grace one time in three. */
+static void
+limits_policy(struct ar_part_policy *pol, uint64_t hosts)
+{
+	memset(pol, 0, sizeof(*pol));
+	if (rnd(3) != 0) {
+		pol->n = LCLASSES;
+		pol->limit[0] = (uint32_t)hosts;
+		pol->limit[1] = (uint32_t)rnd(hosts + 1);
+		pol->limit[2] = (uint32_t)rnd(pol->limit[1] + 1);
+	}
+	if (rnd(3) == 0)
+		pol->grace = 600 * (1 + (int64_t)rnd(3));
+}
+
+static void
+limits_set(ar_txn *t, struct limits_model *lm,
+    const struct ar_partition *parts, size_t np, int round)
+{
+	size_t bad;
+	const char *field;
+
+	for (uint32_t p = 0; p < np; p++) {
+		struct ar_part_policy got;
+
+		limits_policy(&lm->pol[p], parts[p].hosts);
+		CHECK(ar_set_partition_policy(t, p, &lm->pol[p], &bad,
+		    &field) == 0, "round %d: partition %s's policy refused",
+		    round, parts[p].name);
+		OK(ar_partition_policy(t, p, &got));
+		CHECK(memcmp(&got, &lm->pol[p], sizeof(got)) == 0,
+		    "round %d: partition %s's policy is not what was set",
+		    round, parts[p].name);
+	}
+}
+
+static struct {
+	uint64_t granted, refused, booking;
+} limits_tally;
+
+/* The classes of a round, in write transaction t: three by book-ahead
+ * (class_at), the store's limits random (nested) if tight, else every
+ * node; then each partition's random policy.  The model's, too. */
+static void
+limits_begin(ar_txn *t, struct limits_model *lm, int tight, int round)
+{
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	struct ar_pricing pr;
+	size_t np, nk, bad;
+	const char *field;
+	uint32_t nodes = 0;
+
+	memset(lm, 0, sizeof(*lm));
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	for (size_t k = 0; k < nk; k++)
+		nodes += pools[k].count;
+	memset(&pr, 0, sizeof(pr));
+	pr.n = LCLASSES;
+	pr.retention = 86400;
+	for (int i = 0; i < LCLASSES; i++) {
+		pr.c[i].price = 30 - 10 * i;
+		pr.c[i].ahead_min = i == 0 ? 0 : i == 1 ? 2 * HOUR : 6 * HOUR;
+		pr.c[i].ahead_max = i == 0 ? 2 * HOUR : i == 1 ? 6 * HOUR : -1;
+	}
+	pr.c[0].limit = lm->store_lim[0] = nodes;
+	pr.c[1].limit = lm->store_lim[1] = tight ? (uint32_t)rnd(nodes + 1) :
+	    nodes;
+	pr.c[2].limit = lm->store_lim[2] = tight ?
+	    (uint32_t)rnd(pr.c[1].limit + 1) : nodes;
+	OK(ar_set_pricing(t, &pr, &bad, &field));
+	limits_set(t, lm, parts, np, round);
+}
+
+static void
+test_limits_round(int round)
+{
+	static struct limits_model lm;
+	static uint64_t ids[64];
+	struct spec sp;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	size_t np, nk, nids = 0;
+	ar_store *s = round_store(&sp, "limits");
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	limits_begin(t, &lm, 1, round);
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	for (int i = 0; i < 60; i++) {
+		struct ar_request rq;
+		struct ar_answer a;
+		struct ar_resv r;
+		uint32_t el[POOLS_MAX], best = UINT32_MAX, cls;
+		int64_t first = (int64_t)rnd(150), len = 1 + (int64_t)rnd(12);
+		int64_t last = first + (int64_t)rnd(10), bs = -1;
+		int part = rnd(4) == 0 ? -1 : (int)rnd(POOLS_PARTS);
+		size_t ne;
+
+		/* Midway, in a transaction of its own, new policies. */
+		if (i == 30) {
+			CHECK(violations(t) == 0, "round %d: violations",
+			    round);
+			OK(ar_txn_commit(t));
+			OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+			OK(ar_layout(t, &parts, &np, &pools, &nk));
+			limits_set(t, &lm, parts, np, round);
+			CHECK(violations(t) == 0, "round %d: violations after "
+			    "new policies", round);
+		}
+		if (nids > 0 && rnd(6) == 0) {
+			size_t k = rnd(nids);
+
+			OK(ar_cancel(t, ids[k], 0, &r));
+			limits_count(&lm, pools, &r, -1);
+			ids[k] = ids[--nids];
+			continue;
+		}
+		rq = pool_request(first, len, last, 1 + (uint32_t)rnd(4),
+		    part, "");
+		cls = class_at(first);
+		ne = eligible(&sp, parts, np, pools, nk, part, "", el);
+		for (size_t k = 0; k < ne; k++)
+			for (int64_t x = first; x <= last && (bs == -1 ||
+			    x < bs); x++)
+				if (limits_fit(&lm, pools, el[k], cls, x, len,
+				    rq.nodes)) {
+					bs = x;
+					best = el[k];
+					break;
+				}
+		OK(ar_add(t, &rq, &a));
+		CHECK((a.status == AR_GRANTED) == (bs != -1), "round %d "
+		    "request %d (class %" PRIu32 "): %s, the brute force %s",
+		    round, i, cls, ar_status_name(a.status), bs != -1 ?
+		    "grants" : "refuses");
+		if (a.status != AR_GRANTED) {
+			limits_tally.refused++;
+			limits_tally.booking += a.reason == AR_R_BOOKING;
+			continue;
+		}
+		limits_tally.granted++;
+		if (bs == -1)
+			continue;
+		OK(ar_get(t, a.id, &r));
+		CHECK(a.start == T0 + bs * SLOT && r.pool == best &&
+		    r.cls == cls, "round %d request %d: slot %" PRId64 " pool %"
+		    PRIu32 " class %" PRIu32 ", the brute force slot %" PRId64
+		    " pool %" PRIu32 " class %" PRIu32, round, i,
+		    (a.start - T0) / SLOT, r.pool, r.cls, bs, best, cls);
+		limits_count(&lm, pools, &r, 1);
+		ids[nids++] = r.id;
+	}
+	CHECK(violations(t) == 0, "round %d: violations", round);
+	OK(ar_txn_commit(t));
+	done(s, "limits");
+}
+
+/*
+ * The same limits with moves: requests with windows that may move
+ * others (some copies several), and cancels, the policies set before
+ * any booking.  Whatever ar_add moves to make room, every partition
+ * with limits stays within them at every slot, counted from the
+ * records; and ar_check agrees with the rings.
+ */
+static void
+test_limits_moves_round(int round)
+{
+	static struct limits_model lm;
+	static uint64_t ids[80];
+	struct spec sp;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	size_t np, nk, nids = 0;
+	ar_store *s = round_store(&sp, "limits_moves");
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	limits_begin(t, &lm, 0, round);
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	for (int i = 0; i < 80; i++) {
+		struct ar_request rq;
+		struct ar_answer a;
+		struct ar_resv r;
+		/* One declarator after another: the same draws in the same
+		 * order whatever the compiler (arguments have none). */
+		int64_t first = (int64_t)rnd(150), len = 1 + (int64_t)rnd(12);
+		int64_t last = first + (int64_t)rnd(30);
+		uint32_t nodes = 1 + (uint32_t)rnd(3);
+		int part = rnd(4) == 0 ? -1 : (int)rnd(POOLS_PARTS);
+
+		if (nids > 0 && rnd(8) == 0) {
+			size_t k = rnd(nids);
+
+			OK(ar_cancel(t, ids[k], 0, &r));
+			ids[k] = ids[--nids];
+			continue;
+		}
+		rq = pool_request(first, len, last, nodes, part, "");
+		rq.flags = rnd(2) ? 0 : AR_LATER;
+		rq.jobs = 1 + (uint32_t)rnd(2);
+		OK(ar_add(t, &rq, &a));
+		if (a.status == AR_GRANTED)
+			ids[nids++] = a.id;
+	}
+	/* The records, counted per partition and class, slot by slot. */
+	memset(lm.part_cls, 0, sizeof(lm.part_cls));
+	for (uint64_t id = 1; ; id++) {
+		struct ar_resv r;
+		int rc = ar_get(t, id, &r);
+
+		if (rc == AR_ENOTFOUND)
+			break;
+		OK(rc);
+		if (r.state == AR_GRANTED)
+			limits_count(&lm, pools, &r, 1);
+	}
+	for (uint32_t p = 0; p < np; p++)
+		for (uint32_t c = 2; c <= lm.pol[p].n; c++)
+			for (int64_t x = 0; x < SLOTS; x++)
+				CHECK(lm.part_cls[p][c][x] <= lm.pol[p].limit[c - 1],
+				    "round %d: partition %s, class %" PRIu32
+				    " and cheaper hold %" PRIu32 " nodes at slot %"
+				    PRId64 ", over its limit %" PRIu32, round,
+				    parts[p].name, c, lm.part_cls[p][c][x], x,
+				    lm.pol[p].limit[c - 1]);
+	CHECK(violations(t) == 0, "round %d: violations", round);
+	OK(ar_txn_commit(t));
+	done(s, "limits_moves");
+}
+
+/*
  * Named hosts in a store of several pools.  The brute force knows every
  * reservation's pool, interval, size and named hosts, and decides
  * whether a pool's part of the plan maps by trying every arrangement of
  * its plain reservations, by start, on the pool's hosts around the
- * named ones (pools have at most 4 hosts).
+ * named ones (pools have at most 4 hosts): tests/pools.h.
  */
-#define PLANNED_MAX 48          /* requests a round makes */
-#define ARRANGE_BUDGET 200000   /* arrangements tried before giving up */
-
-struct arranging {
-	struct planned p[PLANNED_MAX + 1];
-	uint64_t got[PLANNED_MAX + 1];
-	size_t n;
-	uint64_t pool;
-	long budget;
-};
-
-/* Hosts for the plain ones from i on: 1 if they all have some, 0 if
- * not, -1 if the budget ran out. */
-static int
-arrange_from(struct arranging *a, size_t i)
-{
-	int rc;
-
-	while (i < a->n && a->p[i].named != 0)
-		i++;
-	if (i == a->n)
-		return 1;
-	if (--a->budget < 0)
-		return -1;
-	/* Every subset of the pool's hosts of the size it needs. */
-	for (uint64_t sub = a->pool; ; sub = (sub - 1) & a->pool) {
-		int clash = popcount(sub) != (int)a->p[i].nodes;
-
-		for (size_t j = 0; j < a->n && !clash; j++)
-			clash = j != i && a->p[j].s < a->p[i].e &&
-			    a->p[i].s < a->p[j].e && (a->got[j] & sub) != 0;
-		if (!clash) {
-			a->got[i] = sub;
-			if ((rc = arrange_from(a, i + 1)) != 0)
-				return rc;
-			a->got[i] = 0;
-		}
-		if (sub == 0)
-			return 0;
-	}
-}
-
-static int
-by_start_planned(const void *x, const void *y)
-{
-	const struct planned *a = x, *b = y;
-
-	return a->s < b->s ? -1 : a->s > b->s;
-}
-
-/* Does pool k (its hosts as bits) map with plan[0..n) and c: 1, 0, or
- * -1 undecided? */
-static int
-maps_with(const struct planned *plan, size_t n, const struct planned *c,
-    uint32_t k, uint64_t pool)
-{
-	static struct arranging a;
-
-	a.n = 0;
-	for (size_t i = 0; i <= n; i++) {
-		const struct planned *x = i < n ? &plan[i] : c;
-
-		if (x->pool == k)
-			a.p[a.n++] = *x;
-	}
-	qsort(a.p, a.n, sizeof(a.p[0]), by_start_planned);
-	/* The named ones hold their hosts; two on one host never map. */
-	for (size_t i = 0; i < a.n; i++) {
-		a.got[i] = a.p[i].named;
-		for (size_t j = 0; j < i; j++)
-			if (a.p[j].s < a.p[i].e && a.p[i].s < a.p[j].e &&
-			    (a.got[j] & a.got[i]) != 0)
-				return 0;
-	}
-	a.pool = pool;
-	a.budget = ARRANGE_BUDGET;
-	return arrange_from(&a, 0);
-}
-
-/* The first start of c in [first, last] where pool k has the hosts by
- * count and the pool maps with it; -1 if none, -2 if undecided. */
-static int64_t
-brute_mapped(uint32_t used[][SLOTS], uint32_t cap, const struct planned *plan,
-    size_t n, struct planned c, uint64_t pool, int64_t first, int64_t last)
-{
-	int64_t len = c.e - c.s;
-
-	for (int64_t s = first; s <= last; s++) {
-		int64_t i;
-		int m;
-
-		for (i = s; i < s + len && used[c.pool][i] + c.nodes <= cap;
-		    i++)
-			;
-		if (i < s + len)
-			continue;
-		c.s = s;
-		c.e = s + len;
-		if ((m = maps_with(plan, n, &c, c.pool, pool)) != 0)
-			return m < 0 ? -2 : s;
-	}
-	return -1;
-}
 
 /* Counts over all rounds, for the line the suite prints. */
 static struct {
@@ -552,10 +536,10 @@ maint_answered(ar_txn *t, int round, int i, uint32_t used[][SLOTS],
 static void
 test_named_round(int round)
 {
-	static uint32_t used[MAXPOOLS][SLOTS];
+	static uint32_t used[POOLS_MAX][SLOTS];
 	static struct planned plan[PLANNED_MAX];
 	static struct mapcheck nc;
-	uint64_t pool_bits[MAXPOOLS];
+	uint64_t pool_bits[POOLS_MAX];
 	struct spec sp;
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
@@ -568,20 +552,20 @@ test_named_round(int round)
 	memset(used, 0, sizeof(used));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
-	pool_host_bits(t, pools, nk, pool_bits);
+	OK(pool_host_bits(t, pools, nk, pool_bits));
 	for (int i = 0; i < PLANNED_MAX; i++) {
 		struct ar_request rq;
 		struct ar_answer a;
 		struct planned c = { 0 };
-		uint32_t hosts[64], k = (uint32_t)rnd(nk), el[MAXPOOLS];
+		uint32_t hosts[64], k = (uint32_t)rnd(nk), el[POOLS_MAX];
 		/* From slot 1: none starts at the clock, whose hosts then
 		 * stay as they are (map.c). */
 		int64_t first = 1 + (int64_t)rnd(60), len = 1 + (int64_t)rnd(6);
 		int64_t last = first + (int64_t)rnd(20), bs = -1;
-		int part = rnd(4) == 0 ? -1 : (int)rnd(PARTS), bad = 0;
+		int part = rnd(4) == 0 ? -1 : (int)rnd(POOLS_PARTS), bad = 0;
 		size_t ne;
 
-		snprintf(feat, sizeof(feat), "%s", feature_set[rnd(3)]);
+		snprintf(feat, sizeof(feat), "%s", pools_feature_set[rnd(3)]);
 		rq = pool_request(first, len, last, 1 + (uint32_t)rnd(4),
 		    part, feat);
 		if (!known(pools, nk, feat))
@@ -603,7 +587,7 @@ test_named_round(int round)
 				snprintf(feat, sizeof(feat), "%s", rnd(2) ?
 				    pools[k].features : "");
 			}
-			rq.partition = part < 0 ? NULL : part_name[part];
+			rq.partition = part < 0 ? NULL : pools_part_name[part];
 			if (rnd(8) == 0 && nk > 1) {
 				uint32_t o = (k + 1 + (uint32_t)rnd(nk - 1)) %
 				    (uint32_t)nk;
@@ -611,17 +595,8 @@ test_named_round(int round)
 				c.named |= pool_bits[o] & -pool_bits[o];
 				bad = 1;
 			}
-			if (part >= 0 && part_index(parts, np,
-			    part_name[part]) != (int)pools[k].partition)
-				bad = 1;
-			if (!has_features(pools[k].features, feat))
-				bad = 1;
-			rq.nhosts = 0;
-			for (uint32_t h = 0; h < 64; h++)
-				if (c.named >> h & 1)
-					hosts[rq.nhosts++] = h;
-			rq.hosts = hosts;
-			rq.nodes = rq.nhosts;
+			bad |= name_hosts(&rq, hosts, c.named, parts, np,
+			    pools, k, part, feat);
 			/* Now and then maintenance that wins, at one start. */
 			if (!bad && rnd(4) == 0) {
 				rq.resv_flags = AR_RESV_MAINT;
@@ -644,14 +619,15 @@ test_named_round(int round)
 			 * then the first start there that maps. */
 			ne = eligible(&sp, parts, np, pools, nk, part, feat,
 			    el);
-			bs = brute_pool(used, pools, el, ne, rq.nodes, first,
-			    last, len, &c.pool);
+			bs = brute_pool(&used[0][0], SLOTS, pools, el, ne,
+			    rq.nodes, first, last, len, &c.pool);
 			named_tally.plain++;
 		}
 		c.nodes = rq.nodes;
 		if (c.named != 0 || bs != -1)
-			bs = brute_mapped(used, pools[c.pool].count, plan, n,
-			    c, pool_bits[c.pool], c.named != 0 ? first : bs,
+			bs = brute_mapped(&used[0][0], SLOTS,
+			    pools[c.pool].count, plan, n, c,
+			    pool_bits[c.pool], c.named != 0 ? first : bs,
 			    last);
 		OK(ar_add(t, &rq, &a));
 		if (rq.resv_flags & AR_RESV_MAINT) {
@@ -692,8 +668,9 @@ test_named_round(int round)
 		/* What it grants, the brute force finds room for. */
 		c.s = (a.start - T0) / SLOT;
 		c.e = c.s + len;
-		CHECK(bs != -1 && brute_mapped(used, pools[c.pool].count, plan,
-		    n, c, pool_bits[c.pool], c.s, c.s) == c.s, "round %d "
+		CHECK(bs != -1 && brute_mapped(&used[0][0], SLOTS,
+		    pools[c.pool].count, plan, n, c, pool_bits[c.pool], c.s,
+		    c.s) == c.s, "round %d "
 		    "request %d: granted at slot %" PRId64 " where the plan "
 		    "does not map", round, i, c.s);
 		CHECK(a.pool == c.pool, "round %d request %d: pool %" PRIu32
@@ -910,6 +887,17 @@ main(int argc, char **argv)
 		test_random_round(round);
 	for (int round = 0; round < rounds; round++)
 		test_named_round(round);
+	for (int round = 0; round < rounds; round++)
+		test_limits_round(round);
+	for (int round = 0; round < rounds; round++)
+		test_limits_moves_round(round);
+	printf("pools, limits per partition: %" PRIu64 " granted, %" PRIu64
+	    " refused (%" PRIu64 " for a booking limit)\n",
+	    limits_tally.granted, limits_tally.refused, limits_tally.booking);
+	/* About 26 grants and 14 refusals for a limit a round. */
+	CHECK(limits_tally.booking > 5 * (uint64_t)rounds &&
+	    limits_tally.granted > 10 * (uint64_t)rounds,
+	    "limits per partition too tame");
 	printf("pools, named hosts: %" PRIu64 " named requests (%" PRIu64
 	    " granted), %" PRIu64 " plain, %" PRIu64 " bad input; %" PRIu64
 	    " later or refused where an arrangement holds them, %" PRIu64

@@ -5,7 +5,7 @@ begin 'create: defaults are 64 nodes, 5-minute slots, 30 days'
 run ar-report --create --simulated --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=64 hosts=node[01-64] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=64 hosts=node[01-64] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 expect_err
 expect_check
 
@@ -13,7 +13,7 @@ begin 'create: --nodes, --slot and --horizon'
 run ar-report --create --simulated --nodes 5 --slot 10m --horizon 2d --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=10m horizon=2d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=5 hosts=node[1-5] slot=10m horizon=2d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 expect_err
 expect_check
 
@@ -21,7 +21,7 @@ begin 'create: --store names the directory and wins over AR_STORE'
 run ar-report --store "$D/other" --create --simulated --nodes 3 --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=3 hosts=node[1-3] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=3 hosts=node[1-3] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 run test -e "$AR_STORE"
 expect_exit 1
 run ar-report -s "$D/other" --check
@@ -45,7 +45,7 @@ expect_out
 expect_err "ar-report: $AR_STORE: a store with another configuration exists there: nodes 5 there, not 6"
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 expect_check
 
 begin 'create: --nodes without --create is bad usage'
@@ -68,7 +68,7 @@ begin 'create: a slot of 7 minutes with a horizon of 7 days is fine'
 run ar-report --create --simulated --slot 7m --horizon 7d --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=64 hosts=node[01-64] slot=7m horizon=7d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=64 hosts=node[01-64] slot=7m horizon=7d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 expect_check
 
 begin 'create: --nodes 0 is bad usage'

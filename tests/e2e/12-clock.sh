@@ -22,10 +22,10 @@ c=$(clock_secs "$D/info")
 [ "$c" -ge "$before" ] && [ "$c" -le "$after" ] ||
     fail "the clock, $c, is not the system clock (from $before to $after)"
 filter 's/ clock=[^ ]*//; s/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock_mode=live owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock_mode=live owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 run live ar-report --json --info
 filter 's/"clock":"[^"]*",//; s/"map_size":[0-9]*,//'
-expect_out '{"nodes":4,"hosts":"node[1-4]","slot":"5m","horizon":"30d","clock_mode":"live","owners":"uid","live":0,"records":0,"next_id":1,"map_max":17179869184,"format":9}'
+expect_out '{"nodes":4,"hosts":"node[1-4]","slot":"5m","horizon":"30d","clock_mode":"live","owners":"uid","live":0,"records":0,"next_id":1,"map_max":17179869184,"format":10}'
 expect_check
 
 begin 'clock: a simulated store takes the clock its writers give, and --info says so'
@@ -33,13 +33,13 @@ run ar-report --create --simulated --nodes 4 --info
 expect_exit 0
 expect_err
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 run ar-add --now 2026-11-22T00:00:00Z start=+1h duration=1h
 expect_exit 0
 expect_out 'start=2026-11-22T01:00:00Z duration=1h id=1 end=2026-11-22T02:00:00Z free=4 status=granted'
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-22T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=9'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-22T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=10'
 expect_check
 
 # Every writer, with --now on a live store: refused before it writes.
@@ -153,9 +153,9 @@ run ar-add start=+1h duration=1h user=alice
 set_format 6
 run live ar-report --upgrade --info
 expect_exit 0
-expect_err "ar-report: $AR_STORE: upgraded from format 6 to 9; its clock is now live, the system clock (--upgrade --simulated keeps a simulated one)"
+expect_err "ar-report: $AR_STORE: upgraded from format 6 to 10; its clock is now live, the system clock (--upgrade --simulated keeps a simulated one)"
 filter 's/ clock=[^ ]*//; s/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock_mode=live owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=9'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock_mode=live owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=10'
 run ar-add start=+1h duration=1h
 expect_exit 2
 expect_err "ar-add: AR_NOW: $LIVE_ERR"
@@ -167,9 +167,9 @@ run ar-add start=+1h duration=1h user=alice
 set_format 6
 run ar-report --upgrade --simulated --info
 expect_exit 0
-expect_err "ar-report: $AR_STORE: upgraded from format 6 to 9; its clock stays simulated"
+expect_err "ar-report: $AR_STORE: upgraded from format 6 to 10; its clock stays simulated"
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=9'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=10'
 run ar-add start=+1h duration=1h
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h id=2 end=2026-11-21T02:00:00Z free=3 status=granted'
@@ -184,7 +184,7 @@ expect_exit 3
 keep check
 filter 's/ is [0-9dhms]* ahead / is D ahead /'
 expect_out 'violation="the store is live, but its clock 2099-01-01T00:00:00Z is D ahead of the system clock"'
-expect_err "ar-report: $AR_STORE: upgraded from format 6 to 9; its clock is now live, the system clock (--upgrade --simulated keeps a simulated one)" \
+expect_err "ar-report: $AR_STORE: upgraded from format 6 to 10; its clock is now live, the system clock (--upgrade --simulated keeps a simulated one)" \
     'ar-report: 1 invariant violations'
 d=$(sed -n 's/.* is \([0-9]*\)d[0-9hms]* ahead .*/\1/p' "$D/check")
 want=$(( ($(date -u -d 2099-01-01T00:00:00Z +%s) - $(date +%s)) / 86400 ))

@@ -29,10 +29,10 @@ set_format 3
 run ar-report --upgrade --simulated --list
 expect_exit 0
 expect_out "id=1 user=alice start=2026-11-21T01:00:00Z end=2026-11-21T02:00:00Z nodes=1 owner=$ME status=granted running=no duration=1h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
-expect_err "ar-report: $AR_STORE: upgraded from format 3 to 9; its clock stays simulated"
+expect_err "ar-report: $AR_STORE: upgraded from format 3 to 10; its clock stays simulated"
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=8 hosts=node[1-8] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=9'
+expect_out 'nodes=8 hosts=node[1-8] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=10'
 expect_check
 run ar-add start=+1h duration=1h client_key=after
 expect_exit 0
@@ -49,10 +49,10 @@ expect_err "ar-add: $AR_STORE: the store has an older format version; upgrade it
 run ar-add --upgrade --simulated start=+1h duration=1h hold=10m
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h hold=10m id=2 end=2026-11-21T02:00:00Z free=2 status=held expires=2026-11-21T00:10:00Z'
-expect_err "ar-add: $AR_STORE: upgraded from format 5 to 9; its clock stays simulated"
+expect_err "ar-add: $AR_STORE: upgraded from format 5 to 10; its clock stays simulated"
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=2 records=2 next_id=3 map_max=17179869184 format=9'
+expect_out 'nodes=4 hosts=cn[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=2 records=2 next_id=3 map_max=17179869184 format=10'
 expect_check
 
 # Format 6 left a class's floor unused: a caller's bytes may be there,
@@ -83,7 +83,7 @@ set_format 3
 run ar-add --upgrade --simulated start=+1h duration=1h
 expect_exit 0
 expect_out 'start=2026-11-21T01:00:00Z duration=1h id=1 end=2026-11-21T02:00:00Z free=8 status=granted'
-expect_err "ar-add: $AR_STORE: upgraded from format 3 to 9; its clock stays simulated"
+expect_err "ar-add: $AR_STORE: upgraded from format 3 to 10; its clock stays simulated"
 expect_check
 
 begin 'upgrade: --upgrade on a current store changes nothing and succeeds'
@@ -102,7 +102,7 @@ begin 'upgrade: --upgrade with --create makes a missing store'
 run ar-report --upgrade --create --simulated --nodes 5 --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 expect_check
 
 begin 'upgrade: --upgrade with --create converts a format 3 store, then compares'
@@ -111,7 +111,7 @@ set_format 3
 run ar-report --upgrade --create --simulated --nodes 5 --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 expect_check
 
 begin 'upgrade: --upgrade on a missing store is a store error and creates nothing'
@@ -130,7 +130,7 @@ run ar-report --upgrade --info
 expect_exit 3
 expect_out
 expect_err "ar-report: $AR_STORE: the store has another format version"
-set_format 10
+set_format 11
 run ar-add --upgrade start=+1h duration=1h
 expect_exit 3
 expect_out
@@ -187,8 +187,8 @@ expect_err "ar-add: $AR_STORE: the store has an older format version; upgrade it
 run ar-report --upgrade --simulated --info
 expect_exit 0
 filter 's/.* live=/live=/'
-expect_out 'live=2 records=2 next_id=3 map_size=1048576 map_max=17179869184 format=9'
-expect_err "ar-report: $AR_STORE: upgraded from format 7 to 9"
+expect_out 'live=2 records=2 next_id=3 map_size=1048576 map_max=17179869184 format=10'
+expect_err "ar-report: $AR_STORE: upgraded from format 7 to 10"
 sum=$(sha256sum <"$AR_STORE/data.mdb")
 run ar-report --upgrade --info
 expect_exit 0
@@ -224,10 +224,10 @@ run ar-add --upgrade start=+1h duration=2h nodes=4 defer=+5h split=yes
 expect_exit 0
 expect_out 'start=2026-11-21T02:00:00Z duration=2h nodes=4 defer=+5h split=yes id=3 series=3 piece=1 pieces=2 end=2026-11-21T03:00:00Z free=4 status=granted' \
     'start=2026-11-21T04:00:00Z duration=2h nodes=4 defer=+5h split=yes id=4 series=3 piece=2 pieces=2 end=2026-11-21T05:00:00Z free=4 status=granted'
-expect_err "ar-add: $AR_STORE: upgraded from format 7 to 9"
+expect_err "ar-add: $AR_STORE: upgraded from format 7 to 10"
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=4 records=4 next_id=5 map_max=17179869184 format=9'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=4 records=4 next_id=5 map_max=17179869184 format=10'
 run ar-del series=1
 expect_exit 0
 expect_out 'series=1 id=1 occurrence=1 status=cancelled' 'series=1 id=2 occurrence=2 status=cancelled'

@@ -254,7 +254,7 @@ expect_exit 0
 run ar-report --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=2 next_id=3 map_max=17179869184 format=9'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=2 next_id=3 map_max=17179869184 format=10'
 expect_check
 
 begin 'report: --json --info writes one JSON object'
@@ -262,7 +262,7 @@ mkstore --nodes 5
 run ar-report --json --info
 expect_exit 0
 filter 's/"map_size":[0-9]*,//'
-expect_out '{"nodes":5,"hosts":"node[1-5]","slot":"5m","horizon":"30d","clock":"2026-11-21T00:00:00Z","clock_mode":"simulated","owners":"uid","live":0,"records":0,"next_id":1,"map_max":17179869184,"format":9}'
+expect_out '{"nodes":5,"hosts":"node[1-5]","slot":"5m","horizon":"30d","clock":"2026-11-21T00:00:00Z","clock_mode":"simulated","owners":"uid","live":0,"records":0,"next_id":1,"map_max":17179869184,"format":10}'
 expect_check
 
 begin 'report: --check passes on a good store, silently'

@@ -93,7 +93,7 @@ mkstore --nodes 4 --owners role
 own_roles
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=role live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=role live=0 records=0 next_id=1 map_max=17179869184 format=10'
 run as_role "$OWN_U1" ar-add start=+1h duration=1h user=u1 client_key=k
 expect_exit 0
 run ar-report --list
@@ -143,7 +143,7 @@ run ar-report --store "$(pg_store "e2e_${RUN}_${n}_copy")" --load <"$D/dump"
 expect_exit 0
 run ar-report --store "$(pg_store "e2e_${RUN}_${n}_copy")" --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=role live=1 records=1 next_id=2 map_max=17179869184 format=9'
+expect_out 'nodes=4 hosts=node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=role live=1 records=1 next_id=2 map_max=17179869184 format=10'
 
 begin 'owners: with uid owners (the default) the client'"'"'s uid is the owner, whatever the role'
 mkstore --nodes 4

@@ -24,7 +24,7 @@ run ar-report --info
 expect_exit 0
 filter 's/ map_size=[0-9]*//'
 expect_out <<'EOF'
-nodes=10 hosts=gpu[1-6],node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9
+nodes=10 hosts=gpu[1-6],node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10
 partition=batch hosts=node[1-4] nodes=4 default=yes
 partition=gpu features=a100,nvlink hosts=gpu[1-4] nodes=4 borrow=batch
 partition=gpu features=a100 hosts=gpu[5-6] nodes=2 borrow=batch
@@ -183,7 +183,7 @@ expect_exit 3
 expect_err "ar-report: $AR_STORE: the store has an older format version; upgrade it with --upgrade"
 run ar-report --upgrade --host-list
 expect_exit 0
-expect_err "ar-report: $AR_STORE: upgraded from format 8 to 9"
+expect_err "ar-report: $AR_STORE: upgraded from format 8 to 10"
 expect_out 'hosts=node1 partition=default' 'hosts=node2 partition=default' \
     'hosts=node3 partition=default'
 run ar-add start=+1h duration=1h nodes=1 partition=default
@@ -208,7 +208,7 @@ done
 AR_STORE=$orig
 run cat "$D/info_copy" "$D/add_copy"
 expect_out <<'EOF'
-nodes=10 hosts=gpu[1-6],node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=9
+nodes=10 hosts=gpu[1-6],node[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=10
 partition=batch hosts=node[1-4] nodes=4 default=yes
 partition=gpu features=a100,nvlink hosts=gpu[1-4] nodes=4 borrow=batch
 partition=gpu features=a100 hosts=gpu[5-6] nodes=2 borrow=batch
@@ -226,12 +226,12 @@ ar-price --reclaim 30m || fail 'ar-price --reclaim failed'
 set_format 8
 run ar-price --upgrade --show
 expect_exit 0
-expect_err "ar-price: $AR_STORE: upgraded from format 8 to 9"
+expect_err "ar-price: $AR_STORE: upgraded from format 8 to 10"
 expect_out 'class=1 price=100 ahead_min=0s ahead_max=1h limit=8 min=2 retention=90d' \
     'class=2 price=50 ahead_min=1h limit=6 min=3 retention=90d'
 run ar-report --info
 filter 's/.* format=/format=/'
-expect_out 'format=9 reclaim=30m'
+expect_out 'format=10 reclaim=30m'
 expect_check
 
 begin 'partitions: a reservation keeps its pool when it is changed or moved'

@@ -18,8 +18,8 @@ expect_exit 0
 run ar-report --usage --from now --to +4h --by partition
 expect_exit 0
 expect_out <<'EOF'
-partition=batch from=2026-11-21T00:00:00Z to=2026-11-21T04:00:00Z utilisation=0.5 reserved=96 granted=1 refused=unknown refused_full=unknown refused_past=unknown refused_horizon=unknown refused_capacity=unknown refused_key_reused=unknown refused_booking_limit=unknown refused_hosts=unknown refused_no_slices=unknown acceptance=unknown awt=0 awt_max=0 moved=0
-partition=gpu from=2026-11-21T00:00:00Z to=2026-11-21T04:00:00Z utilisation=0.125 reserved=12 granted=1 refused=unknown refused_full=unknown refused_past=unknown refused_horizon=unknown refused_capacity=unknown refused_key_reused=unknown refused_booking_limit=unknown refused_hosts=unknown refused_no_slices=unknown acceptance=unknown awt=0 awt_max=0 moved=0
+partition=batch from=2026-11-21T00:00:00Z to=2026-11-21T04:00:00Z utilisation=0.5 reserved=96 idle=96 granted=1 refused=unknown refused_full=unknown refused_past=unknown refused_horizon=unknown refused_capacity=unknown refused_key_reused=unknown refused_booking_limit=unknown refused_hosts=unknown refused_no_slices=unknown acceptance=unknown awt=0 awt_max=0 moved=0
+partition=gpu from=2026-11-21T00:00:00Z to=2026-11-21T04:00:00Z utilisation=0.125 reserved=12 idle=84 granted=1 refused=unknown refused_full=unknown refused_past=unknown refused_horizon=unknown refused_capacity=unknown refused_key_reused=unknown refused_booking_limit=unknown refused_hosts=unknown refused_no_slices=unknown acceptance=unknown awt=0 awt_max=0 moved=0
 window=total from=2026-11-21T00:00:00Z to=2026-11-21T04:00:00Z utilisation=0.375 reserved=108 idle=180 granted=2 refused=unknown refused_full=unknown refused_past=unknown refused_horizon=unknown refused_capacity=unknown refused_key_reused=unknown refused_booking_limit=unknown refused_hosts=unknown refused_no_slices=unknown acceptance=unknown awt=0 awt_max=0 moved=0
 EOF
 run ar-report --usage --by pool

@@ -236,7 +236,7 @@ expect_exit 1
 expect_out 'start=2026-11-21T02:00:00Z duration=1h nodes=1 end=2026-11-21T03:00:00Z status=unavailable reason=past'
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T03:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=9'
+expect_out 'nodes=5 hosts=node[1-5] slot=5m horizon=30d clock=2026-11-21T03:00:00Z clock_mode=simulated owners=uid live=1 records=1 next_id=2 map_max=17179869184 format=10'
 expect_check
 
 begin 'del: --purge takes no records'

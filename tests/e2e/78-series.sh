@@ -162,7 +162,7 @@ start=2026-11-21T02:00:00Z duration=30m every=1h count=2 client_key=k id=2 serie
 EOT
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=10 hosts=node[01-10] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=2 records=2 next_id=3 map_max=17179869184 format=9'
+expect_out 'nodes=10 hosts=node[01-10] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=2 records=2 next_id=3 map_max=17179869184 format=10'
 expect_check
 
 begin 'series: JSON Lines: series, occurrence and count are numbers'

@@ -38,8 +38,8 @@ expect_out <<EOT
 id=1 start=2026-11-21T01:30:00Z end=2026-11-21T02:00:00Z nodes=4 owner=$ME status=granted running=no duration=30m created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
 id=2 start=2026-11-21T02:30:00Z end=2026-11-21T03:00:00Z nodes=4 owner=$ME status=granted running=no duration=30m created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
 id=3 start=2026-11-21T04:00:00Z end=2026-11-21T04:30:00Z nodes=4 owner=$ME status=granted running=no duration=30m created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
-id=4 series=4 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
-id=5 series=4 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T05:30:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=4 series=4 piece=1 pieces=2 split=orr start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=5 series=4 piece=2 pieces=2 split=orr start=2026-11-21T04:30:00Z end=2026-11-21T05:30:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
 EOT
 expect_check
 
@@ -193,6 +193,41 @@ filter '/id=6/!d'
 expect_out
 expect_check
 
+# The list shows a piece with its request: the rule and the smallest
+# piece it was asked with (the window and duration are the request's
+# already), the key on every piece; and the same as ar-add printed and a
+# retry of the key replays.
+begin 'slices: ar-report --list shows each piece with its request: rule, smallest piece and key'
+holes
+run ar-add start=+1h duration=2h defer=+5h30m split=yes smallest=30m client_key=k1
+expect_exit 0
+expect_out <<'EOT'
+start=2026-11-21T03:00:00Z duration=2h defer=+5h30m split=yes smallest=30m client_key=k1 id=4 series=4 piece=1 pieces=2 end=2026-11-21T04:00:00Z free=4 status=granted
+start=2026-11-21T04:30:00Z duration=2h defer=+5h30m split=yes smallest=30m client_key=k1 id=5 series=4 piece=2 pieces=2 end=2026-11-21T05:30:00Z free=4 status=granted
+EOT
+run ar-add start=+1h duration=2h defer=+5h30m split=tarr user=t
+expect_exit 0
+run ar-report --list series=4
+expect_out <<EOT
+id=4 series=4 piece=1 pieces=2 split=orr smallest=30m client_key=k1 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+id=5 series=4 piece=2 pieces=2 split=orr smallest=30m client_key=k1 start=2026-11-21T04:30:00Z end=2026-11-21T05:30:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z
+EOT
+run ar-report --list user=t
+filter 's/ start=.*//'
+expect_out <<'EOT'
+id=6 series=6 piece=1 pieces=3 split=tarr user=t
+id=7 series=6 piece=2 pieces=3 split=tarr user=t
+id=8 series=6 piece=3 pieces=3 split=tarr user=t
+EOT
+run ar-add start=+1h duration=2h defer=+5h30m split=yes smallest=30m client_key=k1
+expect_exit 0
+filter 's/ end=.*//'
+expect_out <<'EOT'
+start=2026-11-21T03:00:00Z duration=2h defer=+5h30m split=yes smallest=30m client_key=k1 id=4 series=4 piece=1 pieces=2
+start=2026-11-21T04:30:00Z duration=2h defer=+5h30m split=yes smallest=30m client_key=k1 id=5 series=4 piece=2 pieces=2
+EOT
+expect_check
+
 # The total: 4 requests, 3 that waited nothing, the split one 2h (01:00
 # to its first piece at 03:00): 1800 s on average.
 begin 'slices: the usage report counts a split request once, waiting until its first piece'
@@ -226,8 +261,8 @@ EOT
 run ar-map --plan
 filter '/piece/!d'
 expect_out <<EOT
-id=4 series=4 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=kept hosts=node1
-id=5 series=4 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T05:30:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=kept hosts=node1
+id=4 series=4 piece=1 pieces=2 split=orr start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=kept hosts=node1
+id=5 series=4 piece=2 pieces=2 split=orr start=2026-11-21T04:30:00Z end=2026-11-21T05:30:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:30:00Z owner=$ME status=kept hosts=node1
 EOT
 expect_check
 
@@ -257,8 +292,8 @@ run ar-report --list
 filter '/^id=[4-9]/!d; s/ earliest.*//'
 expect_out <<'EOT'
 id=4 client_key=two start=2026-11-21T04:30:00Z end=2026-11-21T06:30:00Z nodes=4
-id=5 series=5 piece=1 pieces=2 client_key=two start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=4
-id=6 series=5 piece=2 pieces=2 client_key=two start=2026-11-21T06:30:00Z end=2026-11-21T07:30:00Z nodes=4
+id=5 series=5 piece=1 pieces=2 split=orr client_key=two start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=4
+id=6 series=5 piece=2 pieces=2 split=orr client_key=two start=2026-11-21T06:30:00Z end=2026-11-21T07:30:00Z nodes=4
 EOT
 # Its key holds every piece of every copy; a retry books nothing, and
 # the key with another number of copies is another request.
@@ -283,8 +318,8 @@ run ar-report --all
 filter '/^id=[4-9]/!d; s/ start.* status=/ status=/; s/ running.*//'
 expect_out <<'EOT'
 id=4 client_key=two status=granted
-id=5 series=5 piece=1 pieces=2 client_key=two status=cancelled
-id=6 series=5 piece=2 pieces=2 client_key=two status=cancelled
+id=5 series=5 piece=1 pieces=2 split=orr client_key=two status=cancelled
+id=6 series=5 piece=2 pieces=2 split=orr client_key=two status=cancelled
 EOT
 expect_check
 
@@ -305,10 +340,10 @@ expect_err
 run ar-report --all
 filter '/^id=[4-9]/!d; s/ nodes=.* status=/ status=/; s/ running.*//'
 expect_out <<'EOT'
-id=4 series=4 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z status=cancelled
-id=5 series=4 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T05:30:00Z status=cancelled
-id=6 series=6 piece=1 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z status=granted
-id=7 series=6 piece=2 pieces=2 start=2026-11-21T04:30:00Z end=2026-11-21T06:00:00Z status=granted
+id=4 series=4 piece=1 pieces=2 split=orr start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z status=cancelled
+id=5 series=4 piece=2 pieces=2 split=orr start=2026-11-21T04:30:00Z end=2026-11-21T05:30:00Z status=cancelled
+id=6 series=6 piece=1 pieces=2 split=orr start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z status=granted
+id=7 series=6 piece=2 pieces=2 split=orr start=2026-11-21T04:30:00Z end=2026-11-21T06:00:00Z status=granted
 EOT
 expect_check
 # The old ids are done: the same modify again changes nothing.
@@ -350,7 +385,7 @@ series=6 defer=+5h id=8 piece=3 pieces=3 start=2026-11-21T03:00:00Z end=2026-11-
 EOT
 run ar-report --list
 filter '/^id=6 /!d'
-expect_out "id=6 series=6 piece=1 pieces=3 start=2026-11-21T01:00:00Z end=2026-11-21T01:30:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z owner=$ME status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
+expect_out "id=6 series=6 piece=1 pieces=3 split=orr start=2026-11-21T01:00:00Z end=2026-11-21T01:30:00Z nodes=1 earliest=2026-11-21T01:00:00Z latest=2026-11-21T03:00:00Z owner=$ME status=granted running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 expect_check
 
 begin 'slices: modifying a piece moves the window; a refusal changes nothing'

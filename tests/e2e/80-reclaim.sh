@@ -13,7 +13,7 @@ run ar-report --now 2026-11-21T02:00Z --list
 expect_out "id=1 start=2026-11-21T01:00:00Z end=2026-11-21T03:00:00Z nodes=4 owner=$ME status=granted running=yes duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T00:00:00Z"
 run ar-report --info
 filter 's/.* live=/live=/; s/ map_size=[0-9]*//'
-expect_out 'live=1 records=1 next_id=2 map_max=17179869184 format=9'
+expect_out 'live=1 records=1 next_id=2 map_max=17179869184 format=10'
 expect_check
 
 begin 'reclaim: past the grace with no use reported, the next write frees the rest; its record ends there, reclaimed'
@@ -24,7 +24,7 @@ expect_out
 expect_err
 run ar-report --info
 filter 's/.* format=/format=/'
-expect_out 'format=9 reclaim=30m'
+expect_out 'format=10 reclaim=30m'
 run ar-add start=+1h duration=2h nodes=4
 # Within the grace: a writer changes nothing.
 run ar-add --now 2026-11-21T01:25Z start=2026-11-21T02:00Z duration=1h nodes=4
@@ -63,8 +63,8 @@ expect_exit 0
 expect_out 'start=2026-11-21T03:00:00Z duration=1h nodes=4 id=4 end=2026-11-21T04:00:00Z free=4 status=granted'
 run ar-report --now 2026-11-21T01:42Z --all status=reclaimed
 expect_exit 0
-expect_out "id=2 series=2 piece=1 pieces=2 start=2026-11-21T01:00:00Z end=2026-11-21T01:40:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z" \
-    "id=3 series=2 piece=2 pieces=2 start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z"
+expect_out "id=2 series=2 piece=1 pieces=2 split=orr start=2026-11-21T01:00:00Z end=2026-11-21T01:40:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z" \
+    "id=3 series=2 piece=2 pieces=2 split=orr start=2026-11-21T03:00:00Z end=2026-11-21T04:00:00Z nodes=4 earliest=2026-11-21T01:00:00Z latest=2026-11-21T02:00:00Z owner=$ME status=reclaimed running=no duration=2h created=2026-11-21T00:00:00Z changed=2026-11-21T01:42:00Z"
 # The later piece was freed before it began: none of its time counts as
 # reserved (1 and 4 count 48 node-slots each, 2 its 32 idle ones).
 run ar-report --now 2026-11-21T05:00Z --usage --from 2026-11-21T01:00Z --to 2026-11-21T05:00Z --window 4h
@@ -147,7 +147,7 @@ run ar-price --reclaim no
 expect_exit 0
 run ar-report --info
 filter 's/.* format=/format=/'
-expect_out 'format=9'
+expect_out 'format=10'
 run ar-add --now 2026-11-21T02:00Z start=2026-11-21T02:10Z duration=10m nodes=1
 expect_exit 1
 expect_check

@@ -5,13 +5,13 @@ mkstore --hosts 'gpu[1-4],cn[01-60]'
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
 expect_exit 0
-expect_out 'nodes=64 hosts=cn[01-60],gpu[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=64 hosts=cn[01-60],gpu[1-4] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 
 begin 'map: without --hosts the nodes are node1..N, zero-padded'
 mkstore --nodes 128
 run ar-report --info
 filter 's/ map_size=[0-9]*//'
-expect_out 'nodes=128 hosts=node[001-128] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=9'
+expect_out 'nodes=128 hosts=node[001-128] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid live=0 records=0 next_id=1 map_max=17179869184 format=10'
 
 begin 'map: a bad host list is bad usage, naming the byte'
 run ar-report --create --simulated --hosts 'cn[01-03' --info

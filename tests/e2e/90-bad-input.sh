@@ -611,7 +611,7 @@ bad_granted_kept
 expect_check
 run ar-report --info
 filter 's/ map_size=[0-9]*//; s/ live=[0-9]* records=[0-9]* next_id=[0-9]*//'
-expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid map_max=1048576 format=9'
+expect_out 'nodes=1000000 hosts=node[0000001-1000000] slot=5m horizon=30d clock=2026-11-21T00:00:00Z clock_mode=simulated owners=uid map_max=1048576 format=10'
 
 # --- Standard descriptors. ---
 

@@ -344,7 +344,7 @@ expect_exit 3
 run ar-report --group nogroup --info
 expect_exit 0
 filter 's/.*\( format=\)/\1/'
-expect_out ' format=9'
+expect_out ' format=10'
 run sh -c 'stat -c "%A %G %n" "$AR_STORE" "$AR_STORE"/*.mdb "$AR_STORE"/writer.lock | sed "s|$AR_STORE|S|"'
 expect_out 'drwxrws--- nogroup S' '-rw-rw---- nogroup S/data.mdb' \
     '-rw-rw---- nogroup S/lock.mdb' '-rw-rw---- nogroup S/writer.lock'

@@ -107,7 +107,7 @@ expect_err "ar-report: line 46: field 'entries': 45 were read"
 sed '2s/table=[a-z]*/table=nonesuch/' "$D/dump" >"$D/bad"
 run ar-report --load <"$D/bad"
 expect_exit 2
-expect_err 'ar-report: line 2: not a dump of a store of format 9 (ar-report --dump makes one)'
+expect_err 'ar-report: line 2: not a dump of a store of format 10 (ar-report --dump makes one)'
 run ar-report --info
 expect_exit 3
 
