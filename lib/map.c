@@ -564,7 +564,11 @@ struct sweeper {
 	const struct plan *p;   /* swept the tracked way if p->tracked */
 };
 
-/* The tracked way: the hosts still tracked at slot s leave avail. */
+/* The tracked way: the hosts still tracked at slot s leave avail.  The
+ * list ascends by host (track_hosts sorts it), as the runs of a host set
+ * must for hostset_minus; in `tracked` it is by pool first.  Each pool's
+ * tracked hosts are out of its own hosts until their until, as design A
+ * asks of the pool, whichever pool another tracked host is in. */
 static int
 off_tracked(struct sweeper *w, int64_t s)
 {

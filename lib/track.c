@@ -409,12 +409,31 @@ host_row(struct kv_cursor *cur, const struct kv_val *k,
 	return 0;
 }
 
+static int
+by_host(const void *a, const void *b)
+{
+	const struct track_host *x = a, *y = b;
+
+	return x->host < y->host ? -1 : x->host > y->host;
+}
+
+/*
+ * `tracked` is in key order, pool then host: by host only in a store of
+ * one pool.  Pools need not be runs of hosts in pool order (pool 4 may
+ * hold hosts 2-5 and pool 0 host 6), and the sweep (map.c off_tracked)
+ * makes a host set of the list, whose runs must ascend: out of order,
+ * set difference keeps a tracked host in the hosts a reservation may
+ * take, a sweep maps a plan whose pool is over its hosts, and a pool's
+ * count overflows its ring.  So the list is sorted by host.
+ */
 int
 track_hosts(ar_txn *t, struct track_host **hosts, size_t *n)
 {
 	struct host_list l = { t, NULL, 0, 0 };
 	int rc = kv_walk(t->txn, KV_TRACKED, NULL, host_row, &l);
 
+	if (rc == 0 && t->npools > 1 && l.n > 1)
+		qsort(l.h, l.n, sizeof(*l.h), by_host);
 	*hosts = l.h;
 	*n = l.n;
 	return rc;

@@ -806,6 +806,87 @@ test_tracked_pool(void)
 	done(s, "tracked");
 }
 
+/*
+ * Tracked hosts of two pools whose order is not their hosts' order: a
+ * maintenance of each names a host far on, so one of pool 0 (its hosts
+ * listed after pool 1's) and one of pool 1 are tracked; a plain
+ * reservation R takes all of pool 1 before its maintenance and holds its
+ * tracked host explicitly.  Maintenance forced onto another host of pool
+ * 1 while R runs must displace R: the pool has no host for both.  With
+ * the tracked hosts swept in pool order, pool 1's tracked host stayed
+ * among those R may take, the sweep mapped R on three hosts and the
+ * grant overflowed pool 1's ring (the store is corrupt).
+ */
+static void
+test_tracked_order(void)
+{
+	/* The default's pool is pool 0: b's, on hosts after a's. */
+	static const char layout[] = "hosts=a[1-4] partition=a\n"
+	    "hosts=b[1-4] partition=b\npartition=b default=yes\n";
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	uint64_t bits[2];
+	uint32_t h0[4], h1[4], n0 = 0, n1 = 0, named;
+	struct ar_request rq = request(T0 + 40 * SLOT, SLOT, 1);
+	struct ar_answer a;
+	const uint64_t *ids;
+	uint64_t rid;
+	size_t np, nk, nd;
+	ar_store *s = store_of("order", 0, NULL, layout);
+	ar_txn *t;
+	int built;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	OK(pool_host_bits(t, pools, nk, bits));
+	for (uint32_t h = 0; h < 64; h++) {
+		if (bits[0] >> h & 1)
+			h0[n0++] = h;
+		if (bits[1] >> h & 1)
+			h1[n1++] = h;
+	}
+	CHECK(nk == 2 && n0 == 4 && n1 == 4 && h0[0] > h1[3], "pool 0's "
+	    "hosts are not all after pool 1's");
+	rq.resv_flags = AR_RESV_MAINT;
+	rq.flags = AR_NOMOVE;
+	rq.hosts = &named;
+	rq.nhosts = 1;
+	named = h0[1];
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 0, "pool 0's maintenance: "
+	    "%d", a.status);
+	rq.earliest = rq.latest = T0 + 30 * SLOT;
+	named = h1[1];
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "pool 1's maintenance: "
+	    "%d", a.status);
+	OK(track_built(t, &built));
+	CHECK(built, "the named hosts are not tracked");
+	/* R: all of pool 1, slots 10 to 15, on its tracked host too. */
+	rq = request(T0 + 10 * SLOT, 5 * SLOT, 4);
+	rq.partition = parts[pools[1].partition].name;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "R: %d", a.status);
+	rid = a.id;
+	OK(track_built(t, &built));
+	CHECK(built && violations(t) == 0, "R: not tracked, or violations");
+	/* Maintenance on another host of pool 1, slots 14 to 16, forced. */
+	rq = request(T0 + 14 * SLOT, 2 * SLOT, 1);
+	rq.resv_flags = AR_RESV_MAINT;
+	rq.flags = AR_NOMOVE | AR_FORCE;
+	rq.hosts = &named;
+	rq.nhosts = 1;
+	named = h1[0];
+	CHECK(ar_add(t, &rq, &a) == 0, "the forced maintenance: the store "
+	    "is corrupt");
+	ar_displaced(t, &ids, &nd);
+	CHECK(a.status == AR_GRANTED && nd == 1 && ids[0] == rid, "the "
+	    "forced maintenance: %d, %zu displaced, not R", a.status, nd);
+	CHECK(violations(t) == 0, "violations after the maintenance won");
+	OK(ar_txn_commit(t));
+	done(s, "order");
+}
+
 /* Descriptions refused, each with the line and the field named. */
 static void
 test_refused(void)
@@ -883,6 +964,7 @@ main(int argc, char **argv)
 	test_refused();
 	test_plain();
 	test_tracked_pool();
+	test_tracked_order();
 	for (int round = 0; round < rounds; round++)
 		test_random_round(round);
 	for (int round = 0; round < rounds; round++)
