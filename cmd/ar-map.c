@@ -216,49 +216,39 @@ gantt_row(const struct gantt *g, uint32_t i)
 
 /*
  * In a store of several partitions: the rows, partition by partition
- * (each partition's pools in order), each partition named beside its
- * first row and ruled off from the one before.
+ * (each partition's pools in order, a pool's hosts in the store's
+ * order), each partition named beside its first row and ruled off from
+ * the one before.
  */
 static int
-gantt_partitions(struct gantt *g, const struct ar_partition *parts,
+gantt_partitions(struct gantt *g, ar_txn *t, const struct ar_partition *parts,
     size_t nparts, const struct ar_pool *pools, size_t npools)
 {
-	const struct ar_hostlist *all = cmd_hosts(g->x);
-	struct ar_hostlist pool;
-	char err[AR_ERRMAX];
-	uint32_t next = 0, first;
+	uint32_t next = 0, first, *pool_of;
 	int rc;
 
-	if (nparts < 2 || all == NULL)
+	if (nparts < 2 || cmd_hosts(g->x) == NULL)
 		return 0;
-	if ((g->row_of = calloc(g->hosts, sizeof(*g->row_of))) == NULL ||
-	    (g->host_at = calloc(g->hosts, sizeof(*g->host_at))) == NULL)
+	if ((pool_of = calloc(g->hosts, sizeof(*pool_of))) == NULL ||
+	    (g->row_of = calloc(g->hosts, sizeof(*g->row_of))) == NULL ||
+	    (g->host_at = calloc(g->hosts, sizeof(*g->host_at))) == NULL) {
+		free(pool_of);
 		return ENOMEM;
+	}
+	if ((rc = ar_host_pools(t, pool_of)) != 0) {
+		free(pool_of);
+		return rc;
+	}
 	for (size_t p = 0; p < nparts; p++) {
 		first = next;
 		for (size_t k = 0; k < npools; k++) {
-			uint32_t *idx;
-
 			if (pools[k].partition != p)
 				continue;
-			ar_hostlist_init(&pool);
-			if (ar_hostlist_parse(pools[k].hosts, &pool, err) != 0)
-				return AR_ECORRUPT;
-			if ((idx = calloc(pool.count, sizeof(*idx))) == NULL) {
-				ar_hostlist_free(&pool);
-				return ENOMEM;
-			}
-			rc = ar_hostlist_find_all(all, &pool, idx, err) != 0 ?
-			    AR_ECORRUPT : 0;
-			for (size_t i = 0; rc == 0 && i < pool.count &&
-			    next < g->hosts; i++) {
-				g->row_of[idx[i]] = next;
-				g->host_at[next++] = idx[i];
-			}
-			free(idx);
-			ar_hostlist_free(&pool);
-			if (rc != 0)
-				return rc;
+			for (uint32_t h = 0; h < g->hosts; h++)
+				if (pool_of[h] == k) {
+					g->row_of[h] = next;
+					g->host_at[next++] = h;
+				}
 		}
 		textbuf_printf(&g->b, "<text class=\"partition\" x=\"%.0f\" "
 		    "y=\"%.1f\" font-weight=\"bold\">", 4.0, GANTT_TOP +
@@ -271,6 +261,7 @@ gantt_partitions(struct gantt *g, const struct ar_partition *parts,
 			    GANTT_TOP + g->row * (double)first, g->left +
 			    GANTT_WIDTH, GANTT_TOP + g->row * (double)first);
 	}
+	free(pool_of);
 	return next == g->hosts ? 0 : AR_ECORRUPT;
 }
 
@@ -296,7 +287,7 @@ gantt_begin(struct gantt *g, ar_txn *t)
 	    (int)(gantt_bottom(g) + 56.0));
 	chart_title(&g->b, g->left, 16, "The plan on hosts (time in UTC "
 	    "across, hosts down)", g->x->dir, &g->a);
-	if ((rc = gantt_partitions(g, parts, nparts, pools, npools)) != 0)
+	if ((rc = gantt_partitions(g, t, parts, nparts, pools, npools)) != 0)
 		return rc;
 	/* Host names, as many as fit. */
 	step = g->row >= 12.0 ? 1 : (size_t)(12.0 / g->row) + 1;

@@ -159,11 +159,10 @@ struct cmd_layout {
 	char *features;
 	size_t nparts, npools;
 	char *pool_partition[AR_POOLS_MAX];
-	/* A store of several pools: each pool's features and hosts, and
-	 * the pool of every host, made when a request first names hosts. */
+	/* A store of several pools: each pool's features, and the pool of
+	 * every host (ar_host_pools). */
 	char *pool_features[AR_POOLS_MAX];
-	char *pool_hosts[AR_POOLS_MAX];
-	unsigned char *pool_of;
+	uint32_t *pool_of;
 };
 
 /* Read the store's layout into x->layout, once; reservation records

@@ -251,7 +251,7 @@ cmd_layout_read(struct ctx *x, ar_txn *t)
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
 	struct cmd_layout *l;
-	size_t np, nk, len = 1, flen = 1;
+	size_t np, nk, len = 1, flen = 1, hosts = 0;
 	int rc;
 
 	if (x->layout != NULL)
@@ -278,10 +278,10 @@ cmd_layout_read(struct ctx *x, ar_txn *t)
 		if ((l->pool_partition[k] = strdup(
 		    parts[pools[k].partition].name)) == NULL)
 			return ENOMEM;
-		if (nk > 1 && ((l->pool_features[k] = strdup(
-		    pools[k].features)) == NULL || (l->pool_hosts[k] =
-		    strdup(pools[k].hosts)) == NULL))
+		if (nk > 1 && (l->pool_features[k] = strdup(
+		    pools[k].features)) == NULL)
 			return ENOMEM;
+		hosts += pools[k].count;
 		while (*f != '\0') {
 			size_t n = strcspn(f, ",");
 
@@ -291,6 +291,12 @@ cmd_layout_read(struct ctx *x, ar_txn *t)
 				    f);
 			f += n + (f[n] == ',');
 		}
+	}
+	if (nk > 1) {
+		if ((l->pool_of = calloc(hosts, sizeof(*l->pool_of))) == NULL)
+			return ENOMEM;
+		if ((rc = ar_host_pools(t, l->pool_of)) != 0)
+			return rc;
 	}
 	shown_layout = l;
 	return 0;
@@ -308,56 +314,12 @@ cmd_layout_free(struct ctx *x)
 	for (size_t k = 0; k < AR_POOLS_MAX; k++) {
 		free(l->pool_partition[k]);
 		free(l->pool_features[k]);
-		free(l->pool_hosts[k]);
 	}
 	free(l->pool_of);
 	free(l->partitions);
 	free(l->features);
 	free(l);
 	x->layout = NULL;
-}
-
-/* The pool of every host of a store of several pools, in l->pool_of,
- * made once from the pools' host lists; -1 with err if that fails. */
-static int
-pool_map(struct ctx *x, struct cmd_layout *l, char *err)
-{
-	const struct ar_hostlist *all = cmd_hosts(x);
-	struct ar_hostlist h;
-	uint32_t *idx = NULL;
-	char msg[AR_ERRMAX];
-	int rc = 0;
-
-	if (l->pool_of != NULL)
-		return 0;
-	if (all == NULL) {
-		snprintf(err, AR_ERRMAX, "field 'hosts': the store's host list "
-		    "is unreadable");
-		return -1;
-	}
-	if ((l->pool_of = calloc(all->count, 1)) == NULL ||
-	    (idx = malloc(all->count * sizeof(*idx))) == NULL) {
-		snprintf(err, AR_ERRMAX, "out of memory");
-		free(idx);
-		return -1;
-	}
-	for (size_t k = 0; k < l->npools && rc == 0; k++) {
-		ar_hostlist_init(&h);
-		if ((rc = ar_hostlist_parse(l->pool_hosts[k], &h, msg)) == 0 &&
-		    (rc = ar_hostlist_find_all(all, &h, idx, msg)) == 0)
-			for (size_t i = 0; i < h.count; i++)
-				l->pool_of[idx[i]] = (unsigned char)k;
-		ar_hostlist_free(&h);
-	}
-	free(idx);
-	if (rc != 0) {
-		snprintf(err, AR_ERRMAX, "field 'hosts': the store's pools: "
-		    "%.200s", rc == -2 ? "out of memory" : msg);
-		free(l->pool_of);
-		l->pool_of = NULL;
-		return -1;
-	}
-	return 0;
 }
 
 /* Named hosts in a store of several pools: all of one pool, whose
@@ -369,11 +331,8 @@ named_pool(struct ctx *x, struct item *it, char *err)
 	const struct ar_request *rq = &it->rq;
 	char a[AR_HOSTNAME_MAX + 1], b[AR_HOSTNAME_MAX + 1];
 	const char *f = rq->features;
-	uint32_t k, o;
+	uint32_t k = l->pool_of[rq->hosts[0]], o;
 
-	if (pool_map(x, l, err) != 0)
-		return -1;
-	k = l->pool_of[rq->hosts[0]];
 	for (uint32_t i = 1; i < rq->nhosts; i++)
 		if ((o = l->pool_of[rq->hosts[i]]) != k) {
 			snprintf(err, AR_ERRMAX, "field 'hosts': named hosts "

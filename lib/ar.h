@@ -1374,6 +1374,14 @@ int ar_layout(ar_txn *t, const struct ar_partition **parts, size_t *nparts,
     const struct ar_pool **pools, size_t *npools);
 
 /*
+ * The pool of every host: pool_of[h] for each host index h of the
+ * store's host list (pool_of holds as many as the store has nodes), as
+ * ar_layout numbers the pools; all 0 in a store of one pool.
+ * Errors: AR_ECORRUPT, ENOMEM, AR_ESERVER, the backend's codes.
+ */
+int ar_host_pools(ar_txn *t, uint32_t *pool_of);
+
+/*
  * Check a host description as ar_create would take it, and count its
  * hosts in *nodes: 0, or EINVAL
  * with a message naming the line and the field in err (AR_ERRMAX

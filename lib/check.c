@@ -676,10 +676,11 @@ check_ring(struct checker *c, struct ring *r, uint32_t cls, uint32_t pool,
 }
 
 /*
- * The tracked hosts: the idle ring counts, slot by slot, the tracked
- * hosts no explicit use holds there (track.c); while the tracking is
- * built and a pin is in the plan, the rings together stay within the
- * nodes, so that the pool's reservations map.
+ * The tracked hosts: each pool's idle ring counts, slot by slot, the
+ * tracked hosts of the pool no explicit use holds there (track.c);
+ * while the tracking is built and a pin is in the plan, the pool's
+ * count and its idle ring together stay within its hosts, so that the
+ * pool's reservations map.  One build marks every pool, or none.
  */
 static int
 check_tracked(struct checker *c)
@@ -687,40 +688,58 @@ check_tracked(struct checker *c)
 	ar_txn *t = c->t;
 	int64_t m = t->m.horizon;
 	uint64_t *expect;
-	uint32_t *got = NULL, *used = NULL;
+	uint32_t *got = NULL, *used = NULL, markers;
 	int rc, built, pinned;
 
-	if ((expect = malloc((size_t)m * sizeof(*expect))) == NULL ||
+	if ((expect = malloc((size_t)t->npools * (size_t)m *
+	    sizeof(*expect))) == NULL ||
 	    (got = malloc((size_t)m * sizeof(*got))) == NULL ||
 	    (used = malloc((size_t)m * sizeof(*used))) == NULL) {
 		rc = ENOMEM;
 		goto out;
 	}
-	if ((rc = track_expect(t, expect)) == AR_ECORRUPT) {
+	if ((rc = track_expect(t, expect, &markers)) == AR_ECORRUPT) {
 		violation(c, "the tracked hosts' entries are malformed or out "
 		    "of order");
 		rc = 0;
 		goto out;
 	}
-	if (rc != 0 || (rc = ring_counts(t, &t->idle, t->base, t->base + m,
-	    got)) != 0 || (rc = ring_counts(t, &t->ring, t->base,
-	    t->base + m, used)) != 0 || (rc = map_pinned(t, &pinned)) != 0 ||
-	    (rc = track_built(t, &built)) != 0) {
-		if (rc == AR_ECORRUPT) {
-			violation(c, "an idle ring chunk's peak disagrees with "
-			    "its counts");
-			rc = 0;
-		}
+	if (rc != 0 || (rc = map_pinned(t, &pinned)) != 0 ||
+	    (rc = track_built(t, &built)) != 0)
 		goto out;
-	}
-	for (int64_t i = 0; i < m; i++) {
-		if (got[i] != expect[i])
-			violation(c, "slot %" PRId64 " counts %" PRIu32 " tracked "
-			    "hosts idle, their entries %" PRIu64, t->base + i,
-			    got[i], expect[i]);
-		if (pinned && built && (uint64_t)got[i] + used[i] > t->m.nodes)
-			violation(c, "slot %" PRId64 " is over capacity with "
-			    "the tracked hosts idle there", t->base + i);
+	if (markers != (built ? t->npools : 0))
+		violation(c, "%" PRIu32 " of the %" PRIu32 " pools are marked "
+		    "tracked", markers, t->npools);
+	for (uint32_t p = 0; p < t->npools; p++) {
+		/* One pool: the node ring counts it; several: its own. */
+		struct ring *r = t->npools > 1 ? &t->pool[p] : &t->ring;
+		uint32_t hosts = t->npools > 1 ? t->lay.pool[p].count :
+		    t->m.nodes;
+		const uint64_t *want = expect + (size_t)p * (size_t)m;
+
+		if ((rc = ring_counts(t, idle_ring(t, p), t->base, t->base + m,
+		    got)) != 0 || (rc = ring_counts(t, r, t->base,
+		    t->base + m, used)) != 0) {
+			if (rc == AR_ECORRUPT) {
+				violation(c, "pool %" PRIu32 ": an idle ring "
+				    "chunk's peak disagrees with its counts",
+				    p);
+				rc = 0;
+			}
+			goto out;
+		}
+		for (int64_t i = 0; i < m; i++) {
+			if (got[i] != want[i])
+				violation(c, "pool %" PRIu32 ": slot %" PRId64
+				    " counts %" PRIu32 " tracked hosts idle, "
+				    "their entries %" PRIu64, p, t->base + i,
+				    got[i], want[i]);
+			if (pinned && built &&
+			    (uint64_t)got[i] + used[i] > hosts)
+				violation(c, "pool %" PRIu32 ": slot %" PRId64
+				    " is over capacity with the tracked hosts "
+				    "idle there", p, t->base + i);
+		}
 	}
 out:
 	free(expect);

@@ -481,6 +481,21 @@ admission_begin(ar_txn *t, const struct span *sp, struct ar_answer *ans,
 	return place(t, sp, *s == -1 ? sp->first : *s, ans);
 }
 
+/* The common grant: one copy at start s, where the rings let it in,
+ * moving nothing; ans, placed there, tells it. */
+static int
+grant_at(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    const struct ar_resv *was, int64_t s, struct ar_answer *ans)
+{
+	int rc;
+
+	if ((rc = grant(t, rq, sp, was, s, 0, ans->free)) != 0)
+		return rc;
+	ans->status = AR_GRANTED;
+	ans->id = t->granted[0].id;
+	return 0;
+}
+
 /* Admission on the rings alone. */
 static int
 admit(ar_txn *t, const struct ar_request *rq, const struct span *span,
@@ -501,13 +516,8 @@ admit(ar_txn *t, const struct ar_request *rq, const struct span *span,
 	if (s == -1 && (rq->flags & AR_NOMOVE) && !(rq->flags & AR_PARTIAL))
 		/* the common refusal, cheaply */
 		return fit_refusal(t, &sp, sp.last, rq->jobs, &ans->reason);
-	if (s != -1 && rq->jobs == 1) {         /* the common grant, likewise */
-		if ((rc = grant(t, rq, &sp, was, s, 0, ans->free)) != 0)
-			return rc;
-		ans->status = AR_GRANTED;
-		ans->id = t->granted[0].id;
-		return 0;
-	}
+	if (s != -1 && rq->jobs == 1)           /* the common grant, likewise */
+		return grant_at(t, rq, &sp, was, s, ans);
 	if ((movers = malloc(MOVERS_MAX * sizeof(*movers))) == NULL)
 		return ENOMEM;
 	/* Copies granted before a later one fails must go again. */
@@ -653,11 +663,12 @@ admit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 
 /*
  * With pins in the plan and the tracking built: does every reservation
- * the last admission granted or moved fit with the tracked hosts' idle
- * time counted (*ok)?  Then the plan maps (track.c) without a sweep.
+ * the last admission granted (in pool `pool`) or moved fit with the
+ * tracked hosts' idle time counted (*ok)?  Then the plan maps (track.c)
+ * without a sweep.
  */
 static int
-tracked_fit(ar_txn *t, int *ok)
+tracked_fit(ar_txn *t, uint32_t pool, int *ok)
 {
 	int64_t slot = t->m.slot;
 	int rc;
@@ -667,39 +678,40 @@ tracked_fit(ar_txn *t, int *ok)
 	    (rc = track_idled(t, ok)) != 0)
 		return rc;
 	for (size_t i = 0; i < t->ngranted && *ok; i++)
-		if ((rc = track_fits(t, t->granted[i].start / slot,
+		if ((rc = track_fits(t, pool, t->granted[i].start / slot,
 		    t->granted[i].end / slot, 0, ok)) != 0)
 			return rc;
+	/* A move is of a reservation's own pool, where it was and where it
+	 * went: every pool is asked, as after a drop (track_idled). */
 	for (size_t i = 0; i < t->nmoved && *ok; i++)
-		if ((rc = track_fits(t, t->moved[i].start / slot,
-		    t->moved[i].end / slot, 0, ok)) != 0)
+		if ((rc = track_fits_every(t, t->moved[i].start / slot,
+		    t->moved[i].end / slot, ok)) != 0)
 			return rc;
 	return 0;
 }
 
 /*
  * The common grant with pins in the plan: one copy, at the first start
- * the rings give (where admit() grants it, moving nothing), which fits
- * with the tracked hosts counted (*ok): no savepoint, no sweep.
+ * the rings give (*s, where admit() grants it, moving nothing), which
+ * fits with the tracked hosts counted (*ok): no savepoint, no sweep.
  */
 static int
 first_fit_tracked(ar_txn *t, const struct ar_request *rq,
-    const struct span *sp, int *ok)
+    const struct span *sp, int64_t *s, int *ok)
 {
-	int64_t s;
 	int rc = 0;
 
 	*ok = 0;
 	if (rq->jobs != 1 || (rc = track_built(t, ok)) != 0 || !*ok)
 		return rc;
 	if ((rc = fit_first(t, sp->cls, sp->pool, sp->first, sp->last,
-	    sp->slots, sp->need, &s)) != 0)
+	    sp->slots, sp->need, s)) != 0)
 		return rc;
-	if (s == -1) {
+	if (*s == -1) {
 		*ok = 0;
 		return 0;
 	}
-	return track_fits(t, s, s + sp->slots, sp->need, ok);
+	return track_fits(t, sp->pool, *s, *s + sp->slots, sp->need, ok);
 }
 
 /*
@@ -718,6 +730,7 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 {
 	struct savepoint sv;
 	uint64_t conflict;
+	int64_t s;
 	int rc, pinned, kept = 0, ok;
 
 	if (!t->write)
@@ -731,16 +744,21 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		return admit(t, rq, sp, was, ans);
 	ok = 0;
 	if (pinned && was == NULL &&
-	    (rc = first_fit_tracked(t, rq, sp, &ok)) != 0)
+	    (rc = first_fit_tracked(t, rq, sp, &s, &ok)) != 0)
 		return rc;
-	if (ok)
-		return admit(t, rq, sp, was, ans);
+	/* Granted where admit() would, without asking the rings again. */
+	if (ok) {
+		t->ngranted = t->nmoved = 0;
+		return (rc = place(t, sp, s, ans)) != 0 ? rc :
+		    grant_at(t, rq, sp, was, s, ans);
+	}
 	if ((rc = txn_save(t, &sv)) != 0)
 		return rc;
 	t->idled_from = t->idled_to = 0;
 	if ((rc = admit(t, rq, sp, was, ans)) != 0 ||
 	    ans->status != AR_GRANTED ||
-	    (pinned && was == NULL && ((rc = tracked_fit(t, &ok)) != 0 ||
+	    (pinned && was == NULL && ((rc = tracked_fit(t, sp->pool,
+	    &ok)) != 0 ||
 	    ok)) ||
 	    (rc = map_after_admission(t, &ok, &conflict)) != 0 || ok) {
 		if (rc == 0)

@@ -148,6 +148,23 @@ hostset_common(const struct hostset *a, const struct hostset *b)
 }
 
 int
+hostset_has(const struct hostset *s, uint32_t h)
+{
+	size_t lo = 0, hi = s->n;
+
+	/* The runs ascend: the last that begins at or before h. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->r[mid].first <= h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && h - s->r[lo - 1].first < s->r[lo - 1].count;
+}
+
+int
 hostset_subset(const struct hostset *sub, const struct hostset *of)
 {
 	size_t j = 0;

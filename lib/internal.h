@@ -472,6 +472,8 @@ int hostset_union(struct hostset *out, const struct hostset *a,
     const struct hostset *b);
 int hostset_minus(struct hostset *out, const struct hostset *a,
     const struct hostset *b);
+/* Does s hold host h? */
+int hostset_has(const struct hostset *s, uint32_t h);
 /* Is sub within of? */
 int hostset_subset(const struct hostset *sub, const struct hostset *of);
 /* The lowest host both hold, or -1. */
@@ -642,6 +644,9 @@ int layout_eligible(ar_txn *t, const char *partition, const char *features,
  * in one pool, of the partition rq asks (if it does) and with every
  * feature it asks. */
 int layout_named(ar_txn *t, const struct ar_request *rq, uint32_t *pool);
+/* The pool of host index h of layout l, which has it; l->npools if
+ * none. */
+uint32_t layout_host_pool(const struct layout *l, uint32_t h);
 
 /* partpolicy.c: a partition's own booking limits and reclaim grace
  * (format 10), one value under the key "partitions" in `pricing`: a
@@ -755,13 +760,16 @@ struct ar_txn {
 	int flushed;            /* this transaction holds dirty chunk pages */
 	/* The records' and rings': */
 	struct ring ring;       /* nodes in use per slot */
-	struct ring idle;       /* tracked hosts idle per slot (track.c) */
+	struct ring idle;       /* tracked hosts idle per slot (track.c),
+				   pool 0's */
 	struct pricing pr;      /* the price classes, loaded at begin */
 	struct layout lay;      /* the partitions and pools, when loaded */
 	int lay_shared;         /* ... lay is the store's (s->lay) */
 	struct ring *pool;      /* pool p's nodes in use per slot, when the
 				   store has more than one pool */
 	uint32_t npools;        /* ... and how many: 1 for one pool */
+	struct ring *idle_rest; /* ... and the idle rings of pools 1 and on,
+				   pool p's at [p - 1] (idle_ring()) */
 	uint32_t keep_pool;     /* a request to_span reduces must take pool
 				   keep_pool - 1 (ar_modify); 0: any */
 	/* limit[i], 2 <= i <= pr.n: nodes in use per slot by classes i and
@@ -930,11 +938,16 @@ int map_prune(ar_txn *t);
 int map_renumber(ar_txn *t, const uint32_t *to);
 
 /* track.c */
-/* The idle ring of pool p would have ring id IDLE_RING + p: only pool 0
- * has tracked hosts, since a store of more than one pool tracks none
- * (map.c sweeps its plan instead);
- * the node ring's id is 0, the limit rings' their class. */
+/* The idle ring of pool p has ring id IDLE_RING + p; the node ring's id
+ * is 0, the limit rings' their class, the pool rings' POOL_RING + p. */
 #define IDLE_RING 0x100u
+
+/* Pool p's idle ring (p below t->npools). */
+static inline struct ring *
+idle_ring(ar_txn *t, uint32_t p)
+{
+	return p == 0 ? &t->idle : &t->idle_rest[p - 1];
+}
 
 /* A tracked host and its until (slot). */
 struct track_host {
@@ -954,9 +967,13 @@ struct track_use {
 /* Were the tracked hosts built (*yes)?  Until they are, admission with
  * pins in the plan sweeps the plan. */
 int track_built(ar_txn *t, int *yes);
-/* Do need more nodes of the pool fit over slots [s, e) (*ok): the node
- * ring and the idle tracked hosts leave room at every slot? */
-int track_fits(ar_txn *t, int64_t s, int64_t e, uint64_t need, int *ok);
+/* Do need more nodes of pool `pool` fit over slots [s, e) (*ok): the
+ * pool's count (the node ring in a store of one pool, else the pool's
+ * ring) and its idle tracked hosts leave room at every slot? */
+int track_fits(ar_txn *t, uint32_t pool, int64_t s, int64_t e,
+    uint64_t need, int *ok);
+/* track_fits with need 0 for every pool of the store. */
+int track_fits_every(ar_txn *t, int64_t s, int64_t e, int *ok);
 /* The explicit hosts of reservation id over [s, e), into ex (none if it
  * holds none, or not with that shape). */
 int track_explicit(ar_txn *t, uint64_t id, int64_t s, int64_t e,
@@ -979,9 +996,10 @@ int track_build(ar_txn *t, const struct track_use *u, size_t n);
 /* The tracked hosts whose until is after the clock, by host; *hosts is
  * to be freed. */
 int track_hosts(ar_txn *t, struct track_host **hosts, size_t *n);
-/* What the idle ring should count, per slot of the rings' window, from
- * `tracked` (ar_check); expect holds the horizon's slots. */
-int track_expect(ar_txn *t, uint64_t *expect);
+/* What the idle rings should count, per slot of the rings' window, from
+ * `tracked` (ar_check): pool p's at expect[p * horizon ...], expect
+ * holding t->npools horizons; and *markers, the pools marked built. */
+int track_expect(ar_txn *t, uint64_t *expect, uint32_t *markers);
 
 /* --- 4. booking ------------------------------------------------------- */
 
@@ -1006,6 +1024,8 @@ struct savepoint {
 	struct ring_save limit[AR_CLASSES_MAX + 1];     /* as in ar_txn, */
 	struct ring_save pool[AR_POOLS_MAX];    /* ... the pools' (t->npools
 						   > 1): npools saved */
+	struct ring_save pool_idle[AR_POOLS_MAX];       /* ... and their idle
+							   rings, from 1 */
 	uint32_t npools;
 	uint32_t nlimits;       /* ... 2 to this many saved */
 	struct ring_save *prings;       /* ... the partitions' limit rings,

@@ -16,7 +16,8 @@
  * pool holding every host, and reads nothing more at begin.  With more
  * than one pool each pool p has a ring, id POOL_RING + p, counting its
  * reservations' nodes, whose capacity is its hosts: admission reads it
- * beside the node ring (classes.c).
+ * beside the node ring (classes.c); and an idle ring, id IDLE_RING + p,
+ * for its tracked hosts (track.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -746,7 +747,9 @@ layout_begin(ar_txn *t)
 		return rc;
 	if (t->lay.npools < 2)
 		return 0;
-	if ((t->pool = calloc(t->lay.npools, sizeof(*t->pool))) == NULL)
+	if ((t->pool = calloc(t->lay.npools, sizeof(*t->pool))) == NULL ||
+	    (t->idle_rest = calloc(t->lay.npools - 1,
+	    sizeof(*t->idle_rest))) == NULL)
 		return ENOMEM;
 	t->npools = (uint32_t)t->lay.npools;
 	for (uint32_t p = 0; p < t->npools; p++) {
@@ -758,6 +761,16 @@ layout_begin(ar_txn *t)
 		    t->base, t->m.horizon)) != 0)
 			return rc;
 	}
+	/* Pool 0's idle ring is the one every store has (txn.c). */
+	for (uint32_t p = 1; p < t->npools; p++) {
+		struct ring *r = idle_ring(t, p);
+
+		r->dbi = KV_RING;
+		r->id = IDLE_RING + p;
+		if ((rc = ring_begin(r, t->m.chunks, t->m.nodes, t->base,
+		    t->m.horizon)) != 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -766,8 +779,12 @@ layout_end(ar_txn *t)
 {
 	for (uint32_t p = 0; t->pool != NULL && p < t->npools; p++)
 		ring_free(&t->pool[p]);
+	for (uint32_t p = 1; t->idle_rest != NULL && p < t->npools; p++)
+		ring_free(idle_ring(t, p));
 	free(t->pool);
+	free(t->idle_rest);
 	t->pool = NULL;
+	t->idle_rest = NULL;
 	if (!t->lay_shared)
 		layout_free(&t->lay);
 	memset(&t->lay, 0, sizeof(t->lay));
@@ -852,6 +869,34 @@ layout_named(ar_txn *t, const struct ar_request *rq, uint32_t *pool)
 	if (i != (int)l->pool[*pool].partition ||
 	    !features_have(l->pool[*pool].features, f))
 		return EINVAL;
+	return 0;
+}
+
+uint32_t
+layout_host_pool(const struct layout *l, uint32_t h)
+{
+	uint32_t p = 0;
+
+	while (p < l->npools && !hostset_has(&l->pool[p].set, h))
+		p++;
+	return p;
+}
+
+int
+ar_host_pools(ar_txn *t, uint32_t *pool_of)
+{
+	int rc;
+
+	if ((rc = layout_need(t)) != 0)
+		return rc;
+	for (uint32_t p = 0; p < t->lay.npools; p++)
+		for (size_t i = 0; i < t->lay.pool[p].set.n; i++) {
+			const struct run *r = &t->lay.pool[p].set.r[i];
+
+			for (uint32_t h = r->first; h < r->first + r->count;
+			    h++)
+				pool_of[h] = p;
+		}
 	return 0;
 }
 

@@ -167,7 +167,8 @@ maps(ar_txn *t, const struct ar_request *rq, uint32_t pool, uint64_t id,
 	/* A plain job: the tracked hosts counted first, as admission does. */
 	if (rq != NULL && rq->nhosts == 0 &&
 	    ((rc = track_built(t, &tracked)) != 0 || (tracked &&
-	    ((rc = track_fits(t, s, e, rq->nodes, ok)) != 0 || *ok))))
+	    ((rc = track_fits(t, pool, s, e, rq->nodes, ok)) != 0 ||
+	    *ok))))
 		return rc;
 	if (rq != NULL)
 		return map_fits(t, rq, pool, s, e - s, ok, conflict);

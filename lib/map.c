@@ -687,7 +687,11 @@ struct sweeper {
 	const struct plan *p;   /* swept the tracked way if p->tracked */
 };
 
-/* The tracked way: the hosts still tracked at slot s leave avail. */
+/* The tracked way: the hosts still tracked at slot s leave avail.  The
+ * list ascends by host (track_hosts sorts it), as the runs of a host set
+ * must for hostset_minus; in `tracked` it is by pool first.  Each pool's
+ * tracked hosts are out of its own hosts until their until, as design A
+ * asks of the pool, whichever pool another tracked host is in. */
 static int
 off_tracked(struct sweeper *w, int64_t s)
 {
@@ -1098,9 +1102,8 @@ just_granted(const ar_txn *t, uint64_t id)
 	return 0;
 }
 
-/* Track again from the plan's mapping, p, while a pin is in it.  Not
- * in a store of several pools: the tracked hosts count one pool's
- * hosts, so there admission with pins in the plan sweeps it. */
+/* Track again from the plan's mapping, p, while a pin is in it: in a
+ * store of several pools, each pool's hosts (track.c). */
 static int
 plan_track(struct plan *p)
 {
@@ -1108,8 +1111,6 @@ plan_track(struct plan *p)
 	size_t n = 0;
 	int rc, pinned;
 
-	if (p->t->npools > 1)
-		return 0;
 	if ((rc = map_pinned(p->t, &pinned)) != 0 || !pinned)
 		return rc;
 	if ((u = malloc((p->n + 1) * sizeof(*u))) == NULL)

@@ -14,6 +14,15 @@
 
 #include "internal.h"
 
+/* What the savepoint keeps of pool p's rings goes. */
+static void
+pool_release(struct savepoint *sp, uint32_t p)
+{
+	ring_release(&sp->pool[p]);
+	if (p > 0)
+		ring_release(&sp->pool_idle[p]);
+}
+
 /* Free what the savepoint kept of the partitions' limit rings. */
 static void
 prings_release(struct savepoint *sp)
@@ -45,9 +54,15 @@ txn_save(ar_txn *t, struct savepoint *sp)
 		if ((rc = ring_save(t, &t->limit[i], &sp->limit[i])) != 0)
 			goto fail;
 	for (uint32_t p = 0; t->npools > 1 && p < t->npools; p++,
-	    sp->npools++)
+	    sp->npools++) {
 		if ((rc = ring_save(t, &t->pool[p], &sp->pool[p])) != 0)
 			goto fail;
+		if (p > 0 && (rc = ring_save(t, idle_ring(t, p),
+		    &sp->pool_idle[p])) != 0) {
+			ring_release(&sp->pool[p]);
+			goto fail;
+		}
+	}
 	sp->nprings = 0;
 	if (t->nprings > 0 && (sp->prings = calloc(t->nprings,
 	    sizeof(*sp->prings))) == NULL) {
@@ -85,7 +100,7 @@ fail:
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_release(&sp->limit[i]);
 	for (uint32_t p = 0; p < sp->npools; p++)
-		ring_release(&sp->pool[p]);
+		pool_release(sp, p);
 	prings_release(sp);
 	free(sp->moved);
 	return rc;
@@ -99,8 +114,11 @@ txn_restore(ar_txn *t, struct savepoint *sp)
 	ring_restore(&t->idle, &sp->idle);
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_restore(&t->limit[i], &sp->limit[i]);
-	for (uint32_t p = 0; p < sp->npools; p++)
+	for (uint32_t p = 0; p < sp->npools; p++) {
 		ring_restore(&t->pool[p], &sp->pool[p]);
+		if (p > 0)
+			ring_restore(idle_ring(t, p), &sp->pool_idle[p]);
+	}
 	for (uint32_t k = 0; k < sp->nprings; k++)
 		ring_restore(&t->prings[k], &sp->prings[k]);
 	free(sp->prings);
@@ -137,7 +155,8 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 	for (uint32_t i = 2; i <= sp->nlimits && rc == 0; i++)
 		rc = ring_flush_chunks(t, &t->limit[i]);
 	for (uint32_t p = 0; p < sp->npools && rc == 0; p++)
-		rc = ring_flush_chunks(t, &t->pool[p]);
+		if ((rc = ring_flush_chunks(t, &t->pool[p])) == 0 && p > 0)
+			rc = ring_flush_chunks(t, idle_ring(t, p));
 	for (uint32_t k = 0; k < sp->nprings && rc == 0; k++)
 		rc = ring_flush_chunks(t, &t->prings[k]);
 	if (rc != 0 || (rc = ring_flush_chunks(t, &t->ring)) != 0 ||
@@ -161,7 +180,7 @@ txn_keep(ar_txn *t, struct savepoint *sp)
 	for (uint32_t i = 2; i <= sp->nlimits; i++)
 		ring_release(&sp->limit[i]);
 	for (uint32_t p = 0; p < sp->npools; p++)
-		ring_release(&sp->pool[p]);
+		pool_release(sp, p);
 	prings_release(sp);
 	free(sp->moved);
 	return 0;

@@ -178,8 +178,8 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	for (int tries = 1; *s != -1; tries++) {
 		/* A plain request: the tracked hosts' count first, and the
 		 * whole plan swept only where that refuses. */
-		if (tracked && ((rc = track_fits(t, *s, *s + sp->slots,
-		    sp->need, &ok)) != 0 || ok))
+		if (tracked && ((rc = track_fits(t, sp->pool, *s,
+		    *s + sp->slots, sp->need, &ok)) != 0 || ok))
 			return rc;
 		if ((rc = map_fits(t, rq, sp->pool, *s, sp->slots, &ok,
 		    &c)) != 0 || ok)

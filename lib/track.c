@@ -1,6 +1,6 @@
 /*
  * track.c - tracked hosts: design A of the host study (README, "The
- * host study, and the design it chose"), for one pool of hosts.
+ * host study, and the design it chose"), in each pool of hosts.
  *
  * The node ring's lemma (map.c) holds for a pool of like hosts as long
  * as hosts only ever join the pool as time goes on.  A host that a
@@ -21,6 +21,13 @@
  * per slot, the tracked hosts with no explicit use there; so a plain
  * request is checked against the two rings, as fast as against one.
  *
+ * A store of several pools (layout.c) is that, pool by pool: a host and
+ * every reservation holding it are of one pool, so each pool p tracks
+ * its named hosts on its own, with its own idle ring, and the count is
+ * its pool ring's (POOL_RING + p) against its hosts.  A request of pool
+ * p is checked against pool p's two rings; one that may borrow is so in
+ * the pool it takes (search.c chooses it by the rings first).
+ *
  * The tracking is built from a mapping of the whole plan (track_build,
  * after map.c's sweep) and changed between builds only where an explicit
  * use goes (track_drop): the host is then idle there.  A marker entry
@@ -32,8 +39,9 @@
  *     (pool, host)           the host's until, a slot (i64)
  *     (pool, host, start)    an explicit use from slot start: struct use
  *
- * pool, host u32 and start u64, big-endian.  Only pool 0 is tracked: a
- * store of more than one pool never builds the tracking (map.c).
+ * pool, host u32 and start u64, big-endian.  Every pool's marker is
+ * written by one build, which tracks them all from one mapping of the
+ * whole plan: pool 0's says whether the tracking stands.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,13 +62,20 @@ struct explicit_head {
 	int64_t start, end;     /* slots */
 };
 
-/* The key of host h of pool 0 (size 8), or of its use from start (16). */
+/* The key of host h of pool p (size 8), or of its use from start (16). */
 static void
-use_key(unsigned char key[16], uint32_t h, int64_t start)
+use_key(unsigned char key[16], uint32_t p, uint32_t h, int64_t start)
 {
-	key_u32(key, 0);
+	key_u32(key, p);
 	key_u32(key + 4, h);
 	key_u64(key + 8, (uint64_t)start);
+}
+
+/* The pool of host h: in a store of one pool, 0. */
+static uint32_t
+host_pool(const ar_txn *t, uint32_t h)
+{
+	return t->npools > 1 ? layout_host_pool(&t->lay, h) : 0;
 }
 
 int
@@ -82,18 +97,39 @@ track_built(ar_txn *t, int *yes)
 }
 
 int
-track_fits(ar_txn *t, int64_t s, int64_t e, uint64_t need, int *ok)
+track_fits(ar_txn *t, uint32_t pool, int64_t s, int64_t e, uint64_t need,
+    int *ok)
 {
+	struct ring *used = &t->ring;
+	uint32_t hosts = t->m.nodes;
 	int rc, over;
 
 	*ok = 0;
-	if (need > t->m.nodes)
+	if (pool >= t->npools)
+		return AR_ECORRUPT;
+	/* One pool: the node ring counts it; several: its own ring. */
+	if (t->npools > 1) {
+		used = &t->pool[pool];
+		hosts = t->lay.pool[pool].count;
+	}
+	if (need > hosts)
 		return 0;
-	if ((rc = ring_sum_over(t, &t->ring, &t->idle, s, e,
-	    t->m.nodes - (uint32_t)need, &over)) != 0)
+	if ((rc = ring_sum_over(t, used, idle_ring(t, pool), s, e,
+	    hosts - (uint32_t)need, &over)) != 0)
 		return rc;
 	*ok = !over;
 	return 0;
+}
+
+int
+track_fits_every(ar_txn *t, int64_t s, int64_t e, int *ok)
+{
+	int rc = 0;
+
+	*ok = 1;
+	for (uint32_t p = 0; p < t->npools && *ok && rc == 0; p++)
+		rc = track_fits(t, p, s, e, 0, ok);
+	return rc;
 }
 
 int
@@ -103,18 +139,19 @@ track_idled(ar_txn *t, int *ok)
 
 	t->idled_from = t->idled_to = 0;
 	*ok = 1;
-	return from < to ? track_fits(t, from, to, 0, ok) : 0;
+	return from < to ? track_fits_every(t, from, to, ok) : 0;
 }
 
-/* The idle ring takes delta over [from, to), clipped to its window. */
+/* Pool p's idle ring takes delta over [from, to), clipped to its
+ * window. */
 static int
-idle_add(ar_txn *t, int64_t from, int64_t to, int64_t delta)
+idle_add(ar_txn *t, uint32_t p, int64_t from, int64_t to, int64_t delta)
 {
 	if (from < t->base)
 		from = t->base;
-	if (to > t->base + t->m.horizon)
+	if (to > t->base + t->m.horizon || p >= t->npools)
 		return AR_ECORRUPT;
-	return from < to ? ring_add(t, &t->idle, from, to, delta) : 0;
+	return from < to ? ring_add(t, idle_ring(t, p), from, to, delta) : 0;
 }
 
 int
@@ -155,6 +192,7 @@ track_drop(ar_txn *t, uint64_t id)
 	struct kv_val k = { 16, key }, idk = { 8, ik }, v;
 	struct explicit_head hd;
 	struct hostset ex = { 0 };
+	uint32_t p;
 	int rc;
 
 	/* No pin was ever made since the last purge: nothing is tracked
@@ -169,16 +207,18 @@ track_drop(ar_txn *t, uint64_t id)
 	memcpy(&hd, v.data, sizeof(hd));
 	if ((rc = track_explicit(t, id, hd.start, hd.end, &ex)) != 0)
 		goto out;
+	/* A reservation's hosts are all of its pool. */
+	p = ex.n > 0 ? host_pool(t, ex.r[0].first) : 0;
 	txn_wrote(t);
 	for (size_t i = 0; i < ex.n && rc == 0; i++)
 		for (uint32_t h = 0; h < ex.r[i].count && rc == 0; h++) {
-			use_key(key, ex.r[i].first + h, hd.start);
+			use_key(key, p, ex.r[i].first + h, hd.start);
 			if ((rc = kv_del(t->txn, KV_TRACKED, &k, NULL)) ==
 			    KV_NOTFOUND)
 				rc = AR_ECORRUPT;
 		}
-	if (rc == 0)
-		rc = idle_add(t, hd.start, hd.end,
+	if (rc == 0 && ex.n > 0)
+		rc = idle_add(t, p, hd.start, hd.end,
 		    (int64_t)hostset_count(&ex));
 	if (rc == 0 && hd.start < hd.end) {
 		if (t->idled_from >= t->idled_to || hd.start < t->idled_from)
@@ -219,7 +259,7 @@ track_stretch(ar_txn *t, uint64_t id, int64_t end, int64_t to)
 	for (size_t i = 0; i < ex.n; i++)
 		for (uint32_t h = ex.r[i].first; h < ex.r[i].first +
 		    ex.r[i].count; h++) {
-			use_key(key, h, 0);
+			use_key(key, host_pool(t, h), h, 0);
 			if (kv_get(t->txn, KV_TRACKED, &k, &v) != 0 ||
 			    v.size != sizeof(until) ||
 			    (memcpy(&until, v.data, sizeof(until)),
@@ -232,12 +272,12 @@ track_stretch(ar_txn *t, uint64_t id, int64_t end, int64_t to)
 	for (size_t i = 0; i < ex.n && rc == 0; i++)
 		for (uint32_t h = ex.r[i].first; rc == 0 && h <
 		    ex.r[i].first + ex.r[i].count; h++) {
-			use_key(key, h, 0);
+			use_key(key, host_pool(t, h), h, 0);
 			k.size = 8;
 			v = (struct kv_val){ sizeof(to), &to };
 			if ((rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0)) != 0)
 				break;
-			use_key(key, h, hd.start);
+			use_key(key, host_pool(t, h), h, hd.start);
 			k.size = 16;
 			us = (struct use){ to, id };
 			v = (struct kv_val){ sizeof(us), &us };
@@ -268,12 +308,13 @@ reset:
  */
 struct gaps {
 	ar_txn *t;
-	int (*fn)(struct gaps *g, uint32_t h, int64_t from, int64_t to);
+	int (*fn)(struct gaps *g, int64_t from, int64_t to);
 	int del;
 	int have;               /* a host is being walked: */
-	uint32_t host;
+	uint32_t pool, host;
 	int64_t until, pos;     /* ... idle from pos, as far as seen */
 	uint64_t *expect;       /* track_expect's counts */
+	uint32_t markers;       /* ... and the markers met */
 };
 
 static int
@@ -282,7 +323,7 @@ gaps_close(struct gaps *g)
 	int rc = 0;
 
 	if (g->have && g->pos < g->until)
-		rc = g->fn(g, g->host, g->pos, g->until);
+		rc = g->fn(g, g->pos, g->until);
 	g->have = 0;
 	return rc;
 }
@@ -297,31 +338,38 @@ gaps_visit(struct kv_cursor *cur, const struct kv_val *k,
 	int64_t s;
 	int rc;
 
+	/* Every key begins with a pool the store has. */
+	if (k->size < 4 || u32_key(p) >= g->t->npools)
+		return AR_ECORRUPT;
 	if (k->size == 8) {
 		if ((rc = gaps_close(g)) != 0)
 			return rc;
-		if (v->size != sizeof(int64_t) || u32_key(p) != 0)
+		if (v->size != sizeof(int64_t))
 			return AR_ECORRUPT;
 		g->have = 1;
+		g->pool = u32_key(p);
 		g->host = u32_key(p + 4);
 		memcpy(&g->until, v->data, sizeof(g->until));
 		g->pos = g->t->base;
-		if (g->host >= g->t->m.nodes)
+		if (g->host >= g->t->m.nodes ||
+		    host_pool(g->t, g->host) != g->pool)
 			return AR_ECORRUPT;
 	} else if (k->size == 16) {
 		if (v->size != sizeof(u) || !g->have ||
-		    u32_key(p + 4) != g->host)
+		    u32_key(p) != g->pool || u32_key(p + 4) != g->host)
 			return AR_ECORRUPT;
 		memcpy(&u, v->data, sizeof(u));
 		s = (int64_t)u64_key(p + 8);
 		if (u.end <= s || u.end > g->until)
 			return AR_ECORRUPT;
 		if (s > g->pos && g->pos < g->until && (rc = g->fn(g,
-		    g->host, g->pos, s < g->until ? s : g->until)) != 0)
+		    g->pos, s < g->until ? s : g->until)) != 0)
 			return rc;
 		if (u.end > g->pos)
 			g->pos = u.end;
-	} else if (k->size != 4)
+	} else if (k->size == 4)
+		g->markers++;
+	else
 		return AR_ECORRUPT;
 	if (g->del) {
 		txn_wrote(g->t);
@@ -339,29 +387,29 @@ gaps_walk(struct gaps *g)
 }
 
 static int
-gap_add(struct gaps *g, uint32_t h, int64_t from, int64_t to)
+gap_add(struct gaps *g, int64_t from, int64_t to)
 {
-	(void)h;
-	return idle_add(g->t, from, to, 1);
+	return idle_add(g->t, g->pool, from, to, 1);
 }
 
 static int
-gap_sub(struct gaps *g, uint32_t h, int64_t from, int64_t to)
+gap_sub(struct gaps *g, int64_t from, int64_t to)
 {
-	(void)h;
-	return idle_add(g->t, from, to, -1);
+	return idle_add(g->t, g->pool, from, to, -1);
 }
 
 static int
-gap_count(struct gaps *g, uint32_t h, int64_t from, int64_t to)
+gap_count(struct gaps *g, int64_t from, int64_t to)
 {
-	(void)h;
+	uint64_t *expect = g->expect +
+	    (size_t)g->pool * (size_t)g->t->m.horizon;
+
 	if (from < g->t->base)
 		from = g->t->base;
 	if (to > g->t->base + g->t->m.horizon)
 		return AR_ECORRUPT;
 	for (int64_t s = from; s < to; s++)
-		g->expect[s - g->t->base]++;
+		expect[s - g->t->base]++;
 	return 0;
 }
 
@@ -388,12 +436,16 @@ track_reset(ar_txn *t)
 }
 
 int
-track_expect(ar_txn *t, uint64_t *expect)
+track_expect(ar_txn *t, uint64_t *expect, uint32_t *markers)
 {
 	struct gaps g = { .t = t, .fn = gap_count, .expect = expect };
+	int rc;
 
-	memset(expect, 0, (size_t)t->m.horizon * sizeof(*expect));
-	return gaps_walk(&g);
+	memset(expect, 0, (size_t)t->npools * (size_t)t->m.horizon *
+	    sizeof(*expect));
+	rc = gaps_walk(&g);
+	*markers = g.markers;
+	return rc;
 }
 
 /* track_hosts' list, as `tracked` is walked. */
@@ -425,12 +477,31 @@ host_row(struct kv_cursor *cur, const struct kv_val *k,
 	return 0;
 }
 
+static int
+by_host(const void *a, const void *b)
+{
+	const struct track_host *x = a, *y = b;
+
+	return x->host < y->host ? -1 : x->host > y->host;
+}
+
+/*
+ * `tracked` is in key order, pool then host: by host only in a store of
+ * one pool.  Pools need not be runs of hosts in pool order (pool 4 may
+ * hold hosts 2-5 and pool 0 host 6), and the sweep (map.c off_tracked)
+ * makes a host set of the list, whose runs must ascend: out of order,
+ * set difference keeps a tracked host in the hosts a reservation may
+ * take, a sweep maps a plan whose pool is over its hosts, and a pool's
+ * count overflows its ring.  So the list is sorted by host.
+ */
 int
 track_hosts(ar_txn *t, struct track_host **hosts, size_t *n)
 {
 	struct host_list l = { t, NULL, 0, 0 };
 	int rc = kv_walk(t->txn, KV_TRACKED, NULL, host_row, &l);
 
+	if (rc == 0 && t->npools > 1 && l.n > 1)
+		qsort(l.h, l.n, sizeof(*l.h), by_host);
 	*hosts = l.h;
 	*n = l.n;
 	return rc;
@@ -527,7 +598,7 @@ track_build(ar_txn *t, const struct track_use *u, size_t n)
 	for (uint32_t h = 0; h < t->m.nodes && rc == 0; h++) {
 		if (until[h] <= now)
 			continue;
-		use_key(key, h, 0);
+		use_key(key, host_pool(t, h), h, 0);
 		k = (struct kv_val){ 8, key };
 		v = (struct kv_val){ sizeof(until[h]), &until[h] };
 		rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0);
@@ -535,15 +606,16 @@ track_build(ar_txn *t, const struct track_use *u, size_t n)
 	for (size_t i = 0; i < nh && rc == 0; i++) {
 		struct use us = { hd[i].e, hd[i].id };
 
-		use_key(key, hd[i].host, hd[i].s);
+		use_key(key, host_pool(t, hd[i].host), hd[i].host, hd[i].s);
 		k = (struct kv_val){ 16, key };
 		v = (struct kv_val){ sizeof(us), &us };
 		rc = kv_put(t->txn, KV_TRACKED, &k, &v, KV_NOOVERWRITE);
 		if (rc == KV_KEYEXIST)
 			rc = AR_ECORRUPT;       /* two uses at once */
 	}
-	if (rc == 0) {
-		key_u32(key, 0);
+	/* Every pool's marker: one mapping tracked them all. */
+	for (uint32_t p = 0; p < t->npools && rc == 0; p++) {
+		key_u32(key, p);
 		k = (struct kv_val){ 4, key };
 		v = (struct kv_val){ 0, key };
 		rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0);

@@ -107,7 +107,8 @@ ar_txn_commit(ar_txn *t)
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = ring_flush(t, &t->limit[i]);
 	for (uint32_t p = 0; t->npools > 1 && p < t->npools && rc == 0; p++)
-		rc = ring_flush(t, &t->pool[p]);
+		if ((rc = ring_flush(t, &t->pool[p])) == 0 && p > 0)
+			rc = ring_flush(t, idle_ring(t, p));
 	for (uint32_t k = 0; k < t->nprings && rc == 0; k++)
 		rc = ring_flush(t, &t->prings[k]);
 	if (rc != 0 || (rc = slots_flush(t)) != 0 ||
@@ -148,7 +149,8 @@ txn_changed(const ar_txn *t)
 		if (ring_pending(&t->limit[i]))
 			return 1;
 	for (uint32_t p = 0; t->npools > 1 && p < t->npools; p++)
-		if (ring_pending(&t->pool[p]))
+		if (ring_pending(&t->pool[p]) ||
+		    (p > 0 && ring_pending(&t->idle_rest[p - 1])))
 			return 1;
 	for (uint32_t k = 0; k < t->nprings; k++)
 		if (ring_pending(&t->prings[k]))

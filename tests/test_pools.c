@@ -16,6 +16,7 @@
 #include "ar.h"
 #include "check.h"
 #include "helpers.h"
+#include "internal.h"           /* track_built: the fast path is there */
 #include "pools.h"
 
 #define SUITE "pools"
@@ -471,7 +472,66 @@ test_limits_moves_round(int round)
 /* Counts over all rounds, for the line the suite prints. */
 static struct {
 	uint64_t named, granted_named, plain, bad_input, undecided, cautious;
+	uint64_t maint, won, displaced;
 } named_tally;
+
+/*
+ * Maintenance that wins (flags=maint, AR_FORCE) asked as c at its one
+ * start, answered a: granted, what it displaced was of its pool, named
+ * no hosts and leaves the plan, and the pool maps with the maintenance
+ * on its hosts (as far as the brute force decides); refused, a named
+ * reservation of the plan holds one of its hosts then.  The plan and
+ * the counts follow; the new length of the plan.
+ */
+static size_t
+maint_answered(ar_txn *t, int round, int i, uint32_t used[][SLOTS],
+    uint32_t cap, struct planned *plan, size_t n, const struct planned *c,
+    uint64_t pool_bits, const struct ar_answer *a)
+{
+	const uint64_t *ids;
+	size_t nd, kept = 0, k;
+
+	if (a->status != AR_GRANTED) {
+		for (k = 0; k < n && plan[k].id != a->conflict; k++)
+			;
+		CHECK(a->reason == AR_R_HOSTS && k < n && (plan[k].named &
+		    c->named) != 0 && plan[k].s < c->e && c->s < plan[k].e,
+		    "round %d request %d: maintenance refused (%s), no named "
+		    "reservation on its hosts", round, i,
+		    ar_reason_name(a->reason));
+		return n;
+	}
+	named_tally.won++;
+	ar_displaced(t, &ids, &nd);
+	for (size_t d = 0; d < nd; d++) {
+		struct ar_resv r;
+
+		for (k = 0; k < n && plan[k].id != ids[d]; k++)
+			;
+		OK(ar_get(t, ids[d], &r));
+		CHECK(k < n && plan[k].pool == c->pool && plan[k].named == 0 &&
+		    r.state == AR_CANCELLED, "round %d request %d: displaced "
+		    "%" PRIu64 " is not a plain reservation of the pool, "
+		    "cancelled", round, i, ids[d]);
+		if (k == n)
+			continue;
+		for (int64_t x = plan[k].s; x < plan[k].e; x++)
+			used[plan[k].pool][x] -= plan[k].nodes;
+		plan[k].id = 0;
+		named_tally.displaced++;
+	}
+	for (k = 0; k < n; k++)
+		if (plan[k].id != 0)
+			plan[kept++] = plan[k];
+	for (int64_t x = c->s; x < c->e; x++)
+		CHECK(used[c->pool][x] + c->nodes <= cap, "round %d request "
+		    "%d: the maintenance over its pool's hosts at slot %"
+		    PRId64, round, i, x);
+	CHECK(maps_with(plan, kept, c, c->pool, pool_bits) != 0, "round %d "
+	    "request %d: the maintenance granted where its pool does not "
+	    "map", round, i);
+	return kept;
+}
 
 static void
 test_named_round(int round)
@@ -487,6 +547,7 @@ test_named_round(int round)
 	size_t np, nk, n = 0;
 	ar_store *s = round_store(&sp, "named");
 	ar_txn *t;
+	int built, pinned = 0;
 
 	memset(used, 0, sizeof(used));
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
@@ -536,6 +597,13 @@ test_named_round(int round)
 			}
 			bad |= name_hosts(&rq, hosts, c.named, parts, np,
 			    pools, k, part, feat);
+			/* Now and then maintenance that wins, at one start. */
+			if (!bad && rnd(4) == 0) {
+				rq.resv_flags = AR_RESV_MAINT;
+				rq.flags |= AR_FORCE;
+				rq.latest = rq.earliest;
+				last = first;
+			}
 			if (bad) {
 				CHECK(ar_add(t, &rq, &a) == EINVAL, "round %d "
 				    "request %d: named hosts outside the "
@@ -562,6 +630,22 @@ test_named_round(int round)
 			    pool_bits[c.pool], c.named != 0 ? first : bs,
 			    last);
 		OK(ar_add(t, &rq, &a));
+		if (rq.resv_flags & AR_RESV_MAINT) {
+			named_tally.maint++;
+			c.id = a.id;
+			n = maint_answered(t, round, i, used,
+			    pools[c.pool].count, plan, n, &c, pool_bits[c.pool],
+			    &a);
+			if (a.status == AR_GRANTED) {
+				pinned = 1;
+				plan[n++] = c;
+				for (int64_t x = c.s; x < c.e; x++)
+					used[c.pool][x] += c.nodes;
+			}
+			CHECK(violations(t) == 0, "round %d request %d: "
+			    "violations", round, i);
+			continue;
+		}
 		if (bs == -2)
 			named_tally.undecided++;
 		else if (a.status == AR_GRANTED ? bs < 0 ||
@@ -596,8 +680,14 @@ test_named_round(int round)
 		plan[n++] = c;
 		for (int64_t x = c.s; x < c.e; x++)
 			used[c.pool][x] += c.nodes;
+		pinned |= c.named != 0;
 	}
 	CHECK(violations(t) == 0, "round %d: violations", round);
+	/* Named hosts in the plan: tracked in their pools, so that a plain
+	 * request is admitted without mapping the plan. */
+	OK(track_built(t, &built));
+	CHECK(built || !pinned, "round %d: named hosts in a store of %zu "
+	    "pools, not tracked", round, nk);
 	OK(ar_txn_commit(t));
 	/* Every reservation on hosts of its pool, the named on theirs. */
 	OK(ar_txn_begin(s, 0, T0, &t));
@@ -610,6 +700,191 @@ test_named_round(int round)
 	    nc.seen, n);
 	ar_txn_abort(t);
 	done(s, "named");
+}
+
+/*
+ * Tracked hosts in pool 1 of two (test_map's test_tracked, there): the
+ * maintenance names two hosts of partition b; a plain request of b that
+ * the pool's counts allow with them idle is granted on a tracked host's
+ * free time, held explicitly, while partition a's hosts stay all a's;
+ * maintenance that wins over a plain reservation of b moves it, or
+ * displaces it, and the tracking stays right (ar_check) throughout.
+ */
+static void
+test_tracked_pool(void)
+{
+	static const char layout[] = "hosts=a[1-4] partition=a\n"
+	    "hosts=b[1-8] partition=b\npartition=a default=yes\n";
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	uint64_t bits[2];
+	uint32_t b[8], nb = 0, named[2];
+	struct ar_request rq = request(T0 + 1800, 1800, 2);
+	struct hostset ex = { 0 };
+	struct ar_answer a;
+	struct ar_resv r;
+	const uint64_t *ids;
+	size_t np, nk, nd;
+	ar_store *s = store_of("tracked", 0, NULL, layout);
+	ar_txn *t;
+	int built;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	CHECK(nk == 2 && strcmp(parts[pools[1].partition].name, "b") == 0,
+	    "pool 1 is not partition b's");
+	pool_host_bits(t, pools, nk, bits);
+	for (uint32_t h = 0; h < 64; h++)
+		if (bits[1] >> h & 1)
+			b[nb++] = h;
+	named[0] = b[2];
+	named[1] = b[3];
+	rq.hosts = named;
+	rq.nhosts = 2;
+	rq.flags = AR_NOMOVE;
+	rq.resv_flags = AR_RESV_MAINT;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "the maintenance: %d "
+	    "pool %" PRIu32, a.status, a.pool);
+	OK(track_built(t, &built));
+	CHECK(built, "the named hosts of pool 1 are not tracked");
+	rq.hosts = NULL;
+	rq.nhosts = 0;
+	rq.resv_flags = 0;
+	rq.partition = "b";
+	rq.nodes = 6;           /* beside the maintenance: the rest of b */
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "6 beside the "
+	    "maintenance: %d", a.status);
+	rq.nodes = 1;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_REFUSED, "a ninth host of b granted");
+	rq.partition = NULL;
+	rq.nodes = 4;           /* a's hosts are all a's */
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 0, "4 of a: %d",
+	    a.status);
+	/* Before the maintenance: 6 fit b's untracked hosts, 7 only on a
+	 * tracked host's free time. */
+	rq.partition = "b";
+	rq.earliest = rq.latest = T0 + 600;
+	rq.duration = 600;
+	rq.nodes = 6;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "6 of b: %d", a.status);
+	rq.earliest = rq.latest = T0 + 1200;
+	rq.nodes = 7;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "7 on a tracked host: %d", a.status);
+	OK(track_explicit(t, a.id, (T0 + 1200) / SLOT, (T0 + 1800) / SLOT,
+	    &ex));
+	CHECK(hostset_count(&ex) >= 1, "7 hold no tracked host explicitly");
+	CHECK(violations(t) == 0, "violations with pool 1's tracked hosts");
+	/* It goes: its explicit uses with it, pool 1's hosts idle there. */
+	OK(ar_cancel(t, a.id, 0, &r));
+	CHECK(violations(t) == 0, "violations after a cancel in pool 1");
+	/* Maintenance that wins, on b's first two hosts over the 6 of b:
+	 * they move to the hosts left, or it displaces them. */
+	named[0] = b[0];
+	named[1] = b[1];
+	rq.hosts = named;
+	rq.nhosts = 2;
+	rq.nodes = 2;
+	rq.partition = NULL;
+	rq.resv_flags = AR_RESV_MAINT;
+	rq.flags = AR_NOMOVE | AR_FORCE;
+	rq.earliest = rq.latest = T0 + 600;
+	OK(ar_add(t, &rq, &a));
+	ar_displaced(t, &ids, &nd);
+	CHECK(a.status == AR_GRANTED && nd == 0, "the maintenance that "
+	    "wins: %d, %zu displaced", a.status, nd);
+	CHECK(violations(t) == 0, "violations after the maintenance won");
+	OK(track_built(t, &built));
+	CHECK(built, "the tracking is gone after the maintenance won");
+	hostset_free(&ex);
+	OK(ar_txn_commit(t));
+	done(s, "tracked");
+}
+
+/*
+ * Tracked hosts of two pools whose order is not their hosts' order: a
+ * maintenance of each names a host far on, so one of pool 0 (its hosts
+ * listed after pool 1's) and one of pool 1 are tracked; a plain
+ * reservation R takes all of pool 1 before its maintenance and holds its
+ * tracked host explicitly.  Maintenance forced onto another host of pool
+ * 1 while R runs must displace R: the pool has no host for both.  With
+ * the tracked hosts swept in pool order, pool 1's tracked host stayed
+ * among those R may take, the sweep mapped R on three hosts and the
+ * grant overflowed pool 1's ring (the store is corrupt).
+ */
+static void
+test_tracked_order(void)
+{
+	/* The default's pool is pool 0: b's, on hosts after a's. */
+	static const char layout[] = "hosts=a[1-4] partition=a\n"
+	    "hosts=b[1-4] partition=b\npartition=b default=yes\n";
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	uint64_t bits[2];
+	uint32_t h0[4], h1[4], n0 = 0, n1 = 0, named;
+	struct ar_request rq = request(T0 + 40 * SLOT, SLOT, 1);
+	struct ar_answer a;
+	const uint64_t *ids;
+	uint64_t rid;
+	size_t np, nk, nd;
+	ar_store *s = store_of("order", 0, NULL, layout);
+	ar_txn *t;
+	int built;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	OK(pool_host_bits(t, pools, nk, bits));
+	for (uint32_t h = 0; h < 64; h++) {
+		if (bits[0] >> h & 1)
+			h0[n0++] = h;
+		if (bits[1] >> h & 1)
+			h1[n1++] = h;
+	}
+	CHECK(nk == 2 && n0 == 4 && n1 == 4 && h0[0] > h1[3], "pool 0's "
+	    "hosts are not all after pool 1's");
+	rq.resv_flags = AR_RESV_MAINT;
+	rq.flags = AR_NOMOVE;
+	rq.hosts = &named;
+	rq.nhosts = 1;
+	named = h0[1];
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 0, "pool 0's maintenance: "
+	    "%d", a.status);
+	rq.earliest = rq.latest = T0 + 30 * SLOT;
+	named = h1[1];
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "pool 1's maintenance: "
+	    "%d", a.status);
+	OK(track_built(t, &built));
+	CHECK(built, "the named hosts are not tracked");
+	/* R: all of pool 1, slots 10 to 15, on its tracked host too. */
+	rq = request(T0 + 10 * SLOT, 5 * SLOT, 4);
+	rq.partition = parts[pools[1].partition].name;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "R: %d", a.status);
+	rid = a.id;
+	OK(track_built(t, &built));
+	CHECK(built && violations(t) == 0, "R: not tracked, or violations");
+	/* Maintenance on another host of pool 1, slots 14 to 16, forced. */
+	rq = request(T0 + 14 * SLOT, 2 * SLOT, 1);
+	rq.resv_flags = AR_RESV_MAINT;
+	rq.flags = AR_NOMOVE | AR_FORCE;
+	rq.hosts = &named;
+	rq.nhosts = 1;
+	named = h1[0];
+	CHECK(ar_add(t, &rq, &a) == 0, "the forced maintenance: the store "
+	    "is corrupt");
+	ar_displaced(t, &ids, &nd);
+	CHECK(a.status == AR_GRANTED && nd == 1 && ids[0] == rid, "the "
+	    "forced maintenance: %d, %zu displaced, not R", a.status, nd);
+	CHECK(violations(t) == 0, "violations after the maintenance won");
+	OK(ar_txn_commit(t));
+	done(s, "order");
 }
 
 /* Descriptions refused, each with the line and the field named. */
@@ -688,6 +963,8 @@ main(int argc, char **argv)
 		suite_memory(argc, argv);
 	test_refused();
 	test_plain();
+	test_tracked_pool();
+	test_tracked_order();
 	for (int round = 0; round < rounds; round++)
 		test_random_round(round);
 	for (int round = 0; round < rounds; round++)
@@ -706,11 +983,14 @@ main(int argc, char **argv)
 	printf("pools, named hosts: %" PRIu64 " named requests (%" PRIu64
 	    " granted), %" PRIu64 " plain, %" PRIu64 " bad input; %" PRIu64
 	    " later or refused where an arrangement holds them, %" PRIu64
-	    " undecided by the brute force\n", named_tally.named,
+	    " undecided by the brute force; %" PRIu64 " maintenance (%"
+	    PRIu64 " won, %" PRIu64 " displaced)\n", named_tally.named,
 	    named_tally.granted_named, named_tally.plain,
 	    named_tally.bad_input, named_tally.cautious,
-	    named_tally.undecided);
-	CHECK(named_tally.granted_named > 100 && named_tally.bad_input > 20,
+	    named_tally.undecided, named_tally.maint, named_tally.won,
+	    named_tally.displaced);
+	CHECK(named_tally.granted_named > 100 && named_tally.bad_input > 20 &&
+	    named_tally.won > 20 && named_tally.displaced > 0,
 	    "named hosts too tame");
 	/* The sweep's caution stays rare: at most one request in 100. */
 	CHECK(named_tally.cautious * 100 <= named_tally.named +

@@ -288,6 +288,8 @@ int pg_cost(void);
 /* mapping.c: the plan on hosts, and admission with pins in it */
 int map_report(const struct trace *tr);
 void pins_backend(struct backend *b);
+/* The maintenance the last replay pins_backend set up asked and granted. */
+void pins_tally(size_t *asked, size_t *granted);
 /* Replay tr through today's whole-plan sweep (hostsweep.c) with the pins
  * row's maintenance, in memory: the refusals the library must not exceed. */
 int pins_sweep_replay(const struct trace *tr, struct stats *st);

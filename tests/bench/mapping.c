@@ -251,6 +251,13 @@ pins_backend(struct backend *b)
 	b->period = pin_period;
 }
 
+void
+pins_tally(size_t *asked, size_t *granted)
+{
+	*asked = pins.asked;
+	*granted = pins.granted;
+}
+
 /* --- the baseline: the whole-plan sweep -------------------------------------- */
 
 /* The host study's prototype of the sweep, as a backend of replay(). */
