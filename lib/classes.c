@@ -130,11 +130,19 @@ classes_put(ar_txn *t, const struct pricing *pr)
 	return 0;
 }
 
+/*
+ * Maintenance, a drain's too, is of no class: the operator's own use of
+ * the hosts is not sold, and counted in a class it would take that
+ * class's booking limit for as long as it lasts (a drain's, to the end
+ * of the horizon).
+ */
 uint32_t
-class_of(const ar_txn *t, int64_t earliest)
+class_of(const ar_txn *t, const struct ar_request *rq, int64_t earliest)
 {
 	int64_t ahead = earliest > t->now ? earliest - t->now : 0;
 
+	if (rq->resv_flags & AR_RESV_MAINT)
+		return 0;
 	for (uint32_t i = 0; i < t->pr.n; i++) {
 		const struct ar_class *c = &t->pr.c[i];
 

@@ -695,8 +695,10 @@ int classes_put(ar_txn *t, const struct pricing *pr);
 /* Format 6 to 7, in write transaction txn: each class's floor, where
  * older formats left the bytes unused (and not always zero), is 0. */
 int classes_upgrade(struct kv_txn *txn);
-/* The class of a request asked at earliest, by its book-ahead. */
-uint32_t class_of(const ar_txn *t, int64_t earliest);
+/* The class of request rq asked at earliest, by its book-ahead; 0 for
+ * maintenance (a drain too), which is of no class. */
+uint32_t class_of(const ar_txn *t, const struct ar_request *rq,
+    int64_t earliest);
 /* The first start in [lo, hi] where need nodes of class cls fit for len
  * slots, in the node ring, within every limit that binds cls and in pool
  * pool's ring (if the store has more than one); -1. */

@@ -117,7 +117,7 @@ to_span(ar_txn *t, const struct ar_request *rq, int together,
 	sp->first = slot_up(t, rq->earliest);
 	sp->last = slot_up(t, rq->latest);
 	/* A piece of a split request is of its request's class. */
-	sp->cls = class_of(t, t->pieces != 0 ? t->split_earliest :
+	sp->cls = class_of(t, rq, t->pieces != 0 ? t->split_earliest :
 	    rq->earliest);
 	ans->cls = sp->cls;
 	if (sp->cls != 0)

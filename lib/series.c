@@ -97,7 +97,7 @@ log_series(ar_txn *t, const struct ar_request *rq, int64_t every,
 			a.status = AR_REFUSED;
 			a.reason = why;
 			a.cls = one.earliest > TIME_MAX ? 0 :
-			    class_of(t, one.earliest);
+			    class_of(t, rq, one.earliest);
 		}
 		if ((rc = admit_logged(t, &one, &a,
 		    a.status == AR_GRANTED)) != 0)

@@ -263,6 +263,21 @@ filter "s|$D/||; s/StartTime=[^ ]* EndTime=[^ ]*/TIMES/"
 expect_out "TZ=UTC0 scontrol create reservation ReservationName=ar-1 TIMES 'Nodes=cn[3-4]' Users=root" \
     "TZ=UTC0 scontrol create reservation ReservationName=ar-2 TIMES 'Nodes=cn[1-2]' Users=root"
 
+begin 'drain: in a store of price classes it is of no class: it pays nothing and takes no booking limit'
+mkstore --hosts 'cn[1-4]'
+printf '%s\n' 'class=1 price=100 ahead_min=0 ahead_max=1h limit=4' \
+    'class=2 price=50 ahead_min=1h limit=2' | ar-price --set >/dev/null ||
+    fail 'ar-price --set failed'
+run ar-report --drain cn[1-2] --from +2h
+expect_exit 0
+run ar-report --list
+filter 's/ created=[^ ]*//; s/ changed=[^ ]*//'
+expect_out 'id=1 user=drained flags=maint start=2026-11-21T02:00:00Z end=2026-12-21T00:00:00Z nodes=2 owner=0 status=granted running=no duration=29d22h'
+run ar-add start=+3h duration=1h nodes=2
+expect_exit 0
+expect_out 'start=2026-11-21T03:00:00Z duration=1h nodes=2 id=2 end=2026-11-21T04:00:00Z free=2 class=2 price=1200 status=granted'
+expect_check
+
 begin 'drain: a format 9 store upgrades to 10, with no drain'
 mkstore --nodes 3
 run ar-add start=+1h duration=1h nodes=2
