@@ -384,6 +384,9 @@ map_txn(ar_txn *t, void *arg)
 	int rc;
 
 	x->outlen = 0;
+	/* Hosts may have been added since the command began. */
+	if ((rc = cmd_hosts_read(x, t, NULL)) != 0)
+		return rc;
 	o->next = 0;
 	o->refused = 0;
 	switch (o->mode) {

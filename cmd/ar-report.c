@@ -974,6 +974,12 @@ show(struct ctx *x, struct item *items, size_t n)
 		fprintf(stderr, "%s: %s\n", x->cmd->name, ar_strerror(rc));
 		return EXIT_STORE;
 	}
+	/* Hosts may have been added since the command began. */
+	if ((rc = cmd_hosts_read(x, t, NULL)) != 0) {
+		ar_txn_abort(t);
+		fprintf(stderr, "%s: %s\n", x->cmd->name, ar_strerror(rc));
+		return EXIT_STORE;
+	}
 	ar_record_init(&o.rec);
 	switch (op->mode) {
 	case LIST:

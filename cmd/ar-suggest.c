@@ -350,7 +350,8 @@ whole(struct ctx *x, ar_store *s)
 		return rc;
 	if ((rc = ar_txn_begin(s, 0, x->now, &t)) != 0)
 		return cmd_store_error(x, rc);
-	if ((rc = ar_layout(t, &o->parts, &o->nparts, &pools, &npools)) == 0)
+	if ((rc = cmd_hosts_read(x, t, NULL)) == 0 &&
+	    (rc = ar_layout(t, &o->parts, &o->nparts, &pools, &npools)) == 0)
 		rc = ar_frames(t, lo, hi, frame_record, x);
 	ar_txn_abort(t);
 	if (rc == ENOMEM) {

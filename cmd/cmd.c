@@ -308,9 +308,20 @@ batch_run(ar_txn *t, void *arg)
 	struct ctx *x = b->x;
 	int rc, st, wrote = 0;
 
+	uint32_t *to;
+
 	x->outlen = x->errlen = 0;      /* a retry after growing starts over */
 	x->nomem = 0;
 	b->status = 0;
+	/* The lines were prepared with the host names read before this
+	 * transaction: hosts added since renumber what they named. */
+	if ((rc = cmd_hosts_read(x, t, &to)) != 0)
+		return rc;
+	for (size_t i = 0; to != NULL && i < b->n; i++)
+		for (uint32_t h = 0; !b->items[i].bad &&
+		    h < b->items[i].rq.nhosts; h++)
+			b->items[i].hosts[h] = to[b->items[i].hosts[h]];
+	free(to);
 	for (size_t i = 0; i < b->n; i++) {
 		struct item *it = &b->items[i];
 
@@ -454,7 +465,6 @@ wall_clock(void)
 static int
 store_clock(struct ctx *x)
 {
-	const char *names;
 	struct ar_info i;
 	ar_txn *t;
 	int rc;
@@ -470,14 +480,54 @@ store_clock(struct ctx *x)
 	x->now = ar_txn_now(t);
 	if (!x->fixed_now && !x->live && wall_clock() > x->now)
 		x->now = wall_clock();
-	/* The names never change: read once. */
-	if (x->host_names == NULL && (rc = ar_hosts(t, &names)) == 0 &&
-	    (x->host_names = strdup(names)) == NULL)
-		rc = ENOMEM;
-	if (rc == 0)
-		rc = cmd_layout_read(x, t);
+	rc = cmd_hosts_read(x, t, NULL);
 	ar_txn_abort(t);
 	return rc;
+}
+
+int
+cmd_hosts_read(struct ctx *x, ar_txn *t, uint32_t **to)
+{
+	struct ar_hostlist now;
+	char err[AR_ERRMAX];
+	const char *names;
+	char *copy;
+	int rc;
+
+	if (to != NULL)
+		*to = NULL;
+	if ((rc = ar_hosts(t, &names)) != 0)
+		return rc;
+	if (x->host_names != NULL && strcmp(x->host_names, names) == 0)
+		return cmd_layout_read(x, t);
+	/* Hosts were added (ar-report --add-hosts): every old name is
+	 * among the new ones, which stay sorted. */
+	if ((copy = strdup(names)) == NULL)
+		return ENOMEM;
+	ar_hostlist_init(&now);
+	if (to != NULL && x->host_names != NULL) {
+		const struct ar_hostlist *was = cmd_hosts(x);
+
+		if (was == NULL || ar_hostlist_parse(copy, &now, err) != 0 ||
+		    (*to = malloc((was->count + 1) * sizeof(**to))) == NULL ||
+		    ar_hostlist_find_all(&now, was, *to, err) != 0) {
+			ar_hostlist_free(&now);
+			free(copy);
+			free(*to);
+			*to = NULL;
+			return ENOMEM;
+		}
+	}
+	ar_hostlist_free(&now);
+	free(x->host_names);
+	x->host_names = copy;
+	if (x->hosts_parsed) {
+		ar_hostlist_free(&x->hosts);
+		ar_hostlist_init(&x->hosts);
+		x->hosts_parsed = 0;
+	}
+	cmd_layout_free(x);
+	return cmd_layout_read(x, t);
 }
 
 const struct ar_hostlist *

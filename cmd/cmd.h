@@ -170,6 +170,14 @@ struct cmd_layout {
 int cmd_layout_read(struct ctx *x, ar_txn *t);
 /* Free what cmd_layout_read made. */
 void cmd_layout_free(struct ctx *x);
+/*
+ * The store's host names and layout as transaction t sees them, into x.
+ * Hosts may be added (ar-report --add-hosts) between two transactions of
+ * a command, which renumbers hosts: then they are read again, and, if
+ * to is not NULL, *to (to free) maps each host index of the names read
+ * before to its index now; else *to is NULL.  0, or an error code.
+ */
+int cmd_hosts_read(struct ctx *x, ar_txn *t, uint32_t **to);
 
 /* Does command c read field key? */
 int cmd_reads(const struct cmd *c, const char *key);

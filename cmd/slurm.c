@@ -443,6 +443,9 @@ plan_txn(ar_txn *t, void *arg)
 	struct ar_info i;
 	int rc;
 
+	/* Hosts may have been added since the command began. */
+	if ((rc = cmd_hosts_read(y->x, t, NULL)) != 0)
+		return rc;
 	wants_free(y);
 	y->ndrains = 0;
 	if ((rc = ar_info(t, &i)) != 0 ||
