@@ -16,17 +16,24 @@
  * earlier holds (some expired by then) and one ar-add --modify of a
  * few pieces of earlier split requests (each admitted again as a whole
  * request, in new pieces, or not at all), started in turn from a random
- * one, all with the clock a little
+ * one, and a hosts writer: ar-report --drain (some --force), --undrain,
+ * --add-hosts (some refused) and --remove, one after another until the
+ * kill (first of all in half of the rounds), all with the clock a little
  * later than the round before; the store has a reclaim policy (a grace
  * of 10 minutes), so that the writers also reclaim, as they begin, the
  * started reservations that reported no use; then SIGKILLs every one of them after a random
  * delay, and runs ar-map --plan once more to its end: a reservation that
  * had started when ar-map told its hosts is never told others.  After each round: the store opens without repair,
  * its invariants hold (ar_check: ring equals records, nothing over
- * capacity, indexes agree, starts inside windows), every reservation a
+ * capacity, indexes agree, starts inside windows, drains reaching the
+ * horizon's end), every reservation a
  * writer printed as granted exists, every one printed as cancelled is
  * cancelled, and a split request's pieces are all there or none, and
- * replaced by a modify all or none.  In every round one writer is
+ * replaced by a modify all or none; a host told drained (removed) is in
+ * a drain, and the drain told is there, unless an undrain of its hosts
+ * was started after; a host told undrained is in none unless drained
+ * again after; hosts told added are there, and an add is all its hosts
+ * or none (none if the store refused one of its lines).  In every round one writer is
  * stopped (SIGSTOP, as ^Z does) before the kill, and a writer that may
  * not wait must end at once: refused, or timed out naming the lock.
  * Then creations are
@@ -74,8 +81,9 @@ static size_t nremade;          /* grants of a modify of a piece (the
  * With "partitions" the store is made of this host description: plain
  * requests take the default partition's hosts (batch, which borrows
  * gpu's), some ask a partition and features, and named hosts and
- * maintenance keep within one pool.  (Hosts added or drained from a
- * time on: another writer class, when the store can.)
+ * maintenance keep within one pool, and so do the hosts writer's
+ * drains (but now and then one over two pools: a drain each, all or
+ * none); the hosts it adds go to these pools or make new ones.
  */
 static int partitioned;
 static const char layout[] =
@@ -270,12 +278,28 @@ static pid_t
 start(const char *bin, const char *cmd, const char *opt, const char *in,
     const char *out, int64_t now)
 {
-	char nowarg[32];
+	char nowarg[32], err[420];
 	char *argv[] = { (char *)cmd, "--store", store, "--now", nowarg,
 	    "--wait", "60s", (char *)opt, NULL };
 
+	/* Its messages beside what it prints, told if it exits badly. */
 	snprintf(nowarg, sizeof(nowarg), "@%" PRId64, now);
-	return spawn(bin, argv, in, out, "/dev/null");
+	snprintf(err, sizeof(err), "%s.err", out);
+	return spawn(bin, argv, in, out, err);
+}
+
+/* Copy what a writer said on stderr, in path, to ours. */
+static void
+tell_err(const char *path)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+		fprintf(stderr, "  %s", line);
+	fclose(f);
 }
 
 /* Wait up to ms for pid; its wait status, or -1 if it is still running. */
@@ -518,6 +542,372 @@ report_violation(const char *msg, void *arg)
 }
 
 /*
+ * The hosts writer: ar-report --drain (half of them --force; in a store
+ * of partitions now and then over two pools), --undrain of a host it
+ * drained, --add-hosts of new hosts (some of them in a line the store
+ * refuses, so that none is added), and --remove of a host it added, one
+ * after another while the other writers write, until the round's delay
+ * is up; the one running then is killed with the others.  Every one it
+ * started is an op, acknowledged if it printed what it did.
+ */
+enum op_kind { OP_DRAIN, OP_REMOVE, OP_UNDRAIN, OP_ADD, OP_ADD_BAD };
+
+#define OP_HOSTS 6              /* hosts an op names, at most */
+
+struct op {
+	enum op_kind kind;
+	char names[OP_HOSTS][64];       /* its hosts (an add: the new ones) */
+	int nnames;
+	uint64_t id;            /* a drain acknowledged: its reservation */
+	int acked;
+};
+
+static struct op *ops;
+static size_t nops, capops;
+static uint64_t hosts_acked[OP_ADD_BAD + 1];
+
+/* An op of kind k acknowledged, at random; NULL if there is none. */
+static const struct op *
+acked_op(enum op_kind k)
+{
+	size_t n = 0, i, pick;
+
+	for (i = 0; i < nops; i++)
+		n += ops[i].kind == k && ops[i].acked;
+	if (n == 0)
+		return NULL;
+	pick = rnd(n);
+	for (i = 0; i < nops; i++)
+		if (ops[i].kind == k && ops[i].acked && pick-- == 0)
+			break;
+	return &ops[i];
+}
+
+/* n hosts new to the store into o, xr<round>o<op><tag><i>, and their
+ * host list into list. */
+static void
+new_hosts(struct op *o, uint64_t round, char tag, int n, char *list,
+    size_t size)
+{
+	snprintf(list, size, "xr%" PRIu64 "o%zu%c[1-%d]", round, nops, tag,
+	    n);
+	for (int i = 1; i <= n && o->nnames < OP_HOSTS; i++)
+		snprintf(o->names[o->nnames++], sizeof(o->names[0]),
+		    "xr%" PRIu64 "o%zu%c%d", round, nops, tag, i);
+}
+
+/* Append the next op to ops and start it: its pid.  Its input, for
+ * --add-hosts, goes to in; what it prints to out. */
+static pid_t
+start_op(const char *bin, uint64_t round, int64_t now, const char *in,
+    const char *out, const char *err)
+{
+	/* Where added hosts go: pools the store has, or a new one. */
+	static const char *const parts[] = { " partition=batch",
+	    " partition=gpu features=a100", " partition=mem features=big",
+	    " partition=spare" };
+	static const char *const one_pool[] = { "", "", "",
+	    " partition=spare" };
+	const char *const *part = partitioned ? parts : one_pool;
+	char nowarg[32], fromarg[32], hosts[200] = "";
+	char *argv[16] = { "ar-report", "--store", store, "--now", nowarg,
+	    "--wait", "60s" };
+	const struct op *was;
+	struct op *o;
+	uint64_t r = rnd(20);
+	int argc = 7;
+
+	if (nops == capops) {
+		capops = capops ? 2 * capops : 256;
+		if ((ops = realloc(ops, capops * sizeof(*ops))) == NULL)
+			die("realloc");
+	}
+	o = &ops[nops];
+	memset(o, 0, sizeof(*o));
+	snprintf(nowarg, sizeof(nowarg), "@%" PRId64, now);
+	snprintf(fromarg, sizeof(fromarg), "@%" PRId64,
+	    now + 300 * (int64_t)(1 + rnd(576)));
+	if (r >= 7 && r < 12 && (was = acked_op(OP_DRAIN)) != NULL) {
+		o->kind = OP_UNDRAIN;
+		o->nnames = 1;
+		strcpy(o->names[0], was->names[rnd((uint64_t)was->nnames)]);
+		argv[argc++] = "--undrain";
+	} else if (r >= 18 && (was = acked_op(OP_ADD)) != NULL) {
+		o->kind = OP_REMOVE;
+		o->nnames = 1;
+		strcpy(o->names[0], was->names[rnd((uint64_t)was->nnames)]);
+		argv[argc++] = "--remove";
+	} else if (r >= 12) {
+		char list[64];
+		FILE *f = fopen(in, "w");
+
+		if (f == NULL)
+			die(in);
+		o->kind = r < 16 || r >= 18 ? OP_ADD : OP_ADD_BAD;
+		new_hosts(o, round, 'a', 1 + (int)rnd(3), list, sizeof(list));
+		fprintf(f, "hosts=%s%s\n", list, part[rnd(4)]);
+		if (o->kind == OP_ADD && rnd(2)) {
+			new_hosts(o, round, 'b', 1 + (int)rnd(3), list,
+			    sizeof(list));
+			fprintf(f, "hosts=%s%s\n", list, part[rnd(4)]);
+		} else if (o->kind == OP_ADD_BAD)
+			/* A host the store has, or a policy: refused,
+			 * and the good line before it is not added. */
+			fprintf(f, rnd(2) ? "hosts=node%02" PRIu64 "\n" :
+			    "hosts=xbad%" PRIu64 " borrow=gpu\n", 1 + rnd(64));
+		if (fclose(f) != 0)
+			die(in);
+		argv[argc++] = "--add-hosts";
+		argv[argc++] = "-";
+	} else {
+		uint64_t p = rnd(4), lo = partitioned ? pool_hosts[p].lo : 1;
+		uint64_t hi = partitioned ? pool_hosts[p].hi : 64;
+		uint64_t first = lo + rnd(hi - lo + 1);
+
+		o->kind = OP_DRAIN;
+		snprintf(o->names[o->nnames++], sizeof(o->names[0]),
+		    "node%02" PRIu64, first);
+		if (first < hi && rnd(2))
+			snprintf(o->names[o->nnames++], sizeof(o->names[0]),
+			    "node%02" PRIu64, first + 1);
+		/* Over two pools: a drain each, all or none. */
+		if (partitioned && rnd(4) == 0)
+			snprintf(o->names[o->nnames++], sizeof(o->names[0]),
+			    "node%02" PRIu64, pool_hosts[(p + 1) % 4].lo +
+			    rnd(4));
+		argv[argc++] = "--drain";
+	}
+	if (o->kind == OP_DRAIN || o->kind == OP_REMOVE ||
+	    o->kind == OP_UNDRAIN) {
+		for (int i = 0; i < o->nnames; i++)
+			snprintf(hosts + strlen(hosts), sizeof(hosts) -
+			    strlen(hosts), "%s%s", i ? "," : "", o->names[i]);
+		argv[argc++] = hosts;
+	}
+	if (o->kind == OP_DRAIN || o->kind == OP_REMOVE) {
+		if (rnd(3) != 0) {
+			argv[argc++] = "--from";
+			argv[argc++] = fromarg;
+		}
+		if (rnd(2))
+			argv[argc++] = "--force";
+	}
+	argv[argc] = NULL;
+	nops++;
+	return spawn(bin, argv, o->kind == OP_ADD || o->kind == OP_ADD_BAD ?
+	    in : "/dev/null", out, err);
+}
+
+/*
+ * The last op ended with wait status st: read what it printed (a line
+ * cut short by the kill is not a report).  A bad exit is one other than
+ * 0 or 1 (2 only for a bad add, which must not succeed); 1 if it was.
+ */
+static int
+finish_op(int st, const char *out, const char *err)
+{
+	struct op *o = &ops[nops - 1];
+	char line[4096];
+	FILE *f;
+
+	harvest(out, 0);        /* what a drain displaced, cancelled */
+	if ((f = fopen(out, "r")) == NULL)
+		die(out);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		const char *id = strstr(line, " id=");
+
+		if (strchr(line, '\n') == NULL || strncmp(line, "hosts=", 6))
+			continue;
+		if (strstr(line, o->kind == OP_DRAIN ? " status=drained " :
+		    o->kind == OP_REMOVE ? " status=removed " :
+		    o->kind == OP_UNDRAIN ? " status=undrained" :
+		    " status=added ") != NULL) {
+			o->acked = 1;
+			o->id = id != NULL ? strtoull(id + 4, NULL, 10) : 0;
+		}
+	}
+	fclose(f);
+	hosts_acked[o->kind] += o->acked;
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+		return 0;
+	if (WIFEXITED(st) && (o->kind == OP_ADD_BAD ? WEXITSTATUS(st) == 2 :
+	    WEXITSTATUS(st) <= 1) && !(o->kind == OP_ADD_BAD && o->acked))
+		return 0;
+	fprintf(stderr, "hosts writer: op %zu (kind %d, %s) ended with %d:\n",
+	    nops - 1, (int)o->kind, o->names[0], st);
+	tell_err(err);
+	return 1;
+}
+
+/*
+ * Run the hosts writer until ms have passed, from its op running (pid
+ * running, 0 if none): the pid of its op running then, 0 if none; bad
+ * exits added to *wrong.
+ */
+static pid_t
+run_hosts_writer(const char *bin, uint64_t round, int64_t now, uint64_t ms,
+    pid_t running, const char *in, const char *out, const char *err,
+    uint64_t *wrong)
+{
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		long spent;
+		int st;
+
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		spent = (long)(t1.tv_sec - t0.tv_sec) * 1000 +
+		    (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		if (spent >= (long)ms)
+			return running;
+		if (running == 0)
+			running = start_op(bin, round, now, in, out, err);
+		if ((st = reap_within(running, (long)ms - spent)) == -1)
+			return running;
+		running = 0;
+		*wrong += finish_op(st, out, err);
+	}
+}
+
+/* The drains of the store by host name: drained[i], removed or not. */
+struct drained {
+	struct ar_hostlist all; /* the store's hosts */
+	char (*names)[AR_HOSTNAME_MAX + 1];
+	int *removed;
+	uint64_t *ids;
+	size_t n, cap, nids;
+};
+
+static int
+collect_drain(const struct ar_drain *d, void *arg)
+{
+	struct drained *x = arg;
+
+	if ((x->ids = realloc(x->ids, (x->nids + 1) * sizeof(*x->ids))) ==
+	    NULL)
+		die("realloc");
+	x->ids[x->nids++] = d->id;
+	for (uint32_t i = 0; i < d->nhosts; i++) {
+		if (x->n == x->cap) {
+			x->cap = x->cap ? 2 * x->cap : 64;
+			if ((x->names = realloc(x->names, x->cap *
+			    sizeof(*x->names))) == NULL ||
+			    (x->removed = realloc(x->removed, x->cap *
+			    sizeof(*x->removed))) == NULL)
+				die("realloc");
+		}
+		if (ar_hostlist_name(&x->all, d->hosts[i], x->names[x->n]) ==
+		    NULL)
+			return AR_ECORRUPT;
+		x->removed[x->n++] = d->removed;
+	}
+	return 0;
+}
+
+/* Host name drained: 1 drained, 2 removed, 0 neither. */
+static int
+drained_as(const struct drained *x, const char *name)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (strcmp(x->names[i], name) == 0)
+			return 1 + (x->removed[i] != 0);
+	return 0;
+}
+
+/* Whether an op after ops[i] of kind k (or k2) names host name. */
+static int
+named_later(size_t i, enum op_kind k, enum op_kind k2, const char *name)
+{
+	for (size_t j = i + 1; j < nops; j++)
+		for (int h = 0; h < ops[j].nnames; h++)
+			if ((ops[j].kind == k || ops[j].kind == k2) &&
+			    strcmp(ops[j].names[h], name) == 0)
+				return 1;
+	return 0;
+}
+
+/*
+ * After a round, what the hosts writer did is there: a host it was told
+ * drained (removed) is, unless an undrain of it was started after; its
+ * drain is there unless one of its hosts was undrained; a host told
+ * undrained is not drained unless drained again after; an add is all its
+ * hosts or none (all if acknowledged, none if it had a bad line).  The
+ * number of failures.
+ */
+static uint64_t
+check_hosts(ar_txn *t)
+{
+	struct drained x;
+	const char *names;
+	char err[AR_ERRMAX];
+	uint64_t bad = 0;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	ar_hostlist_init(&x.all);
+	if ((rc = ar_hosts(t, &names)) != 0 ||
+	    ar_hostlist_parse(names, &x.all, err) != 0 ||
+	    (rc = ar_drains(t, collect_drain, &x)) != 0) {
+		fprintf(stderr, "hosts and drains: %s\n", ar_strerror(rc));
+		return 1;
+	}
+	for (size_t i = 0; i < nops; i++) {
+		const struct op *o = &ops[i];
+		int present = 0, undrained = 0, found = 0;
+		uint32_t at;
+
+		for (int h = 0; h < o->nnames; h++) {
+			const char *name = o->names[h];
+			int as = drained_as(&x, name);
+
+			present += ar_hostlist_find(&x.all, name, &at) == 0;
+			if ((o->kind == OP_DRAIN || o->kind == OP_REMOVE) &&
+			    o->acked && named_later(i, OP_UNDRAIN,
+			    OP_UNDRAIN, name)) {
+				undrained = 1;
+			} else if ((o->kind == OP_DRAIN ||
+			    o->kind == OP_REMOVE) && o->acked &&
+			    as != (o->kind == OP_DRAIN ? 1 : 2)) {
+				fprintf(stderr, "lost: host %s was reported "
+				    "%s\n", name, o->kind == OP_DRAIN ?
+				    "drained" : "removed");
+				bad++;
+			} else if (o->kind == OP_UNDRAIN && o->acked &&
+			    as != 0 && !named_later(i, OP_DRAIN, OP_REMOVE,
+			    name)) {
+				fprintf(stderr, "lost: host %s was reported "
+				    "undrained\n", name);
+				bad++;
+			}
+		}
+		for (size_t d = 0; d < x.nids; d++)
+			found |= x.ids[d] == o->id;
+		if ((o->kind == OP_DRAIN || o->kind == OP_REMOVE) && o->acked &&
+		    !undrained && !found) {
+			fprintf(stderr, "lost: drain %" PRIu64 " was reported "
+			    "made\n", o->id);
+			bad++;
+		}
+		if ((o->kind == OP_ADD && present != 0 &&
+		    present != o->nnames) || (o->kind == OP_ADD && o->acked &&
+		    present != o->nnames) || (o->kind == OP_ADD_BAD &&
+		    present != 0)) {
+			fprintf(stderr, "half written: %d of the %d hosts of "
+			    "add %zu (%s%s) are there\n", present, o->nnames,
+			    i, o->kind == OP_ADD_BAD ? "refused" : "added",
+			    o->acked ? ", acknowledged" : "");
+			bad++;
+		}
+	}
+	ar_hostlist_free(&x.all);
+	free(x.names);
+	free(x.removed);
+	free(x.ids);
+	return bad;
+}
+
+/*
  * Three price classes (the thesis's Table 6.3, limits scaled to 64
  * nodes), so that the writers keep the class rings and the demand log
  * as well, and the check after every round verifies those too.
@@ -585,6 +975,7 @@ main(int argc, char **argv)
 	uint64_t kills = 0, lost = 0, wrong = 0, violations = 0, checked = 0;
 	uint64_t probes = 0, timeouts = 0, created = 0, killed = 0;
 	uint64_t changed = 0, reclaimed = 0;
+	char hin[400], hout[400], herr[400], errpath[420];
 	int classes;
 	const char *cmds[WRITERS] = { "ar-add", "ar-add", "ar-del", "ar-del",
 	    "ar-map", "ar-add", "ar-add", "ar-add" };
@@ -607,6 +998,9 @@ main(int argc, char **argv)
 	if (mkdtemp(dir) == NULL)
 		die("mkdtemp");
 	snprintf(store, sizeof(store), "%s/store", dir);
+	snprintf(hin, sizeof(hin), "%s/hin", dir);
+	snprintf(hout, sizeof(hout), "%s/hout", dir);
+	snprintf(herr, sizeof(herr), "%s/herr", dir);
 	ar_config_default(&cfg);
 	cfg.flags = AR_SIMULATED;
 	cfg.layout = partitioned ? layout : NULL;
@@ -618,11 +1012,10 @@ main(int argc, char **argv)
 		char in[WRITERS][400], out[WRITERS][400];
 		pid_t pid[WRITERS];
 		uint64_t ms = 1 + rnd(max_delay);
-		struct timespec delay = { (time_t)(ms / 1000),
-		    (long)(ms % 1000) * 1000000 };
 		ar_store *s;
 		ar_txn *t;
 		uint64_t bad = 0, mapped = 0;
+		pid_t hosts_pid;
 		int rc;
 
 		for (int w = 0; w < WRITERS; w++) {
@@ -632,14 +1025,19 @@ main(int argc, char **argv)
 		}
 		/* Started from a random one round by round: the first
 		 * started mostly takes the lock first, and every class
-		 * should commit before the kill now and then. */
+		 * should commit before the kill now and then; the hosts
+		 * writer first in half of the rounds. */
+		hosts_pid = rnd(2) ? start_op(argv[1], r, now, hin, hout,
+		    herr) : 0;
 		for (int i = 0, w0 = (int)rnd(WRITERS); i < WRITERS; i++) {
 			int w = (w0 + i) % WRITERS;
 
 			pid[w] = start(argv[1], cmds[w], opts[w], in[w], out[w],
 			    now);
 		}
-		nanosleep(&delay, NULL);
+		/* The hosts writer runs until the kill. */
+		hosts_pid = run_hosts_writer(argv[1], r, now, ms, hosts_pid,
+		    hin, hout, herr, &wrong);
 		kill(pid[rnd(WRITERS)], SIGSTOP);
 		probes++;
 		wrong += !probe_stopped(argv[1], now, &timeouts);
@@ -654,11 +1052,23 @@ main(int argc, char **argv)
 			else if (!WIFEXITED(st) || WEXITSTATUS(st) > 1) {
 				fprintf(stderr, "round %" PRIu64 ": %s exited "
 				    "with %d\n", r, cmds[w], WEXITSTATUS(st));
+				snprintf(errpath, sizeof(errpath), "%.399s.err",
+				    out[w]);
+				tell_err(errpath);
 				wrong++;
 			}
 			harvest(out[w], w == 7);
 			if (w == 4)
 				changed += harvest_map(out[w], now);
+		}
+		if (hosts_pid != 0) {
+			int st;
+
+			kill(hosts_pid, SIGKILL);
+			if (waitpid(hosts_pid, &st, 0) == -1)
+				die("waitpid");
+			kills += WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+			wrong += finish_op(st, hout, herr);
 		}
 		/*
 		 * While no writer has ever committed before the kill the run
@@ -681,6 +1091,9 @@ main(int argc, char **argv)
 			    WEXITSTATUS(st) != 0) {
 				fprintf(stderr, "round %" PRIu64 ": ar-map "
 				    "failed\n", r);
+				snprintf(errpath, sizeof(errpath), "%.399s.err",
+				    out[4]);
+				tell_err(errpath);
 				wrong++;
 			}
 			changed += harvest_map(out[4], now);
@@ -699,6 +1112,8 @@ main(int argc, char **argv)
 			return 1;
 		}
 		violations += bad;
+		checked += nops;
+		lost += check_hosts(t);
 		for (size_t i = 0; i < ngranted; i++) {
 			struct ar_resv v;
 
@@ -774,10 +1189,14 @@ main(int argc, char **argv)
 	    " writers stopped, %" PRIu64 " others timed out at once; %"
 	    PRIu64 " creations, %" PRIu64 " killed; %zu hosts told, %" PRIu64
 	    " changed after the start; %zu holds, %zu pieces, %zu grants of "
-	    "a modify of a piece, %zu moldable; %" PRIu64 " reclaimed%s\n",
+	    "a modify of a piece, %zu moldable; %" PRIu64 " reclaimed; "
+	    "hosts writer: %zu ops, %" PRIu64 " drains, %" PRIu64 " removals, "
+	    "%" PRIu64 " undrains, %" PRIu64 " adds told done%s\n",
 	    rounds, kills, checked, ngranted, ncancelled, lost, violations,
 	    wrong, probes, timeouts, created, killed, ntold, changed, nheld,
-	    npieces, nremade, nmolded, reclaimed, partitioned ?
+	    npieces, nremade, nmolded, reclaimed, nops,
+	    hosts_acked[OP_DRAIN], hosts_acked[OP_REMOVE],
+	    hosts_acked[OP_UNDRAIN], hosts_acked[OP_ADD], partitioned ?
 	    "; partitions" : "");
 	for (int w = 0; w < WRITERS; w++) {
 		char p[400];
@@ -786,7 +1205,12 @@ main(int argc, char **argv)
 		unlink(p);
 		snprintf(p, sizeof(p), "%s/out%d", dir, w);
 		unlink(p);
+		snprintf(p, sizeof(p), "%s/out%d.err", dir, w);
+		unlink(p);
 	}
+	unlink(hin);
+	unlink(hout);
+	unlink(herr);
 	snprintf(store + strlen(store), sizeof(store) - strlen(store),
 	    "/data.mdb");
 	unlink(store);
