@@ -792,8 +792,8 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * longer than AR_CLIENT_KEY_MAX, a split request that
  * names hosts, is moldable, a hold, AR_PARTIAL, or asks for a smallest
  * piece longer than its duration, or any with split TARR or none; a
- * partition or feature the store does not have, named hosts in a store
- * of more than one pool), EACCES (read transaction), AR_ECORRUPT
+ * partition or feature the store does not have, named hosts of more
+ * than one pool or not of the partition and features asked), EACCES (read transaction), AR_ECORRUPT
  * (a key entry that does not match its records), AR_EFULL, ENOMEM,
  * AR_ESERVER, the backend's codes.
  *
