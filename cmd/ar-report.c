@@ -778,10 +778,17 @@ drain_txn(ar_txn *t, void *arg)
 {
 	struct drain_job *j = arg;
 	const uint64_t *ids;
+	uint32_t *to;
 	size_t n;
 	int rc;
 
 	j->ndisplaced = 0;
+	/* Hosts added since the names were read renumber them. */
+	if ((rc = cmd_hosts_read(j->x, t, &to)) != 0)
+		return rc;
+	for (uint32_t i = 0; to != NULL && i < j->n; i++)
+		j->idx[i] = to[j->idx[i]];
+	free(to);
 	if (j->o->op == UNDRAIN)
 		return ar_undrain(t, j->idx, j->n);
 	if ((rc = ar_drain(t, j->idx, j->n, j->from, (j->o->force ? AR_FORCE :
