@@ -164,6 +164,19 @@ eligible(const struct spec *sp, const struct ar_partition *parts, size_t np,
 	return n;
 }
 
+/* The hosts of bits (of their indexes, up to 64) into hosts, in
+ * increasing order; how many. */
+static inline uint32_t
+bits_hosts(uint64_t bits, uint32_t *hosts)
+{
+	uint32_t n = 0;
+
+	for (uint32_t h = 0; h < 64; h++)
+		if (bits >> h & 1)
+			hosts[n++] = h;
+	return n;
+}
+
 /* rq names the hosts named (bits of their indexes; hosts holds 64),
  * nodes as many, as hosts of pool k; 1 if a partition (part, -1 none)
  * or features that pool k has not make it bad input, else 0. */
@@ -172,10 +185,7 @@ name_hosts(struct ar_request *rq, uint32_t *hosts, uint64_t named,
     const struct ar_partition *parts, size_t np, const struct ar_pool *pools,
     uint32_t k, int part, const char *feat)
 {
-	rq->nhosts = 0;
-	for (uint32_t h = 0; h < 64; h++)
-		if (named >> h & 1)
-			hosts[rq->nhosts++] = h;
+	rq->nhosts = bits_hosts(named, hosts);
 	rq->hosts = hosts;
 	rq->nodes = rq->nhosts;
 	return (part >= 0 && part_index(parts, np, pools_part_name[part]) !=

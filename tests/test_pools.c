@@ -718,7 +718,7 @@ test_tracked_pool(void)
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
 	uint64_t bits[2];
-	uint32_t b[8], nb = 0, named[2];
+	uint32_t b[64], named[2];
 	struct ar_request rq = request(T0 + 1800, 1800, 2);
 	struct hostset ex = { 0 };
 	struct ar_answer a;
@@ -733,10 +733,8 @@ test_tracked_pool(void)
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
 	CHECK(nk == 2 && strcmp(parts[pools[1].partition].name, "b") == 0,
 	    "pool 1 is not partition b's");
-	pool_host_bits(t, pools, nk, bits);
-	for (uint32_t h = 0; h < 64; h++)
-		if (bits[1] >> h & 1)
-			b[nb++] = h;
+	OK(pool_host_bits(t, pools, nk, bits));
+	CHECK(bits_hosts(bits[1], b) == 8, "pool 1 has not b's 8 hosts");
 	named[0] = b[2];
 	named[1] = b[3];
 	rq.hosts = named;
@@ -826,7 +824,7 @@ test_tracked_order(void)
 	const struct ar_partition *parts;
 	const struct ar_pool *pools;
 	uint64_t bits[2];
-	uint32_t h0[4], h1[4], n0 = 0, n1 = 0, named;
+	uint32_t h0[64], h1[64], n0, n1, named;
 	struct ar_request rq = request(T0 + 40 * SLOT, SLOT, 1);
 	struct ar_answer a;
 	const uint64_t *ids;
@@ -839,12 +837,8 @@ test_tracked_order(void)
 	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
 	OK(ar_layout(t, &parts, &np, &pools, &nk));
 	OK(pool_host_bits(t, pools, nk, bits));
-	for (uint32_t h = 0; h < 64; h++) {
-		if (bits[0] >> h & 1)
-			h0[n0++] = h;
-		if (bits[1] >> h & 1)
-			h1[n1++] = h;
-	}
+	n0 = bits_hosts(bits[0], h0);
+	n1 = bits_hosts(bits[1], h1);
 	CHECK(nk == 2 && n0 == 4 && n1 == 4 && h0[0] > h1[3], "pool 0's "
 	    "hosts are not all after pool 1's");
 	rq.resv_flags = AR_RESV_MAINT;
