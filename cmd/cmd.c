@@ -306,9 +306,8 @@ batch_run(ar_txn *t, void *arg)
 {
 	struct batch *b = arg;
 	struct ctx *x = b->x;
-	int rc, st, wrote = 0;
-
 	uint32_t *to;
+	int rc, st, wrote = 0;
 
 	x->outlen = x->errlen = 0;      /* a retry after growing starts over */
 	x->nomem = 0;

@@ -793,8 +793,9 @@ int ar_furthest(ar_txn *t, uint64_t id, unsigned flags,
  * names hosts, is moldable, a hold, AR_PARTIAL, or asks for a smallest
  * piece longer than its duration, or any with split TARR or none; a
  * partition or feature the store does not have, named hosts of more
- * than one pool or not of the partition and features asked), EACCES (read transaction), AR_ECORRUPT
- * (a key entry that does not match its records), AR_EFULL, ENOMEM,
+ * than one pool or not of the partition and features asked), EACCES
+ * (read transaction), AR_ECORRUPT (a key entry that does not match its
+ * records), AR_EFULL, ENOMEM,
  * AR_ESERVER, the backend's codes.
  *
  * In a store of partitions (ar_layout) the reservation takes all its
