@@ -181,7 +181,7 @@ deps: build-deps
 .PHONY: all build-deps deps demo check test unit floors fuzz-dict e2e crash-test \
 	crash-test-partitions crash-test-classes install-test crash san \
 	coalloc-test coalloc pg-test pg-suites pg-units pg-e2e pg-faults slurm-rounds \
-	fuzz-short fuzz fuzz-fast bench bench-run garq hostbench hosts-test flexbench \
+	fuzz-short fuzz-build fuzz fuzz-fast bench bench-run garq hostbench hosts-test flexbench \
 	rmbench compare bench-quick install uninstall clean FORCE
 
 # --- tests ---------------------------------------------------------------
@@ -471,9 +471,11 @@ fuzz-fast:
 # make check's short pass: 20 s a target, new inputs kept under $(B),
 # not in the corpus; a line per target with its rate (executions per
 # second of wall time).  One target after another, or as many at once
-# as make -j allows (check: two, each on a CPU of its own when no other
-# part runs beside them).
+# as make -j allows (check: two, each on a CPU of its own, after every
+# other part).  fuzz-build builds the targets alone.
 fuzz-short: $(FUZZ_TARGETS:%=fuzz-short-%)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 
 fuzz-short-%: $(B)/fuzz/%
 	@echo "== fuzz $* (20 s)"
@@ -509,13 +511,15 @@ fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%) fuzz-fast
 # make check runs its parts two at a time (CHECK_JOBS, one a CPU: this
 # machine and CI have two), each part's output shown whole as it ends
 # (-Orecurse), with its wall time (.build/check-times), so that what
-# makes check long is known without timing it again.  The parts that
-# build into $(B) itself run one after another, in CHECK_PARTS's order;
-# san (into $(B)/san) and fuzz-short (into $(B)/fuzz and $(B)/fz) beside
-# them.  Within a part, what may run beside each other (a suite's
-# targets, the e2e suite's files, the fuzz targets) takes the second CPU
-# whenever the other part leaves it free (make's job server).
-CHECK_PARTS = all test bench-quick pg-test san fuzz-short
+# makes check long is known without timing it again.  One after another:
+# the parts that build into $(B) itself, then the fuzz targets' build
+# (into $(B)/fuzz and $(B)/fz); san (into $(B)/san) beside them; and
+# fuzz-short last, alone, its targets two at a time, each with a CPU
+# of its own as when they ran one after another with nothing beside.
+# Within a part, what may run beside each other (a suite's targets, the
+# e2e suite's files) takes the second CPU whenever the other part leaves
+# it free (make's job server).
+CHECK_PARTS = all test bench-quick pg-test fuzz-build san fuzz-short
 CHECK_JOBS ?= 2
 
 check: deps
@@ -530,10 +534,12 @@ check-part-%:
 	$(MAKE) --no-print-directory $* || exit 1; \
 	echo "make $*: $$(( $$(date +%s) - t0 )) s" | tee -a .build/check-times
 
-# The parts that build into $(B) itself, one after another.
+# The order above.
 check-part-test: check-part-all
 check-part-bench-quick: check-part-test
 check-part-pg-test: check-part-bench-quick
+check-part-fuzz-build: check-part-pg-test
+check-part-fuzz-short: check-part-fuzz-build check-part-san
 
 # --- demo and bench ------------------------------------------------------
 
