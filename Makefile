@@ -178,9 +178,10 @@ deps: build-deps
 		missing="$$missing libnss-wrapper"; \
 	$(APT_MISSING)
 
-.PHONY: all build-deps deps demo check test unit floors fuzz-dict e2e crash-test install-test crash san \
-	coalloc-test coalloc pg-test pg-suites pg-faults slurm-rounds \
-	fuzz-short fuzz fuzz-fast bench bench-run garq hostbench hosts-test flexbench \
+.PHONY: all build-deps deps demo check test unit floors fuzz-dict e2e crash-test \
+	crash-test-partitions crash-test-classes install-test crash san \
+	coalloc-test coalloc pg-test pg-suites pg-units pg-e2e pg-faults slurm-rounds \
+	fuzz-short fuzz-build fuzz fuzz-fast bench bench-run garq hostbench hosts-test flexbench \
 	rmbench compare bench-quick install uninstall clean FORCE
 
 # --- tests ---------------------------------------------------------------
@@ -224,26 +225,33 @@ RESULTS = $(CURDIR)/.build/results
 MEM_TESTS = test_lib test_modify test_hold test_reclaim test_series test_report \
 	test_pools test_drain
 
-unit: $(TEST_BINS)
-	@mkdir -p .build
-	@for t in $(filter-out %/test_report,$(TEST_BINS)) \
-	    $(MEM_TESTS:%="$(B)/tests/% --mem"); do \
-		echo "== $$t"; \
-		$$t >$${t%% *}.log 2>&1; rc=$$?; cat $${t%% *}.log; \
-		tail -n 1 $${t%% *}.log >>$(RESULTS); [ $$rc = 0 ] || exit 1; \
-	done
+# Each run is a target of its own, unit-NAME or unit-NAME--mem (on
+# memory stores), with its log $(B)/tests/NAME.log or NAME--mem.log:
+# make -j runs them side by side.
+UNIT_RUNS = $(filter-out test_report,$(notdir $(TEST_BINS))) $(MEM_TESTS:%=%--mem)
 
-# Concurrent readers the e2e suite holds at once (fewer under ASan), and
-# whether the build is sanitized (memory-limit cases then skip).
+unit: $(UNIT_RUNS:%=unit-%)
+
+unit-%: $(TEST_BINS)
+	@mkdir -p .build
+	@echo "== $(B)/tests/$(subst --mem, --mem,$*)"
+	@$(B)/tests/$(subst --mem, --mem,$*) >$(B)/tests/$*.log 2>&1; rc=$$?; \
+		cat $(B)/tests/$*.log; \
+		tail -n 1 $(B)/tests/$*.log >>$(RESULTS); [ $$rc = 0 ]
+
+# Concurrent readers the e2e suite holds at once (fewer under ASan),
+# whether the build is sanitized (memory-limit cases then skip), and how
+# many of its files run at once (tests/e2e.sh, AR_E2E_JOBS).
 E2E_READERS ?= 1000
 E2E_SANITIZED ?= 0
+E2E_JOBS ?= 2
 
 e2e: $(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
 	@mkdir -p .build
 	@echo "== tests/e2e.sh ($(B))"
 	@AR_BIN=$(CURDIR)/$(B)/bin AR_TESTS=$(CURDIR)/$(B)/tests \
 		AR_READERS=$(E2E_READERS) AR_SANITIZED=$(E2E_SANITIZED) \
-		sh tests/e2e.sh >$(B)/e2e.log 2>&1; rc=$$?; \
+		AR_E2E_JOBS=$(E2E_JOBS) sh tests/e2e.sh >$(B)/e2e.log 2>&1; rc=$$?; \
 		grep -v '^ok ' $(B)/e2e.log; tail -n 1 $(B)/e2e.log >>$(RESULTS); \
 		exit $$rc
 
@@ -255,18 +263,25 @@ CRASH_DELAY_MS ?= 300
 # sanitized writer's start dominates, and it gets the whole delay.
 CRASH_CLASSES_DELAY_MS ?= $$(( $(CRASH_DELAY_MS) / 3 + 1 ))
 
-crash-test: $(B)/tests/test_crash $(CMDS)
+# The two runs are targets of their own (make -j runs them side by side),
+# each with its log: $(B)/crash-partitions.log, $(B)/crash-classes.log.
+crash-test: crash-test-partitions crash-test-classes
+
+crash-test-partitions: $(B)/tests/test_crash $(CMDS)
 	@mkdir -p .build
 	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, partitions, $(B))"
 	@$(B)/tests/test_crash $(B)/bin $(CRASH_ROUNDS) 20261121 \
-		$(CRASH_DELAY_MS) partitions >$(B)/crash.log 2>&1; \
-		rc=$$?; cat $(B)/crash.log; \
-		tail -n 1 $(B)/crash.log >>$(RESULTS); [ $$rc = 0 ] || exit $$rc
+		$(CRASH_DELAY_MS) partitions >$(B)/crash-partitions.log 2>&1; \
+		rc=$$?; cat $(B)/crash-partitions.log; \
+		tail -n 1 $(B)/crash-partitions.log >>$(RESULTS); exit $$rc
+
+crash-test-classes: $(B)/tests/test_crash $(CMDS)
+	@mkdir -p .build
 	@echo "== tests/test_crash.c ($(CRASH_ROUNDS) rounds, price classes, $(B))"
 	@$(B)/tests/test_crash $(B)/bin $(CRASH_ROUNDS) 20261122 \
-		$(CRASH_CLASSES_DELAY_MS) classes >$(B)/crash.log 2>&1; \
-		rc=$$?; cat $(B)/crash.log; \
-		tail -n 1 $(B)/crash.log >>$(RESULTS); exit $$rc
+		$(CRASH_CLASSES_DELAY_MS) classes >$(B)/crash-classes.log 2>&1; \
+		rc=$$?; cat $(B)/crash-classes.log; \
+		tail -n 1 $(B)/crash-classes.log >>$(RESULTS); exit $$rc
 
 crash:
 	$(MAKE) crash-test CRASH_ROUNDS=500
@@ -299,7 +314,7 @@ install-test: all
 	@mkdir -p .build
 	@echo "== tests/packaging.sh tests/setgid.sh ($(B))"
 	@MAKE='$(MAKE)' CC='$(CC)' CFLAGS='$(CFLAGS)' LDFLAGS='$(LDFLAGS)' \
-		STATIC='$(STATIC)' AR_BIN=$(CURDIR)/$(B)/bin \
+		STATIC='$(STATIC)' AR_BIN=$(CURDIR)/$(B)/bin AR_E2E_JOBS=$(E2E_JOBS) \
 		sh tests/e2e.sh tests/packaging.sh tests/setgid.sh \
 		>$(B)/packaging.log 2>&1; rc=$$?; \
 		grep -v '^ok ' $(B)/packaging.log; \
@@ -351,11 +366,13 @@ pg-test:
 	$(MAKE) $(PG_SUITES) AR_TEST_PG="$$uri"
 
 # On PostgreSQL (make pg-test starts the server): the backend's
-# conformance test, the model test, the pools test and the end-to-end
-# suite.
-pg-suites: $(B)/tests/test_kv $(B)/tests/test_lib $(B)/tests/test_pools \
-		$(B)/tests/test_drain \
-		$(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
+# conformance test, the model test, the pools test and the drain test,
+# one after another, beside the end-to-end suite (their stores' names
+# are their own).
+pg-suites: pg-units pg-e2e
+
+pg-units: $(B)/tests/test_kv $(B)/tests/test_lib $(B)/tests/test_pools \
+		$(B)/tests/test_drain
 	@mkdir -p .build
 	@for t in test_kv "test_lib --pg $$AR_TEST_PG" \
 	    "test_pools --pg $$AR_TEST_PG" "test_drain --pg $$AR_TEST_PG"; do \
@@ -364,10 +381,13 @@ pg-suites: $(B)/tests/test_kv $(B)/tests/test_lib $(B)/tests/test_pools \
 		grep -v '^ok ' $(B)/pg.log | tail -n 20; \
 		tail -n 1 $(B)/pg.log >>$(RESULTS); [ $$rc = 0 ] || exit 1; \
 	done
+
+pg-e2e: $(CMDS) $(B)/tests/txn_hold $(B)/tests/pngpixel
+	@mkdir -p .build
 	@echo "== tests/e2e.sh on PostgreSQL ($(B))"
 	@AR_E2E_PG="$$AR_TEST_PG" AR_BIN=$(CURDIR)/$(B)/bin \
 		AR_TESTS=$(CURDIR)/$(B)/tests AR_READERS=$(E2E_READERS) \
-		AR_SANITIZED=$(E2E_SANITIZED) \
+		AR_SANITIZED=$(E2E_SANITIZED) AR_E2E_JOBS=$(E2E_JOBS) \
 		sh tests/e2e.sh >$(B)/e2e-pg.log 2>&1; rc=$$?; \
 		grep -v '^ok \|^skip ' $(B)/e2e-pg.log; \
 		tail -n 1 $(B)/e2e-pg.log >>$(RESULTS); exit $$rc
@@ -448,23 +468,27 @@ fuzz-fast:
 	$(MAKE) FUZZ_BIN=$(B)/fuzz-fast FZ=$(B)/fz-fast FUZZ_SAN= \
 		$(FUZZ_TARGETS:%=$(B)/fuzz-fast/%)
 
-# make check's short pass: 20 s a target, one after another, new inputs
-# kept under $(B), not in the corpus; a line per target with its rate
-# (executions per second of wall time: the targets run one at a time).
-fuzz-short: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
-	@for t in $(FUZZ_TARGETS); do \
-		echo "== fuzz $$t (20 s)"; \
-		mkdir -p $(B)/fuzz/$$t.corpus; \
-		dict=; [ -f fuzz/$${t#fuzz_}.dict ] && dict=-dict=fuzz/$${t#fuzz_}.dict; \
-		$(B)/fuzz/$$t -max_total_time=20 -print_final_stats=1 -close_fd_mask=3 \
-			-artifact_prefix=$(B)/fuzz/$$t- $$dict \
-			$(B)/fuzz/$$t.corpus fuzz/corpus/$${t#fuzz_} 2>$(B)/fuzz/$$t.log \
-			|| { tail -40 $(B)/fuzz/$$t.log; exit 1; }; \
-		awk -v t=$$t '/^Done [0-9]+ runs in/ { s = $$5 > 0 ? $$5 : 1; \
-			printf "%s: %d executions in %d s, %d/s\n", t, $$2, $$5, \
-			$$2 / s }' $(B)/fuzz/$$t.log; \
-		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$$t.log | tail -1; \
-	done
+# make check's short pass: 20 s a target, new inputs kept under $(B),
+# not in the corpus; a line per target with its rate (executions per
+# second of wall time).  One target after another, or as many at once
+# as make -j allows (check: two, each on a CPU of its own, after every
+# other part).  fuzz-build builds the targets alone.
+fuzz-short: $(FUZZ_TARGETS:%=fuzz-short-%)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
+
+fuzz-short-%: $(B)/fuzz/%
+	@echo "== fuzz $* (20 s)"
+	@mkdir -p $(B)/fuzz/$*.corpus
+	@dict=; [ -f fuzz/$(*:fuzz_%=%).dict ] && dict=-dict=fuzz/$(*:fuzz_%=%).dict; \
+	$(B)/fuzz/$* -max_total_time=20 -print_final_stats=1 -close_fd_mask=3 \
+		-artifact_prefix=$(B)/fuzz/$*- $$dict \
+		$(B)/fuzz/$*.corpus fuzz/corpus/$(*:fuzz_%=%) 2>$(B)/fuzz/$*.log \
+		|| { tail -40 $(B)/fuzz/$*.log; exit 1; }
+	@awk -v t=$* '/^Done [0-9]+ runs in/ { s = $$5 > 0 ? $$5 : 1; \
+		printf "%s: %d executions in %d s, %d/s\n", t, $$2, $$5, \
+		$$2 / s }' $(B)/fuzz/$*.log
+	@grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$*.log | tail -1
 
 # make fuzz: a campaign (fuzz/campaign.sh says how): every target of the
 # throughput build until FUZZ_RUNS executions, FUZZ_JOBS at a time (one
@@ -484,20 +508,38 @@ fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%) fuzz-fast
 	@sh fuzz/campaign.sh $(B)/fuzz-fast $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS) \
 		$(FUZZ_JOBS) $(FUZZ_QUEUE)
 
-# Each part's wall time is told as it ends (.build/check-times), so that
-# what makes check long is known without timing it again.
-CHECK_PARTS = all test bench-quick pg-test san fuzz-short
+# make check runs its parts two at a time (CHECK_JOBS, one a CPU: this
+# machine and CI have two), each part's output shown whole as it ends
+# (-Orecurse), with its wall time (.build/check-times), so that what
+# makes check long is known without timing it again.  One after another:
+# the parts that build into $(B) itself, then the fuzz targets' build
+# (into $(B)/fuzz and $(B)/fz); san (into $(B)/san) beside them; and
+# fuzz-short last, alone, its targets two at a time, each with a CPU
+# of its own as when they ran one after another with nothing beside.
+# Within a part, what may run beside each other (a suite's targets, the
+# e2e suite's files) takes the second CPU whenever the other part leaves
+# it free (make's job server).
+CHECK_PARTS = all test bench-quick pg-test fuzz-build san fuzz-short
+CHECK_JOBS ?= 2
 
 check: deps
 	@mkdir -p .build && rm -f $(RESULTS) .build/check-times
-	@for part in $(CHECK_PARTS); do \
-		t0=$$(date +%s); \
-		$(MAKE) $$part || exit 1; \
-		echo "make $$part: $$(( $$(date +%s) - t0 )) s" | \
-			tee -a .build/check-times; \
-	done
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Orecurse \
+		$(CHECK_PARTS:%=check-part-%)
 	@cat .build/check-times
 	@awk '{ p += $$1; f += $$3 } END { print p " passed, " f " failed" }' $(RESULTS)
+
+check-part-%:
+	@t0=$$(date +%s); \
+	$(MAKE) --no-print-directory $* || exit 1; \
+	echo "make $*: $$(( $$(date +%s) - t0 )) s" | tee -a .build/check-times
+
+# The order above.
+check-part-test: check-part-all
+check-part-bench-quick: check-part-test
+check-part-pg-test: check-part-bench-quick
+check-part-fuzz-build: check-part-pg-test
+check-part-fuzz-short: check-part-fuzz-build check-part-san
 
 # --- demo and bench ------------------------------------------------------
 

@@ -51,10 +51,15 @@
 # Feed expect_* from a file or a here-document, never from a pipe: the end
 # of a pipeline runs in a subshell and its verdict would be lost.
 #
+# With AR_E2E_JOBS=N (make e2e: 2) the files run N at a time, each in a
+# shell of its own begun from these helpers alone; their lines come out
+# in the files' order, numbered as in one run, when all have ended.
+#
 # With AR_E2E_TRANSCRIPT set to a file, every command run and its stdout,
 # stderr and exit status are appended to it, the temporary directory
 # written as $TOP: two builds that print the same transcript behave the
-# same on every case (how a reshaping shows that nothing changed).
+# same on every case (how a reshaping shows that nothing changed).  The
+# files then run one at a time, whatever AR_E2E_JOBS says.
 #
 # The last line is "N passed, N failed"; the exit status is 1 if any failed.
 
@@ -315,13 +320,66 @@ can_be_nobody() {
 	    as_nobody ar-report --version >/dev/null 2>&1
 }
 
+# run_file K FILE: FILE's cases in a shell of their own, begun from this
+# one's helpers alone (so a file never leans on another's), its lines in
+# $TOP/K.out and its counts in $TOP/K.counts, which a file that stopped
+# before its end (exit 2) does not write.  Its cases are numbered from
+# K * 1000: their directories and PostgreSQL stores are no other file's.
+run_file() {
+	(
+	n=$(($1 * 1000)) passed=0 failed=0 skipped=0 SLURM_DIR=
+	E2E_COUNTS=$TOP/$1.counts       # a file may set -- or use k
+	trap '[ -z "$SLURM_DIR" ] || sh "$TESTS/slurm.sh" stop "$SLURM_DIR"' EXIT
+	. "$2"
+	end_case
+	echo "$passed $failed $skipped" >"$E2E_COUNTS"
+	) >"$TOP/$1.out" 2>&1
+}
+
+# worker FILE ...: run each file no other worker has taken (mkdir is
+# the claim: it succeeds for one of them alone), in their order.
+worker() {
+	k=0
+	for f in "$@"; do
+		k=$((k + 1))
+		! mkdir "$TOP/$k.claim" 2>/dev/null || run_file "$k" "$f"
+	done
+}
+
 if [ $# -eq 0 ]; then
 	set -- "$TESTS"/e2e/*.sh
 fi
-for f in "$@"; do
-	. "$f"
-done
-end_case
+# AR_E2E_JOBS workers, each taking the next file no other has taken.
+jobs=${AR_E2E_JOBS:-1}
+[ -z "${AR_E2E_TRANSCRIPT:-}" ] || jobs=1
+if [ "$jobs" -gt 1 ] && [ $# -gt 1 ]; then
+	i=0
+	while [ "$i" -lt "$jobs" ]; do
+		worker "$@" &
+		i=$((i + 1))
+	done
+	wait
+	k=0 stopped=
+	for f in "$@"; do
+		k=$((k + 1))
+		cat "$TOP/$k.out"
+		if read -r p fl s 2>/dev/null <"$TOP/$k.counts"; then
+			passed=$((passed + p)) failed=$((failed + fl))
+			skipped=$((skipped + s))
+		else
+			echo "e2e: $f stopped before its end"
+			stopped=1
+		fi
+	done >"$TOP/all.out"
+	awk '/^(ok|FAIL|skip) [0-9]+ - / { sub(/ [0-9]+ - /, " " ++n " - ") }
+	    { print }' "$TOP/all.out"
+	[ -z "$stopped" ] || exit 2
+else
+	for f in "$@"; do
+		. "$f"
+	done
+	end_case
+fi
 
 [ "$skipped" = 0 ] || echo "($skipped skipped)"
 echo "$passed passed, $failed failed"

@@ -56,9 +56,11 @@ absdir() {
 
 # A port nobody listens on: the kernel's choice for a socket bound to 0
 # is free now; the small race until slurmctld binds it is the tests'.
+# The draws are seeded by the clock and our pid: two controllers started
+# in the same second (two runs of the suite at once) draw other ports.
 free_port() {
-	for p in $(awk 'BEGIN { srand(); for (i = 0; i < 50; i++)
-	    print 20000 + int(rand() * 30000) }'); do
+	for p in $(awk -v pid=$$ 'BEGIN { srand(); srand(srand() + pid)
+	    for (i = 0; i < 50; i++) print 20000 + int(rand() * 30000) }'); do
 		hex=$(printf ':%04X ' "$p")
 		grep -q "$hex" /proc/net/tcp /proc/net/tcp6 2>/dev/null ||
 		    { echo "$p"; return; }

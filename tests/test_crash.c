@@ -302,23 +302,31 @@ tell_err(const char *path)
 	fclose(f);
 }
 
-/* Wait up to ms for pid; its wait status, or -1 if it is still running. */
+/* Wait up to us microseconds for pid, looking every millisecond and
+ * last at the end; its wait status, or -1 if it is still running. */
 static int
-reap_within(pid_t pid, long ms)
+reap_within(pid_t pid, uint64_t us)
 {
-	struct timespec tick = { 0, 10000000 };
+	struct timespec t0, t1;
 	int st;
 
-	for (long waited = 0; waited <= ms; waited += 10) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
+		uint64_t waited, step;
 
 		if (r == pid)
 			return st;
 		if (r == -1)
 			die("waitpid");
-		nanosleep(&tick, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		waited = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000 +
+		    (t1.tv_nsec - t0.tv_nsec) / 1000);
+		if (waited >= us)
+			return -1;
+		step = us - waited < 1000 ? us - waited : 1000;
+		nanosleep(&(struct timespec){ 0, (long)step * 1000 }, NULL);
 	}
-	return -1;
 }
 
 /*
@@ -339,7 +347,7 @@ probe_stopped(const char *bin, int64_t now, uint64_t *timeouts)
 	snprintf(nowarg, sizeof(nowarg), "@%" PRId64, now);
 	snprintf(err, sizeof(err), "%s/probe.err", dir);
 	pid = spawn(bin, argv, "/dev/null", "/dev/null", err);
-	if ((st = reap_within(pid, 10000)) == -1) {
+	if ((st = reap_within(pid, 10000000)) == -1) {
 		fprintf(stderr, "a writer with --wait 0 hung behind a stopped "
 		    "one\n");
 		kill(pid, SIGKILL);
@@ -381,18 +389,19 @@ kill_creations(const char *bin, uint64_t rounds, uint64_t max_us,
 	cfg.flags = AR_SIMULATED;
 	for (uint64_t r = 0; r < rounds; r++) {
 		uint64_t us = rnd(max_us);
-		struct timespec delay = { (time_t)(us / 1000000),
-		    (long)(us % 1000000) * 1000 };
 		ar_store *s;
 		pid_t pid;
 		int st, rc;
 
 		snprintf(path, sizeof(path), "%s/c%" PRIu64, dir, r);
 		pid = spawn(bin, argv, "/dev/null", "/dev/null", "/dev/null");
-		nanosleep(&delay, NULL);
-		kill(pid, SIGKILL);
-		if (waitpid(pid, &st, 0) == -1)
-			die("waitpid");
+		/* A creation that ended before its kill time is not waited
+		 * for to the end of it: the kill would find nothing. */
+		if ((st = reap_within(pid, us)) == -1) {
+			kill(pid, SIGKILL);
+			if (waitpid(pid, &st, 0) == -1)
+				die("waitpid");
+		}
 		*killed += WIFSIGNALED(st);
 		if ((rc = ar_open(path, AR_RDONLY, &s)) == 0)
 			ar_close(s);
@@ -763,7 +772,8 @@ run_hosts_writer(const char *bin, uint64_t round, int64_t now, uint64_t ms,
 			return running;
 		if (running == 0)
 			running = start_op(bin, round, now, in, out, err);
-		if ((st = reap_within(running, (long)ms - spent)) == -1)
+		if ((st = reap_within(running,
+		    (uint64_t)((long)ms - spent) * 1000)) == -1)
 			return running;
 		running = 0;
 		*wrong += finish_op(st, out, err);

@@ -48,10 +48,13 @@ expect_check
 
 begin 'promises: processes waiting for input hold no reader slot; a writer goes on'
 mkstore --nodes 8
+# Their input stays open for a minute, or until the sleeps of this run
+# (their length names the run: another run's are not ours) are killed.
+prom_idle=60.$RUN
 pids=
 i=0
 while [ "$i" -lt 300 ]; do
-	{ echo 'start=+1h duration=1h'; sleep 60; } |
+	{ echo 'start=+1h duration=1h'; sleep "$prom_idle"; } |
 	    ar-search >"$D/idle.$i" 2>&1 &
 	pids="$pids $!"
 	i=$((i + 1))
@@ -67,7 +70,7 @@ run "$HOLD" readers "$AR_STORE"
 expect_out 0
 run ar-add start=+1h duration=1h nodes=8
 expect_exit 0
-pkill -f '^sleep 60$' 2>/dev/null
+pkill -xf "sleep $prom_idle" 2>/dev/null
 # shellcheck disable=SC2086
 wait $pids
 expect_check
