@@ -56,12 +56,14 @@ aligned(const void *p)
 	return (uintptr_t)p % _Alignof(struct chunk) == 0;
 }
 
-/* Forget the changed chunks: their transaction ended or is being undone. */
+/* Forget the changed chunks, and the copies held: their transaction
+ * ended or is being undone. */
 static void
 ring_discard(struct ring *r)
 {
 	while (r->ndirty > 0)
 		r->cache[r->dirty[--r->ndirty]].dirty = 0;
+	r->epoch++;
 }
 
 /*
@@ -173,6 +175,7 @@ ring_flush_chunks(ar_txn *t, struct ring *r)
 		if (rc != 0)
 			return rc;
 		e->dirty = 0;
+		e->held = r->epoch;     /* as LMDB has it now */
 		r->ndirty--;
 	}
 	return 0;
@@ -238,6 +241,15 @@ ring_release(struct ring_save *rs)
 	free(rs->summary);
 }
 
+/* Entry e's copy, allocated on its first use. */
+static int
+copy_room(struct cached *e)
+{
+	if (e->copy == NULL && (e->copy = malloc(sizeof(*e->copy))) == NULL)
+		return ENOMEM;
+	return 0;
+}
+
 /*
  * Find chunk number k.  *c is NULL when the chunk holds no counts for this
  * lap.  The pointer is valid until the next change to the ring, or until
@@ -253,12 +265,13 @@ chunk_get(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 	const struct chunk *p;
 	int rc;
 
-	if (e->dirty)
+	if (e->dirty || e->held == r->epoch)
 		p = e->copy;
 	else if (e->c != NULL && e->gen == t->gen)
 		p = e->c;
 	else {
 		rc = kv_get(t->txn, r->dbi, pos_key(r, pos, key, &kv), &v);
+		r->reads++;
 		if (rc == KV_NOTFOUND) {
 			*c = NULL;
 			return 0;
@@ -267,7 +280,15 @@ chunk_get(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 			return rc;
 		if (v.size != sizeof(struct chunk))
 			return AR_ECORRUPT;
-		if (aligned(v.data)) {
+		/* A page pointer would not outlive the next write: copied,
+		 * the chunk is read once, not once a request. */
+		if (t->flushed) {
+			if ((rc = copy_room(e)) != 0)
+				return rc;
+			memcpy(e->copy, v.data, sizeof(*e->copy));
+			e->held = r->epoch;
+			p = e->copy;
+		} else if (aligned(v.data)) {
 			p = v.data;
 			e->c = p;
 			e->gen = t->gen;
@@ -437,8 +458,10 @@ ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
 			return rc;
 		if ((uint64_t)pa + pb <= cap)
 			continue;
-		if ((rc = chunk_get(t, a, w.k, &ca)) != 0 ||
-		    (rc = chunk_get(t, b, w.k, &cb)) != 0)
+		/* A chunk whose peak is 0 counts nothing: not read. */
+		ca = cb = NULL;
+		if ((pa > 0 && (rc = chunk_get(t, a, w.k, &ca)) != 0) ||
+		    (pb > 0 && (rc = chunk_get(t, b, w.k, &cb)) != 0))
 			return rc;
 		/* Then block by block, as the maxima allow. */
 		while (w.i < w.stop) {
@@ -556,13 +579,12 @@ chunk_own(ar_txn *t, struct ring *r, int64_t k, struct chunk **c)
 	if (!e->dirty) {
 		if ((rc = chunk_get(t, r, k, &old)) != 0)
 			return rc;
-		if (e->copy == NULL &&
-		    (e->copy = malloc(sizeof(*e->copy))) == NULL)
-			return ENOMEM;
+		if ((rc = copy_room(e)) != 0)
+			return rc;
 		if (old == NULL) {
 			memset(e->copy, 0, sizeof(*e->copy));
 			e->copy->number = (uint64_t)k;
-		} else
+		} else if (old != e->copy)
 			memcpy(e->copy, old, sizeof(*e->copy));
 		e->dirty = 1;
 		r->dirty[r->ndirty++] = pos;

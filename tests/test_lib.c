@@ -1838,6 +1838,69 @@ test_rings(void)
 }
 
 /*
+ * Once a transaction has written chunks (a savepoint kept), each write
+ * moves its gen and LMDB's pages may move: the chunks read then are
+ * kept as copies, so reading them again after a write reads nothing
+ * from the store.  The copies go with an undo: the counts read after
+ * one are the parent's, not those the nested transaction wrote.
+ */
+static void
+test_ring_reads(void)
+{
+	static uint32_t node[RING_SPAN], node0[RING_SPAN];
+	unsigned char key[8] = { 0, 0, 0, 9, 0, 0, 0, 0 };
+	struct kv_val kv = { sizeof(key), key }, v = { 1, key };
+	struct ar_config cfg;
+	struct savepoint sp, inner;
+	uint64_t reads;
+	int64_t b, s;
+	ar_store *st;
+	ar_txn *t;
+	const char *dir = store_path("ring-reads");
+
+	ar_config_default(&cfg);
+	cfg.flags = AR_SIMULATED;
+	cfg.nodes = 10;
+	OK(ar_create(dir, &cfg, T0));
+	OK(ar_open(dir, 0, &st));
+	OK(ar_txn_begin(st, AR_WRITE, T0, &t));
+	b = t->base;
+	/* Two chunks, the second busier, written by a savepoint kept. */
+	OK(ring_change(t, &t->ring, node, 0, RING_SPAN, 4));
+	OK(ring_change(t, &t->ring, node, 700, 710, 4));
+	OK(txn_save(t, &sp));
+	OK(txn_keep(t, &sp));
+	CHECK(t->flushed, "a savepoint kept leaves chunks written");
+
+	/* A nested transaction writes its chunks, then is undone. */
+	memcpy(node0, node, sizeof(node));
+	OK(txn_save(t, &sp));
+	OK(ring_change(t, &t->ring, node, 0, RING_SPAN, 1));
+	OK(txn_save(t, &inner));
+	OK(txn_keep(t, &inner));
+	CHECK(ring_is(t, &t->ring, node), "counts in the nested transaction");
+	txn_undo(t, &sp);
+	CHECK(ring_is(t, &t->ring, node0), "counts after the undo");
+
+	/* Read again after each write: from the copies. */
+	reads = t->ring.reads;
+	for (int i = 0; i < 5; i++) {
+		OK(ring_first_fit(t, &t->ring, b + 600, b + 900, 200, 4, &s));
+		CHECK(s == b + 710, "4 more nodes fit from 710, not %" PRId64,
+		    s - b);
+		CHECK(ring_is(t, &t->ring, node0), "counts after write %d", i);
+		/* A write elsewhere: under a ring id no ring has. */
+		OK(kv_put(t->txn, KV_RING, &kv, &v, 0));
+		txn_wrote(t);
+	}
+	CHECK(t->ring.reads == reads, "%" PRIu64 " chunk reads across writes,"
+	    " none expected", t->ring.reads - reads);
+	ar_txn_abort(t);
+	ar_close(st);
+	rm_store(dir);
+}
+
+/*
  * A reader killed inside its transaction leaves its slot in LMDB's lock
  * file; until the slot is cleared, no page freed after its snapshot can
  * be reused and the file grows with every write.  Opening a store clears
@@ -1978,6 +2041,7 @@ main(int argc, char **argv)
 		test_model(4);
 		test_rearrange();
 		test_rings();
+		test_ring_reads();
 		return suite_end();
 	}
 	if (suite_memory(argc, argv)) {
@@ -1990,6 +2054,7 @@ main(int argc, char **argv)
 		test_rearrange();
 		test_end_buckets();
 		test_rings();
+		test_ring_reads();
 		return suite_end();
 	}
 	test_create_open();
@@ -2009,6 +2074,7 @@ main(int argc, char **argv)
 	test_rearrange();
 	test_end_buckets();
 	test_rings();
+	test_ring_reads();
 	test_stale_reader();
 	test_where_masked();
 	rmdir(store_path("bad"));
