@@ -344,7 +344,8 @@ in_window(const struct ring *r, int64_t from, int64_t to)
 	return r->base <= from && from <= to && to <= r->base + r->horizon;
 }
 
-/* The chunk k, which the summary says holds counts above cap. */
+/* The chunk k, which the summary says holds counts (above a cap):
+ * AR_ECORRUPT if it is not there. */
 static int
 busy_chunk(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 {
@@ -436,9 +437,33 @@ ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to, uint32_t *peak)
 	return 0;
 }
 
+/* A chunk that counts nothing, for a ring with no counts there. */
+static const struct chunk no_counts;
+
+/*
+ * Does a slot of the n from a and b add up to more than cap?  Counts
+ * stay below 2^PEAK_BITS, so their sum does not overflow.  A whole
+ * block is a loop of known length, which the compiler vectorizes.
+ */
+static int
+sum_over(const uint32_t *a, const uint32_t *b, int64_t n, uint32_t cap)
+{
+	uint32_t hit = 0;
+
+	if (n == BLOCK_SLOTS) {
+		for (int j = 0; j < BLOCK_SLOTS; j++)
+			hit |= a[j] + b[j] > cap;
+		return hit != 0;
+	}
+	for (int64_t j = 0; j < n; j++)
+		hit |= a[j] + b[j] > cap;
+	return hit != 0;
+}
+
 /*
  * Is there a slot in [from, to) where a's and b's counts add up to more
- * than cap (*over)?  A chunk whose two peaks leave room is not read.
+ * than cap (*over)?  A chunk whose two peaks leave room is not read,
+ * nor one whose peak is 0.
  */
 int
 ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
@@ -458,10 +483,9 @@ ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
 			return rc;
 		if ((uint64_t)pa + pb <= cap)
 			continue;
-		/* A chunk whose peak is 0 counts nothing: not read. */
-		ca = cb = NULL;
-		if ((pa > 0 && (rc = chunk_get(t, a, w.k, &ca)) != 0) ||
-		    (pb > 0 && (rc = chunk_get(t, b, w.k, &cb)) != 0))
+		ca = cb = &no_counts;
+		if ((pa > 0 && (rc = busy_chunk(t, a, w.k, &ca)) != 0) ||
+		    (pb > 0 && (rc = busy_chunk(t, b, w.k, &cb)) != 0))
 			return rc;
 		/* Then block by block, as the maxima allow. */
 		while (w.i < w.stop) {
@@ -470,15 +494,12 @@ ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
 
 			if (end > w.stop)
 				end = w.stop;
-			if ((uint64_t)(ca ? ca->blockmax[bl] : 0) +
-			    (cb ? cb->blockmax[bl] : 0) > cap)
-				for (int64_t j = w.i; j < end; j++)
-					if ((uint64_t)(ca ? ca->used[j - w.lo] :
-					    0) + (cb ? cb->used[j - w.lo] : 0) >
-					    cap) {
-						*over = 1;
-						return 0;
-					}
+			if ((uint64_t)ca->blockmax[bl] + cb->blockmax[bl] > cap &&
+			    sum_over(ca->used + (w.i - w.lo), cb->used +
+			    (w.i - w.lo), end - w.i, cap)) {
+				*over = 1;
+				return 0;
+			}
 			w.i = end;
 		}
 	}
