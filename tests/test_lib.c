@@ -1847,48 +1847,45 @@ test_rings(void)
 static void
 test_ring_reads(void)
 {
-	static uint32_t node[RING_SPAN], node0[RING_SPAN];
 	unsigned char key[8] = { 0, 0, 0, 9, 0, 0, 0, 0 };
 	struct kv_val kv = { sizeof(key), key }, v = { 1, key };
-	struct ar_config cfg;
 	struct savepoint sp, inner;
 	uint64_t reads;
-	int64_t b, s;
-	ar_store *st;
+	uint32_t peak;
+	int64_t b, e, s;
+	ar_store *st = store("ring-reads", 10, NULL);
 	ar_txn *t;
-	const char *dir = store_path("ring-reads");
 
-	ar_config_default(&cfg);
-	cfg.flags = AR_SIMULATED;
-	cfg.nodes = 10;
-	OK(ar_create(dir, &cfg, T0));
-	OK(ar_open(dir, 0, &st));
 	OK(ar_txn_begin(st, AR_WRITE, T0, &t));
 	b = t->base;
-	/* Two chunks, the second busier, written by a savepoint kept. */
-	OK(ring_change(t, &t->ring, node, 0, RING_SPAN, 4));
-	OK(ring_change(t, &t->ring, node, 700, 710, 4));
+	e = b + t->m.horizon;
+	/* 4 nodes in use, 8 over [100, 110), written by a savepoint kept. */
+	OK(ring_add(t, &t->ring, b, e, 4));
+	OK(ring_add(t, &t->ring, b + 100, b + 110, 4));
 	OK(txn_save(t, &sp));
 	OK(txn_keep(t, &sp));
 	CHECK(t->flushed, "a savepoint kept leaves chunks written");
 
 	/* A nested transaction writes its chunks, then is undone. */
-	memcpy(node0, node, sizeof(node));
 	OK(txn_save(t, &sp));
-	OK(ring_change(t, &t->ring, node, 0, RING_SPAN, 1));
+	OK(ring_add(t, &t->ring, b, e, 1));
 	OK(txn_save(t, &inner));
 	OK(txn_keep(t, &inner));
-	CHECK(ring_is(t, &t->ring, node), "counts in the nested transaction");
+	OK(ring_peak(t, &t->ring, b, e, &peak));
+	CHECK(peak == 9, "peak %" PRIu32 " in the nested transaction, not 9",
+	    peak);
 	txn_undo(t, &sp);
-	CHECK(ring_is(t, &t->ring, node0), "counts after the undo");
+	OK(ring_peak(t, &t->ring, b, e, &peak));
+	CHECK(peak == 8, "peak %" PRIu32 " after the undo, not 8", peak);
 
 	/* Read again after each write: from the copies. */
 	reads = t->ring.reads;
 	for (int i = 0; i < 5; i++) {
-		OK(ring_first_fit(t, &t->ring, b + 600, b + 900, 200, 4, &s));
-		CHECK(s == b + 710, "4 more nodes fit from 710, not %" PRId64,
+		OK(ring_first_fit(t, &t->ring, b + 50, b + 200, 60, 4, &s));
+		CHECK(s == b + 110, "4 more nodes fit from 110, not %" PRId64,
 		    s - b);
-		CHECK(ring_is(t, &t->ring, node0), "counts after write %d", i);
+		OK(ring_peak(t, &t->ring, b, b + 100, &peak));
+		CHECK(peak == 4, "peak %" PRIu32 " before 100, not 4", peak);
 		/* A write elsewhere: under a ring id no ring has. */
 		OK(kv_put(t->txn, KV_RING, &kv, &v, 0));
 		txn_wrote(t);
@@ -1896,8 +1893,7 @@ test_ring_reads(void)
 	CHECK(t->ring.reads == reads, "%" PRIu64 " chunk reads across writes,"
 	    " none expected", t->ring.reads - reads);
 	ar_txn_abort(t);
-	ar_close(st);
-	rm_store(dir);
+	done(st, "ring-reads");
 }
 
 /*
