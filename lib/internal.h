@@ -279,12 +279,17 @@ struct chunk {
  * changes lives in copy until ring_flush() writes it to LMDB, at commit
  * or before a nested transaction begins or commits; a chunk it only reads
  * is LMDB's page, remembered in c while the transaction's gen matches.
+ * Once the transaction has written chunks, every write moves gen (see
+ * txn_wrote()), so a chunk written, or read then, is kept in copy
+ * instead, as LMDB has it, for as long as the ring's epoch stays.
  */
 struct cached {
 	const struct chunk *c;
 	uint64_t gen;
 	struct chunk *copy;     /* kept from one transaction to the next */
 	int dirty;              /* copy holds changes LMDB does not have */
+	uint64_t held;          /* copy is the chunk as LMDB has it, while
+				   this is the ring's epoch */
 };
 
 /*
@@ -310,6 +315,11 @@ struct ring {
 	uint32_t *dirty;        /* positions whose copy is dirty ... */
 	size_t ndirty;          /* ... and how many */
 	struct chunk *scratch;  /* a copy when LMDB's memory is unaligned */
+	uint64_t epoch;         /* moved when the copies held may differ
+				   from LMDB's: a transaction begins, a
+				   nested one is undone */
+	uint64_t reads;         /* chunks read from the store, ever: what
+				   the cache saves, for the tests */
 };
 
 /* What ring_save() keeps to undo a ring's changes. */

@@ -56,12 +56,14 @@ aligned(const void *p)
 	return (uintptr_t)p % _Alignof(struct chunk) == 0;
 }
 
-/* Forget the changed chunks: their transaction ended or is being undone. */
+/* Forget the changed chunks, and the copies held: their transaction
+ * ended or is being undone. */
 static void
 ring_discard(struct ring *r)
 {
 	while (r->ndirty > 0)
 		r->cache[r->dirty[--r->ndirty]].dirty = 0;
+	r->epoch++;
 }
 
 /*
@@ -173,6 +175,7 @@ ring_flush_chunks(ar_txn *t, struct ring *r)
 		if (rc != 0)
 			return rc;
 		e->dirty = 0;
+		e->held = r->epoch;     /* as LMDB has it now */
 		r->ndirty--;
 	}
 	return 0;
@@ -238,6 +241,15 @@ ring_release(struct ring_save *rs)
 	free(rs->summary);
 }
 
+/* Entry e's copy, allocated on its first use. */
+static int
+copy_room(struct cached *e)
+{
+	if (e->copy == NULL && (e->copy = malloc(sizeof(*e->copy))) == NULL)
+		return ENOMEM;
+	return 0;
+}
+
 /*
  * Find chunk number k.  *c is NULL when the chunk holds no counts for this
  * lap.  The pointer is valid until the next change to the ring, or until
@@ -253,12 +265,13 @@ chunk_get(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 	const struct chunk *p;
 	int rc;
 
-	if (e->dirty)
+	if (e->dirty || e->held == r->epoch)
 		p = e->copy;
 	else if (e->c != NULL && e->gen == t->gen)
 		p = e->c;
 	else {
 		rc = kv_get(t->txn, r->dbi, pos_key(r, pos, key, &kv), &v);
+		r->reads++;
 		if (rc == KV_NOTFOUND) {
 			*c = NULL;
 			return 0;
@@ -267,7 +280,15 @@ chunk_get(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 			return rc;
 		if (v.size != sizeof(struct chunk))
 			return AR_ECORRUPT;
-		if (aligned(v.data)) {
+		/* A page pointer would not outlive the next write: copied,
+		 * the chunk is read once, not once a request. */
+		if (t->flushed) {
+			if ((rc = copy_room(e)) != 0)
+				return rc;
+			memcpy(e->copy, v.data, sizeof(*e->copy));
+			e->held = r->epoch;
+			p = e->copy;
+		} else if (aligned(v.data)) {
 			p = v.data;
 			e->c = p;
 			e->gen = t->gen;
@@ -323,7 +344,8 @@ in_window(const struct ring *r, int64_t from, int64_t to)
 	return r->base <= from && from <= to && to <= r->base + r->horizon;
 }
 
-/* The chunk k, which the summary says holds counts above cap. */
+/* The chunk k, which the summary says holds counts (above a cap):
+ * AR_ECORRUPT if it is not there. */
 static int
 busy_chunk(ar_txn *t, struct ring *r, int64_t k, const struct chunk **c)
 {
@@ -415,9 +437,33 @@ ring_peak(ar_txn *t, struct ring *r, int64_t from, int64_t to, uint32_t *peak)
 	return 0;
 }
 
+/* A chunk that counts nothing, for a ring with no counts there. */
+static const struct chunk no_counts;
+
+/*
+ * Does a slot of the n from a and b add up to more than cap?  Counts
+ * stay below 2^PEAK_BITS, so their sum does not overflow.  A whole
+ * block is a loop of known length, which the compiler vectorizes.
+ */
+static int
+sum_over(const uint32_t *a, const uint32_t *b, int64_t n, uint32_t cap)
+{
+	uint32_t hit = 0;
+
+	if (n == BLOCK_SLOTS) {
+		for (int j = 0; j < BLOCK_SLOTS; j++)
+			hit |= a[j] + b[j] > cap;
+		return hit != 0;
+	}
+	for (int64_t j = 0; j < n; j++)
+		hit |= a[j] + b[j] > cap;
+	return hit != 0;
+}
+
 /*
  * Is there a slot in [from, to) where a's and b's counts add up to more
- * than cap (*over)?  A chunk whose two peaks leave room is not read.
+ * than cap (*over)?  A chunk whose two peaks leave room is not read,
+ * nor one whose peak is 0.
  */
 int
 ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
@@ -437,8 +483,9 @@ ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
 			return rc;
 		if ((uint64_t)pa + pb <= cap)
 			continue;
-		if ((rc = chunk_get(t, a, w.k, &ca)) != 0 ||
-		    (rc = chunk_get(t, b, w.k, &cb)) != 0)
+		ca = cb = &no_counts;
+		if ((pa > 0 && (rc = busy_chunk(t, a, w.k, &ca)) != 0) ||
+		    (pb > 0 && (rc = busy_chunk(t, b, w.k, &cb)) != 0))
 			return rc;
 		/* Then block by block, as the maxima allow. */
 		while (w.i < w.stop) {
@@ -447,15 +494,12 @@ ring_sum_over(ar_txn *t, struct ring *a, struct ring *b, int64_t from,
 
 			if (end > w.stop)
 				end = w.stop;
-			if ((uint64_t)(ca ? ca->blockmax[bl] : 0) +
-			    (cb ? cb->blockmax[bl] : 0) > cap)
-				for (int64_t j = w.i; j < end; j++)
-					if ((uint64_t)(ca ? ca->used[j - w.lo] :
-					    0) + (cb ? cb->used[j - w.lo] : 0) >
-					    cap) {
-						*over = 1;
-						return 0;
-					}
+			if ((uint64_t)ca->blockmax[bl] + cb->blockmax[bl] > cap &&
+			    sum_over(ca->used + (w.i - w.lo), cb->used +
+			    (w.i - w.lo), end - w.i, cap)) {
+				*over = 1;
+				return 0;
+			}
 			w.i = end;
 		}
 	}
@@ -556,13 +600,12 @@ chunk_own(ar_txn *t, struct ring *r, int64_t k, struct chunk **c)
 	if (!e->dirty) {
 		if ((rc = chunk_get(t, r, k, &old)) != 0)
 			return rc;
-		if (e->copy == NULL &&
-		    (e->copy = malloc(sizeof(*e->copy))) == NULL)
-			return ENOMEM;
+		if ((rc = copy_room(e)) != 0)
+			return rc;
 		if (old == NULL) {
 			memset(e->copy, 0, sizeof(*e->copy));
 			e->copy->number = (uint64_t)k;
-		} else
+		} else if (old != e->copy)
 			memcpy(e->copy, old, sizeof(*e->copy));
 		e->dirty = 1;
 		r->dirty[r->ndirty++] = pos;

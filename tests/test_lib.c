@@ -1838,6 +1838,65 @@ test_rings(void)
 }
 
 /*
+ * Once a transaction has written chunks (a savepoint kept), each write
+ * moves its gen and LMDB's pages may move: the chunks read then are
+ * kept as copies, so reading them again after a write reads nothing
+ * from the store.  The copies go with an undo: the counts read after
+ * one are the parent's, not those the nested transaction wrote.
+ */
+static void
+test_ring_reads(void)
+{
+	unsigned char key[8] = { 0, 0, 0, 9, 0, 0, 0, 0 };
+	struct kv_val kv = { sizeof(key), key }, v = { 1, key };
+	struct savepoint sp, inner;
+	uint64_t reads;
+	uint32_t peak;
+	int64_t b, e, s;
+	ar_store *st = store("ring-reads", 10, NULL);
+	ar_txn *t;
+
+	OK(ar_txn_begin(st, AR_WRITE, T0, &t));
+	b = t->base;
+	e = b + t->m.horizon;
+	/* 4 nodes in use, 8 over [100, 110), written by a savepoint kept. */
+	OK(ring_add(t, &t->ring, b, e, 4));
+	OK(ring_add(t, &t->ring, b + 100, b + 110, 4));
+	OK(txn_save(t, &sp));
+	OK(txn_keep(t, &sp));
+	CHECK(t->flushed, "a savepoint kept leaves chunks written");
+
+	/* A nested transaction writes its chunks, then is undone. */
+	OK(txn_save(t, &sp));
+	OK(ring_add(t, &t->ring, b, e, 1));
+	OK(txn_save(t, &inner));
+	OK(txn_keep(t, &inner));
+	OK(ring_peak(t, &t->ring, b, e, &peak));
+	CHECK(peak == 9, "peak %" PRIu32 " in the nested transaction, not 9",
+	    peak);
+	txn_undo(t, &sp);
+	OK(ring_peak(t, &t->ring, b, e, &peak));
+	CHECK(peak == 8, "peak %" PRIu32 " after the undo, not 8", peak);
+
+	/* Read again after each write: from the copies. */
+	reads = t->ring.reads;
+	for (int i = 0; i < 5; i++) {
+		OK(ring_first_fit(t, &t->ring, b + 50, b + 200, 60, 4, &s));
+		CHECK(s == b + 110, "4 more nodes fit from 110, not %" PRId64,
+		    s - b);
+		OK(ring_peak(t, &t->ring, b, b + 100, &peak));
+		CHECK(peak == 4, "peak %" PRIu32 " before 100, not 4", peak);
+		/* A write elsewhere: under a ring id no ring has. */
+		OK(kv_put(t->txn, KV_RING, &kv, &v, 0));
+		txn_wrote(t);
+	}
+	CHECK(t->ring.reads == reads, "%" PRIu64 " chunk reads across writes,"
+	    " none expected", t->ring.reads - reads);
+	ar_txn_abort(t);
+	done(st, "ring-reads");
+}
+
+/*
  * A reader killed inside its transaction leaves its slot in LMDB's lock
  * file; until the slot is cleared, no page freed after its snapshot can
  * be reused and the file grows with every write.  Opening a store clears
@@ -1978,6 +2037,7 @@ main(int argc, char **argv)
 		test_model(4);
 		test_rearrange();
 		test_rings();
+		test_ring_reads();
 		return suite_end();
 	}
 	if (suite_memory(argc, argv)) {
@@ -1990,6 +2050,7 @@ main(int argc, char **argv)
 		test_rearrange();
 		test_end_buckets();
 		test_rings();
+		test_ring_reads();
 		return suite_end();
 	}
 	test_create_open();
@@ -2009,6 +2070,7 @@ main(int argc, char **argv)
 	test_rearrange();
 	test_end_buckets();
 	test_rings();
+	test_ring_reads();
 	test_stale_reader();
 	test_where_masked();
 	rmdir(store_path("bad"));
