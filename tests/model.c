@@ -2169,8 +2169,9 @@ m_pool_drain(struct model *m, ar_txn *t, int64_t now)
 	if (!m_pool_load(m, t, &parts, &np, &pools, &nk))
 		return;
 	m_pool_view(m, t, now);
+	/* A quarter drain a whole pool: whatever it holds then goes. */
 	k = (uint32_t)PICK(nk);
-	asked = m_some_hosts(m, p->bits[k]);
+	asked = PICK(4) == 0 ? p->bits[k] : m_some_hosts(m, p->bits[k]);
 	if (nk > 1 && PICK(4) == 0) {
 		k = (k + 1 + (uint32_t)PICK(nk - 1)) % (uint32_t)nk;
 		asked |= m_some_hosts(m, p->bits[k]);
@@ -2178,7 +2179,7 @@ m_pool_drain(struct model *m, ar_txn *t, int64_t now)
 	from = PICK(16) == 0 ? 2 * M_HORIZON * M_SLOT : 40 * M_SLOT;
 	from = now + (int64_t)PICK((uint64_t)from);
 	flags = PICK(2) ? AR_FORCE : 0;
-	if (PICK(32) == 0) {
+	if (PICK(16) == 0) {
 		flags |= AR_DRAIN_REMOVE;
 		asked &= -asked;
 	}
