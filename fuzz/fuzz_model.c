@@ -7,7 +7,8 @@
  * An odd first byte makes it a run with price classes, which change as
  * it goes, and adds that may move others; a first byte of 2 modulo 4 a
  * run on a store of several pools (model_layout: partitions, features,
- * named hosts, maintenance that wins).  Any mismatch aborts.
+ * named hosts, maintenance that wins, drains, undrains and hosts
+ * added).  Any mismatch aborts.
  */
 #include <stdio.h>
 #include <stdlib.h>

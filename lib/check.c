@@ -1167,14 +1167,16 @@ check_mapping(struct checker *c)
 }
 
 /* Invariant 14 (format 10): every drain is maintenance that reaches the
- * end of the horizon as the last writer's clock had it. */
+ * end of the horizon as the clock to which it was last stretched has
+ * it: a writer's own (it stretched them all as it began), a reader's
+ * the last writer's. */
 static int
 check_drain(const struct ar_drain *d, void *arg)
 {
 	struct checker *c = arg;
 	ar_txn *t = c->t;
 	struct ar_resv r;
-	int64_t end = (t->kept / t->m.slot + t->m.horizon) * t->m.slot;
+	int64_t end = (t->released / t->m.slot + t->m.horizon) * t->m.slot;
 	int rc;
 
 	if ((rc = resv_get(t, d->id, &r)) != 0)

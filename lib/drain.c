@@ -137,6 +137,9 @@ drain_pool(ar_txn *t, const struct hostset *in, uint32_t who, int64_t s,
 	rq.flags = AR_NOMOVE | (flags & AR_FORCE);
 	rq.hosts = *buf;
 	rq.resv_flags = AR_RESV_MAINT;
+	/* What an earlier request of the transaction displaced is not
+	 * this one's: admission sets the list only where it displaces. */
+	t->ndisplaced = 0;
 	return admit_request(t, &rq, ans);
 }
 
@@ -156,6 +159,7 @@ ar_drain(ar_txn *t, const uint32_t *hosts, uint32_t n, int64_t from,
 
 	memset(ans, 0, sizeof(*ans));
 	ans->status = AR_REFUSED;
+	t->ndisplaced = 0;      /* ar_displaced: none, if it fails early */
 	if (!t->write)
 		return EACCES;
 	if ((flags & ~(AR_FORCE | AR_DRAIN_REMOVE)) != 0)
@@ -301,13 +305,16 @@ ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n)
 		if ((rc = drain_asked(t, &d[i], &asked, &r, &held, &left,
 		    &hit)) != 0 || !hit)
 			continue;
-		/* The drain ends, at the clock's next slot if it began (its
-		 * record then tells when it was drained); what it held and
-		 * was not asked stays drained, from where it was or there. */
+		/* The drain ends: if it began, from the slot the clock is in,
+		 * as a cancel frees a reservation that began (no request
+		 * starts there; a ring counting that slot would count it for
+		 * no live reservation), its record then ending there to tell
+		 * when it was drained; what it held and was not asked stays
+		 * drained, from where it was or the clock's next slot. */
 		if ((rc = unpin_unhold(t, &r)) != 0 ||
 		    (rc = r.start > t->now ? retire(t, &r, AR_CANCELLED,
-		    t->now) : retire_from(t, &r, slot_up(t, t->now),
-		    AR_CANCELLED, t->now)) != 0)
+		    t->now) : retire_from(t, &r, t->base, AR_CANCELLED,
+		    t->now)) != 0)
 			break;
 		d[i].id = 0;
 		if (left.n == 0)

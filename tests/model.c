@@ -40,12 +40,22 @@ model_config(struct ar_config *cfg)
 	cfg->map_max = 1 << 30;
 }
 
-/* A run on several pools: the description, each pool's hosts, and
- * each pool's nodes in use per slot, as the brute force counts them. */
+#define M_NAME 16               /* bytes of a host name, its '\0' too */
+
+/* A run on several pools: the description, each pool's hosts, every
+ * host's name, and each pool's nodes in use per slot, as the brute
+ * force counts them. */
 struct m_pools {
 	struct spec sp;
-	int loaded;             /* bits read from the store */
+	int loaded;             /* bits and names read from the store */
 	uint64_t bits[POOLS_MAX];
+	char names[64][M_NAME]; /* host i's name: in the store's order,
+				   which hosts added keep (m_pool_add_hosts) */
+	uint32_t nhosts;
+	char added[160];        /* the hosts added in this transaction,
+				   "" none */
+	uint64_t was[M_RESV];   /* ... and then each reservation's hosts
+				   as ar_map told them last, renumbered */
 	uint32_t used[POOLS_MAX][M_SPAN];
 	struct planned plan[ARRANGE_MAX + 1];   /* a pool's, for maps_with */
 };
@@ -1557,6 +1567,9 @@ m_policy(struct model *m, ar_txn *t, int64_t now)
 	m_reclaim(m, t, now);
 }
 
+static void m_drains_stretch(struct model *, ar_txn *, int64_t);
+static void m_pool_added(struct model *, ar_txn *, int64_t);
+
 void
 model_begin(struct model *m, ar_txn *t, int64_t now)
 {
@@ -1576,6 +1589,10 @@ model_begin(struct model *m, ar_txn *t, int64_t now)
 		m->expiries++;
 	}
 	m_reclaim(m, t, now);
+	if (m->pooled)
+		m_drains_stretch(m, t, now);
+	if (m->pooled && m->pools->added[0] != '\0')
+		m_pool_added(m, t, now);
 }
 
 /* ar_confirm of reservation k by who: refused as the store must refuse
@@ -1621,6 +1638,9 @@ m_cancel(struct model *m, ar_txn *t, int k, uint32_t who, int64_t now)
 	if (who != 0 && who != m->resv[k].owner)
 		CHECK(m, rc == AR_EPERM, "cancel by another: %s",
 		    ar_strerror(rc));
+	else if (m->resv[k].drain != 0 && m->resv[k].live)
+		CHECK(m, rc == AR_EPERM, "cancel of drain %" PRIu64 ": %s",
+		    m->resv[k].id, ar_strerror(rc));
 	else if (m->resv[k].pieces != 0) {
 		CHECK(m, rc == (any ? 0 : AR_EDONE), "cancel of a "
 		    "piece: %s", ar_strerror(rc));
@@ -1647,14 +1667,17 @@ m_cancel(struct model *m, ar_txn *t, int k, uint32_t who, int64_t now)
  * arrangement where one exists (ar-add(1), PARTITIONS): an answer later,
  * or refused for the hosts, where the brute force grants is counted,
  * not failed, and the model test bounds how often it happens.
- * (Hosts added or drained from a time on: not yet; they would change
- * bits[] and the counts here.)
+ * Drains are reservations of the model too, named, stretched to the
+ * horizon's end as the clock moves (m_drains_stretch); hosts added
+ * renumber bits[] and every reservation's hosts, by name.
  */
 void
 model_layout(struct model *m, struct ar_config *cfg)
 {
 	spec_make(&m->pools->sp, m->pick, m->arg);
 	m->pools->loaded = 0;
+	memset(m->pools->bits, 0, sizeof(m->pools->bits));
+	m->pools->added[0] = '\0';
 	m->pooled = 1;
 	cfg->layout = m->pools->sp.text;
 }
@@ -1734,6 +1757,54 @@ m_pool_view(struct model *m, ar_txn *t, int64_t now)
 			}
 }
 
+/* The hosts reservation j holds for certain: those it named (a drain
+ * its hosts), or, once it started, those ar_map told it on; 0: any of
+ * its pool. */
+static uint64_t
+m_fixed(const struct model *m, int j, int64_t now)
+{
+	return m->resv[j].named != 0 ? m->resv[j].named :
+	    m->resv[j].start * M_SLOT <= now ? m->resv[j].on : 0;
+}
+
+/* A live reservation of c's pool over c's time that holds one of c's
+ * named hosts for certain: its id, 0 if none. */
+static uint64_t
+m_conflict(const struct model *m, const struct planned *c, int64_t now)
+{
+	for (int j = 0; j < m->nresv; j++)
+		if (m->resv[j].live && !m_ended(m, j, now) &&
+		    m->resv[j].pool == c->pool && m->resv[j].start < c->e &&
+		    m->resv[j].start + m->resv[j].len > c->s &&
+		    (m_fixed(m, j, now) & c->named) != 0)
+			return m->resv[j].id;
+	return 0;
+}
+
+/* Bits of host indexes, each host h now to[h]. */
+static uint64_t
+m_renumber(uint64_t bits, const uint32_t *to)
+{
+	uint64_t out = 0;
+
+	for (uint32_t h = 0; h < 64; h++)
+		if (bits >> h & 1)
+			out |= UINT64_C(1) << to[h];
+	return out;
+}
+
+/* Some of the hosts of bits, at random: at least one. */
+static uint64_t
+m_some_hosts(struct model *m, uint64_t bits)
+{
+	uint64_t some = 0;
+
+	for (uint32_t h = 0; h < 64; h++)
+		if ((bits >> h & 1) && PICK(2))
+			some |= UINT64_C(1) << h;
+	return some != 0 ? some : bits & -bits;
+}
+
 /* The live reservations of pool k into the model's plan, as the brute
  * force sees them; how many (ARRANGE_MAX + 1 at most: then undecided). */
 static size_t
@@ -1747,9 +1818,8 @@ m_pool_plan(struct model *m, uint32_t k, int64_t now)
 			continue;
 		m->pools->plan[n] = (struct planned){ k, m->resv[j].start,
 		    m->resv[j].start + m->resv[j].len,
-		    (uint32_t)m->resv[j].need, m->resv[j].named != 0 ?
-		    m->resv[j].named : m->resv[j].start * M_SLOT <= now ?
-		    m->resv[j].on : 0, m->resv[j].id };
+		    (uint32_t)m->resv[j].need, m_fixed(m, j, now),
+		    m->resv[j].id };
 		n++;
 	}
 	return n;
@@ -1813,20 +1883,10 @@ m_pool_maint(struct model *m, ar_txn *t, const struct ar_request *rq,
 	const uint64_t *ids;
 	struct ar_answer a;
 	struct ar_resv r;
-	uint64_t conflict = 0, fixed;
+	uint64_t conflict = m_conflict(m, c, now);
 	size_t nd, ng, nm, n;
 	int keeps, rest, j;
 
-	for (j = 0; j < m->nresv && conflict == 0; j++) {
-		if (!m->resv[j].live || m_ended(m, j, now) ||
-		    m->resv[j].pool != c->pool || m->resv[j].start >= c->e ||
-		    m->resv[j].start + m->resv[j].len <= c->s)
-			continue;
-		fixed = m->resv[j].named != 0 ? m->resv[j].named :
-		    m->resv[j].start * M_SLOT <= now ? m->resv[j].on : 0;
-		if ((fixed & c->named) != 0)
-			conflict = m->resv[j].id;
-	}
 	n = m_pool_plan(m, c->pool, now);
 	keeps = maps_with(m->pools->plan, n, c, c->pool,
 	    m->pools->bits[c->pool]);
@@ -1874,6 +1934,591 @@ m_pool_maint(struct model *m, ar_txn *t, const struct ar_request *rq,
 	m_pool_enter(m, t, rq, &g[0], c->pool, c->named, c->e - c->s);
 }
 
+/* The store's host names, by index, into names (64 at most), how many
+ * into *n: 0, or the error of the call that failed. */
+static int
+m_store_names(ar_txn *t, char (*names)[M_NAME], uint32_t *n)
+{
+	struct ar_hostlist all;
+	char err[AR_ERRMAX], buf[AR_HOSTNAME_MAX + 1];
+	const char *text;
+	int rc;
+
+	if ((rc = ar_hosts(t, &text)) != 0)
+		return rc;
+	ar_hostlist_init(&all);
+	if ((rc = ar_hostlist_parse(text, &all, err)) == 0 && all.count > 64)
+		rc = AR_EFULL;
+	for (uint32_t i = 0; rc == 0 && i < all.count; i++)
+		snprintf(names[i], M_NAME, "%s", ar_hostlist_name(&all, i,
+		    buf));
+	*n = rc == 0 ? (uint32_t)all.count : 0;
+	ar_hostlist_free(&all);
+	return rc;
+}
+
+/* The store's layout into parts and pools; the first time each pool's
+ * hosts and every host's name too, read from the store, which the model
+ * keeps from then on.  1 if it could. */
+static int
+m_pool_load(struct model *m, ar_txn *t, const struct ar_partition **parts,
+    size_t *np, const struct ar_pool **pools, size_t *nk)
+{
+	struct m_pools *p = m->pools;
+	int rc;
+
+	if ((rc = ar_layout(t, parts, np, pools, nk)) == 0 && !p->loaded &&
+	    (rc = pool_host_bits(t, *pools, *nk, p->bits)) == 0)
+		rc = m_store_names(t, p->names, &p->nhosts);
+	CHECK(m, rc == 0 && *nk <= POOLS_MAX, "layout: %s", ar_strerror(rc));
+	if (rc != 0 || *nk > POOLS_MAX)
+		return 0;
+	p->loaded = 1;
+	return 1;
+}
+
+/* The names of the hosts of bits into buf, comma-separated. */
+static const char *
+m_names_of(const struct m_pools *p, uint64_t bits, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (uint32_t h = 0; h < 64 && len < size; h++)
+		if (bits >> h & 1)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s",
+			    len ? "," : "", h < p->nhosts ? p->names[h] : "?");
+	return buf;
+}
+
+/* A drain the model expects the store to have made (by ar_drain, or
+ * what an undrain left drained): its id once ar_drains tells it. */
+struct m_newdrain {
+	uint32_t pool;
+	uint64_t hosts;
+	int64_t s;              /* its first slot */
+	int removed;
+	uint32_t owner;
+	uint64_t id;
+};
+
+/* The drains ar_drains tells, against the model's. */
+struct m_drainwalk {
+	struct model *m;
+	struct m_newdrain *want;
+	size_t nwant, seen;
+};
+
+/* A drain ar_drains tells: one of the model's, as the model has it, or
+ * one it expects; nothing else. */
+static int
+m_drain_one(const struct ar_drain *d, void *arg)
+{
+	struct m_drainwalk *w = arg;
+	struct model *m = w->m;
+	uint64_t bits = 0;
+	int k = m_find(m, d->id);
+
+	w->seen++;
+	for (uint32_t h = 0; h < d->nhosts; h++)
+		bits |= d->hosts[h] < 64 ? UINT64_C(1) << d->hosts[h] : 0;
+	if (k >= 0) {
+		CHECK(m, m->resv[k].live && m->resv[k].drain == 1 + d->removed &&
+		    m->resv[k].named == bits && m->resv[k].pool == d->pool &&
+		    d->from == m->resv[k].start * M_SLOT && d->until ==
+		    (m->resv[k].start + m->resv[k].len) * M_SLOT, "drain %"
+		    PRIu64 ": pool %" PRIu32 " hosts %#" PRIx64 " from %"
+		    PRId64 " until %" PRId64 " removed %d; model: live %d pool %"
+		    PRIu32 " hosts %#" PRIx64 " from %" PRId64 " until %" PRId64
+		    " drain %d", d->id, d->pool, bits, d->from / M_SLOT,
+		    d->until / M_SLOT, d->removed, m->resv[k].live,
+		    m->resv[k].pool, m->resv[k].named, m->resv[k].start,
+		    m->resv[k].start + m->resv[k].len, m->resv[k].drain);
+		return 0;
+	}
+	for (size_t i = 0; i < w->nwant; i++) {
+		if (w->want[i].id != 0 || w->want[i].pool != d->pool ||
+		    w->want[i].hosts != bits)
+			continue;
+		CHECK(m, d->from == w->want[i].s * M_SLOT &&
+		    d->removed == w->want[i].removed, "new drain %" PRIu64
+		    " of hosts %#" PRIx64 ": from %" PRId64 " removed %d, model "
+		    "from %" PRId64 " removed %d", d->id, bits,
+		    d->from / M_SLOT, d->removed, w->want[i].s,
+		    w->want[i].removed);
+		w->want[i].id = d->id;
+		return 0;
+	}
+	CHECK(m, 0, "drain %" PRIu64 " of pool %" PRIu32 " hosts %#" PRIx64
+	    ": not the model's", d->id, d->pool, bits);
+	return 0;
+}
+
+/* ar_drains compared: the model's live drains, and the new ones want
+ * expects, which join the model, stretched to the horizon's end. */
+static void
+m_drains_told(struct model *m, ar_txn *t, int64_t now,
+    struct m_newdrain *want, size_t nwant)
+{
+	struct m_drainwalk w = { m, want, nwant, 0 };
+	int64_t end = now / M_SLOT + M_HORIZON;
+	size_t live = 0;
+
+	OK(m, ar_drains(t, m_drain_one, &w));
+	for (int k = 0; k < m->nresv; k++)
+		live += m->resv[k].live && m->resv[k].drain != 0;
+	CHECK(m, w.seen == live + nwant, "%zu drains told, model %zu",
+	    w.seen, live + nwant);
+	/* Into the model in the order of their ids. */
+	for (size_t i = 1; i < nwant; i++)
+		for (size_t j = i; j > 0 && want[j].id < want[j - 1].id; j--) {
+			struct m_newdrain x = want[j];
+
+			want[j] = want[j - 1];
+			want[j - 1] = x;
+		}
+	for (size_t i = 0; i < nwant; i++) {
+		struct ar_request rq = request(m, want[i].s * M_SLOT,
+		    (end - want[i].s) * M_SLOT,
+		    (uint32_t)__builtin_popcountll(want[i].hosts));
+		struct ar_placed g;
+		struct ar_resv r;
+		int k = m->nresv;
+
+		CHECK(m, want[i].id != 0, "drain of pool %" PRIu32 " hosts %#"
+		    PRIx64 " from %" PRId64 ": not told", want[i].pool,
+		    want[i].hosts, want[i].s);
+		if (want[i].id == 0)
+			continue;
+		memset(&g, 0, sizeof(g));
+		g.id = want[i].id;
+		g.start = want[i].s * M_SLOT;
+		g.end = end * M_SLOT;
+		rq.owner = want[i].owner;
+		OK(m, ar_get(t, g.id, &r));
+		CHECK(m, r.state == AR_GRANTED && r.end == g.end &&
+		    r.nodes == rq.nodes && r.pool == want[i].pool &&
+		    (r.resv_flags & AR_RESV_MAINT), "drain %" PRIu64 ": state "
+		    "%d end %" PRId64 " nodes %" PRIu32 " pool %" PRIu32,
+		    g.id, r.state, r.end / M_SLOT, r.nodes, r.pool);
+		m_pool_enter(m, t, &rq, &g, want[i].pool, want[i].hosts,
+		    end - want[i].s);
+		if (m->nresv > k)
+			m->resv[k].drain = 1 + want[i].removed;
+	}
+}
+
+/* Every live drain stretched to the horizon's end, as each write
+ * transaction stretches it as it begins: the store's record compared. */
+static void
+m_drains_stretch(struct model *m, ar_txn *t, int64_t now)
+{
+	int64_t end = now / M_SLOT + M_HORIZON, was;
+	struct ar_resv r;
+
+	for (int k = 0; k < m->nresv; k++) {
+		if (!m->resv[k].live || m->resv[k].drain == 0)
+			continue;
+		was = m->resv[k].start + m->resv[k].len;
+		if (was < end) {
+			m_hold(m, 0, was, end - was, m->resv[k].need);
+			for (int64_t x = was; x < end; x++)
+				m->pools->used[m->resv[k].pool][x] +=
+				    (uint32_t)m->resv[k].need;
+			m->resv[k].len = end - m->resv[k].start;
+		}
+		OK(m, ar_get(t, m->resv[k].id, &r));
+		CHECK(m, r.state == AR_GRANTED && r.end == end * M_SLOT,
+		    "drain %" PRIu64 " at %" PRId64 ": state %d, ends at %"
+		    PRId64 ", not at the horizon's end %" PRId64,
+		    m->resv[k].id, now, r.state, r.end / M_SLOT, end);
+	}
+}
+
+/*
+ * A drain of random hosts of one pool, now and then of two, from a
+ * random time (mostly within the horizon), forced or not, a few a
+ * removal of one host.  Per pool the brute force decides: refused for
+ * the hosts if a named or started reservation (a drain too) holds one
+ * of them past its start; else what no arrangement of the plan keeps
+ * must be displaced, and where one keeps all and the store displaced
+ * some anyway it is counted (its mapping is greedy).  Unforced,
+ * anything displaced refuses it; forced, the displaced ones (plain, not
+ * started, past its start) are cancelled and the rest must map.  A
+ * refused drain changes nothing; a granted one is in ar_drains.
+ */
+static void
+m_pool_drain(struct model *m, ar_txn *t, int64_t now)
+{
+	struct m_pools *p = m->pools;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	const uint64_t *ids;
+	struct m_newdrain want[POOLS_MAX];
+	struct planned c[POOLS_MAX];
+	struct ar_answer a;
+	struct ar_resv r;
+	enum ar_reason why = AR_R_NONE;
+	uint64_t asked, conflict[POOLS_MAX];
+	uint32_t hosts[64], nh, k, who, nd_pool[POOLS_MAX];
+	int64_t from, s, end = now / M_SLOT + M_HORIZON;
+	int keeps[POOLS_MAX], j, over = 0;
+	size_t np, nk, nd, n, nwant = 0;
+	unsigned flags;
+
+	if (!m_pool_load(m, t, &parts, &np, &pools, &nk))
+		return;
+	m_pool_view(m, t, now);
+	/* A quarter drain a whole pool: whatever it holds then goes. */
+	k = (uint32_t)PICK(nk);
+	asked = PICK(4) == 0 ? p->bits[k] : m_some_hosts(m, p->bits[k]);
+	if (nk > 1 && PICK(4) == 0) {
+		k = (k + 1 + (uint32_t)PICK(nk - 1)) % (uint32_t)nk;
+		asked |= m_some_hosts(m, p->bits[k]);
+	}
+	from = PICK(16) == 0 ? 2 * M_HORIZON * M_SLOT : 40 * M_SLOT;
+	from = now + (int64_t)PICK((uint64_t)from);
+	flags = PICK(2) ? AR_FORCE : 0;
+	if (PICK(16) == 0) {
+		flags |= AR_DRAIN_REMOVE;
+		asked &= -asked;
+	}
+	who = (uint32_t)PICK(3);
+	s = up(from);
+	nh = bits_hosts(asked, hosts);
+	for (k = 0; k < nk; k++) {
+		c[k] = (struct planned){ k, s, end, (uint32_t)
+		    __builtin_popcountll(asked & p->bits[k]),
+		    asked & p->bits[k], 0 };
+		conflict[k] = 0;
+		keeps[k] = 1;
+		nd_pool[k] = 0;
+		if (c[k].named == 0 || s >= end)
+			continue;
+		conflict[k] = m_conflict(m, &c[k], now);
+		n = m_pool_plan(m, k, now);
+		keeps[k] = maps_with(p->plan, n, &c[k], k, p->bits[k]);
+	}
+	OK(m, ar_drain(t, hosts, nh, from, flags, who, &a));
+	m->drains++;
+	m->removals += (flags & AR_DRAIN_REMOVE) != 0;
+	ar_displaced(t, &ids, &nd);
+	if (s >= end) {
+		CHECK(m, a.status == AR_REFUSED && a.reason == AR_R_HORIZON &&
+		    a.start == s * M_SLOT && nd == 0, "drain from %" PRId64
+		    ", past the horizon: store %d reason %d start %" PRId64
+		    ", %zu displaced", s, a.status, a.reason, a.start / M_SLOT,
+		    nd);
+		m->drains_refused++;
+		return;
+	}
+	/* What it displaced (or would have): plain reservations of a pool
+	 * drained, not started, past its start. */
+	for (size_t i = 0; i < nd; i++) {
+		j = m_find(m, ids[i]);
+		CHECK(m, j >= 0 && m->resv[j].live && !m_ended(m, j, now) &&
+		    c[m->resv[j].pool].named != 0 && m->resv[j].named == 0 &&
+		    m->resv[j].start * M_SLOT > now &&
+		    m->resv[j].start + m->resv[j].len > s, "drain of %#" PRIx64
+		    " from %" PRId64 " displaced %" PRIu64 ", which it may not"
+		    " (model: live %d pool %" PRIu32 " named %#" PRIx64
+		    " at %" PRId64 "..%" PRId64 ")", asked, s, ids[i],
+		    j >= 0 ? m->resv[j].live : -1, j >= 0 ? m->resv[j].pool :
+		    0, j >= 0 ? m->resv[j].named : 0, j >= 0 ?
+		    m->resv[j].start : 0, j >= 0 ? m->resv[j].start +
+		    m->resv[j].len : 0);
+		if (j >= 0)
+			nd_pool[m->resv[j].pool]++;
+	}
+	/* The first pool refused is the answer. */
+	for (k = 0; k < nk && why == AR_R_NONE; k++)
+		why = conflict[k] != 0 ? AR_R_HOSTS : !(flags & AR_FORCE) &&
+		    nd_pool[k] > 0 ? AR_R_DISPLACED : AR_R_NONE;
+	for (k = 0; k < nk; k++) {
+		if (c[k].named == 0 || conflict[k] != 0)
+			continue;
+		CHECK(m, keeps[k] != 0 || nd_pool[k] > 0, "drain of %#" PRIx64
+		    " from %" PRId64 ": no arrangement of pool %" PRIu32
+		    "'s plan keeps all, nothing displaced", asked, s, k);
+		over |= keeps[k] == 1 && nd_pool[k] > 0;
+		m->undecided += keeps[k] < 0;
+	}
+	CHECK(m, why == AR_R_NONE ? a.status == AR_GRANTED && a.id != 0 &&
+	    a.start == s * M_SLOT && a.end == end * M_SLOT :
+	    a.status == AR_REFUSED && a.reason == why && a.id == 0,
+	    "drain of %#" PRIx64 " from %" PRId64 "%s: store %d reason %d "
+	    "at %" PRId64 ", model reason %d", asked, s, flags & AR_FORCE ?
+	    " forced" : "", a.status, a.reason, a.start / M_SLOT, why);
+	if (a.status != AR_GRANTED || why != AR_R_NONE) {
+		/* Nothing changed: what it would have displaced stays. */
+		for (size_t i = 0; i < nd; i++) {
+			OK(m, ar_get(t, ids[i], &r));
+			CHECK(m, r.state == AR_GRANTED, "drain refused: %" PRIu64
+			    " displaced all the same, state %d", ids[i],
+			    r.state);
+		}
+		m->drains_refused++;
+		m->drain_cautious += over;
+		return;
+	}
+	for (size_t i = 0; i < nd; i++) {
+		if ((j = m_find(m, ids[i])) < 0 || !m->resv[j].live)
+			continue;
+		OK(m, ar_get(t, ids[i], &r));
+		CHECK(m, r.state == AR_CANCELLED, "displaced %" PRIu64
+		    ": state %d", ids[i], r.state);
+		if (r.state != AR_CANCELLED)
+			continue;       /* told; the model follows the store */
+		m_release(m, j, now);
+		m->drain_displaced++;
+	}
+	for (k = 0; k < nk; k++)
+		if (c[k].named != 0)
+			want[nwant++] = (struct m_newdrain){ k, c[k].named, s,
+			    (flags & AR_DRAIN_REMOVE) != 0, who, 0 };
+	m_drains_told(m, t, now, want, nwant);
+	/* What is left maps; any displaced one back where an arrangement
+	 * would still hold it: displaced by the greedy mapping, counted. */
+	for (k = 0; k < nk; k++) {
+		if (c[k].named == 0)
+			continue;
+		n = m_pool_plan(m, k, now);
+		CHECK(m, maps_with(p->plan, n, NULL, k, p->bits[k]) != 0,
+		    "drain of %#" PRIx64 " from %" PRId64 ": pool %" PRIu32
+		    "'s plan with it does not map", asked, s, k);
+		for (size_t i = 0; i < nd && !over && n < ARRANGE_MAX; i++) {
+			struct planned back;
+
+			if ((j = m_find(m, ids[i])) < 0 ||
+			    m->resv[j].pool != k)
+				continue;
+			back = (struct planned){ k, m->resv[j].start,
+			    m->resv[j].start + m->resv[j].len,
+			    (uint32_t)m->resv[j].need, 0, m->resv[j].id };
+			over = maps_with(p->plan, n, &back, k, p->bits[k]) == 1;
+		}
+	}
+	m->drain_cautious += over;
+	m_pool_view(m, t, now);
+}
+
+/*
+ * An undrain: the hosts of one drain, or some of the drained hosts,
+ * now and then with one more, drained or not.  Refused, nothing
+ * changed, if one of them was removed (AR_EPERM), else if one is not
+ * drained (AR_ENOTFOUND); else every drain holding some ends (at the
+ * clock if it began) and what it held and was not asked stays drained,
+ * by a drain of its own from its start or the clock's next slot; the
+ * hosts asked are not drained any more (asked again: AR_ENOTFOUND).
+ */
+static void
+m_pool_undrain(struct model *m, ar_txn *t, int64_t now)
+{
+	struct m_pools *p = m->pools;
+	struct m_newdrain want[64];
+	uint64_t drained = 0, removed = 0, asked = 0;
+	uint32_t hosts[64], nh;
+	size_t nwant = 0;
+	int rc, expect, k, one, ndrains = 0;
+
+	if (!p->loaded)
+		return;         /* no drain yet */
+	for (k = 0; k < m->nresv; k++) {
+		if (!m->resv[k].live || m->resv[k].drain == 0)
+			continue;
+		if (m->resv[k].drain == 2)
+			removed |= m->resv[k].named;
+		else {
+			drained |= m->resv[k].named;
+			ndrains++;
+		}
+	}
+	one = ndrains > 0 ? (int)PICK((uint64_t)ndrains) : -1;
+	for (k = 0; one >= 0 && k < m->nresv; k++)
+		if (m->resv[k].live && m->resv[k].drain == 1 && one-- == 0)
+			asked = PICK(2) ? m->resv[k].named : m_some_hosts(m,
+			    drained);
+	if (asked == 0 || PICK(8) == 0)
+		asked |= UINT64_C(1) << PICK(p->nhosts);
+	expect = (asked & removed) != 0 ? AR_EPERM : (asked & ~drained) != 0 ?
+	    AR_ENOTFOUND : 0;
+	nh = bits_hosts(asked, hosts);
+	rc = ar_undrain(t, hosts, nh);
+	m->undrains++;
+	CHECK(m, rc == expect, "undrain of %#" PRIx64 " (drained %#" PRIx64
+	    ", removed %#" PRIx64 "): %s, model %s", asked, drained, removed,
+	    ar_strerror(rc), ar_strerror(expect));
+	if (rc != 0 || expect != 0)
+		return;
+	m->undrained++;
+	for (k = 0; k < m->nresv; k++) {
+		struct ar_resv r;
+
+		if (!m->resv[k].live || m->resv[k].drain == 0 ||
+		    (m->resv[k].named & asked) == 0)
+			continue;
+		OK(m, ar_get(t, m->resv[k].id, &r));
+		CHECK(m, r.state == AR_CANCELLED, "undrain of %#" PRIx64
+		    ": drain %" PRIu64 " state %d", asked, m->resv[k].id,
+		    r.state);
+		if ((m->resv[k].named & ~asked) != 0)
+			want[nwant++] = (struct m_newdrain){ m->resv[k].pool,
+			    m->resv[k].named & ~asked, m->resv[k].start >
+			    up(now) ? m->resv[k].start : up(now), 0,
+			    m->resv[k].owner, 0 };
+		m_release(m, k, now);
+	}
+	m_drains_told(m, t, now, want, nwant);
+	CHECK(m, ar_undrain(t, hosts, nh) == AR_ENOTFOUND, "undrain of %#"
+	    PRIx64 ": the hosts are still drained", asked);
+	m_pool_view(m, t, now);
+}
+
+static int
+by_name(const void *x, const void *y)
+{
+	return strcmp(x, y);
+}
+
+/*
+ * Hosts added: one or two new names of a partition and feature set,
+ * which join the pool of both, or make a new one after the others; now
+ * and then a name the store has (EINVAL, nothing changed).  The model
+ * renumbers its hosts itself, by name (its names are letters then two
+ * digits, so byte order is the store's), and compares the store's host
+ * list; the rest waits for the next transaction (m_pool_added).
+ */
+static void
+m_pool_add_hosts(struct model *m, ar_txn *t, int64_t now)
+{
+	struct m_pools *p = m->pools;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	char err[AR_ERRMAX], add[2][M_NAME], all[64][M_NAME], told[64][M_NAME];
+	uint64_t fresh = 0;
+	uint32_t to[64], nadd, n, ntold, q;
+	size_t np, nk, len;
+	int part, f, num, bad, rc;
+
+	/* Up to 32 hosts: more would leave too much room to refuse. */
+	if (!m_pool_load(m, t, &parts, &np, &pools, &nk) ||
+	    p->nhosts + 2 > 32)
+		return;
+	m_pool_view(m, t, now);
+	part = (int)PICK(POOLS_PARTS);
+	f = (int)PICK(3);
+	nadd = 1 + (uint32_t)PICK(2);
+	num = (int)PICK(100);
+	bad = PICK(16) == 0;
+	for (uint32_t i = 0; i < nadd; i++) {
+		uint32_t h;
+
+		do {
+			snprintf(add[i], M_NAME, "h%s%02d",
+			    pools_part_name[part], num);
+			num = (num + 1) % 100;
+			for (h = 0; h < p->nhosts && strcmp(p->names[h],
+			    add[i]) != 0; h++)
+				;
+		} while (h < p->nhosts);
+	}
+	if (bad)
+		snprintf(add[0], M_NAME, "%s", p->names[PICK(p->nhosts)]);
+	len = (size_t)snprintf(p->added, sizeof(p->added), "hosts=%s", add[0]);
+	if (nadd == 2)
+		len += (size_t)snprintf(p->added + len, sizeof(p->added) - len,
+		    ",%s", add[1]);
+	snprintf(p->added + len, sizeof(p->added) - len, " partition=%s%s%s\n",
+	    pools_part_name[part], *pools_feature_set[f] ? " features=" : "",
+	    pools_feature_set[f]);
+	rc = ar_add_hosts(t, p->added, err);
+	CHECK(m, rc == (bad ? EINVAL : 0), "hosts added (%s): %s: %s",
+	    add[0], ar_strerror(rc), err);
+	if (rc != 0 || bad) {
+		p->added[0] = '\0';
+		return;
+	}
+	m->hosts_added += nadd;
+	/* The model's renumbering: each host's place among them all. */
+	memcpy(all, p->names, p->nhosts * sizeof(all[0]));
+	memcpy(all + p->nhosts, add, nadd * sizeof(all[0]));
+	n = p->nhosts + nadd;
+	qsort(all, n, sizeof(all[0]), by_name);
+	for (uint32_t h = 0, i = 0; i < n; i++) {
+		if (h < p->nhosts && strcmp(all[i], p->names[h]) == 0)
+			to[h++] = i;
+		else
+			fresh |= UINT64_C(1) << i;
+	}
+	for (q = 0; q < nk && (strcmp(parts[pools[q].partition].name,
+	    pools_part_name[part]) != 0 || strcmp(pools[q].features,
+	    pools_feature_set[f]) != 0); q++)
+		;
+	for (uint32_t k = 0; k < nk; k++)
+		p->bits[k] = m_renumber(p->bits[k], to);
+	p->bits[q] = (q < nk ? p->bits[q] : 0) | fresh;
+	for (int j = 0; j < m->nresv; j++) {
+		m->resv[j].named = m_renumber(m->resv[j].named, to);
+		m->resv[j].on = m_renumber(m->resv[j].on, to);
+		p->was[j] = m->resv[j].on;
+	}
+	memcpy(p->names, all, n * sizeof(all[0]));
+	p->nhosts = n;
+	OK(m, m_store_names(t, told, &ntold));
+	CHECK(m, ntold == n, "hosts added (%s): %" PRIu32 " hosts, model %"
+	    PRIu32, p->added, ntold, n);
+	for (uint32_t i = 0; i < n && i < ntold; i++)
+		if (strcmp(told[i], p->names[i]) != 0) {
+			CHECK(m, 0, "hosts added (%s): host %" PRIu32 " is %s, "
+			    "model %s", p->added, i, told[i], p->names[i]);
+			break;
+		}
+}
+
+/*
+ * The first transaction after hosts were added: the store's pools, as
+ * many as the model's, each of the model's hosts, and every live
+ * reservation on the hosts it had, by name, as ar_map tells them.  (The
+ * transaction that added them does nothing more: the store reads its
+ * layout, its pools' hosts, as a transaction begins.)
+ */
+static void
+m_pool_added(struct model *m, ar_txn *t, int64_t now)
+{
+	struct m_pools *p = m->pools;
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	char b1[1024], b2[1024];
+	uint64_t bits[POOLS_MAX];
+	size_t np, nk;
+	int rc;
+
+	if ((rc = ar_layout(t, &parts, &np, &pools, &nk)) == 0 &&
+	    nk <= POOLS_MAX)
+		rc = pool_host_bits(t, pools, nk, bits);
+	CHECK(m, rc == 0 && nk <= POOLS_MAX, "hosts added (%s): %s, %zu pools",
+	    p->added, ar_strerror(rc), nk);
+	for (uint32_t k = 0; rc == 0 && k < nk && k < POOLS_MAX; k++)
+		CHECK(m, bits[k] == p->bits[k] && pools[k].count ==
+		    (uint32_t)__builtin_popcountll(bits[k]), "hosts added "
+		    "(%s): pool %" PRIu32 " of %" PRIu32 " hosts %s, model %s",
+		    p->added, k, pools[k].count, m_names_of(p, bits[k], b1,
+		    sizeof(b1)), m_names_of(p, p->bits[k], b2, sizeof(b2)));
+	for (size_t k = nk; rc == 0 && k < POOLS_MAX; k++)
+		CHECK(m, p->bits[k] == 0, "hosts added (%s): pool %zu, model "
+		    "%s", p->added, k, m_names_of(p, p->bits[k], b1,
+		    sizeof(b1)));
+	m_pool_view(m, t, now);
+	for (int j = 0; j < m->nresv; j++)
+		if (m->resv[j].live && !m_ended(m, j, now))
+			CHECK(m, m->resv[j].on == p->was[j], "hosts added (%s): "
+			    "reservation %" PRIu64 " on %s, before on %s",
+			    p->added, m->resv[j].id, m_names_of(p,
+			    m->resv[j].on, b1, sizeof(b1)), m_names_of(p,
+			    p->was[j], b2, sizeof(b2)));
+	p->added[0] = '\0';
+}
+
 /*
  * A request on several pools, ar_add or (search) ar_search: plain, of a
  * partition (or none) and features; or of named hosts of a pool, mostly
@@ -1897,12 +2542,8 @@ m_pool_request(struct model *m, ar_txn *t, int64_t now, int search)
 	int part, kind, bad = 0, rc, ok, counted;
 	char feat[8];
 
-	if ((rc = ar_layout(t, &parts, &np, &pools, &nk)) == 0 && !p->loaded)
-		rc = pool_host_bits(t, pools, nk, p->bits);
-	CHECK(m, rc == 0 && nk <= POOLS_MAX, "layout: %s", ar_strerror(rc));
-	if (rc != 0 || nk > POOLS_MAX)
+	if (!m_pool_load(m, t, &parts, &np, &pools, &nk))
 		return;
-	p->loaded = 1;
 	m_pool_view(m, t, now);
 	memset(&c, 0, sizeof(c));
 	first = now / M_SLOT + 1 + (int64_t)PICK(40);
@@ -1920,11 +2561,7 @@ m_pool_request(struct model *m, ar_txn *t, int64_t now, int search)
 	c.s = first;
 	c.e = first + len;
 	if (kind >= 4) {
-		for (uint32_t h = 0; h < 64; h++)
-			if ((p->bits[k] >> h & 1) && PICK(2))
-				c.named |= UINT64_C(1) << h;
-		if (c.named == 0)
-			c.named = p->bits[k] & -p->bits[k];
+		c.named = m_some_hosts(m, p->bits[k]);
 		if (PICK(4) != 0) {
 			part = PICK(2) ? -1 : part_index_of(
 			    parts[pools[k].partition].name);
@@ -2022,15 +2659,27 @@ m_pool_request(struct model *m, ar_txn *t, int64_t now, int search)
 	m_pool_enter(m, t, &rq, &g[0], c.pool, c.named, len);
 }
 
-/* One operation of a run on several pools: an add, a search or a
- * cancel, mostly of a recent reservation. */
+/* One operation of a run on several pools: an add, a search, a
+ * cancel, mostly of a recent reservation, a drain, an undrain or hosts
+ * added. */
 static void
 m_pool_op(struct model *m, ar_txn *t, int64_t now)
 {
-	int op = (int)PICK(10);
+	int op;
 
+	/* After hosts added, nothing until the next transaction. */
+	if (m->pools->added[0] != '\0')
+		return;
+	op = (int)PICK(12);
 	m->ops++;
-	if (op < 6)
+	/* As many undrains as drains and more, lest drains take all. */
+	if (op == 10 && PICK(2))
+		m_pool_drain(m, t, now);
+	else if (op == 11 && PICK(6) == 0)
+		m_pool_add_hosts(m, t, now);
+	else if (op >= 10)
+		m_pool_undrain(m, t, now);
+	else if (op < 6)
 		m_pool_request(m, t, now, 0);
 	else if (op < 8)
 		m_pool_request(m, t, now, 1);
@@ -2358,6 +3007,12 @@ model_compare(struct model *m, ar_txn *t, int64_t now)
 	int64_t base = now / M_SLOT;
 	uint64_t bad;
 
+	/* Not in the transaction that added hosts (nor, if no write
+	 * transaction began since, after it): the store reads its layout
+	 * as a transaction begins, and the rest of one that added hosts
+	 * maps on the hosts as they were numbered before. */
+	if (m->pooled && m->pools->added[0] != '\0')
+		return;
 	/* On several pools, each pool's count is its hosts ar_map tells. */
 	if (m->pooled)
 		m_pool_view(m, t, now);

@@ -60,6 +60,11 @@ struct model {
 	int pooled;
 	uint64_t pool_asked, pool_adds, named, maints, displaced, bad_named;
 	uint64_t cautious, overdisplaced, undecided;
+	/* ... and drains asked (removals among them), refused, what they
+	 * displaced, those that displaced what an arrangement keeps (the
+	 * greedy mapping), undrains asked and granted, hosts added. */
+	uint64_t drains, removals, drains_refused, drain_displaced;
+	uint64_t drain_cautious, undrains, undrained, hosts_added;
 	uint64_t (*pick)(void *, uint64_t);     /* a choice in [0, n) */
 	void *arg;
 	uint64_t ops, checks, mismatches;
@@ -90,6 +95,10 @@ struct model {
 					   of their indexes; 0 none */
 		uint64_t on;            /* ... its hosts as ar_map told them
 					   last */
+		int drain;              /* ... a drain of the hosts it names
+					   (1), a removal (2): stretched to
+					   the horizon's end by every write
+					   transaction; 0 neither */
 	} resv[M_RESV];         /* in the order granted: ids ascending */
 	uint32_t used[M_SPAN];
 	uint32_t held[M_CLASSES + 1][M_SPAN];  /* nodes of class c, c >= 1 */
@@ -123,8 +132,12 @@ void model_reset(struct model *m, uint64_t (*pick)(void *, uint64_t),
  * wins (AR_FORCE), searches and cancels, and compares each answer
  * (granted or not, start, pool) with the brute force of tests/pools.h,
  * and every host ar_map tells (within the reservation's pool, the named
- * exactly, none twice at once).  No classes, holds, series, splits or
- * modifies in such a run (hosts added or drained: not yet).
+ * exactly, none twice at once).  Also drains (forced or not, a few
+ * removals), undrains and hosts added: what a drain displaces against
+ * every arrangement of the plan, the drains ar_drains tells, each
+ * stretched as the clock moves, and each reservation's hosts by name
+ * as hosts added renumber them.  No classes, holds, series, splits or
+ * modifies in such a run.
  */
 void model_layout(struct model *m, struct ar_config *cfg);
 
@@ -144,7 +157,7 @@ void model_price(struct model *m, ar_txn *t, int64_t now);
 /* A write transaction t began at now: the holds that expired by then
  * are released, and with a reclaim policy the started reservations past
  * their grace that reported no use are reclaimed, in the model too;
- * compared. */
+ * every drain is stretched to the horizon's end; compared. */
 void model_begin(struct model *m, ar_txn *t, int64_t now);
 
 /* One random operation (add, a series, a split request, search, suggest,

@@ -201,7 +201,7 @@ pool_host_bits(ar_txn *t, const struct ar_pool *pools, size_t nk,
 	struct ar_hostlist all, h;
 	char err[AR_ERRMAX];
 	const char *names;
-	uint32_t idx[8];
+	uint32_t idx[64];       /* a pool of 64 hosts, at most, as bits */
 	int rc;
 
 	if ((rc = ar_hosts(t, &names)) != 0)
@@ -213,7 +213,10 @@ pool_host_bits(ar_txn *t, const struct ar_pool *pools, size_t nk,
 		bits[k] = 0;
 		ar_hostlist_init(&h);
 		if ((rc = ar_hostlist_parse(pools[k].hosts, &h, err)) == 0 &&
-		    (rc = ar_hostlist_find_all(&all, &h, idx, err)) == 0)
+		    h.count > 64)
+			rc = AR_EFULL;
+		if (rc == 0 && (rc = ar_hostlist_find_all(&all, &h, idx,
+		    err)) == 0)
 			for (size_t i = 0; i < h.count; i++)
 				bits[k] |= UINT64_C(1) << idx[i];
 		ar_hostlist_free(&h);

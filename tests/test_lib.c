@@ -1391,8 +1391,8 @@ test_longest(void)
 
 /*
  * A run of the model on a store of several pools (model_layout): what
- * it saw, and that it saw enough; the sweep's caution stays rare, as in
- * test_pools.
+ * it saw, drains, undrains and hosts added too, and that it saw enough;
+ * the sweep's caution stays rare, as in test_pools and test_drain.
  */
 static void
 model_pools_told(const struct model *m)
@@ -1407,11 +1407,23 @@ model_pools_told(const struct model *m)
 	    m->ops, m->nresv, m->pool_asked, m->pool_adds, m->named,
 	    m->maints, m->displaced, m->overdisplaced, m->bad_named,
 	    m->cautious, m->undecided, m->checks);
+	printf("model on pools: %" PRIu64 " drains (%" PRIu64 " removals, %"
+	    PRIu64 " refused; %" PRIu64 " displaced; %" PRIu64 " displaced "
+	    "where an arrangement keeps all), %" PRIu64 " undrains (%" PRIu64
+	    " granted), %" PRIu64 " hosts added\n", m->drains, m->removals,
+	    m->drains_refused, m->drain_displaced, m->drain_cautious,
+	    m->undrains, m->undrained, m->hosts_added);
 	CHECK(m->pool_adds > 300 && m->named > 100 && m->maints > 30 &&
 	    m->displaced > 5 && m->bad_named > 20, "model on pools too tame");
-	/* The sweep's caution stays rare: at most one answer in 100. */
+	CHECK(m->drains > 30 && m->removals > 0 && m->drain_displaced > 2 &&
+	    m->undrained > 20 && m->hosts_added > 10, "model on pools: too few "
+	    "drains, removals, displaced, undrains or hosts added");
+	/* The sweep's caution stays rare: at most one answer in 100, one
+	 * drain in 20 (as in test_drain). */
 	CHECK(m->cautious * 100 <= m->pool_asked, "%" PRIu64 " answers later "
 	    "or refused where an arrangement holds them", m->cautious);
+	CHECK(m->drain_cautious * 20 <= m->drains, "%" PRIu64 " drains "
+	    "displaced what an arrangement keeps", m->drain_cautious);
 }
 
 /*
@@ -1516,7 +1528,7 @@ test_model(int part)
 {
 	model_run(0, 0, (M_SPAN - 2 * M_HORIZON - 30) / part);
 	model_run(1, 0, M_SPAN / 4);
-	model_run(0, 1, 2000 / part);
+	model_run(0, 1, 2500 / part);
 }
 
 /*
