@@ -575,6 +575,31 @@ plan_visit(ar_txn *t, const struct slot_entry *e, void *arg)
 	return plan_resv(p, &r, 0);
 }
 
+/* A reader's drains stretched in memory (drains_view) reach the end of
+ * its horizon in the plan too, also those that ended by its clock as
+ * stored. */
+static int
+plan_stretched(struct plan *p)
+{
+	ar_txn *t = p->t;
+	struct ar_resv r;
+	size_t k;
+	int rc;
+
+	for (size_t i = 0; i < t->nstretched; i++) {
+		for (k = 0; k < p->n && p->it[k].id != t->stretched[i]; k++)
+			;
+		if (k == p->n) {
+			if ((rc = resv_get(t, t->stretched[i], &r)) != 0)
+				return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+			if ((rc = plan_resv(p, &r, 0)) != 0)
+				return rc;
+		}
+		p->it[k].e = t->base + t->m.horizon;
+	}
+	return 0;
+}
+
 /* Every live reservation that has not ended by the clock; tracked: to
  * be swept the tracked way. */
 static int
@@ -588,8 +613,10 @@ plan_load(ar_txn *t, struct plan *p, int tracked)
 	p->tracked = tracked;
 	if (tracked && (rc = track_hosts(t, &p->trk, &p->ntrk)) != 0)
 		return rc;
-	return slots_scan(t, &t->ends, (uint64_t)p->now + 1, UINT64_MAX,
-	    plan_visit, p);
+	if ((rc = slots_scan(t, &t->ends, (uint64_t)p->now + 1, UINT64_MAX,
+	    plan_visit, p)) != 0)
+		return rc;
+	return plan_stretched(p);
 }
 
 /* Is the tracking built, and a pin in the plan: sweep the tracked way? */

@@ -442,6 +442,68 @@ test_add_round(int round)
 	done(s, name);
 }
 
+/* Does a request of nodes (or of the one host named, if host >= 0)
+ * over the last hour of the horizon fit, as a reader at now sees it? */
+static int
+fits_at_end(ar_store *s, int64_t now, uint32_t nodes, int host)
+{
+	uint32_t named = (uint32_t)host;
+	struct ar_request rq = request(now + 23 * HOUR, HOUR, nodes);
+	struct ar_answer a;
+	ar_txn *t;
+
+	if (host >= 0) {
+		rq.hosts = &named;
+		rq.nhosts = rq.nodes = 1;
+	}
+	OK(ar_txn_begin(s, 0, now, &t));
+	OK(ar_search(t, &rq, &a));
+	CHECK(violations(t) == 0, "ar_check in a reader at +%" PRId64 "s",
+	    now - T0);
+	ar_txn_abort(t);
+	return a.status == AR_AVAILABLE;
+}
+
+/* A reader whose clock is ahead of the last writer's sees every drain
+ * to its own horizon's end, as the next writer will: within the last
+ * writer's horizon and past it (its drain then ended before the
+ * reader's clock, as stored), by the node counts and on named hosts;
+ * and so does the writer that comes then. */
+static void
+test_reader_ahead(void)
+{
+	uint32_t one = 1;
+	int64_t later[2] = { T0 + 12 * HOUR, T0 + 2 * 86400 };
+	struct ar_request rq;
+	struct ar_answer a;
+	ar_store *s = store("ahead", 4, NULL);
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_drain(t, &one, 1, T0 + HOUR, 0, 0, &a));
+	OK(ar_txn_commit(t));
+	CHECK(a.status == AR_GRANTED, "drain");
+	for (int i = 0; i < 2; i++) {
+		CHECK(!fits_at_end(s, later[i], 4, -1), "a reader at +%" PRId64
+		    "s: 4 nodes fit on 3 hosts at its horizon's end",
+		    later[i] - T0);
+		CHECK(fits_at_end(s, later[i], 3, -1), "a reader at +%" PRId64
+		    "s: 3 nodes do not fit", later[i] - T0);
+		CHECK(!fits_at_end(s, later[i], 1, 1), "a reader at +%" PRId64
+		    "s: the drained host is free at its horizon's end",
+		    later[i] - T0);
+		CHECK(fits_at_end(s, later[i], 1, 2), "a reader at +%" PRId64
+		    "s: a host not drained is taken", later[i] - T0);
+	}
+	rq = request(later[1] + 23 * HOUR, HOUR, 4);
+	OK(ar_txn_begin(s, AR_WRITE, later[1], &t));
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status != AR_GRANTED, "the writer grants 4 nodes");
+	CHECK(violations(t) == 0, "ar_check in the writer");
+	OK(ar_txn_commit(t));
+	done(s, "ahead");
+}
+
 /* What ar_drain and ar_undrain refuse, and that a removal stays. */
 static void
 test_refused(void)
@@ -486,6 +548,7 @@ main(int argc, char **argv)
 	} else
 		suite_memory(argc, argv);
 	test_refused();
+	test_reader_ahead();
 	for (int round = 0; round < rounds; round++)
 		test_round(round);
 	for (int round = 0; round < rounds / 3; round++)

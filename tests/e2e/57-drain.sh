@@ -180,6 +180,28 @@ run ar-report --check --now 2026-11-21T12:00:00Z
 expect_exit 0
 expect_out
 
+begin 'drain: a reader whose clock is ahead of the last writer sees it to its own horizon'"'"'s end'
+mkstore --hosts 'cn[1-2]' --horizon 1d
+ar-report --drain cn2 >/dev/null || fail 'drain failed'
+run ar-search --now 2026-11-21T12:00:00Z start=2026-11-22T11:00:00Z duration=1h hosts=cn2
+expect_exit 1
+expect_out 'start=2026-11-22T11:00:00Z duration=1h hosts=cn2 nodes=1 end=2026-11-22T12:00:00Z status=unavailable reason=hosts conflict=1'
+run ar-search --now 2026-11-23T00:00:00Z start=2026-11-23T23:00:00Z duration=1h nodes=2
+expect_exit 1
+expect_out 'start=2026-11-23T23:00:00Z duration=1h nodes=2 end=2026-11-24T00:00:00Z free=1 status=unavailable reason=full'
+run ar-search --now 2026-11-23T00:00:00Z start=2026-11-23T23:00:00Z duration=1h hosts=cn1
+expect_exit 0
+run ar-suggest --now 2026-11-23T00:00:00Z start=2026-11-23T20:00:00Z duration=1h nodes=2
+expect_exit 1
+run ar-suggest --frames --now 2026-11-23T00:00:00Z --from 2026-11-23T20:00:00Z
+expect_out 'start=2026-11-23T20:00:00Z end=2026-11-24T00:00:00Z free=1 hosts=cn1'
+run ar-report --check --now 2026-11-23T00:00:00Z
+expect_exit 0
+expect_out
+run ar-add --now 2026-11-23T00:00:00Z start=2026-11-23T23:00:00Z duration=1h nodes=2
+expect_exit 1
+expect_check
+
 begin 'drain: bad usage and hosts the store does not have'
 plan
 run ar-report --drain cn9
