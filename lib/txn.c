@@ -105,14 +105,15 @@ ar_txn_commit(ar_txn *t)
 {
 	int rc = 0;
 
-	/* A reader writes nothing: what it changed in memory (drains_view)
-	 * goes with it. */
-	if (!t->write) {
-		ar_txn_abort(t);
-		return 0;
-	}
-	/* What the floors keep in memory goes to the backend first. */
+	/* What the floors keep in memory goes to the backend first; a
+	 * reader writes nothing, and what it changed in memory
+	 * (drains_view) goes with it. */
 	resv_cursor_close(t);
+	if (!t->write) {
+		rc = store_commit(t);
+		txn_free(t);
+		return rc;
+	}
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = ring_flush(t, &t->limit[i]);
 	for (uint32_t p = 0; t->npools > 1 && p < t->npools && rc == 0; p++)
