@@ -97,8 +97,9 @@ drains_view(ar_txn *t)
 	size_t n;
 	int rc;
 
-	/* The last writer's horizon is this one's: drains reach its end. */
-	if (t->base <= t->kept / t->m.slot)
+	/* The last writer's horizon is this one's: drains reach its end.
+	 * No pin in the plan: no drain (a drain is one), and no lookup. */
+	if (t->base <= t->kept / t->m.slot || t->m.pins == 0)
 		return 0;
 	if ((rc = drains_read(t, &d, &n)) != 0 || n == 0)
 		return rc;
