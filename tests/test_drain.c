@@ -14,8 +14,9 @@
  * back.  And hosts added (ar_add_hosts) to a store whose names leave
  * gaps, so that the new ones sort between: every reservation keeps its
  * hosts, by name, the capacity grows by them, and ar_check finds
- * nothing.  ar_check finds nothing throughout.  Seeded; never the
- * clock.
+ * nothing.  A reader whose clock is ahead of the last writer's sees a
+ * drain to its own horizon's end, as the next writer does.  ar_check
+ * finds nothing throughout.  Seeded; never the clock.
  */
 #include <errno.h>
 #include <inttypes.h>
