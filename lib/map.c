@@ -20,7 +20,11 @@
  * start later, so the thesis's argument holds for them, and the plan
  * always maps while no pin lies in the future.  With pins the sweep may
  * find no hosts for a reservation even though some mapping exists (that
- * is NP-hard to decide in general).  So while a pin is in the plan the
+ * is NP-hard to decide in general).  A drain is a pin to the horizon's
+ * end: with one in the plan, where the sweep leaves a reservation
+ * without hosts, the plan is swept backwards too (sweep_backwards), in
+ * which order a drain's hosts only join it; that maps whenever the node
+ * counts allow while the drains are the plan's only pins.  So while a pin is in the plan the
  * hosts it names are tracked (track.c): a plain request that fits in the
  * node ring with the tracked hosts' idle time counted as taken maps, and
  * is admitted without a sweep.  Where that refuses, and for a request
@@ -913,6 +917,64 @@ plan_store(struct plan *p)
 	return 0;
 }
 
+/* The plan's times mirrored about slot h: [s, e) becomes [h - e, h - s),
+ * so that what ends last starts first. */
+static void
+plan_mirror(struct plan *p, int64_t h)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		int64_t s = p->it[i].s;
+
+		p->it[i].s = h - p->it[i].e;
+		p->it[i].e = h - s;
+	}
+}
+
+/*
+ * The plan swept backwards in time, today's way (*ok if it maps).  A
+ * drain holds its hosts from its start to the horizon's end; mirrored,
+ * its hosts join the plan at a time and never leave, so, as in the
+ * thesis's lemma, the hosts free at a start are as good as one another
+ * and the sweep maps the plan whenever the counts allow, as long as no
+ * other reservation in it is fixed (started, or naming its hosts).
+ */
+static int
+sweep_backwards(struct plan *p, int *ok)
+{
+	struct item *failed;
+	uint64_t conflict;
+	int64_t h = 0;
+	int rc;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->it[i].history && p->it[i].e > h)
+			h = p->it[i].e;
+	plan_mirror(p, h);
+	rc = sweep(p, 0, &failed, &conflict);
+	plan_mirror(p, h);
+	*ok = rc == 0 && failed == NULL;
+	return rc;
+}
+
+/* Is a drain in the plan?  Then a sweep backwards is worth its cost
+ * where the forward one leaves a reservation without hosts. */
+static int
+plan_drained(ar_txn *t, int *yes)
+{
+	struct disk_drain *d;
+	size_t n;
+	int rc;
+
+	*yes = 0;
+	if (t->m.pins == 0)
+		return 0;       /* a drain is a pin */
+	if ((rc = drains_read(t, &d, &n)) != 0)
+		return rc;
+	free(d);
+	*yes = n > 0;
+	return 0;
+}
+
 /* Enter the request rq at [start, start + slots) in the plan, as *itp:
  * no id yet, of pool `pool`, fixed on its hosts if it names them. */
 static int
@@ -968,7 +1030,7 @@ fits_way(ar_txn *t, const struct asked *a, int tracked, int *ok,
 {
 	struct plan p;
 	struct item *it, *failed;
-	int rc;
+	int rc, drained;
 
 	*ok = 0;
 	if ((rc = plan_load(t, &p, tracked)) != 0 ||
@@ -983,6 +1045,11 @@ fits_way(ar_txn *t, const struct asked *a, int tracked, int *ok,
 	 * reservation left without hosts: that one. */
 	if (failed != NULL && failed->id != 0)
 		*conflict = failed->id;
+	/* Today's way, with a drain in the plan: backwards too, as
+	 * map_after_admission then sweeps. */
+	if (!*ok && !tracked && (rc = plan_drained(t, &drained)) == 0 &&
+	    drained)
+		rc = sweep_backwards(&p, ok);
 out:
 	plan_free(&p);
 	return rc;
@@ -1037,45 +1104,6 @@ map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
 	struct asked a = { NULL, 0, id, start, end };
 
 	return both_ways(t, moved_way, &a, ok, conflict);
-}
-
-/* The plan's times mirrored about slot h: [s, e) becomes [h - e, h - s),
- * so that what ends last starts first. */
-static void
-plan_mirror(struct plan *p, int64_t h)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		int64_t s = p->it[i].s;
-
-		p->it[i].s = h - p->it[i].e;
-		p->it[i].e = h - s;
-	}
-}
-
-/*
- * The plan swept backwards in time, today's way (*ok if it maps).  A
- * drain holds its hosts from its start to the horizon's end; mirrored,
- * its hosts join the plan at a time and never leave, so, as in the
- * thesis's lemma, the hosts free at a start are as good as one another
- * and the sweep maps the plan whenever the counts allow, as long as no
- * other reservation in it is fixed (started, or naming its hosts).
- */
-static int
-sweep_backwards(struct plan *p, int *ok)
-{
-	struct item *failed;
-	uint64_t conflict;
-	int64_t h = 0;
-	int rc;
-
-	for (size_t i = 0; i < p->n; i++)
-		if (!p->it[i].history && p->it[i].e > h)
-			h = p->it[i].e;
-	plan_mirror(p, h);
-	rc = sweep(p, 0, &failed, &conflict);
-	plan_mirror(p, h);
-	*ok = rc == 0 && failed == NULL;
-	return rc;
 }
 
 /*
@@ -1248,10 +1276,11 @@ map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 {
 	struct plan p;
 	struct item *failed;
-	int rc, tracked = 0;
+	int rc, tracked = 0, drained;
 
 	*ok = 0;
-	/* Today's way, then (if the tracking stands) the tracked way. */
+	/* Today's way (with a drain in the plan, forward then backwards),
+	 * then (if the tracking stands) the tracked way, as map_fits. */
 	for (int way = 0; way < 2 && !*ok; way++) {
 		if (way == 1 && ((rc = tracked_way(t, &tracked)) != 0 ||
 		    !tracked))
@@ -1268,7 +1297,10 @@ map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 			 * itself. */
 			if (failed != NULL && !just_granted(t, failed->id))
 				*conflict = failed->id;
-			if (failed == NULL && (rc = plan_store(&p)) == 0)
+			if (!*ok && way == 0 &&
+			    (rc = plan_drained(t, &drained)) == 0 && drained)
+				rc = sweep_backwards(&p, ok);
+			if (rc == 0 && *ok && (rc = plan_store(&p)) == 0)
 				rc = plan_track(&p);
 		}
 next:
