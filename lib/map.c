@@ -24,7 +24,8 @@
  * end: with one in the plan, where the sweep leaves a reservation
  * without hosts, the plan is swept backwards too (sweep_backwards), in
  * which order a drain's hosts only join it; that maps whenever the node
- * counts allow while the drains are the plan's only pins.  So while a pin is in the plan the
+ * counts allow while the drains are the plan's only pins and nothing
+ * has started.  So while a pin is in the plan the
  * hosts it names are tracked (track.c): a plain request that fits in the
  * node ring with the tracked hosts' idle time counted as taken maps, and
  * is admitted without a sweep.  Where that refuses, and for a request
