@@ -306,8 +306,9 @@ batch_run(ar_txn *t, void *arg)
 {
 	struct batch *b = arg;
 	struct ctx *x = b->x;
+	char err[AR_ERRMAX];
 	uint32_t *to;
-	int rc, st, wrote = 0;
+	int rc, st, wrote = 0, usage = 0;
 
 	x->outlen = x->errlen = 0;      /* a retry after growing starts over */
 	x->nomem = 0;
@@ -321,6 +322,18 @@ batch_run(ar_txn *t, void *arg)
 		    h < b->items[i].rq.nhosts; h++)
 			b->items[i].hosts[h] = to[b->items[i].hosts[h]];
 	free(to);
+	/* Partitions and features that the layout read with the lines did
+	 * not have: as this transaction has them (a retry asks again). */
+	for (size_t i = 0; i < b->n; i++) {
+		struct item *it = &b->items[i];
+
+		if (!it->unresolved)
+			continue;
+		it->bad = cmd_pool_resolve(x, it, err) != 0;
+		if (it->bad)
+			cmd_warn(x, it->line, "%s", err);
+		usage |= it->bad;
+	}
 	for (size_t i = 0; i < b->n; i++) {
 		struct item *it = &b->items[i];
 
@@ -339,6 +352,8 @@ batch_run(ar_txn *t, void *arg)
 		if (st > b->status)
 			b->status = st;
 	}
+	if (usage && b->status < EXIT_USAGE)
+		b->status = EXIT_USAGE;
 	return x->write && !wrote ? AR_UNCHANGED : 0;
 }
 

@@ -25,6 +25,10 @@ struct item {
 	struct ar_record rec;   /* the input; output fields are set on it */
 	long line;              /* input line number, 0 for arguments */
 	int bad;                /* the input was rejected */
+	int unresolved;         /* a partition or feature the layout read
+				   before the transaction does not have:
+				   resolved again in it (cmd_pool_resolve),
+				   where hosts added since may bring it */
 	int wrote;              /* apply changed the store */
 	struct ar_request rq;   /* its labels point into rec */
 	int64_t earliest;       /* the fields as given, -1 when absent */
@@ -178,6 +182,11 @@ void cmd_layout_free(struct ctx *x);
  * before to its index now; else *to is NULL.  0, or an error code.
  */
 int cmd_hosts_read(struct ctx *x, ar_txn *t, uint32_t **to);
+/* The partition and features of item it, which the layout read before
+ * did not have (it->unresolved), resolved with x->layout as the batch's
+ * transaction read it, its named hosts (renumbered) of a pool that
+ * agrees: 0, or -1 with err. */
+int cmd_pool_resolve(struct ctx *x, struct item *it, char *err);
 
 /* Does command c read field key? */
 int cmd_reads(const struct cmd *c, const char *key);

@@ -364,19 +364,12 @@ named_pool(struct ctx *x, struct item *it, char *err)
 	return 0;
 }
 
-/* partition= and features=: a partition and features the store has;
- * named hosts of one pool that agrees with them. */
+/* Partition p and features f (either NULL): ones layout l has?  -1
+ * with err if not. */
 static int
-pool_fields(struct ctx *x, struct item *it, char *err)
+pool_names(const struct cmd_layout *l, const char *p, const char *f,
+    char *err)
 {
-	const char *p = cmd_get(x, &it->rec, "partition");
-	const char *f = cmd_get(x, &it->rec, "features");
-	const struct cmd_layout *l = x->layout;
-
-	it->rq.partition = p;
-	it->rq.features = f;
-	if (l == NULL)
-		return 0;
 	if (p != NULL && !in_list(l->partitions, p, strlen(p))) {
 		snprintf(err, AR_ERRMAX, "field 'partition': unknown partition "
 		    "'%.64s' (the store's: %.120s)", p, l->partitions);
@@ -390,6 +383,41 @@ pool_fields(struct ctx *x, struct item *it, char *err)
 			    strcspn(f, ",") : 64), f);
 			return -1;
 		}
+	return 0;
+}
+
+/* partition= and features=: a partition and features the store has;
+ * named hosts of one pool that agrees with them.  Ones the layout read
+ * last does not have are left to the transaction (it->unresolved):
+ * hosts added since, of a new partition or features, may bring them. */
+static int
+pool_fields(struct ctx *x, struct item *it, char *err)
+{
+	const struct cmd_layout *l = x->layout;
+
+	it->rq.partition = cmd_get(x, &it->rec, "partition");
+	it->rq.features = cmd_get(x, &it->rec, "features");
+	it->unresolved = 0;
+	if (l == NULL)
+		return 0;
+	if (pool_names(l, it->rq.partition, it->rq.features, err) != 0) {
+		it->unresolved = 1;
+		return 0;
+	}
+	if (it->rq.nhosts > 0 && l->npools > 1)
+		return named_pool(x, it, err);
+	return 0;
+}
+
+int
+cmd_pool_resolve(struct ctx *x, struct item *it, char *err)
+{
+	const struct cmd_layout *l = x->layout;
+
+	if (l == NULL || pool_names(l, it->rq.partition, it->rq.features,
+	    err) != 0)
+		return -1;
+	it->unresolved = 0;
 	if (it->rq.nhosts > 0 && l->npools > 1)
 		return named_pool(x, it, err);
 	return 0;

@@ -240,7 +240,7 @@ count_nodes(struct checker *c, const struct ar_resv *r)
 {
 	ar_txn *t = c->t;
 	int64_t top = t->base + t->m.horizon, from = r->start / t->m.slot;
-	int64_t to = r->end / t->m.slot;
+	int64_t to = drain_end_seen(t, r) / t->m.slot;
 
 	if (from < t->base)
 		from = t->base;
@@ -266,7 +266,8 @@ static int
 check_live(struct checker *c, const struct ar_resv *r, const struct indexed *in)
 {
 	ar_txn *t = c->t;
-	int64_t slot = t->m.slot, from = r->start / slot, to = r->end / slot;
+	int64_t slot = t->m.slot, from = r->start / slot;
+	int64_t to = drain_end_seen(t, r) / slot;
 	int rc;
 
 	c->live++;
@@ -1167,16 +1168,15 @@ check_mapping(struct checker *c)
 }
 
 /* Invariant 14 (format 10): every drain is maintenance that reaches the
- * end of the horizon as the clock to which it was last stretched has
- * it: a writer's own (it stretched them all as it began), a reader's
- * the last writer's. */
+ * end of the horizon as t sees it: a writer stretched it there as it
+ * began, a reader ahead of the last writer in memory (drains_view). */
 static int
 check_drain(const struct ar_drain *d, void *arg)
 {
 	struct checker *c = arg;
 	ar_txn *t = c->t;
 	struct ar_resv r;
-	int64_t end = (t->released / t->m.slot + t->m.horizon) * t->m.slot;
+	int64_t end = (t->base + t->m.horizon) * t->m.slot;
 	int rc;
 
 	if ((rc = resv_get(t, d->id, &r)) != 0)

@@ -11,7 +11,11 @@
  * in `meta` lists the drains' ids; every write transaction, as it
  * begins, stretches each drain to the end of its horizon, so that the
  * slots the clock brings in at the horizon's end are drained too
- * before anything is admitted there.  An undrain ends the drain at the
+ * before anything is admitted there.  A reader cannot write: one whose
+ * horizon reaches past the drains' ends stretches them in the ring
+ * chunks it holds in memory, and the sweep of the plan takes them to
+ * its horizon's end (drains_view), so that it answers as the next
+ * writer will.  An undrain ends the drain at the
  * clock (cancels it if it has not begun); a removal is a drain that
  * cannot be undone.
  */
@@ -82,6 +86,52 @@ drains_extend(ar_txn *t)
 	}
 	free(d);
 	return rc;
+}
+
+int
+drains_view(ar_txn *t)
+{
+	struct disk_drain *d;
+	struct ar_resv r;
+	int64_t end = t->base + t->m.horizon, from;
+	size_t n;
+	int rc;
+
+	/* The last writer's horizon is this one's: drains reach its end.
+	 * No pin in the plan: no drain (a drain is one), and no lookup. */
+	if (t->base <= t->kept / t->m.slot || t->m.pins == 0)
+		return 0;
+	if ((rc = drains_read(t, &d, &n)) != 0 || n == 0)
+		return rc;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if ((rc = drain_get(t, &d[i], &r)) != 0 ||
+		    r.end / t->m.slot >= end)
+			continue;
+		from = r.end / t->m.slot > t->base ? r.end / t->m.slot :
+		    t->base;
+		if (array_room(&t->stretched, &t->scap, t->nstretched + 1,
+		    sizeof(*t->stretched)) != 0) {
+			rc = ENOMEM;
+			break;
+		}
+		if ((rc = fit_add(t, r.cls, r.pool, from, end, r.nodes)) != 0)
+			break;
+		t->stretched[t->nstretched++] = r.id;
+	}
+	free(d);
+	/* A drain is a pin in the plan, also where it ended as stored. */
+	if (rc == 0 && t->nstretched > 0)
+		t->pins = 1;
+	return rc;
+}
+
+int64_t
+drain_end_seen(const ar_txn *t, const struct ar_resv *r)
+{
+	for (size_t i = 0; i < t->nstretched; i++)
+		if (t->stretched[i] == r->id)
+			return (t->base + t->m.horizon) * t->m.slot;
+	return r->end;
 }
 
 /* Add the ids of what the last admission displaced to *ids. */
@@ -362,7 +412,7 @@ ar_drains(ar_txn *t, int (*fn)(const struct ar_drain *, void *), void *arg)
 			break;
 		one.id = r.id;
 		one.from = r.start;
-		one.until = r.end;
+		one.until = drain_end_seen(t, &r);
 		one.removed = (d[i].flags & DRAIN_REMOVED) != 0;
 		one.pool = r.pool;
 		one.hosts = hosts;

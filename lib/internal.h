@@ -819,6 +819,10 @@ struct ar_txn {
 	size_t ngranted, nmoved, gcap, mcap;
 	uint64_t *displaced;    /* ... and what its maintenance displaced */
 	size_t ndisplaced, dcap;
+	/* A reader's (drain.c): the drains it sees stretched to its
+	 * horizon's end, in memory only (drains_view). */
+	uint64_t *stretched;
+	size_t nstretched, scap;
 	/* Admitting a series (series.c): the occurrence a grant is, from 1
 	 * (0: no series), and the series, 0 until one is granted; and
 	 * what each occurrence was answered. */
@@ -1181,6 +1185,14 @@ int modify_split(ar_txn *t, const struct ar_resv *was, uint32_t who,
 /* Stretch every drain to the end of the horizon (ar_txn_begin, for a
  * writer, before anything is admitted). */
 int drains_extend(ar_txn *t);
+/* For a reader whose horizon reaches past the last writer's: every drain
+ * stretched to its horizon's end in the rings it holds in memory, and
+ * remembered (t->stretched), as the next writer will stretch it
+ * (ar_txn_begin, for a reader). */
+int drains_view(ar_txn *t);
+/* The end of live reservation r as t sees it: a drain drains_view
+ * stretched, at the horizon's end; any other, its own. */
+int64_t drain_end_seen(const ar_txn *t, const struct ar_resv *r);
 
 /* --- 5. reports ------------------------------------------------------- */
 

@@ -20,7 +20,12 @@
  * start later, so the thesis's argument holds for them, and the plan
  * always maps while no pin lies in the future.  With pins the sweep may
  * find no hosts for a reservation even though some mapping exists (that
- * is NP-hard to decide in general).  So while a pin is in the plan the
+ * is NP-hard to decide in general).  A drain is a pin to the horizon's
+ * end: with one in the plan, where the sweep leaves a reservation
+ * without hosts, the plan is swept backwards too (sweep_backwards), in
+ * which order a drain's hosts only join it; that maps whenever the node
+ * counts allow while the drains are the plan's only pins and nothing
+ * has started.  So while a pin is in the plan the
  * hosts it names are tracked (track.c): a plain request that fits in the
  * node ring with the tracked hosts' idle time counted as taken maps, and
  * is admitted without a sweep.  Where that refuses, and for a request
@@ -575,6 +580,31 @@ plan_visit(ar_txn *t, const struct slot_entry *e, void *arg)
 	return plan_resv(p, &r, 0);
 }
 
+/* A reader's drains stretched in memory (drains_view) reach the end of
+ * its horizon in the plan too, also those that ended by its clock as
+ * stored. */
+static int
+plan_stretched(struct plan *p)
+{
+	ar_txn *t = p->t;
+	struct ar_resv r;
+	size_t k;
+	int rc;
+
+	for (size_t i = 0; i < t->nstretched; i++) {
+		for (k = 0; k < p->n && p->it[k].id != t->stretched[i]; k++)
+			;
+		if (k == p->n) {
+			if ((rc = resv_get(t, t->stretched[i], &r)) != 0)
+				return rc == AR_ENOTFOUND ? AR_ECORRUPT : rc;
+			if ((rc = plan_resv(p, &r, 0)) != 0)
+				return rc;
+		}
+		p->it[k].e = t->base + t->m.horizon;
+	}
+	return 0;
+}
+
 /* Every live reservation that has not ended by the clock; tracked: to
  * be swept the tracked way. */
 static int
@@ -588,8 +618,10 @@ plan_load(ar_txn *t, struct plan *p, int tracked)
 	p->tracked = tracked;
 	if (tracked && (rc = track_hosts(t, &p->trk, &p->ntrk)) != 0)
 		return rc;
-	return slots_scan(t, &t->ends, (uint64_t)p->now + 1, UINT64_MAX,
-	    plan_visit, p);
+	if ((rc = slots_scan(t, &t->ends, (uint64_t)p->now + 1, UINT64_MAX,
+	    plan_visit, p)) != 0)
+		return rc;
+	return plan_stretched(p);
 }
 
 /* Is the tracking built, and a pin in the plan: sweep the tracked way? */
@@ -886,6 +918,64 @@ plan_store(struct plan *p)
 	return 0;
 }
 
+/* The plan's times mirrored about slot h: [s, e) becomes [h - e, h - s),
+ * so that what ends last starts first. */
+static void
+plan_mirror(struct plan *p, int64_t h)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		int64_t s = p->it[i].s;
+
+		p->it[i].s = h - p->it[i].e;
+		p->it[i].e = h - s;
+	}
+}
+
+/*
+ * The plan swept backwards in time, today's way (*ok if it maps).  A
+ * drain holds its hosts from its start to the horizon's end; mirrored,
+ * its hosts join the plan at a time and never leave, so, as in the
+ * thesis's lemma, the hosts free at a start are as good as one another
+ * and the sweep maps the plan whenever the counts allow, as long as no
+ * other reservation in it is fixed (started, or naming its hosts).
+ */
+static int
+sweep_backwards(struct plan *p, int *ok)
+{
+	struct item *failed;
+	uint64_t conflict;
+	int64_t h = 0;
+	int rc;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->it[i].history && p->it[i].e > h)
+			h = p->it[i].e;
+	plan_mirror(p, h);
+	rc = sweep(p, 0, &failed, &conflict);
+	plan_mirror(p, h);
+	*ok = rc == 0 && failed == NULL;
+	return rc;
+}
+
+/* Is a drain in the plan?  Then a sweep backwards is worth its cost
+ * where the forward one leaves a reservation without hosts. */
+static int
+plan_drained(ar_txn *t, int *yes)
+{
+	struct disk_drain *d;
+	size_t n;
+	int rc;
+
+	*yes = 0;
+	if (t->m.pins == 0)
+		return 0;       /* a drain is a pin */
+	if ((rc = drains_read(t, &d, &n)) != 0)
+		return rc;
+	free(d);
+	*yes = n > 0;
+	return 0;
+}
+
 /* Enter the request rq at [start, start + slots) in the plan, as *itp:
  * no id yet, of pool `pool`, fixed on its hosts if it names them. */
 static int
@@ -941,7 +1031,7 @@ fits_way(ar_txn *t, const struct asked *a, int tracked, int *ok,
 {
 	struct plan p;
 	struct item *it, *failed;
-	int rc;
+	int rc, drained;
 
 	*ok = 0;
 	if ((rc = plan_load(t, &p, tracked)) != 0 ||
@@ -956,6 +1046,11 @@ fits_way(ar_txn *t, const struct asked *a, int tracked, int *ok,
 	 * reservation left without hosts: that one. */
 	if (failed != NULL && failed->id != 0)
 		*conflict = failed->id;
+	/* Today's way, with a drain in the plan: backwards too, as
+	 * map_after_admission then sweeps. */
+	if (!*ok && !tracked && (rc = plan_drained(t, &drained)) == 0 &&
+	    drained)
+		rc = sweep_backwards(&p, ok);
 out:
 	plan_free(&p);
 	return rc;
@@ -1012,10 +1107,19 @@ map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
 	return both_ways(t, moved_way, &a, ok, conflict);
 }
 
-/* The plan with the maintenance rq fixed at [start, start + slots) and
+/*
+ * The plan with the maintenance rq fixed at [start, start + slots) and
  * without what was displaced so far, swept one way: *failed_id the
  * reservation that found no hosts (0: none, or the maintenance), *fixed
- * whether that one may not move. */
+ * whether that one may not move.  Today's way, where the sweep leaves a
+ * reservation that may move without hosts, the plan is swept backwards
+ * too before that one is given up: the forward sweep chooses hosts for
+ * what starts first without knowing what the maintenance takes later.
+ * If that maps and the maintenance is to be granted (nothing displaced
+ * so far, or AR_FORCE), the mapping is kept, so that the sweep after
+ * the admission, which keeps each reservation's hosts where it can,
+ * finds it.
+ */
 static int
 displace_way(ar_txn *t, const struct ar_request *rq, uint32_t pool,
     int64_t start, int64_t slots, int tracked, uint64_t *failed_id, int *fixed,
@@ -1023,7 +1127,7 @@ displace_way(ar_txn *t, const struct ar_request *rq, uint32_t pool,
 {
 	struct plan p;
 	struct item *it, *failed;
-	int rc;
+	int rc, ok;
 
 	*failed_id = 0;
 	*fixed = 0;
@@ -1042,43 +1146,67 @@ displace_way(ar_txn *t, const struct ar_request *rq, uint32_t pool,
 		*conflict = failed->id;
 	if (failed->id == 0)
 		*fixed = 1;
+	if (*fixed || tracked || (rc = sweep_backwards(&p, &ok)) != 0 || !ok)
+		goto out;
+	*failed_id = 0;
+	*conflict = 0;
+	for (size_t i = 0; i < p.n; i++)
+		if (p.it[i].id == 0)
+			p.it[i].history = 1;    /* the request: no id yet */
+	if (t->ndisplaced == 0 || (rq->flags & AR_FORCE))
+		rc = plan_store(&p);
 out:
 	plan_free(&p);
 	return rc;
+}
+
+/* The plan with the maintenance and without what is displaced so far,
+ * today's way, then the tracked way: *id and *fixed as displace_way
+ * tells them, 0 and 0 if either way maps. */
+static int
+displace_ways(ar_txn *t, const struct ar_request *rq, uint32_t pool,
+    int64_t start, int64_t slots, int tracked, uint64_t *id, int *fixed,
+    uint64_t *conflict)
+{
+	uint64_t other;
+	int rc, fixed2;
+
+	if ((rc = displace_way(t, rq, pool, start, slots, 0, id, fixed,
+	    conflict)) != 0 || (*id == 0 && !*fixed) || !tracked)
+		return rc;
+	if ((rc = displace_way(t, rq, pool, start, slots, 1, &other, &fixed2,
+	    conflict)) != 0)
+		return rc;
+	if (other == 0 && !fixed2) {
+		*id = 0;
+		*fixed = 0;
+	} else if (*fixed) {
+		*id = other;
+		*fixed = fixed2;
+	}
+	return 0;
 }
 
 int
 map_displace(ar_txn *t, const struct ar_request *rq, uint32_t pool,
     int64_t start, int64_t slots, int *ok, uint64_t *conflict)
 {
-	uint64_t id, other;
-	int rc, tracked, fixed, fixed2;
+	uint64_t id, back;
+	size_t rest;
+	int rc, tracked, fixed;
 
 	*ok = 0;
 	t->ndisplaced = 0;
 	if ((rc = tracked_way(t, &tracked)) != 0)
 		return rc;
-	/* Today's way, then the tracked way; what neither maps without is
-	 * displaced and the plan swept again: a sweep or two for each. */
+	/* What neither way maps without is displaced and the plan swept
+	 * again: a sweep or a few for each. */
 	for (;;) {
-		if ((rc = displace_way(t, rq, pool, start, slots, 0, &id,
-		    &fixed,
-		    conflict)) != 0)
+		if ((rc = displace_ways(t, rq, pool, start, slots, tracked,
+		    &id, &fixed, conflict)) != 0)
 			return rc;
 		if (id == 0 && !fixed)
 			break;
-		if (tracked) {
-			if ((rc = displace_way(t, rq, pool, start, slots, 1,
-			    &other,
-			    &fixed2, conflict)) != 0)
-				return rc;
-			if (other == 0 && !fixed2)
-				break;
-			if (fixed) {
-				id = other;
-				fixed = fixed2;
-			}
-		}
 		/* The maintenance's hosts held by one that started or named
 		 * them: it does not win. */
 		if (fixed)
@@ -1087,6 +1215,26 @@ map_displace(ar_txn *t, const struct ar_request *rq, uint32_t pool,
 		    t->ndisplaced + 1, sizeof(*t->displaced))) != 0)
 			return rc;
 		t->displaced[t->ndisplaced++] = id;
+	}
+	/* The first that failed is not always one that must go: each is
+	 * given back in turn, and stays if the plan with it maps.  Giving
+	 * back only fills the plan, so what stays displaced would not fit
+	 * back alone. */
+	for (size_t i = 0; i < t->ndisplaced;) {
+		back = t->displaced[i];
+		rest = t->ndisplaced - i - 1;
+		memmove(&t->displaced[i], &t->displaced[i + 1],
+		    rest * sizeof(*t->displaced));
+		t->ndisplaced--;
+		if ((rc = displace_ways(t, rq, pool, start, slots, tracked,
+		    &id, &fixed, conflict)) != 0)
+			return rc;
+		if (id == 0 && !fixed)
+			continue;
+		memmove(&t->displaced[i + 1], &t->displaced[i],
+		    rest * sizeof(*t->displaced));
+		t->displaced[i++] = back;
+		t->ndisplaced++;
 	}
 	*ok = 1;
 	*conflict = 0;
@@ -1129,10 +1277,11 @@ map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 {
 	struct plan p;
 	struct item *failed;
-	int rc, tracked = 0;
+	int rc, tracked = 0, drained;
 
 	*ok = 0;
-	/* Today's way, then (if the tracking stands) the tracked way. */
+	/* Today's way (with a drain in the plan, forward then backwards),
+	 * then (if the tracking stands) the tracked way, as map_fits. */
 	for (int way = 0; way < 2 && !*ok; way++) {
 		if (way == 1 && ((rc = tracked_way(t, &tracked)) != 0 ||
 		    !tracked))
@@ -1149,7 +1298,10 @@ map_after_admission(ar_txn *t, int *ok, uint64_t *conflict)
 			 * itself. */
 			if (failed != NULL && !just_granted(t, failed->id))
 				*conflict = failed->id;
-			if (failed == NULL && (rc = plan_store(&p)) == 0)
+			if (!*ok && way == 0 &&
+			    (rc = plan_drained(t, &drained)) == 0 && drained)
+				rc = sweep_backwards(&p, ok);
+			if (rc == 0 && *ok && (rc = plan_store(&p)) == 0)
 				rc = plan_track(&p);
 		}
 next:

@@ -31,6 +31,7 @@ txn_new(ar_store *s)
 	t->meta_dirty = t->flushed = 0;
 	slots_discard(t);       /* what an aborted transaction changed */
 	t->ngranted = t->nmoved = t->nocc = t->ndisplaced = 0;
+	t->nstretched = 0;
 	return t;
 }
 
@@ -61,7 +62,8 @@ ar_txn_begin(ar_store *s, unsigned flags, int64_t now, ar_txn **tp)
 	    (rc = classes_begin(t)) != 0 || (rc = layout_begin(t)) != 0 ||
 	    (rc = part_begin(t)) != 0 || (rc = unused_begin(t)) != 0 ||
 	    (write && ((rc = holds_expire(t)) != 0 ||
-	    (rc = reclaim_due(t)) != 0 || (rc = drains_extend(t)) != 0)))
+	    (rc = reclaim_due(t)) != 0 || (rc = drains_extend(t)) != 0)) ||
+	    (!write && (rc = drains_view(t)) != 0))
 		goto fail;
 	*tp = t;
 	return 0;
@@ -81,6 +83,7 @@ txn_destroy(ar_txn *t)
 	free(t->granted);
 	free(t->moved);
 	free(t->displaced);
+	free(t->stretched);
 	free(t->occ);
 	free(t->slices);
 	free(t);
@@ -102,8 +105,15 @@ ar_txn_commit(ar_txn *t)
 {
 	int rc = 0;
 
-	/* What the floors keep in memory goes to the backend first. */
+	/* What the floors keep in memory goes to the backend first; a
+	 * reader writes nothing, and what it changed in memory
+	 * (drains_view) goes with it. */
 	resv_cursor_close(t);
+	if (!t->write) {
+		rc = store_commit(t);
+		txn_free(t);
+		return rc;
+	}
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = ring_flush(t, &t->limit[i]);
 	for (uint32_t p = 0; t->npools > 1 && p < t->npools && rc == 0; p++)

@@ -6,6 +6,9 @@
  *   txn_hold write STORE       begin a write transaction, say "held",
  *                              stop (SIGSTOP) inside it; when continued,
  *                              abort it and exit
+ *   txn_hold add STORE FILE    the same, with the hosts FILE describes
+ *                              added (ar_add_hosts) before it says
+ *                              "held"; when continued, commit them
  *   txn_hold read STORE N      N processes, each holding a read
  *                              transaction; says "held N" when all do,
  *                              and ends them all at the end of stdin
@@ -48,19 +51,45 @@ store_open(const char *dir, unsigned flags)
 	return s;
 }
 
+/* The text of file path, at most 64 KiB of it. */
+static char *
+slurp(const char *path)
+{
+	static char text[65537];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (f == NULL)
+		die(path, errno);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return text;
+}
+
+/* A write transaction held, stopped; adding the hosts of text (or
+ * NULL) to commit them when continued. */
 static void
-hold_write(const char *dir)
+hold_write(const char *dir, const char *text)
 {
 	ar_store *s = store_open(dir, 0);
+	char err[AR_ERRMAX];
 	ar_txn *t;
 	int rc;
 
 	if ((rc = ar_txn_begin(s, AR_WRITE, 0, &t)) != 0)
 		die("write transaction", rc);
+	if (text != NULL && ar_add_hosts(t, text, err) != 0) {
+		fprintf(stderr, "txn_hold: add hosts: %s\n", err);
+		exit(2);
+	}
 	printf("held\n");
 	fflush(stdout);
 	raise(SIGSTOP);
-	ar_txn_abort(t);
+	if (text == NULL)
+		ar_txn_abort(t);
+	else if ((rc = ar_txn_commit(t)) != 0)
+		die("commit", rc);
 	ar_close(s);
 }
 
@@ -199,7 +228,9 @@ int
 main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "write") == 0)
-		hold_write(argv[2]);
+		hold_write(argv[2], NULL);
+	else if (argc == 4 && strcmp(argv[1], "add") == 0)
+		hold_write(argv[2], slurp(argv[3]));
 	else if (argc == 4 && strcmp(argv[1], "read") == 0)
 		hold_read(argv[2], strtol(argv[3], NULL, 10));
 	else if (argc == 3 && strcmp(argv[1], "readers") == 0)
@@ -209,8 +240,8 @@ main(int argc, char **argv)
 	else if (argc == 3 && strcmp(argv[1], "half") == 0)
 		half(argv[2]);
 	else {
-		fprintf(stderr, "usage: txn_hold write|read|readers|damage|half "
-		    "STORE [N|ID]\n");
+		fprintf(stderr, "usage: txn_hold write|add|read|readers|damage|"
+		    "half STORE [FILE|N|ID]\n");
 		return 2;
 	}
 	return 0;

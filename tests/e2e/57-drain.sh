@@ -180,6 +180,28 @@ run ar-report --check --now 2026-11-21T12:00:00Z
 expect_exit 0
 expect_out
 
+begin 'drain: a reader whose clock is ahead of the last writer sees it to its own horizon'"'"'s end'
+mkstore --hosts 'cn[1-2]' --horizon 1d
+ar-report --drain cn2 >/dev/null || fail 'drain failed'
+run ar-search --now 2026-11-21T12:00:00Z start=2026-11-22T11:00:00Z duration=1h hosts=cn2
+expect_exit 1
+expect_out 'start=2026-11-22T11:00:00Z duration=1h hosts=cn2 nodes=1 end=2026-11-22T12:00:00Z status=unavailable reason=hosts conflict=1'
+run ar-search --now 2026-11-23T00:00:00Z start=2026-11-23T23:00:00Z duration=1h nodes=2
+expect_exit 1
+expect_out 'start=2026-11-23T23:00:00Z duration=1h nodes=2 end=2026-11-24T00:00:00Z free=1 status=unavailable reason=full'
+run ar-search --now 2026-11-23T00:00:00Z start=2026-11-23T23:00:00Z duration=1h hosts=cn1
+expect_exit 0
+run ar-suggest --now 2026-11-23T00:00:00Z start=2026-11-23T20:00:00Z duration=1h nodes=2
+expect_exit 1
+run ar-suggest --frames --now 2026-11-23T00:00:00Z --from 2026-11-23T20:00:00Z
+expect_out 'start=2026-11-23T20:00:00Z end=2026-11-24T00:00:00Z free=1 hosts=cn1'
+run ar-report --check --now 2026-11-23T00:00:00Z
+expect_exit 0
+expect_out
+run ar-add --now 2026-11-23T00:00:00Z start=2026-11-23T23:00:00Z duration=1h nodes=2
+expect_exit 1
+expect_check
+
 begin 'drain: bad usage and hosts the store does not have'
 plan
 run ar-report --drain cn9
@@ -377,6 +399,51 @@ AR_STORE=$D/copy run ar-report --check
 expect_exit 0
 expect_out
 expect_check
+
+HOLD=${AR_TESTS:+$AR_TESTS/txn_hold}
+[ -n "$HOLD" ] && [ -x "$HOLD" ] || HOLD=
+
+# drain_until TEST...: wait up to 20 s for TEST to hold.
+drain_until() {
+	i=0
+	while ! "$@" && [ "$i" -lt 2000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	"$@" || fail "never saw: $*"
+}
+
+# drain_readers_over N: more than N reader slots are taken.
+drain_readers_over() {
+	[ "$("$HOLD" readers "$AR_STORE")" -gt "$1" ]
+}
+
+if [ -n "$HOLD" ]; then
+begin 'add hosts: a line naming a partition added while ar-add waited for the writer is granted in it'
+mkstore --hosts 'cn[1-4]'
+printf '%s\n' 'hosts=gpu[1-2] partition=gpu features=a100' >"$D/new"
+# A writer adds them and stops before its commit, holding the lock.
+"$HOLD" add "$AR_STORE" "$D/new" >"$D/hold.out" &
+holder=$!
+drain_until grep -q held "$D/hold.out"
+slots=$("$HOLD" readers "$AR_STORE")
+echo 'start=+1h duration=1h nodes=2 partition=gpu features=a100' >"$D/req"
+ar-add <"$D/req" >"$D/add.out" 2>"$D/add.err" &
+adder=$!
+# Once ar-add holds a reader slot, it has read the hosts and partitions
+# as they were before the add; then it waits for the writer.
+drain_until drain_readers_over "$slots"
+kill -CONT "$holder"
+wait "$holder" || fail 'the writer failed'
+wait "$adder"
+echo "exit $?" >>"$D/add.out"
+run cat "$D/add.out" "$D/add.err"
+expect_out 'start=2026-11-21T01:00:00Z duration=1h nodes=2 partition=gpu features=a100 id=1 end=2026-11-21T02:00:00Z free=2 status=granted' \
+    'exit 0'
+expect_check
+else
+skip 'add hosts: a line naming a partition added while ar-add waited for the writer is granted in it' 'no tests/txn_hold'
+fi
 
 begin 'add hosts: a host the store has, or a policy, is bad input and changes nothing'
 mkstore --hosts 'cn[1-4]'
