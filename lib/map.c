@@ -1012,17 +1012,53 @@ map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
 	return both_ways(t, moved_way, &a, ok, conflict);
 }
 
+/* May maintenance of pool `pool` over slots [start, end) displace it,
+ * in plan p?  Only a reservation there: of its pool, over part of its
+ * time, not started, free to move. */
+static int
+displaceable(const struct plan *p, const struct item *it, uint32_t pool,
+    int64_t start, int64_t end)
+{
+	return !it->history && it->id != 0 && !it->fixed &&
+	    it->pool == pool && it->s > p->now && it->s < end && it->e > start;
+}
+
+/*
+ * The sweep of plan p left f without hosts, f one the maintenance may
+ * not displace: what it may displace in f's place, among those swept
+ * before f (moved off the maintenance's hosts, they can hold what f
+ * would have had): the last that took a host f had, else the last.
+ * NULL if none was swept before f: then none of them is in f's way.
+ */
+static struct item *
+displaced_instead(const struct plan *p, const struct item *f, uint32_t pool,
+    int64_t start, int64_t end)
+{
+	struct item *last = NULL, *took = NULL;
+
+	for (struct item *it = p->it; it < f; it++) {
+		if (!displaceable(p, it, pool, start, end))
+			continue;
+		last = it;
+		if (hostset_common(&it->got, &f->want) >= 0 ||
+		    hostset_common(&it->got, &f->ex) >= 0)
+			took = it;
+	}
+	return took != NULL ? took : last;
+}
+
 /* The plan with the maintenance rq fixed at [start, start + slots) and
  * without what was displaced so far, swept one way: *failed_id the
- * reservation that found no hosts (0: none, or the maintenance), *fixed
- * whether that one may not move. */
+ * reservation that found no hosts, or one the maintenance may displace
+ * in its place (0: none, or the maintenance), *fixed whether that one
+ * may not move. */
 static int
 displace_way(ar_txn *t, const struct ar_request *rq, uint32_t pool,
     int64_t start, int64_t slots, int tracked, uint64_t *failed_id, int *fixed,
     uint64_t *conflict)
 {
 	struct plan p;
-	struct item *it, *failed;
+	struct item *it, *failed, *instead;
 	int rc;
 
 	*failed_id = 0;
@@ -1036,6 +1072,18 @@ displace_way(ar_txn *t, const struct ar_request *rq, uint32_t pool,
 				p.it[i].history = 1;    /* out of the sweep */
 	if ((rc = sweep(&p, 0, &failed, conflict)) != 0 || failed == NULL)
 		goto out;
+	/* One outside the maintenance is not displaced: what was moved
+	 * into its way is, or with none, the maintenance is refused. */
+	if (failed->id != 0 && !failed->fixed &&
+	    !displaceable(&p, failed, pool, start, start + slots)) {
+		if ((instead = displaced_instead(&p, failed, pool, start,
+		    start + slots)) == NULL) {
+			*failed_id = *conflict = failed->id;
+			*fixed = 1;
+			goto out;
+		}
+		failed = instead;
+	}
 	*fixed = failed->fixed;
 	*failed_id = failed->id;
 	if (failed->fixed && failed->id != 0)
