@@ -880,7 +880,9 @@ void ar_pieces(const ar_txn *t, const struct ar_placed **pieces, size_t *n);
  * placed at the first start of its window all the same, its hosts taken:
  * the reservations that have not started and did not name hosts are
  * mapped onto other hosts, keeping their times, where the plan with the
- * maintenance maps so; the rest are displaced.  Without AR_FORCE in
+ * maintenance maps so; the rest are displaced.  Only reservations of its
+ * pool over part of its time are: where moving one would leave another
+ * without hosts, the one moved is displaced.  Without AR_FORCE in
  * rq->flags a displacement refuses the maintenance (AR_R_DISPLACED,
  * ans->conflict the first displaced) and changes nothing; with it they
  * are cancelled and the maintenance granted.  A started or named
