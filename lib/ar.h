@@ -886,11 +886,12 @@ void ar_pieces(const ar_txn *t, const struct ar_placed **pieces, size_t *n);
  * rq->flags a displacement refuses the maintenance (AR_R_DISPLACED,
  * ans->conflict the first displaced) and changes nothing; with it they
  * are cancelled and the maintenance granted.  A started or named
- * reservation on its hosts refuses it (AR_R_HOSTS and the conflict).
- * ar_displaced tells the reservations the last ar_add displaced (or
- * would have), in the order found; the array belongs to t and lasts
- * until the next ar_add.  A maintenance admitted without displacing
- * anything tells none.
+ * reservation on its hosts refuses it (AR_R_HOSTS and the conflict), as
+ * does, should the greedy sweep find it so, one outside its time left
+ * without hosts whatever is displaced.  ar_displaced tells the
+ * reservations the last ar_add displaced (or would have), in the order
+ * found; the array belongs to t and lasts until the next ar_add.  A
+ * maintenance admitted without displacing anything tells none.
  */
 void ar_displaced(const ar_txn *t, const uint64_t **ids, size_t *n);
 
