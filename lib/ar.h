@@ -881,15 +881,18 @@ void ar_pieces(const ar_txn *t, const struct ar_placed **pieces, size_t *n);
  * placed at the first start of its window all the same, its hosts taken:
  * the reservations that have not started and did not name hosts are
  * mapped onto other hosts, keeping their times, where the plan with the
- * maintenance maps so; the rest are displaced.  Without AR_FORCE in
+ * maintenance maps so; the rest are displaced.  Only reservations of its
+ * pool over part of its time are: where moving one would leave another
+ * without hosts, the one moved is displaced.  Without AR_FORCE in
  * rq->flags a displacement refuses the maintenance (AR_R_DISPLACED,
  * ans->conflict the first displaced) and changes nothing; with it they
  * are cancelled and the maintenance granted.  A started or named
- * reservation on its hosts refuses it (AR_R_HOSTS and the conflict).
- * ar_displaced tells the reservations the last ar_add displaced (or
- * would have), in the order found; the array belongs to t and lasts
- * until the next ar_add.  A maintenance admitted without displacing
- * anything tells none.
+ * reservation on its hosts refuses it (AR_R_HOSTS and the conflict), as
+ * does, should the greedy sweep find it so, one outside its time left
+ * without hosts whatever is displaced.  ar_displaced tells the
+ * reservations the last ar_add displaced (or would have), in the order
+ * found; the array belongs to t and lasts until the next ar_add.  A
+ * maintenance admitted without displacing anything tells none.
  */
 void ar_displaced(const ar_txn *t, const uint64_t **ids, size_t *n);
 

@@ -928,7 +928,10 @@ int map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end,
  * at [start, start + slots): the reservations that cannot keep their times on other hosts
  * with it in the plan, in t->displaced, and *ok if the plan maps without
  * them; else (*ok 0) *conflict is the started or named reservation that
- * holds its hosts. */
+ * holds its hosts, or one outside its time that the sweep leaves
+ * without hosts whatever it displaces.  Displaced are only reservations
+ * of its pool over part of its time: one that would push another out
+ * is displaced. */
 int map_displace(ar_txn *t, const struct ar_request *rq, uint32_t pool,
     int64_t start, int64_t slots, int *ok, uint64_t *conflict);
 /* After an admission while named hosts are in the plan: map it all

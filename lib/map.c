@@ -1107,18 +1107,54 @@ map_fits_moved(ar_txn *t, uint64_t id, int64_t start, int64_t end, int *ok,
 	return both_ways(t, moved_way, &a, ok, conflict);
 }
 
+/* May maintenance of pool `pool` over slots [start, end) displace it,
+ * in plan p?  Only a reservation there: of its pool, over part of its
+ * time, not started, free to move. */
+static int
+displaceable(const struct plan *p, const struct item *it, uint32_t pool,
+    int64_t start, int64_t end)
+{
+	return !it->history && it->id != 0 && !it->fixed &&
+	    it->pool == pool && it->s > p->now && it->s < end && it->e > start;
+}
+
+/*
+ * The sweep of plan p left f without hosts, f one the maintenance may
+ * not displace: what it may displace in f's place, among those swept
+ * before f (moved off the maintenance's hosts, they can hold what f
+ * would have had): the last that took a host f had, else the last.
+ * NULL if none was swept before f: then none of them is in f's way.
+ */
+static struct item *
+displaced_instead(const struct plan *p, const struct item *f, uint32_t pool,
+    int64_t start, int64_t end)
+{
+	struct item *last = NULL, *took = NULL;
+
+	for (struct item *it = p->it; it < f; it++) {
+		if (!displaceable(p, it, pool, start, end))
+			continue;
+		last = it;
+		if (hostset_common(&it->got, &f->want) >= 0 ||
+		    hostset_common(&it->got, &f->ex) >= 0)
+			took = it;
+	}
+	return took != NULL ? took : last;
+}
+
 /*
  * The plan with the maintenance rq fixed at [start, start + slots) and
  * without what was displaced so far, swept one way: *failed_id the
- * reservation that found no hosts (0: none, or the maintenance), *fixed
- * whether that one may not move.  Today's way, where the sweep leaves a
- * reservation that may move without hosts, the plan is swept backwards
- * too before that one is given up: the forward sweep chooses hosts for
- * what starts first without knowing what the maintenance takes later.
- * If that maps and the maintenance is to be granted (nothing displaced
- * so far, or AR_FORCE), the mapping is kept, so that the sweep after
- * the admission, which keeps each reservation's hosts where it can,
- * finds it.
+ * reservation that found no hosts, or one the maintenance may displace
+ * in its place (0: none, or the maintenance), *fixed whether that one
+ * may not move.  Today's way, where the sweep leaves a reservation that
+ * may move without hosts, the plan is swept backwards too before any is
+ * given up: the forward sweep chooses hosts for what starts first
+ * without knowing what the maintenance takes later.  If that maps and
+ * the maintenance is to be granted (nothing displaced so far, or
+ * AR_FORCE), the mapping is kept, so that the sweep after the
+ * admission, which keeps each reservation's hosts where it can, finds
+ * it.
  */
 static int
 displace_way(ar_txn *t, const struct ar_request *rq, uint32_t pool,
@@ -1126,7 +1162,7 @@ displace_way(ar_txn *t, const struct ar_request *rq, uint32_t pool,
     uint64_t *conflict)
 {
 	struct plan p;
-	struct item *it, *failed;
+	struct item *it, *failed, *instead;
 	int rc, ok;
 
 	*failed_id = 0;
@@ -1140,14 +1176,26 @@ displace_way(ar_txn *t, const struct ar_request *rq, uint32_t pool,
 				p.it[i].history = 1;    /* out of the sweep */
 	if ((rc = sweep(&p, 0, &failed, conflict)) != 0 || failed == NULL)
 		goto out;
-	*fixed = failed->fixed;
-	*failed_id = failed->id;
-	if (failed->fixed && failed->id != 0)
-		*conflict = failed->id;
-	if (failed->id == 0)
+	if (failed->id == 0 || failed->fixed) {
+		/* The maintenance itself, or one that may not move. */
 		*fixed = 1;
-	if (*fixed || tracked || (rc = sweep_backwards(&p, &ok)) != 0 || !ok)
+		*failed_id = failed->id;
+		if (failed->id != 0)
+			*conflict = failed->id;
 		goto out;
+	}
+	/* One outside the maintenance is not displaced: what was moved
+	 * into its way is, or with none, the maintenance is refused. */
+	instead = displaceable(&p, failed, pool, start, start + slots) ?
+	    failed : displaced_instead(&p, failed, pool, start, start + slots);
+	if (instead == NULL) {
+		*failed_id = *conflict = failed->id;
+		*fixed = 1;
+	} else
+		*failed_id = instead->id;
+	if (tracked || (rc = sweep_backwards(&p, &ok)) != 0 || !ok)
+		goto out;
+	*fixed = 0;
 	*failed_id = 0;
 	*conflict = 0;
 	for (size_t i = 0; i < p.n; i++)

@@ -881,6 +881,72 @@ test_tracked_order(void)
 	done(s, "order");
 }
 
+/*
+ * Maintenance that wins displaces only what it overlaps (fuzz_model's
+ * maint-displace-outside).  Partition b of three hosts: R, one node over
+ * slots 47 to 51, mapped on b1; L, two nodes over 50 to 55, on b2 and b3;
+ * a pin on b1 from 51 keeps b1 from L.  Maintenance forced onto b1 over
+ * 47 to 50 moves R onto b2 or b3, where L then finds too few hosts: R,
+ * which it overlaps, cannot be kept, and is displaced; L, which starts
+ * when it ends, keeps its hosts.  The sweep displaced L, the first to
+ * find no hosts.
+ */
+static void
+test_maint_outside(void)
+{
+	static const char layout[] = "hosts=a[1-2] partition=a\n"
+	    "hosts=b[1-3] partition=b\npartition=a default=yes\n";
+	const struct ar_partition *parts;
+	const struct ar_pool *pools;
+	uint64_t bits[2], rid, lid;
+	uint32_t b[64];
+	struct ar_request rq;
+	struct ar_answer a;
+	struct ar_resv r;
+	const uint64_t *ids;
+	size_t np, nk, nd;
+	ar_store *s = store_of("outside", 0, NULL, layout);
+	ar_txn *t;
+
+	OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+	OK(ar_layout(t, &parts, &np, &pools, &nk));
+	OK(pool_host_bits(t, pools, nk, bits));
+	CHECK(nk == 2 && strcmp(parts[pools[1].partition].name, "b") == 0 &&
+	    bits_hosts(bits[1], b) == 3, "pool 1 is not b's 3 hosts");
+	rq = pool_request(47, 4, 47, 1, -1, NULL);
+	rq.partition = "b";
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "R: %d", a.status);
+	rid = a.id;
+	rq = pool_request(50, 5, 50, 2, -1, NULL);
+	rq.partition = "b";
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED && a.pool == 1, "L: %d", a.status);
+	lid = a.id;
+	rq = pool_request(51, 5, 51, 1, -1, NULL);
+	rq.hosts = &b[0];
+	rq.nhosts = 1;
+	OK(ar_add(t, &rq, &a));
+	CHECK(a.status == AR_GRANTED, "the pin on b1: %d", a.status);
+	CHECK(violations(t) == 0, "violations before the maintenance");
+	rq = pool_request(47, 3, 47, 1, -1, NULL);
+	rq.hosts = &b[0];
+	rq.nhosts = 1;
+	rq.resv_flags = AR_RESV_MAINT;
+	rq.flags = AR_NOMOVE | AR_FORCE;
+	OK(ar_add(t, &rq, &a));
+	ar_displaced(t, &ids, &nd);
+	CHECK(a.status == AR_GRANTED && nd == 1 && ids[0] == rid, "the "
+	    "forced maintenance: %d, %zu displaced (%" PRIu64 "), not R "
+	    "(%" PRIu64 ")", a.status, nd, nd > 0 ? ids[0] : 0, rid);
+	OK(ar_get(t, lid, &r));
+	CHECK(r.state == AR_GRANTED, "L, after the maintenance: state %d",
+	    r.state);
+	CHECK(violations(t) == 0, "violations after the maintenance won");
+	OK(ar_txn_commit(t));
+	done(s, "outside");
+}
+
 /* Descriptions refused, each with the line and the field named. */
 static void
 test_refused(void)
@@ -959,6 +1025,7 @@ main(int argc, char **argv)
 	test_plain();
 	test_tracked_pool();
 	test_tracked_order();
+	test_maint_outside();
 	for (int round = 0; round < rounds; round++)
 		test_random_round(round);
 	for (int round = 0; round < rounds; round++)
