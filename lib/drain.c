@@ -39,7 +39,10 @@ drain_get(ar_txn *t, const struct disk_drain *e, struct ar_resv *r)
 }
 
 /* Stretch live drain r to end, from its end, in every index that knows
- * its end: the rings, the end list and its pin. */
+ * its end: the rings, the end list and its pin.  A record spans at most
+ * AR_DURATION_MAX: a drain that would span more, its clock that far on,
+ * begins again at the clock's slot (what lay before is past and in no
+ * ring, and a horizon is shorter than that). */
 static int
 stretch(ar_txn *t, struct ar_resv *r, int64_t end)
 {
@@ -55,6 +58,8 @@ stretch(ar_txn *t, struct ar_resv *r, int64_t end)
 	    r->nodes)) == 0 && (rc = resv_list(t, r, 0)) == 0 &&
 	    (rc = map_pin(t, r, NULL, 0, 0)) == 0) {
 		r->end = end;
+		if (r->end - r->start > AR_DURATION_MAX)
+			r->start = t->base * t->m.slot;
 		r->duration = r->end - r->start;
 		r->latest = r->earliest = r->start;
 		if ((rc = resv_list(t, r, 1)) == 0 &&
@@ -70,19 +75,23 @@ drains_extend(ar_txn *t)
 {
 	struct disk_drain *d;
 	struct ar_resv r;
-	int64_t end = (t->base + t->m.horizon) * t->m.slot, was;
+	int64_t end = (t->base + t->m.horizon) * t->m.slot, was, began;
 	size_t n;
 	int rc;
 
 	if ((rc = drains_read(t, &d, &n)) != 0 || n == 0)
 		return rc;
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		if ((rc = drain_get(t, &d[i], &r)) == 0 &&
-		    (was = r.end) < end &&
-		    (rc = stretch(t, &r, end)) == 0)
-			/* Its tracked hosts stay tracked to its new end. */
-			rc = track_stretch(t, r.id, was / t->m.slot,
-			    end / t->m.slot);
+		if ((rc = drain_get(t, &d[i], &r)) != 0 ||
+		    (was = r.end) >= end)
+			continue;
+		began = r.start;
+		if ((rc = stretch(t, &r, end)) != 0)
+			break;
+		/* Its tracked hosts stay tracked to its new end; begun
+		 * again, its uses (kept by start) are built again. */
+		rc = r.start == began ? track_stretch(t, r.id,
+		    was / t->m.slot, end / t->m.slot) : track_reset(t);
 	}
 	free(d);
 	return rc;

@@ -202,6 +202,25 @@ run ar-add --now 2026-11-23T00:00:00Z start=2026-11-23T23:00:00Z duration=1h nod
 expect_exit 1
 expect_check
 
+begin 'drain: a clock more than 100 years on begins the drain again at its slot'
+# A record spans at most 100 years: the drain's start follows the clock.
+mkstore --hosts 'cn[1-2]' --horizon 1d
+ar-report --drain cn2 >/dev/null || fail 'drain failed'
+run ar-add --now 2127-01-01T00:02:00Z start=2127-01-01T11:00:00Z duration=1h nodes=2
+expect_exit 1
+expect_out 'start=2127-01-01T11:00:00Z duration=1h nodes=2 end=2127-01-01T12:00:00Z free=1 status=refused reason=full'
+run ar-report --check --now 2127-01-01T00:02:00Z
+expect_exit 0
+expect_out
+run ar-report --info --now 2127-01-01T00:02:00Z
+filter '1d'
+expect_out 'hosts=cn2 status=drained from=2127-01-01T00:00:00Z id=1'
+run ar-add --now 2127-01-02T00:00:00Z start=2127-01-02T23:00:00Z duration=1h nodes=2
+expect_exit 1
+run ar-report --check --now 2127-01-02T00:00:00Z
+expect_exit 0
+expect_out
+
 begin 'drain: bad usage and hosts the store does not have'
 plan
 run ar-report --drain cn9
