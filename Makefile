@@ -496,8 +496,8 @@ fuzz-short-%: $(B)/fuzz/%
 # sanitizers, the whole within FUZZ_SECONDS of wall time.  The slowest
 # first: fuzz_cmd, the longest, alone, while fuzz_model, next, runs as
 # two processes on its corpus beside it and the others follow (README,
-# Fuzzing: the rates and the arithmetic).  What they find lands in
-# fuzz/corpus/.
+# Fuzzing: the rates and the arithmetic).  New inputs land in
+# fuzz/corpus/, what they find in fuzz/found/.
 FUZZ_RUNS ?= 10000000
 FUZZ_SECONDS ?= 5400
 FUZZ_JOBS ?= 2

@@ -19,27 +19,43 @@
 # Each target fuzzes its corpus folder, fuzz/corpus/NAME, with
 # fuzz/NAME.dict when there is one and the libFuzzer flags of
 # fuzz/NAME.options (fuzz/model.options caps an input's length, and so
-# the work of an execution), and leaves what it finds there as
-# crash-* (timeout-*, leak-*, oom-*) files, which git ignores: keep a
-# reproducer by renaming it.  Printed: a line per target (executions,
+# the work of an execution), and leaves what it finds in fuzz/found/NAME
+# as crash-* (timeout-*, leak-*, oom-*) files, which git ignores: keep a
+# reproducer by moving it into the corpus under a name.  Not in the
+# corpus folder, which a target's other processes read again as it
+# grows: there a crash of one would stop them all.  A process that
+# finds something starts again on the corpus, for the executions and
+# the time left, at most ten times, so that one finding does not end a
+# target's campaign.  Printed: a line per target (executions,
 # executions a second in one process, coverage, findings of the fuzzing
 # and of the replay), then the campaign's wall time.  Exit status 1 if
 # a target found something.
 
 artifacts='^(crash|timeout|leak|oom|slow-unit)-'
 
-# One process of a target: --one NAME PART PARTS, from the queue.
+# One process of a target: --one NAME PART PARTS, from the queue; each
+# run of it logged as NAME.PART.RUN, its exit status beside.
 if [ "$1" = --one ]; then
-	t=$2 corpus=fuzz/corpus/${2#fuzz_}
-	left=$((deadline - $(date +%s)))
-	[ "$left" -gt 0 ] || exit 0
+	t=$2 corpus=fuzz/corpus/${2#fuzz_} found=fuzz/found/${2#fuzz_}
+	want=$((runs / $4)) run=0
 	dict= options=
 	[ -f "fuzz/${t#fuzz_}.dict" ] && dict=-dict=fuzz/${t#fuzz_}.dict
 	[ -f "fuzz/${t#fuzz_}.options" ] && options=$(cat "fuzz/${t#fuzz_}.options")
-	"$bin/$t" -runs=$((runs / $4)) -max_total_time="$left" \
-		-print_final_stats=1 -close_fd_mask=3 $dict $options \
-		-artifact_prefix="$corpus/" "$corpus" >"$logs/$t.$3" 2>&1
-	echo $? >"$logs/$t.$3.rc"
+	mkdir -p "$found"
+	while [ "$want" -gt 0 ] && [ "$run" -lt 10 ]; do
+		left=$((deadline - $(date +%s)))
+		[ "$left" -gt 0 ] || exit 0
+		log=$logs/$t.$3.$run
+		"$bin/$t" -runs="$want" -max_total_time="$left" \
+			-print_final_stats=1 -close_fd_mask=3 $dict $options \
+			-artifact_prefix="$found/" "$corpus" >"$log" 2>&1
+		rc=$?
+		echo $rc >"$log.rc"
+		[ "$rc" = 0 ] && exit 0
+		n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+		want=$((want - ${n:-0}))
+		run=$((run + 1))
+	done
 	exit 0
 fi
 
@@ -47,13 +63,13 @@ fi
 # files it is given one after another and stops at the first that
 # fails: the input it was running is told, and the rest run again.
 if [ "$1" = --replay ]; then
-	t=$2 corpus=fuzz/corpus/${2#fuzz_}
+	t=$2 corpus=fuzz/corpus/${2#fuzz_} dir=fuzz/found/${2#fuzz_}
 	list=$logs/$t.list log=$logs/$t.replay found=0 options=
 	[ -f "fuzz/${t#fuzz_}.options" ] && options=$(cat "fuzz/${t#fuzz_}.options")
 	{
-		ls "$corpus" | grep -E "$artifacts"
-		ls "$corpus" | grep -v -E "$artifacts"
-	} | sed "s|^|$corpus/|" >"$list"
+		ls "$dir" 2>/dev/null | grep -E "$artifacts" | sed "s|^|$dir/|"
+		ls "$corpus" | sed "s|^|$corpus/|"
+	} >"$list"
 	wc -l <"$list" >"$logs/$t.replayed"
 	while [ -s "$list" ]; do
 		# shellcheck disable=SC2046 # the names are libFuzzer's and ours
@@ -112,6 +128,9 @@ for spec; do
 		log=${rc%.rc}
 		n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 		s=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log")
+		# A run that found something ends without its Done line.
+		r=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+		[ -z "$s" ] && [ "${r:-0}" -gt 0 ] && s=$((${n:-0} / r))
 		c=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
 		execs=$((execs + ${n:-0}))
 		secs=$((secs + ${s:-0}))
