@@ -472,8 +472,15 @@ fuzz-fast:
 # not in the corpus; a line per target with its rate (executions per
 # second of wall time).  One target after another, or as many at once
 # as make -j allows (check: two, each on a CPU of its own, after every
-# other part).  fuzz-build builds the targets alone.
+# other part).  fuzz-build builds the targets alone.  Beside the rate of
+# the three that run the store, the rate they had in the last campaign
+# before the memory backend (each execution a store on disk, sanitized as
+# here), and the ratio.
 fuzz-short: $(FUZZ_TARGETS:%=fuzz-short-%)
+
+FUZZ_ON_DISK_fuzz_cmd = 800
+FUZZ_ON_DISK_fuzz_store = 350
+FUZZ_ON_DISK_fuzz_model = 95
 
 fuzz-build: $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 
@@ -485,9 +492,12 @@ fuzz-short-%: $(B)/fuzz/%
 		-artifact_prefix=$(B)/fuzz/$*- $$dict \
 		$(B)/fuzz/$*.corpus fuzz/corpus/$(*:fuzz_%=%) 2>$(B)/fuzz/$*.log \
 		|| { tail -40 $(B)/fuzz/$*.log; exit 1; }
-	@awk -v t=$* '/^Done [0-9]+ runs in/ { s = $$5 > 0 ? $$5 : 1; \
-		printf "%s: %d executions in %d s, %d/s\n", t, $$2, $$5, \
-		$$2 / s }' $(B)/fuzz/$*.log
+	@awk -v t=$* -v disk='$(FUZZ_ON_DISK_$*)' '/^Done [0-9]+ runs in/ { \
+		s = $$5 > 0 ? $$5 : 1; \
+		printf "%s: %d executions in %d s, %d/s", t, $$2, $$5, $$2 / s; \
+		if (disk + 0 > 0) printf " (%d/s with a store on disk: %.1fx)", \
+			disk, $$2 / s / disk; \
+		printf "\n" }' $(B)/fuzz/$*.log
 	@grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$*.log | tail -1
 
 # make fuzz: a campaign (fuzz/campaign.sh says how): every target of the

@@ -1371,7 +1371,8 @@ struct ar_pool {
 };
 
 /*
- * The store's partitions and pools, valid until the transaction ends.
+ * The store's partitions and pools, valid until the transaction ends or
+ * adds hosts (ar_add_hosts).
  * Errors: AR_ECORRUPT, ENOMEM, AR_ESERVER, the backend's codes.
  */
 int ar_layout(ar_txn *t, const struct ar_partition **parts, size_t *nparts,
@@ -1448,9 +1449,10 @@ int ar_undrain(ar_txn *t, const uint32_t *hosts, uint32_t n);
  * its partition (a new partition borrows from none).  Nothing granted
  * changes: the store's host list is still sorted (host i the i-th of
  * it), so the host indexes kept in the plan and its history are
- * renumbered in t; pool numbers stay.  A store created without a
- * description gets one when a line names a partition other than
- * "default" or features.  Errors: EINVAL (with a message naming the
+ * renumbered in t; pool numbers stay.  What t does next sees the hosts
+ * added, their pools and partitions, as a transaction after its commit
+ * will.  A store created without a description gets one when a line
+ * names a partition other than "default" or features.  Errors: EINVAL (with a message naming the
  * line and the field in err, AR_ERRMAX bytes: as ar_layout_check says,
  * and a host the store has, a line setting a policy), EACCES (read
  * transaction), AR_ECORRUPT, AR_EFULL, ENOMEM, AR_ESERVER, the

@@ -514,6 +514,8 @@ ar_add_hosts(ar_txn *t, const char *text, char *err)
 		t->meta_dirty = 1;
 		txn_wrote(t);
 	}
+	if (rc == 0)
+		rc = txn_hosts_added(t);
 	free(to);
 	ar_hostlist_free(&was);
 	ar_hostlist_free(&now);

@@ -1092,6 +1092,12 @@ int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
 int fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
     int64_t hi, int64_t *s, uint64_t *conflict);
 
+/* txn.c */
+/* After hosts were added in write transaction t (ar_add_hosts, not
+ * within a savepoint): its pools, their rings and its partitions' as
+ * the store now has them, and the node rings' bound the nodes now. */
+int txn_hosts_added(ar_txn *t);
+
 /* savepoint.c */
 /* Begin a nested transaction: what t does next can be undone as a whole.
  * Savepoints nest; each ends with txn_undo() or txn_keep(). */

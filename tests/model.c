@@ -2431,6 +2431,12 @@ m_pool_add_hosts(struct model *m, ar_txn *t, int64_t now)
 	snprintf(p->added + len, sizeof(p->added) - len, " partition=%s%s%s\n",
 	    pools_part_name[part], *pools_feature_set[f] ? " features=" : "",
 	    pools_feature_set[f]);
+	/* The pool they join, nk if a new one (parts and pools are the
+	 * layout before the hosts are added, which replaces it). */
+	for (q = 0; q < nk && (strcmp(parts[pools[q].partition].name,
+	    pools_part_name[part]) != 0 || strcmp(pools[q].features,
+	    pools_feature_set[f]) != 0); q++)
+		;
 	rc = ar_add_hosts(t, p->added, err);
 	CHECK(m, rc == (bad ? EINVAL : 0), "hosts added (%s): %s: %s",
 	    add[0], ar_strerror(rc), err);
@@ -2450,10 +2456,6 @@ m_pool_add_hosts(struct model *m, ar_txn *t, int64_t now)
 		else
 			fresh |= UINT64_C(1) << i;
 	}
-	for (q = 0; q < nk && (strcmp(parts[pools[q].partition].name,
-	    pools_part_name[part]) != 0 || strcmp(pools[q].features,
-	    pools_feature_set[f]) != 0); q++)
-		;
 	for (uint32_t k = 0; k < nk; k++)
 		p->bits[k] = m_renumber(p->bits[k], to);
 	p->bits[q] = (q < nk ? p->bits[q] : 0) | fresh;

@@ -443,6 +443,82 @@ test_add_round(int round)
 	done(s, name);
 }
 
+/*
+ * Hosts added are there for the rest of the transaction that adds them,
+ * as for the next: a request of every node, one in a partition the
+ * hosts added made and one in a pool they grew (gpu's, of a100), each
+ * answered in that transaction as a transaction after its commit
+ * answers it, the plan sound throughout, on a store made plain and on
+ * one of partitions.
+ */
+static void
+test_added_then_used(void)
+{
+	static const char *layouts[] = {
+		NULL,
+		"hosts=c[1-4] partition=cpu\nhosts=g[1-2] partition=gpu "
+		"features=a100\npartition=cpu default=yes\n",
+	};
+	static const char *adds[] = {
+		"hosts=c[5-6]\nhosts=m1 partition=big\n",
+		"hosts=c[5-6] partition=cpu\nhosts=g3 partition=gpu "
+		"features=a100\nhosts=m1 partition=big\n",
+	};
+	char err[AR_ERRMAX];
+
+	for (int k = 0; k < 2; k++) {
+		const char *name = k ? "added-used-parts" : "added-used";
+		ar_store *s = layouts[k] ? store_of(name, 0, NULL, layouts[k]) :
+		    store(name, 4, "c[1-4]");
+		struct ar_request rq[3];
+		struct ar_answer in[3], after[3];
+		ar_txn *t;
+
+		/* Every default node at once; the new partition's host; the
+		 * grown pool's (a100: all three, for k = 1). */
+		rq[0] = request(T0 + HOUR, HOUR, 6);
+		rq[1] = request(T0 + 2 * HOUR, HOUR, 1);
+		rq[1].partition = "big";
+		rq[2] = request(T0 + 3 * HOUR, HOUR, k ? 3 : 6);
+		if (k) {
+			rq[2].partition = "gpu";
+			rq[2].features = "a100";
+		}
+		OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+		CHECK(ar_add_hosts(t, adds[k], err) == 0, "%s: add: %s", name,
+		    err);
+		for (int i = 0; i < 3; i++) {
+			OK(ar_search(t, &rq[i], &in[i]));
+			CHECK(in[i].status == AR_AVAILABLE, "%s: request %d "
+			    "not available in the adding transaction", name, i);
+		}
+		CHECK(violations(t) == 0, "%s: ar_check after adding", name);
+		OK(ar_txn_commit(t));
+		OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+		for (int i = 0; i < 3; i++) {
+			OK(ar_search(t, &rq[i], &after[i]));
+			CHECK(after[i].status == in[i].status &&
+			    after[i].start == in[i].start, "%s: request %d "
+			    "answered otherwise after the commit", name, i);
+		}
+		ar_txn_abort(t);
+		/* And granted in the adding transaction, kept sound. */
+		OK(ar_txn_begin(s, AR_WRITE, T0, &t));
+		CHECK(ar_add_hosts(t, k ? "hosts=c[7-8] partition=cpu\n" :
+		    "hosts=c[7-8]\n", err) == 0, "%s: add again: %s", name, err);
+		rq[0].nodes = 8;
+		OK(ar_add(t, &rq[0], &in[0]));
+		CHECK(in[0].status == AR_GRANTED, "%s: 8 nodes refused in the "
+		    "adding transaction", name);
+		CHECK(violations(t) == 0, "%s: ar_check after granting", name);
+		OK(ar_txn_commit(t));
+		OK(ar_txn_begin(s, 0, T0, &t));
+		CHECK(violations(t) == 0, "%s: ar_check after the commit", name);
+		ar_txn_abort(t);
+		done(s, name);
+	}
+}
+
 /* Does a request of nodes (or of the one host named, if host >= 0)
  * over the last hour of the horizon fit, as a reader at now sees it? */
 static int
@@ -593,6 +669,7 @@ main(int argc, char **argv)
 	test_refused();
 	test_reader_ahead();
 	test_add_before_drain();
+	test_added_then_used();
 	for (int round = 0; round < rounds; round++)
 		test_round(round);
 	for (int round = 0; round < rounds / 3; round++)
