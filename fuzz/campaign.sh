@@ -4,8 +4,9 @@
 # per core), the whole campaign within SECONDS of wall time: a target
 # started late gets what is left.  A TARGET written NAME:K runs as K
 # processes on its corpus, each for RUNS / K, for a target several times
-# slower per execution than the others; give the targets slowest first,
-# so that no long one starts last.
+# slower per execution than the others.  The targets start in the order
+# given: where not all can reach RUNS in SECONDS, the last gets what the
+# others leave (make fuzz puts the fast ones before the slowest).
 #
 # The targets in BIN are the throughput build (make fuzz-fast: no
 # sanitizer); those in REPLAY are built with ASan and UBSan.  When the
