@@ -459,8 +459,11 @@ $(FUZZ_BIN)/%: fuzz/%.c $(FZ)/libfz.a
 		$(FUZZ_WRAP)
 
 $(FUZZ_BIN)/fuzz_model: $(FZ)/tests/model.o tests/helpers.h
-# fuzz_cmd answers for scontrol and getent itself (fuzz/fuzz_cmd.c).
-$(FUZZ_BIN)/fuzz_cmd: FUZZ_WRAP = -Wl,--wrap=child_run,--wrap=nss_name
+# fuzz_cmd answers for scontrol (fuzz/fuzz_cmd.c), fuzz_store for the
+# scontrol that is not there (fuzz/fuzz_store.c), and both for getent
+# (fuzz/run.c), in the process: no child.
+$(FUZZ_BIN)/fuzz_cmd $(FUZZ_BIN)/fuzz_store: FUZZ_WRAP = \
+	-Wl,--wrap=child_run,--wrap=nss_name
 
 # The throughput build: no sanitizer, the rest as above (-O2, asserts,
 # the targets' own checks).

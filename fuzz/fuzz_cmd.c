@@ -25,8 +25,6 @@
  * command's main is compiled under another name (see the Makefile).
  */
 #include <errno.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +136,6 @@ make_shown(void)
 
 int __real_child_run(char *const argv[], char *const env[], struct child *c);
 int __wrap_child_run(char *const argv[], char *const env[], struct child *c);
-int __wrap_nss_name(const char *db, long id, char *buf, size_t size);
 
 /* child_run, for scontrol: the stand-in's answer, as its child would. */
 int
@@ -157,38 +154,6 @@ __wrap_child_run(char *const argv[], char *const env[], struct child *c)
 		return -1;
 	}
 	c->outlen = strlen(c->out);
-	return 0;
-}
-
-/* nss_name without getent's child: the C library asks the same name
- * service (the targets are linked dynamically).  As nss_name answers: 0
- * and the name, 1 for an id without one, -1 for a name too long for
- * buf or a failure. */
-int
-__wrap_nss_name(const char *db, long id, char *buf, size_t size)
-{
-	char space[4096];
-	const char *name = NULL;
-	struct passwd pw, *pwp = NULL;
-	struct group gr, *grp = NULL;
-
-	if (id < 0)
-		return 1;
-	if (strcmp(db, "passwd") == 0) {
-		if (getpwuid_r((uid_t)id, &pw, space, sizeof(space), &pwp) != 0)
-			return -1;
-		name = pwp != NULL ? pwp->pw_name : NULL;
-	} else if (strcmp(db, "group") == 0) {
-		if (getgrgid_r((gid_t)id, &gr, space, sizeof(space), &grp) != 0)
-			return -1;
-		name = grp != NULL ? grp->gr_name : NULL;
-	} else
-		return -1;
-	if (name == NULL)
-		return 1;
-	if (strlen(name) >= size)
-		return -1;
-	strcpy(buf, name);
 	return 0;
 }
 

@@ -32,6 +32,11 @@ int run_command(const struct command *c, int argc, char **argv,
  * (fuzz_cmd runs a stand-in of its own). */
 #define RUN_NO_SLURM "/nonexistent/scontrol"
 
+/* nss_name (cmd/cmd.h) for the targets linked with --wrap=nss_name: the
+ * name the C library's getpwuid_r or getgrgid_r gives, with no getent
+ * child (a fork and an exec an execution where an owner is named). */
+int __wrap_nss_name(const char *db, long id, char *buf, size_t size);
+
 /* The targets' stores: 8 nodes, 5-minute slots and a horizon of one
  * day, short, so that checking a store (a walk over every slot) is. */
 struct ar_config;
