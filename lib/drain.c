@@ -515,7 +515,7 @@ ar_add_hosts(ar_txn *t, const char *text, char *err)
 		txn_wrote(t);
 	}
 	if (rc == 0)
-		rc = txn_hosts_added(t);
+		rc = layout_reload(t);
 	free(to);
 	ar_hostlist_free(&was);
 	ar_hostlist_free(&now);

@@ -644,6 +644,12 @@ int layout_begin(ar_txn *t);
 void layout_end(ar_txn *t);
 /* t->lay, loaded (a store without a description: one pool). */
 int layout_need(ar_txn *t);
+/* Write what the rings of t's pools and partitions hold in memory. */
+int layout_flush(ar_txn *t);
+/* After hosts were added in write transaction t (ar_add_hosts, not
+ * within a savepoint): its pools, their rings and its partitions' as
+ * the store now has them, and the node rings' bound the nodes now. */
+int layout_reload(ar_txn *t);
 /* The pools a request of partition and features (NULL or "" for the
  * default, none) may take, in the order they are tried, into pools
  * (room for AR_POOLS_MAX), *n of them (0 if none has the features);
@@ -1091,12 +1097,6 @@ int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
  * or -1 with *conflict the first reservation in the way. */
 int fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
     int64_t hi, int64_t *s, uint64_t *conflict);
-
-/* txn.c */
-/* After hosts were added in write transaction t (ar_add_hosts, not
- * within a savepoint): its pools, their rings and its partitions' as
- * the store now has them, and the node rings' bound the nodes now. */
-int txn_hosts_added(ar_txn *t);
 
 /* savepoint.c */
 /* Begin a nested transaction: what t does next can be undone as a whole.

@@ -100,42 +100,6 @@ txn_free(ar_txn *t)
 		txn_destroy(t);
 }
 
-/* Write what the rings of t's pools and partitions hold in memory. */
-static int
-pools_flush(ar_txn *t)
-{
-	int rc = 0;
-
-	for (uint32_t p = 0; t->npools > 1 && p < t->npools && rc == 0; p++)
-		if ((rc = ring_flush(t, &t->pool[p])) == 0 && p > 0)
-			rc = ring_flush(t, idle_ring(t, p));
-	for (uint32_t k = 0; k < t->nprings && rc == 0; k++)
-		rc = ring_flush(t, &t->prings[k]);
-	return rc;
-}
-
-int
-txn_hosts_added(ar_txn *t)
-{
-	int rc;
-
-	/* The pools and partitions as the store now has them: what their
-	 * rings hold is written first, and read again as the new ones
-	 * need it. */
-	if ((rc = pools_flush(t)) != 0)
-		return rc;
-	part_end(t);
-	layout_end(t);
-	/* The rings that count nodes may count them all. */
-	t->ring.capacity = t->ring.max = t->m.nodes;
-	t->idle.capacity = t->idle.max = t->m.nodes;
-	for (uint32_t i = 2; i <= t->pr.n; i++)
-		t->limit[i].max = t->m.nodes;
-	if ((rc = layout_begin(t)) != 0)
-		return rc;
-	return part_begin(t);
-}
-
 int
 ar_txn_commit(ar_txn *t)
 {
@@ -152,7 +116,7 @@ ar_txn_commit(ar_txn *t)
 	}
 	for (uint32_t i = 2; i <= t->pr.n && rc == 0; i++)
 		rc = ring_flush(t, &t->limit[i]);
-	if ((rc = rc != 0 ? rc : pools_flush(t)) != 0 ||
+	if ((rc = rc != 0 ? rc : layout_flush(t)) != 0 ||
 	    (rc = slots_flush(t)) != 0 ||
 	    (rc = ring_flush(t, &t->ring)) != 0 ||
 	    (rc = ring_flush(t, &t->idle)) != 0)
