@@ -10,7 +10,9 @@
  * back as it was.  No savepoint is needed for that, so a modify costs
  * about what a cancel and an add cost; admission takes its own where it
  * moves others or maps the plan (as it does for a reservation whose
- * hosts the mapping keeps).  The label index and the client key index
+ * hosts the mapping keeps).  With a pin in the plan the reservation also
+ * leaves the tracked hosts it held (track_drop), which only undoing puts
+ * back: then the modify takes a savepoint of its own.  The label index and the client key index
  * are left alone: what they hold does not change.
  *
  * A started reservation keeps its start and, so that its hosts never
@@ -122,9 +124,10 @@ ar_modify(ar_txn *t, uint64_t id, uint32_t who, const struct ar_request *rq,
 	struct ar_request nr = *rq;
 	struct ar_resv was;
 	struct span sp;
+	struct savepoint sv;
 	uint32_t *hosts = NULL;
 	int64_t start, end;
-	int rc;
+	int rc, pinned;
 
 	t->ngranted = t->nmoved = 0;
 	if (!t->write)
@@ -160,17 +163,32 @@ ar_modify(ar_txn *t, uint64_t id, uint32_t who, const struct ar_request *rq,
 		nr.hosts = hosts;
 		nr.nhosts = was.nodes;
 	}
-	if ((rc = hold(t, &was, hosts, 0)) != 0 ||
-	    (rc = readmit(t, &nr, &sp, &was, ans)) != 0)
+	/* With a pin in the plan, the tracked hosts it holds explicitly
+	 * are freed as well (else the mapping after admission gives it
+	 * them in its old shape), and a refusal puts all back by undoing. */
+	if ((rc = map_pinned(t, &pinned)) != 0 ||
+	    (pinned && (rc = txn_save(t, &sv)) != 0))
 		goto out;
+	if ((rc = hold(t, &was, hosts, 0)) != 0 ||
+	    (pinned && (rc = track_drop(t, id)) != 0) ||
+	    (rc = readmit(t, &nr, &sp, &was, ans)) != 0) {
+		if (pinned)
+			txn_undo(t, &sv);
+		goto out;
+	}
 	if (ans->status == AR_GRANTED) {
 		ans->id = id;
 		ans->start = t->granted[0].start;
 		ans->end = t->granted[0].end;
 		ans->free = t->granted[0].free;
+		if (pinned)
+			rc = txn_keep(t, &sv);
 		goto out;
 	}
-	rc = hold(t, &was, hosts, 1);
+	if (pinned)
+		txn_undo(t, &sv);
+	else
+		rc = hold(t, &was, hosts, 1);
 	t->ngranted = t->nmoved = 0;
 	ans->id = 0;
 	if (was.start <= t->now) {
