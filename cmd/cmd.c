@@ -503,6 +503,7 @@ int
 cmd_hosts_read(struct ctx *x, ar_txn *t, uint32_t **to)
 {
 	struct ar_hostlist now;
+	struct ar_info info;
 	char err[AR_ERRMAX];
 	const char *names;
 	char *copy;
@@ -514,6 +515,8 @@ cmd_hosts_read(struct ctx *x, ar_txn *t, uint32_t **to)
 		return rc;
 	if (x->host_names != NULL && strcmp(x->host_names, names) == 0)
 		return cmd_layout_read(x, t);
+	if ((rc = ar_info(t, &info)) != 0)
+		return rc;
 	/* Hosts were added (ar-report --add-hosts): every old name is
 	 * among the new ones, which stay sorted. */
 	if ((copy = strdup(names)) == NULL)
@@ -522,7 +525,8 @@ cmd_hosts_read(struct ctx *x, ar_txn *t, uint32_t **to)
 	if (to != NULL && x->host_names != NULL) {
 		const struct ar_hostlist *was = cmd_hosts(x);
 
-		if (was == NULL || ar_hostlist_parse(copy, &now, err) != 0 ||
+		if (was == NULL || ar_hostlist_parse_max(copy,
+		    info.config.nodes, &now, err) != 0 ||
 		    (*to = malloc((was->count + 1) * sizeof(**to))) == NULL ||
 		    ar_hostlist_find_all(&now, was, *to, err) != 0) {
 			ar_hostlist_free(&now);
@@ -535,6 +539,7 @@ cmd_hosts_read(struct ctx *x, ar_txn *t, uint32_t **to)
 	ar_hostlist_free(&now);
 	free(x->host_names);
 	x->host_names = copy;
+	x->host_count = info.config.nodes;
 	if (x->hosts_parsed) {
 		ar_hostlist_free(&x->hosts);
 		ar_hostlist_init(&x->hosts);
@@ -551,10 +556,14 @@ cmd_hosts(struct ctx *x)
 	int rc;
 
 	if (x->hosts_parsed)
-		return &x->hosts;
-	if ((rc = ar_hostlist_parse(x->host_names, &x->hosts, err)) != 0) {
+		return x->hosts_parsed > 0 ? &x->hosts : NULL;
+	/* A sound list names the store's nodes, and no more: a damaged one
+	 * of a million names is refused at once, and once. */
+	if ((rc = ar_hostlist_parse_max(x->host_names, x->host_count,
+	    &x->hosts, err)) != 0) {
 		fprintf(stderr, "%s: %s: the store's host list: %s\n",
 		    x->cmd->name, x->shown, rc == -2 ? "out of memory" : err);
+		x->hosts_parsed = -1;
 		return NULL;
 	}
 	x->hosts_parsed = 1;

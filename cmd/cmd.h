@@ -147,8 +147,10 @@ struct ctx {
 	struct cmd_layout *layout;      /* the store's partitions, read
 					   with its clock */
 	char *host_names;       /* the store's host list, as stored ... */
+	uint32_t host_count;    /* ... the store's nodes, as many hosts as
+				   a sound list names ... */
 	struct ar_hostlist hosts;       /* ... and parsed, on first use */
-	int hosts_parsed;
+	int hosts_parsed;       /* 1 parsed, -1 failed (and said so) */
 	int argc;               /* the arguments after the options */
 	char **argv;
 };
