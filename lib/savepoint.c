@@ -48,6 +48,7 @@ txn_save(ar_txn *t, struct savepoint *sp)
 	}
 	sp->moved = NULL;
 	sp->prings = NULL;
+	sp->nprings = 0;        /* the failure below frees what was kept */
 	sp->nlimits = 1;
 	sp->npools = 0;
 	for (uint32_t i = 2; i <= t->pr.n; i++, sp->nlimits++)
@@ -63,7 +64,6 @@ txn_save(ar_txn *t, struct savepoint *sp)
 			goto fail;
 		}
 	}
-	sp->nprings = 0;
 	if (t->nprings > 0 && (sp->prings = calloc(t->nprings,
 	    sizeof(*sp->prings))) == NULL) {
 		rc = ENOMEM;

@@ -1060,8 +1060,14 @@ main(int argc, char **argv)
 			if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
 				kills++;
 			else if (!WIFEXITED(st) || WEXITSTATUS(st) > 1) {
-				fprintf(stderr, "round %" PRIu64 ": %s exited "
-				    "with %d\n", r, cmds[w], WEXITSTATUS(st));
+				if (WIFSIGNALED(st))
+					fprintf(stderr, "round %" PRIu64 ": %s "
+					    "ended by signal %d\n", r, cmds[w],
+					    WTERMSIG(st));
+				else
+					fprintf(stderr, "round %" PRIu64 ": %s "
+					    "exited with %d\n", r, cmds[w],
+					    WEXITSTATUS(st));
 				snprintf(errpath, sizeof(errpath), "%.399s.err",
 				    out[w]);
 				tell_err(errpath);
