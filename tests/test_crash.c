@@ -68,6 +68,16 @@ extern char **environ;
 #define T0 ((int64_t)1795219200)       /* 2026-11-21T00:00:00Z */
 #define WRITERS 8
 #define LINES 600
+/*
+ * The kill delay grows to at most DELAY_MAX ms; a round lasts that, the
+ * probe's 10 s, and the kills.  Writers wait for the lock WAIT, longer
+ * than a round, so that only the kill ends one that waits: a timeout
+ * within a round is then a writer that held the lock past the round's
+ * end, a hang the run reports as a bad exit, never the queue of slow
+ * (sanitized) writers before it.
+ */
+#define DELAY_MAX 64000
+#define WAIT "120s"
 
 static char dir[] = "/tmp/ar-crash-XXXXXX";
 static char store[300];
@@ -280,7 +290,7 @@ start(const char *bin, const char *cmd, const char *opt, const char *in,
 {
 	char nowarg[32], err[420];
 	char *argv[] = { (char *)cmd, "--store", store, "--now", nowarg,
-	    "--wait", "60s", (char *)opt, NULL };
+	    "--wait", WAIT, (char *)opt, NULL };
 
 	/* Its messages beside what it prints, told if it exits badly. */
 	snprintf(nowarg, sizeof(nowarg), "@%" PRId64, now);
@@ -620,7 +630,7 @@ start_op(const char *bin, uint64_t round, int64_t now, const char *in,
 	const char *const *part = partitioned ? parts : one_pool;
 	char nowarg[32], fromarg[32], hosts[200] = "";
 	char *argv[16] = { "ar-report", "--store", store, "--now", nowarg,
-	    "--wait", "60s" };
+	    "--wait", WAIT };
 	const struct op *was;
 	struct op *o;
 	uint64_t r = rnd(20);
@@ -1090,11 +1100,12 @@ main(int argc, char **argv)
 		 * While no writer has ever committed before the kill the run
 		 * checks nothing: the writers are slower than the delay
 		 * allows (sanitizers, a loaded machine), so the next rounds
-		 * may wait twice as long, up to a minute.  Once one has,
+		 * may wait twice as long, up to DELAY_MAX.  Once one has,
 		 * the delay stays: kills mostly before the commit.
 		 */
-		if (ngranted + npieces == 0 && max_delay < 60000) {
-			max_delay *= 2;
+		if (ngranted + npieces == 0 && max_delay < DELAY_MAX) {
+			max_delay = 2 * max_delay < DELAY_MAX ? 2 * max_delay :
+			    DELAY_MAX;
 			grown = max_delay;
 		}
 		/* Then once in peace: what has started keeps its hosts. */
@@ -1115,16 +1126,25 @@ main(int argc, char **argv)
 			changed += harvest_map(out[4], now);
 		}
 		/* The store must open as it is, and be whole. */
-		if ((rc = ar_open(store, AR_RDONLY, &s)) != 0 ||
-		    (rc = ar_txn_begin(s, 0, now, &t)) != 0) {
+		if ((rc = ar_open(store, AR_RDONLY, &s)) != 0) {
 			fprintf(stderr, "round %" PRIu64 ": cannot open: %s\n",
 			    r, ar_strerror(rc));
+			return 1;
+		}
+		if ((rc = ar_txn_begin(s, 0, now, &t)) != 0) {
+			fprintf(stderr, "round %" PRIu64 ": cannot begin: %s\n",
+			    r, ar_strerror(rc));
+			ar_close(s);
 			return 1;
 		}
 		if ((rc = ar_check(t, report_violation, NULL, &bad)) != 0 ||
 		    (rc = ar_map(t, 0, now, now + 1, NULL, 0, count_mapped,
 		    &mapped)) != 0) {
-			fprintf(stderr, "check: %s\n", ar_strerror(rc));
+			fprintf(stderr, "round %" PRIu64 ": ar_check or ar_map "
+			    "(%" PRIu64 " violations): %s\n", r, bad,
+			    ar_strerror(rc));
+			ar_txn_abort(t);
+			ar_close(s);
 			return 1;
 		}
 		violations += bad;
@@ -1231,6 +1251,8 @@ main(int argc, char **argv)
 	    "/data.mdb");
 	unlink(store);
 	strcpy(strrchr(store, '/'), "/lock.mdb");
+	unlink(store);
+	strcpy(strrchr(store, '/'), "/writer.lock");
 	unlink(store);
 	*strrchr(store, '/') = '\0';
 	rmdir(store);

@@ -281,7 +281,7 @@ mkstore --hosts 'cn[01-16]'
 if ! grep -q '^arldap:' /etc/passwd && [ -n "$(cat "$SLURM_DIR/nss.env")" ] &&
     command -v setpriv >/dev/null 2>&1; then
 	chmod a+x "$TOP" "$D"
-	chmod -R a+rwX "$AR_STORE"
+	[ ! -d "$AR_STORE" ] || chmod -R a+rwX "$AR_STORE"
 	run setpriv --reuid=4242 --regid=4242 --clear-groups ar-add start=+2h duration=1h nodes=1
 	expect_exit 0
 	# Without the name service's view: an error for that reservation,
