@@ -19,8 +19,8 @@
 #
 # Each target fuzzes its corpus folder, fuzz/corpus/NAME, with
 # fuzz/NAME.dict when there is one and the libFuzzer flags of
-# fuzz/NAME.options (fuzz/model.options caps an input's length, and so
-# the work of an execution), and leaves what it finds in fuzz/found/NAME
+# fuzz/NAME.options (cmd, hostlist and model cap an input's length,
+# and so the work of an execution), and leaves what it finds in fuzz/found/NAME
 # as crash-* (timeout-*, leak-*, oom-*) files, which git ignores: keep a
 # reproducer by moving it into the corpus under a name.  Not in the
 # corpus folder, which a target's other processes read again as it
@@ -29,8 +29,9 @@
 # the time left, at most ten times, so that one finding does not end a
 # target's campaign.  Printed: a line per target (executions,
 # executions a second in one process, coverage, findings of the fuzzing
-# and of the replay), then the campaign's wall time.  Exit status 1 if
-# a target found something.
+# and of the replay; beside the rate of a target NAME:RATE of
+# FUZZ_BEFORE names, what it is to RATE), then the campaign's wall time.
+# Exit status 1 if a target found something.
 
 artifacts='^(crash|timeout|leak|oom|slow-unit)-'
 
@@ -150,6 +151,12 @@ for spec; do
 	[ "$refound" = 0 ] || status=1
 	printf '%-14s %10d executions  %6s/s  cov %5d  findings %d;' \
 		"$t" "$execs" "$rate" "$cov" "$found"
+	# Beside the rate, the one it had with a store on disk (#27's).
+	for b in $FUZZ_BEFORE; do
+		[ "${b%%:*}" = "$t" ] && [ "$rate" != - ] &&
+			awk -v r="$rate" -v b="${b#*:}" 'BEGIN { printf \
+			    " %.1fx the %d/s on disk;", r / b, b }'
+	done
 	printf ' replayed %d, findings %d\n' "$replayed" "$refound"
 	[ -f "$logs/$t.findings" ] && cat "$logs/$t.findings"
 done
