@@ -526,19 +526,22 @@ fuzz-short-%: $(B)/fuzz/%
 # make fuzz: a campaign (fuzz/campaign.sh says how): every target of the
 # throughput build until FUZZ_RUNS executions, FUZZ_JOBS at a time (one
 # per core), then every input of the corpus replayed under the
-# sanitizers, the whole within FUZZ_SECONDS of wall time.  fuzz_cmd, the
-# longest of one process, first; beside it the four fast targets, whose
-# ten million take about 40 minutes of a CPU together, so that they
-# reach them whatever the slow ones do; fuzz_model, the slowest, last,
-# as two processes on its corpus, one on each CPU as the others end,
-# with what is left (README, Fuzzing: the rates and the arithmetic).
-# New inputs land in fuzz/corpus/, what they find in fuzz/found/.
+# sanitizers, the whole within FUZZ_SECONDS of wall time.  The four fast
+# targets first, whose ten million take about 25 minutes of a CPU
+# together, so that they reach them whatever the slow ones do; then
+# fuzz_cmd as two processes on its corpus, and fuzz_model, the slowest,
+# last, with what is left, as six: a part of fuzz_model is about ten
+# minutes of a CPU, so both CPUs stay busy to the end (of two halves,
+# the second could start half an hour after the first, and run out of
+# time while the first's CPU idled).  README, Fuzzing: the rates and
+# the arithmetic.  New inputs land in fuzz/corpus/, what they find in
+# fuzz/found/.
 FUZZ_RUNS ?= 10000000
 FUZZ_SECONDS ?= 5400
 FUZZ_JOBS ?= 2
-FUZZ_QUEUE = fuzz_cmd fuzz_store fuzz_hostlist \
+FUZZ_QUEUE = fuzz_store fuzz_hostlist \
 	$(filter-out fuzz_model fuzz_hostlist fuzz_store fuzz_cmd,$(FUZZ_TARGETS)) \
-	fuzz_model:2
+	fuzz_cmd:2 fuzz_model:6
 
 fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/%) fuzz-fast
 	@FUZZ_BEFORE='$(foreach t,$(FUZZ_TARGETS),$(if $(FUZZ_ON_DISK_$t),$t:$(FUZZ_ON_DISK_$t)))' \

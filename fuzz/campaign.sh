@@ -3,10 +3,12 @@
 # (make fuzz): every target until RUNS executions, JOBS at a time (one
 # per core), the whole campaign within SECONDS of wall time: a target
 # started late gets what is left.  A TARGET written NAME:K runs as K
-# processes on its corpus, each for RUNS / K, for a target several times
-# slower per execution than the others.  The targets start in the order
-# given: where not all can reach RUNS in SECONDS, the last gets what the
-# others leave (make fuzz puts the fast ones before the slowest).
+# processes on its corpus, together for RUNS, for a target several
+# times slower per execution than the others; the processes are queued
+# as the targets are, each taking a CPU as one is free.  The targets
+# start in the order given: where not all can reach RUNS in SECONDS, the
+# last gets what the others leave (make fuzz puts the fast ones before
+# the slowest).
 #
 # The targets in BIN are the throughput build (make fuzz-fast: no
 # sanitizer); those in REPLAY are built with ASan and UBSan.  When the
@@ -39,7 +41,9 @@ artifacts='^(crash|timeout|leak|oom|slow-unit)-'
 # run of it logged as NAME.PART.RUN, its exit status beside.
 if [ "$1" = --one ]; then
 	t=$2 corpus=fuzz/corpus/${2#fuzz_} found=fuzz/found/${2#fuzz_}
-	want=$((runs / $4)) run=0
+	# Part i of k: the executions from RUNS * (i - 1) / k to RUNS * i / k,
+	# so that the parts add up to RUNS.
+	want=$((runs * $3 / $4 - runs * ($3 - 1) / $4)) run=0
 	dict= options=
 	[ -f "fuzz/${t#fuzz_}.dict" ] && dict=-dict=fuzz/${t#fuzz_}.dict
 	[ -f "fuzz/${t#fuzz_}.options" ] && options=$(cat "fuzz/${t#fuzz_}.options")
