@@ -484,8 +484,10 @@ $(FUZZ_BIN)/fuzz_model: fuzz/fuzz_model.c $(FZ)/tests/model.o \
 # (fuzz/run.c), in the process: no child.
 $(FUZZ_BIN)/fuzz_cmd $(FUZZ_BIN)/fuzz_store: FUZZ_WRAP = \
 	-Wl,--wrap=child_run,--wrap=nss_name
-# fuzz_cmd bounds most inputs' host lists (fuzz/fuzz_cmd.c says why).
-$(FUZZ_BIN)/fuzz_cmd: FUZZ_WRAP += -Wl,--wrap=ar_hostlist_parse_max
+# fuzz_cmd bounds host lists and usage reports (fuzz/fuzz_cmd.c says
+# why).
+$(FUZZ_BIN)/fuzz_cmd: FUZZ_WRAP += -Wl,--wrap=ar_hostlist_parse_max \
+	-Wl,--wrap=ar_usage
 
 # The throughput build: no sanitizer, the rest as above (-O2, asserts,
 # the targets' own checks).
