@@ -67,7 +67,12 @@ fi
 
 # A target's replay: --replay NAME, from the queue.  libFuzzer runs the
 # files it is given one after another and stops at the first that
-# fails: the input it was running is told, and the rest run again.
+# fails: the input it was running is told, and the rest run again.  The
+# files go BATCH at a time: a corpus grown to tens of thousands of
+# inputs names more than the kernel takes as one command's arguments
+# (ARG_MAX, 2 MB here: fuzz_cmd's 38,281 inputs were 2.2 MB of names,
+# and the replay that was given them all ran none).
+BATCH=1000
 if [ "$1" = --replay ]; then
 	t=$2 corpus=fuzz/corpus/${2#fuzz_} dir=fuzz/found/${2#fuzz_}
 	list=$logs/$t.list log=$logs/$t.replay found=0 options=
@@ -79,21 +84,31 @@ if [ "$1" = --replay ]; then
 	wc -l <"$list" >"$logs/$t.replayed"
 	while [ -s "$list" ]; do
 		# shellcheck disable=SC2046 # the names are libFuzzer's and ours
-		"$replay/$t" -close_fd_mask=3 $options $(cat "$list") \
-			>"$log" 2>&1 && break
+		if "$replay/$t" -close_fd_mask=3 $options \
+		    $(head -n "$BATCH" "$list") >"$log" 2>&1; then
+			sed "1,${BATCH}d" "$list" >"$list.rest"
+			mv "$list.rest" "$list"
+			continue
+		fi
 		found=$((found + 1))
 		failed=$(sed -n 's/^Running: //p' "$log" | tail -1)
 		summary=$(grep -E '^SUMMARY|^==[0-9]+==ERROR|^violation' "$log" |
 			head -2 | tr '\n' ' ')
 		summary=${summary:-exit status not 0}
 		# Failed at exit, after its last input: a leak, of any input
-		# this process ran, which LeakSanitizer tells only then.
-		if grep -q "^Executed $failed " "$log"; then
-			echo "$t: replay: at exit, after ${failed:-?} and those" \
-				"before it: $summary" >>"$logs/$t.findings"
-			break
+		# this process ran, which LeakSanitizer tells only then; or
+		# before its first, which says nothing of the inputs.  The
+		# batch is told, and the replay goes on after it.
+		if [ -z "$failed" ] || grep -q "^Executed $failed " "$log"; then
+			echo "$t: replay: ${failed:+at exit, after $failed and}" \
+				"the batch of $(head -n 1 "$list") and" \
+				"$(($(head -n "$BATCH" "$list" | wc -l) - 1))" \
+				"after it: $summary" >>"$logs/$t.findings"
+			sed "1,${BATCH}d" "$list" >"$list.rest"
+			mv "$list.rest" "$list"
+			continue
 		fi
-		echo "$t: replay: ${failed:-?}: $summary" >>"$logs/$t.findings"
+		echo "$t: replay: $failed: $summary" >>"$logs/$t.findings"
 		awk -v f="$failed" 'after { print } $0 == f { after = 1 }' \
 			"$list" >"$list.rest"
 		mv "$list.rest" "$list"
