@@ -496,6 +496,19 @@ grant_at(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	return 0;
 }
 
+/* A new request granted at slot s, holding the tracked hosts that
+ * track_take found, if any (t->ntake). */
+static int
+grant_held(ar_txn *t, const struct ar_request *rq, const struct span *sp,
+    int64_t s, struct ar_answer *ans)
+{
+	int rc;
+
+	if ((rc = grant_at(t, rq, sp, NULL, s, ans)) != 0)
+		return rc;
+	return track_hold(t, sp->pool, ans->id, s, s + sp->slots);
+}
+
 /* Admission on the rings alone. */
 static int
 admit(ar_txn *t, const struct ar_request *rq, const struct span *span,
@@ -650,8 +663,12 @@ admit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		ans->conflict = conflict;
 		return 0;
 	}
-	if ((rc = place(t, sp, s, ans)) != 0 ||
-	    (rc = grant(t, rq, sp, was, s, 0, ans->free)) != 0 ||
+	if ((rc = place(t, sp, s, ans)) != 0)
+		return rc;
+	/* It holds tracked hosts: the tracking says the plan maps. */
+	if (t->ntake > 0)
+		return grant_held(t, rq, sp, s, ans);
+	if ((rc = grant(t, rq, sp, was, s, 0, ans->free)) != 0 ||
 	    (rc = map_after_admission(t, &ok, &conflict)) != 0)
 		return rc;
 	if (!ok)
@@ -693,7 +710,8 @@ tracked_fit(ar_txn *t, uint32_t pool, int *ok)
 /*
  * The common grant with pins in the plan: one copy, at the first start
  * the rings give (*s, where admit() grants it, moving nothing), which
- * fits with the tracked hosts counted (*ok): no savepoint, no sweep.
+ * fits with the tracked hosts counted, or holding some of them (*ok): no
+ * savepoint, no sweep.
  */
 static int
 first_fit_tracked(ar_txn *t, const struct ar_request *rq,
@@ -702,6 +720,7 @@ first_fit_tracked(ar_txn *t, const struct ar_request *rq,
 	int rc = 0;
 
 	*ok = 0;
+	t->ntake = 0;
 	if (rq->jobs != 1 || (rc = track_built(t, ok)) != 0 || !*ok)
 		return rc;
 	if ((rc = fit_first(t, sp->cls, sp->pool, sp->first, sp->last,
@@ -711,7 +730,10 @@ first_fit_tracked(ar_txn *t, const struct ar_request *rq,
 		*ok = 0;
 		return 0;
 	}
-	return track_fits(t, sp->pool, *s, *s + sp->slots, sp->need, ok);
+	if ((rc = track_fits(t, sp->pool, *s, *s + sp->slots, sp->need,
+	    ok)) != 0 || *ok)
+		return rc;
+	return track_take(t, sp->pool, *s, *s + sp->slots, sp->need, ok);
 }
 
 /*
@@ -750,7 +772,7 @@ admit_span(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	if (ok) {
 		t->ngranted = t->nmoved = 0;
 		return (rc = place(t, sp, s, ans)) != 0 ? rc :
-		    grant_at(t, rq, sp, was, s, ans);
+		    grant_held(t, rq, sp, s, ans);
 	}
 	if ((rc = txn_save(t, &sv)) != 0)
 		return rc;

@@ -813,6 +813,9 @@ struct ar_txn {
 				   1, 0, or -1 not known yet */
 	int64_t idled_from;     /* the slots where explicit uses went since */
 	int64_t idled_to;       /* ... track_idled() was last asked */
+	struct take_host *take; /* the tracked hosts track_take found,
+				   for track_hold */
+	size_t ntake, takecap;
 	/* Booking's: */
 	int64_t released;       /* holds expiring by this clock are released:
 				   a write transaction's now, or the clock
@@ -980,6 +983,15 @@ struct track_host {
 	int64_t until;
 };
 
+/* A tracked host a request may hold over [s, stop), stop its end or
+ * the host's until if that comes first; idle from idle_from to
+ * idle_to around it. */
+struct take_host {
+	uint32_t host;
+	int64_t stop;
+	int64_t idle_from, idle_to;
+};
+
 /* A reservation of a mapping, for track_build: its slots, whether it
  * named its hosts, the hosts the mapping gave it. */
 struct track_use {
@@ -997,6 +1009,17 @@ int track_built(ar_txn *t, int *yes);
  * ring) and its idle tracked hosts leave room at every slot? */
 int track_fits(ar_txn *t, uint32_t pool, int64_t s, int64_t e,
     uint64_t need, int *ok);
+/* track_fits refused: would the request fit if it held, explicitly,
+ * tracked hosts of the pool that no explicit use holds over [s, e) up
+ * to their until (*ok)?  Each one taken is idle there no more.  If so,
+ * the fewest that do are left for track_hold. */
+int track_take(ar_txn *t, uint32_t pool, int64_t s, int64_t e,
+    uint64_t need, int *ok);
+/* Reservation id, just granted in pool `pool` over [s, e) where
+ * track_take said it fits, holds the hosts it found: their uses, their
+ * untils, the idle rings and its entry of `explicit` follow. */
+int track_hold(ar_txn *t, uint32_t pool, uint64_t id, int64_t s,
+    int64_t e);
 /* track_fits with need 0 for every pool of the store. */
 int track_fits_every(ar_txn *t, int64_t s, int64_t e, int *ok);
 /* The explicit hosts of reservation id over [s, e), into ex (none if it
@@ -1094,7 +1117,8 @@ int to_span(ar_txn *t, const struct ar_request *rq, int together,
 int place(ar_txn *t, const struct span *sp, int64_t s, struct ar_answer *ans);
 /* From start *s, which fits by the rings, up to hi: the first start where
  * the request also maps (where it names hosts or pins are in the plan),
- * or -1 with *conflict the first reservation in the way. */
+ * or -1 with *conflict the first reservation in the way.  Where it maps
+ * by holding tracked hosts, they are left for track_hold (t->ntake). */
 int fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
     int64_t hi, int64_t *s, uint64_t *conflict);
 

@@ -28,7 +28,8 @@
  * has started.  So while a pin is in the plan the
  * hosts it names are tracked (track.c): a plain request that fits in the
  * node ring with the tracked hosts' idle time counted as taken maps, and
- * is admitted without a sweep.  Where that refuses, and for a request
+ * is admitted without a sweep, as is one that fits by holding some of
+ * those idle hosts itself.  Where that refuses, and for a request
  * that names hosts, the whole plan is swept, today's way (named and
  * started reservations fixed, the rest anywhere) and then the tracked
  * way; a request is refused if neither maps, and otherwise the mapping

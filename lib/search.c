@@ -171,15 +171,21 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 	int rc, pinned, ok, tracked = 0;
 
 	*conflict = 0;
+	t->ntake = 0;
 	if (rq->nhosts == 0 && ((rc = map_pinned(t, &pinned)) != 0 || !pinned))
 		return rc;
 	if (rq->nhosts == 0 && (rc = track_built(t, &tracked)) != 0)
 		return rc;
 	for (int tries = 1; *s != -1; tries++) {
-		/* A plain request: the tracked hosts' count first, and the
-		 * whole plan swept only where that refuses. */
+		/* A plain request: the tracked hosts' count first, then
+		 * with tracked hosts it may hold (one copy: a grant of one
+		 * reservation holds them), and the whole plan swept only
+		 * where those refuse. */
 		if (tracked && ((rc = track_fits(t, sp->pool, *s,
 		    *s + sp->slots, sp->need, &ok)) != 0 || ok))
+			return rc;
+		if (tracked && rq->jobs == 1 && ((rc = track_take(t, sp->pool,
+		    *s, *s + sp->slots, sp->need, &ok)) != 0 || ok))
 			return rc;
 		if ((rc = map_fits(t, rq, sp->pool, *s, sp->slots, &ok,
 		    &c)) != 0 || ok)

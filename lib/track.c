@@ -28,9 +28,17 @@
  * p is checked against pool p's two rings; one that may borrow is so in
  * the pool it takes (search.c chooses it by the rings first).
  *
+ * A plain request the count refuses may still fit by holding, itself,
+ * tracked hosts that are idle over its interval up to their until
+ * (track_take): each one held is idle there no more, and one held past
+ * its until stays out of the pool to the request's end, where it is not
+ * idle either, so the count only gains.  The fewest that make it fit
+ * are held, the longest idle first.
+ *
  * The tracking is built from a mapping of the whole plan (track_build,
  * after map.c's sweep) and changed between builds only where an explicit
- * use goes (track_drop): the host is then idle there.  A marker entry
+ * use goes (track_drop): the host is then idle there, or comes
+ * (track_hold, after track_take).  A marker entry
  * says it was built; a store upgraded, or one whose writer died between
  * the upgrade and the build, has none, and admission sweeps as before
  * until the next build.  `tracked` holds, in key order:
@@ -76,6 +84,49 @@ static uint32_t
 host_pool(const ar_txn *t, uint32_t h)
 {
 	return t->npools > 1 ? layout_host_pool(&t->lay, h) : 0;
+}
+
+/* Reservation id's entry of `explicit`: its hosts ex over [s, e),
+ * with flags for kv_put (KV_NOOVERWRITE: a new entry, where one already
+ * there is corrupt). */
+static int
+explicit_put(ar_txn *t, uint64_t id, int64_t s, int64_t e,
+    const struct hostset *ex, unsigned flags)
+{
+	struct explicit_head head = { s, e };
+	unsigned char ik[8], *buf;
+	struct kv_val k = { 8, ik }, v;
+	int rc;
+
+	v.size = sizeof(head) + ex->n * sizeof(struct run);
+	if ((buf = malloc(v.size)) == NULL)
+		return ENOMEM;
+	memcpy(buf, &head, sizeof(head));
+	memcpy(buf + sizeof(head), ex->r, ex->n * sizeof(struct run));
+	v.data = buf;
+	key_u64(ik, id);
+	if ((rc = kv_put(t->txn, KV_EXPLICIT, &k, &v, flags)) == KV_KEYEXIST)
+		rc = AR_ECORRUPT;
+	free(buf);
+	return rc;
+}
+
+/* Host h of pool p is used explicitly by reservation id over [s, e),
+ * where no use of it began at s before (two uses at once: corrupt). */
+static int
+use_put(ar_txn *t, uint32_t p, uint32_t h, int64_t s, int64_t e,
+    uint64_t id)
+{
+	unsigned char key[16];
+	struct use us = { e, id };
+	struct kv_val k = { 16, key }, v = { sizeof(us), &us };
+	int rc;
+
+	use_key(key, p, h, s);
+	if ((rc = kv_put(t->txn, KV_TRACKED, &k, &v, KV_NOOVERWRITE)) ==
+	    KV_KEYEXIST)
+		rc = AR_ECORRUPT;
+	return rc;
 }
 
 int
@@ -152,6 +203,220 @@ idle_add(ar_txn *t, uint32_t p, int64_t from, int64_t to, int64_t delta)
 	if (to > t->base + t->m.horizon || p >= t->npools)
 		return AR_ECORRUPT;
 	return from < to ? ring_add(t, idle_ring(t, p), from, to, delta) : 0;
+}
+
+/*
+ * track_take's walk over one pool's entries of `tracked`: each host
+ * whose until is after s and that no explicit use holds over its
+ * stretch of [s, e), [s, until) clipped to e, goes into t->take, with
+ * the idle time around that stretch.
+ */
+struct take_walk {
+	ar_txn *t;
+	uint32_t pool;
+	int64_t s, e;
+	int have, clear;        /* a host is being walked, free so far */
+	int64_t until;          /* ... its until */
+	struct take_host h;     /* ... as t->take would hold it */
+};
+
+static int
+take_close(struct take_walk *w)
+{
+	ar_txn *t = w->t;
+
+	if (!w->have || !w->clear || w->until <= w->s)
+		return 0;
+	if (w->h.idle_to == INT64_MAX)
+		w->h.idle_to = w->until;
+	if (array_room(&t->take, &t->takecap, t->ntake + 1,
+	    sizeof(*t->take)) != 0)
+		return ENOMEM;
+	t->take[t->ntake++] = w->h;
+	return 0;
+}
+
+static int
+take_visit(struct kv_cursor *cur, const struct kv_val *k,
+    const struct kv_val *v, void *arg)
+{
+	struct take_walk *w = arg;
+	const unsigned char *p = k->data;
+	struct use u;
+	int64_t start;
+	int rc;
+
+	(void)cur;
+	if (k->size < 4 || u32_key(p) != w->pool)
+		return KV_STOP;
+	if (k->size == 8) {
+		if ((rc = take_close(w)) != 0)
+			return rc;
+		if (v->size != sizeof(w->until))
+			return AR_ECORRUPT;
+		memcpy(&w->until, v->data, sizeof(w->until));
+		w->have = w->clear = 1;
+		w->h.host = u32_key(p + 4);
+		w->h.stop = w->until < w->e ? w->until : w->e;
+		w->h.idle_from = w->t->base;
+		w->h.idle_to = INT64_MAX;
+		if (w->h.host >= w->t->m.nodes)
+			return AR_ECORRUPT;
+	} else if (k->size == 16) {
+		if (v->size != sizeof(u) || !w->have ||
+		    u32_key(p + 4) != w->h.host)
+			return AR_ECORRUPT;
+		memcpy(&u, v->data, sizeof(u));
+		start = (int64_t)u64_key(p + 8);
+		/* Uses come by start and never overlap. */
+		if (u.end <= w->s)
+			w->h.idle_from = u.end;
+		else if (start >= w->h.stop) {
+			if (start < w->h.idle_to)
+				w->h.idle_to = start;
+		} else
+			w->clear = 0;
+	}
+	return 0;
+}
+
+/* The hosts a request may take: the longest stretch first, then the
+ * least idle time around it (best fit: long idle times stay whole for
+ * larger requests), then by host. */
+static int
+by_stretch(const void *a, const void *b)
+{
+	const struct take_host *x = a, *y = b;
+	int64_t ix = x->idle_to - x->idle_from, iy = y->idle_to - y->idle_from;
+
+	if (x->stop != y->stop)
+		return x->stop > y->stop ? -1 : 1;
+	if (ix != iy)
+		return ix < iy ? -1 : 1;
+	return x->host < y->host ? -1 : x->host > y->host;
+}
+
+/*
+ * Would need more nodes fit over [s, e) if the first j hosts of
+ * t->take (longest stretch first) were taken (*ok)?  Over the part of
+ * [s, e) that i of them cover, a taken host is not idle, so the pool's
+ * count and idle ring may come to hosts - need + i.
+ */
+static int
+take_fits(ar_txn *t, struct ring *used, struct ring *idle, uint32_t hosts,
+    int64_t s, int64_t e, uint64_t need, size_t j, int *ok)
+{
+	int64_t to = e, from;
+	int rc = 0, over = 0;
+
+	for (size_t i = 0; i <= j && !over && rc == 0; i++, to = from) {
+		from = i < j ? t->take[i].stop : s;
+		if (from < to)
+			rc = ring_sum_over(t, used, idle, from, to,
+			    hosts - (uint32_t)need + (uint32_t)i, &over);
+	}
+	*ok = !over;
+	return rc;
+}
+
+int
+track_take(ar_txn *t, uint32_t pool, int64_t s, int64_t e, uint64_t need,
+    int *ok)
+{
+	unsigned char key[4];
+	struct kv_val from = { 4, key };
+	struct take_walk w = { .t = t, .pool = pool, .s = s, .e = e };
+	struct ring *used = &t->ring;
+	uint32_t hosts = t->m.nodes;
+	size_t lo, hi;
+	int rc, fits;
+
+	*ok = 0;
+	t->ntake = 0;
+	if (pool >= t->npools)
+		return AR_ECORRUPT;
+	if (t->npools > 1) {
+		used = &t->pool[pool];
+		hosts = t->lay.pool[pool].count;
+	}
+	if (need > hosts)
+		return 0;
+	key_u32(key, pool);
+	if ((rc = kv_walk(t->txn, KV_TRACKED, &from, take_visit, &w)) != 0 &&
+	    rc != KV_STOP)
+		return rc;
+	if ((rc = take_close(&w)) != 0)
+		return rc;
+	if (t->ntake > 1)
+		qsort(t->take, t->ntake, sizeof(*t->take), by_stretch);
+	/* The fewest that make it fit, if any does: fitting only gets
+	 * easier with more taken. */
+	hi = t->ntake < need ? t->ntake : (size_t)need;
+	if (hi == 0 || (rc = take_fits(t, used, idle_ring(t, pool), hosts, s,
+	    e, need, hi, &fits)) != 0 || !fits) {
+		t->ntake = 0;
+		return rc;
+	}
+	for (lo = 1; lo < hi; ) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((rc = take_fits(t, used, idle_ring(t, pool), hosts, s, e,
+		    need, mid, &fits)) != 0) {
+			t->ntake = 0;
+			return rc;
+		}
+		if (fits)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	t->ntake = hi;
+	*ok = 1;
+	return 0;
+}
+
+static int
+by_host_only(const void *a, const void *b)
+{
+	const struct take_host *x = a, *y = b;
+
+	return x->host < y->host ? -1 : x->host > y->host;
+}
+
+int
+track_hold(ar_txn *t, uint32_t pool, uint64_t id, int64_t s, int64_t e)
+{
+	unsigned char key[8];
+	struct kv_val k = { 8, key }, v = { sizeof(e), &e };
+	struct hostset ex = { 0 };
+	size_t n = t->ntake;
+	int rc = 0;
+
+	t->ntake = 0;
+	if (n == 0)
+		return 0;
+	qsort(t->take, n, sizeof(*t->take), by_host_only);
+	txn_wrote(t);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct take_host *h = &t->take[i];
+
+		/* Its own from s: out of the pool to e, not idle on the
+		 * stretch where it was. */
+		rc = use_put(t, pool, h->host, s, e, id);
+		if (rc == 0 && h->stop < e) {
+			key_u32(key, pool);
+			key_u32(key + 4, h->host);
+			rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0);
+		}
+		if (rc == 0)
+			rc = idle_add(t, pool, s, h->stop, -1);
+		if (rc == 0)
+			rc = hostset_append(&ex, h->host, 1);
+	}
+	if (rc == 0)
+		rc = explicit_put(t, id, s, e, &ex, KV_NOOVERWRITE);
+	hostset_free(&ex);
+	return rc;
 }
 
 int
@@ -236,7 +501,7 @@ out:
 int
 track_stretch(ar_txn *t, uint64_t id, int64_t end, int64_t to)
 {
-	unsigned char key[16], ik[8], *buf;
+	unsigned char key[16], ik[8];
 	struct kv_val k = { 8, key }, idk = { 8, ik }, v;
 	struct explicit_head hd;
 	struct hostset ex = { 0 };
@@ -283,17 +548,8 @@ track_stretch(ar_txn *t, uint64_t id, int64_t end, int64_t to)
 			v = (struct kv_val){ sizeof(us), &us };
 			rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0);
 		}
-	hd.end = to;
-	v.size = sizeof(hd) + ex.n * sizeof(struct run);
-	if (rc == 0 && (buf = malloc(v.size)) == NULL)
-		rc = ENOMEM;
-	if (rc == 0) {
-		memcpy(buf, &hd, sizeof(hd));
-		memcpy(buf + sizeof(hd), ex.r, ex.n * sizeof(struct run));
-		v.data = buf;
-		rc = kv_put(t->txn, KV_EXPLICIT, &idk, &v, 0);
-		free(buf);
-	}
+	if (rc == 0)
+		rc = explicit_put(t, id, hd.start, to, &ex, 0);
 	hostset_free(&ex);
 	return rc;
 reset:
@@ -527,13 +783,12 @@ by_host_start(const void *a, const void *b)
 int
 track_build(ar_txn *t, const struct track_use *u, size_t n)
 {
-	unsigned char key[16], ik[8];
+	unsigned char key[16];
 	struct kv_val k, v;
 	int64_t now = t->base, *until;
 	struct held *hd = NULL;
 	struct hostset ex = { 0 };
-	unsigned char *buf = NULL;
-	size_t nh = 0, hcap = 0, bcap = 0;
+	size_t nh = 0, hcap = 0;
 	struct gaps g = { .t = t, .fn = gap_add };
 	int rc = 0, changed;
 
@@ -564,8 +819,6 @@ track_build(ar_txn *t, const struct track_use *u, size_t n)
 	} while (changed);
 	txn_wrote(t);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct explicit_head head = { u[i].s, u[i].e };
-
 		ex.n = 0;
 		for (size_t r = 0; r < u[i].got->n && rc == 0; r++)
 			for (uint32_t h = u[i].got->r[r].first; rc == 0 && h <
@@ -581,17 +834,8 @@ track_build(ar_txn *t, const struct track_use *u, size_t n)
 			}
 		if (rc != 0 || ex.n == 0)
 			continue;
-		v.size = sizeof(head) + ex.n * sizeof(struct run);
-		if ((rc = array_room(&buf, &bcap, v.size, 1)) != 0)
-			break;
-		memcpy(buf, &head, sizeof(head));
-		memcpy(buf + sizeof(head), ex.r, ex.n * sizeof(struct run));
-		v.data = buf;
-		key_u64(ik, u[i].id);
-		k = (struct kv_val){ 8, ik };
-		rc = kv_put(t->txn, KV_EXPLICIT, &k, &v, KV_NOOVERWRITE);
-		if (rc == KV_KEYEXIST)
-			rc = AR_ECORRUPT;
+		rc = explicit_put(t, u[i].id, u[i].s, u[i].e, &ex,
+		    KV_NOOVERWRITE);
 	}
 	if (nh > 1)
 		qsort(hd, nh, sizeof(*hd), by_host_start);
@@ -603,16 +847,9 @@ track_build(ar_txn *t, const struct track_use *u, size_t n)
 		v = (struct kv_val){ sizeof(until[h]), &until[h] };
 		rc = kv_put(t->txn, KV_TRACKED, &k, &v, 0);
 	}
-	for (size_t i = 0; i < nh && rc == 0; i++) {
-		struct use us = { hd[i].e, hd[i].id };
-
-		use_key(key, host_pool(t, hd[i].host), hd[i].host, hd[i].s);
-		k = (struct kv_val){ 16, key };
-		v = (struct kv_val){ sizeof(us), &us };
-		rc = kv_put(t->txn, KV_TRACKED, &k, &v, KV_NOOVERWRITE);
-		if (rc == KV_KEYEXIST)
-			rc = AR_ECORRUPT;       /* two uses at once */
-	}
+	for (size_t i = 0; i < nh && rc == 0; i++)
+		rc = use_put(t, host_pool(t, hd[i].host), hd[i].host, hd[i].s,
+		    hd[i].e, hd[i].id);
 	/* Every pool's marker: one mapping tracked them all. */
 	for (uint32_t p = 0; p < t->npools && rc == 0; p++) {
 		key_u32(key, p);
@@ -624,7 +861,6 @@ track_build(ar_txn *t, const struct track_use *u, size_t n)
 		t->tracking = 1;
 	free(until);
 	free(hd);
-	free(buf);
 	hostset_free(&ex);
 	return rc;
 }

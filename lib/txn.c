@@ -86,6 +86,7 @@ txn_destroy(ar_txn *t)
 	free(t->stretched);
 	free(t->occ);
 	free(t->slices);
+	free(t->take);
 	free(t);
 }
 
