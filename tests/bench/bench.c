@@ -334,7 +334,8 @@ run_trace(const struct trace *tr, void *bin)
 	}
 	own_row(&rows[n++], &b);
 	if (pins_sweep_replay(tr, &rows[n].st) != 0 ||
-	    pins_shadow_replay(tr) != 0)
+	    pins_shadow_replay(tr) != 0 ||
+	    pins_orders(tr, &rows[n - 1].st, &rows[n].st) != 0)
 		return -1;
 	rows[n].name = "whole-plan sweep, pins";
 	rows[n].own_grants = 1;

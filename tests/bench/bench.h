@@ -23,6 +23,8 @@
 #define PIN_HOSTS 4
 #define PIN_DURATION (4 * 3600)
 #define PIN_WINDOW 86400
+#define PIN_ORDERS 8            /* orders of a trace's requests whose
+				   refusals pins_report adds up */
 #define PINS_PER_PERIOD 2
 
 /* The first host of the k-th maintenance of the period-th period booked
@@ -162,6 +164,10 @@ int trace_load(const char *path, size_t max, struct req **r, size_t *n,
     int *nowait);
 int trace_order(struct trace *tr, const struct req *r, size_t n,
     int shuffle);
+/* tr's requests in another order, into out: each period's permuted as
+ * trace_order's shuffle permutes it, drawn from seed.  0, or -1 out of
+ * memory (said). */
+int trace_reorder(const struct trace *tr, uint64_t seed, struct trace *out);
 void trace_free(struct trace *tr);
 uint64_t bench_rand(uint64_t *seed);
 
@@ -295,6 +301,11 @@ void pins_tally(size_t *asked, size_t *granted);
 int pins_sweep_replay(const struct trace *tr, struct stats *st);
 /* ar with pins, every answer held against the sweep's on ar's plan. */
 int pins_shadow_replay(const struct trace *tr);
+/* The refusals of ar with pins (ar, replayed on tr) and of the sweep
+ * (sweep), then of both on PIN_ORDERS - 1 more orders of tr's requests,
+ * for pins_report. */
+int pins_orders(const struct trace *tr, struct stats *ar,
+    struct stats *sweep);
 /* Report the pins row against plain ar and the sweep: 1 if ar refused
  * more than the sweep. */
 int pins_report(struct stats *pins, struct stats *plain, struct stats *sweep);

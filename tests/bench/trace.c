@@ -145,6 +145,19 @@ bench_rand(uint64_t *x)
 	return *x * 2685821657736338717ULL;
 }
 
+/* Requests r[from .. to) in a random order drawn from *seed. */
+static void
+permute(struct req *r, size_t from, size_t to, uint64_t *seed)
+{
+	for (size_t j = to - 1; j > from; j--) {
+		size_t k = from + bench_rand(seed) % (j - from + 1);
+		struct req t = r[j];
+
+		r[j] = r[k];
+		r[k] = t;
+	}
+}
+
 /*
  * Put requests r[0 .. n) in replay order: grouped by 2-week period of
  * their start (periods counted from the first start), in trace order
@@ -186,19 +199,37 @@ trace_order(struct trace *tr, const struct req *r, size_t n, int shuffle)
 		if (i == count[p])
 			continue;
 		if (shuffle)
-			for (size_t j = count[p] - 1; j > i; j--) {
-				size_t k = i + bench_rand(&seed) % (j - i + 1);
-				struct req t = tr->r[j];
-
-				tr->r[j] = tr->r[k];
-				tr->r[k] = t;
-			}
+			permute(tr->r, i, count[p], &seed);
 		tr->pfirst[tr->np] = i;
 		tr->pclock[tr->np++] = origin + (int64_t)p * PERIOD;
 	}
 	tr->n = n;
 	tr->pfirst[tr->np] = tr->n;
 	free(count);
+	return 0;
+}
+
+int
+trace_reorder(const struct trace *tr, uint64_t seed, struct trace *out)
+{
+	size_t n = tr->n ? tr->n : 1;
+
+	*out = *tr;
+	out->order = "shuffled";
+	out->r = malloc(n * sizeof(*out->r));
+	out->pfirst = malloc((tr->np + 1) * sizeof(*out->pfirst));
+	out->pclock = malloc((tr->np + 1) * sizeof(*out->pclock));
+	if (out->r == NULL || out->pfirst == NULL || out->pclock == NULL) {
+		trace_free(out);
+		fprintf(stderr, "bench: out of memory\n");
+		return -1;
+	}
+	memcpy(out->r, tr->r, tr->n * sizeof(*out->r));
+	memcpy(out->pfirst, tr->pfirst, (tr->np + 1) * sizeof(*out->pfirst));
+	memcpy(out->pclock, tr->pclock, (tr->np + 1) * sizeof(*out->pclock));
+	for (size_t p = 0; p < tr->np; p++)
+		if (tr->pfirst[p] < tr->pfirst[p + 1])
+			permute(out->r, tr->pfirst[p], tr->pfirst[p + 1], &seed);
 	return 0;
 }
 
