@@ -137,6 +137,8 @@ expect_lines 1 '^== SDSC-BLUE-2000, shuffled order: '
 expect_lines 5 "^  check: .* = the floor's$"
 expect_lines 0 'MISMATCH'
 expect_lines 1 '^  ar on 4 partitions with borrowing \([0-9]+ granted'
+# The pins row's refusals and the sweep's, over the eight orders.
+expect_lines 1 '^  ([0-9]+/[0-9]+, ){7}[0-9]+/[0-9]+; in all [0-9]+ and [0-9]+ \([-+][0-9.]+ % of [0-9]+\)$'
 for part in 'Cost curve' 'Horizon' 'ar-report --usage' \
     'ar_modify against' 'holds' 'One invocation'; do
 	expect_lines 1 "^== $part"
