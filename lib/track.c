@@ -86,6 +86,15 @@ host_pool(const ar_txn *t, uint32_t h)
 	return t->npools > 1 ? layout_host_pool(&t->lay, h) : 0;
 }
 
+/* By host: a struct track_host or take_host, whose first member it is. */
+static int
+by_host(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Reservation id's entry of `explicit`: its hosts ex over [s, e),
  * with flags for kv_put (KV_NOOVERWRITE: a new entry, where one already
  * there is corrupt). */
@@ -375,14 +384,6 @@ track_take(ar_txn *t, uint32_t pool, int64_t s, int64_t e, uint64_t need,
 	return 0;
 }
 
-static int
-by_host_only(const void *a, const void *b)
-{
-	const struct take_host *x = a, *y = b;
-
-	return x->host < y->host ? -1 : x->host > y->host;
-}
-
 int
 track_hold(ar_txn *t, uint32_t pool, uint64_t id, int64_t s, int64_t e)
 {
@@ -395,7 +396,7 @@ track_hold(ar_txn *t, uint32_t pool, uint64_t id, int64_t s, int64_t e)
 	t->ntake = 0;
 	if (n == 0)
 		return 0;
-	qsort(t->take, n, sizeof(*t->take), by_host_only);
+	qsort(t->take, n, sizeof(*t->take), by_host);
 	txn_wrote(t);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct take_host *h = &t->take[i];
@@ -731,14 +732,6 @@ host_row(struct kv_cursor *cur, const struct kv_val *k,
 	l->h[l->n].host = u32_key((const unsigned char *)k->data + 4);
 	l->h[l->n++].until = until;
 	return 0;
-}
-
-static int
-by_host(const void *a, const void *b)
-{
-	const struct track_host *x = a, *y = b;
-
-	return x->host < y->host ? -1 : x->host > y->host;
 }
 
 /*
