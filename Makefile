@@ -488,6 +488,12 @@ $(FUZZ_BIN)/fuzz_cmd $(FUZZ_BIN)/fuzz_store: FUZZ_WRAP = \
 # why).
 $(FUZZ_BIN)/fuzz_cmd: FUZZ_WRAP += -Wl,--wrap=ar_hostlist_parse_max \
 	-Wl,--wrap=ar_usage
+# ... and parses host lists untraced for comparisons (the object given
+# before the archive, so the archive's is not linked): every command
+# lays out its store's hosts again, and the comparisons' hooks in that
+# parse were most of its cost on a corpus of long lists, for a syntax
+# fuzz_hostlist explores with them (README, Fuzzing).
+$(FUZZ_BIN)/fuzz_cmd: $(FZ)/nocmp/lib/hostlist.o
 
 # The throughput build: no sanitizer, the rest as above (-O2, asserts,
 # the targets' own checks).
