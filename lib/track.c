@@ -64,6 +64,48 @@ struct use {
 	uint64_t id;
 };
 
+/* An entry of `tracked`, decoded: which it is, by its key's length, and
+ * what its key and value hold. */
+enum tracked_kind { TRACKED_MARKER, TRACKED_HOST, TRACKED_USE };
+
+struct tracked_entry {
+	enum tracked_kind kind;
+	uint32_t pool, host;    /* host: of a host or a use */
+	int64_t until;          /* a host's */
+	int64_t start;          /* a use's, and: */
+	struct use use;
+};
+
+/* 0, or AR_ECORRUPT for a key or value of no entry's size. */
+static int
+tracked_decode(const struct kv_val *k, const struct kv_val *v,
+    struct tracked_entry *e)
+{
+	const unsigned char *p = k->data;
+
+	if (k->size != 4 && k->size != 8 && k->size != 16)
+		return AR_ECORRUPT;
+	e->pool = u32_key(p);
+	if (k->size == 4) {
+		e->kind = TRACKED_MARKER;
+		return 0;
+	}
+	e->host = u32_key(p + 4);
+	if (k->size == 8) {
+		if (v->size != sizeof(e->until))
+			return AR_ECORRUPT;
+		e->kind = TRACKED_HOST;
+		memcpy(&e->until, v->data, sizeof(e->until));
+		return 0;
+	}
+	if (v->size != sizeof(e->use))
+		return AR_ECORRUPT;
+	e->kind = TRACKED_USE;
+	e->start = (int64_t)u64_key(p + 8);
+	memcpy(&e->use, v->data, sizeof(e->use));
+	return 0;
+}
+
 /* The head of an entry of `explicit`, under the reservation's id; the
  * hosts' runs follow. */
 struct explicit_head {
@@ -250,39 +292,34 @@ take_visit(struct kv_cursor *cur, const struct kv_val *k,
     const struct kv_val *v, void *arg)
 {
 	struct take_walk *w = arg;
-	const unsigned char *p = k->data;
-	struct use u;
-	int64_t start;
+	struct tracked_entry en;
 	int rc;
 
 	(void)cur;
-	if (k->size < 4 || u32_key(p) != w->pool)
+	if ((rc = tracked_decode(k, v, &en)) != 0)
+		return rc;
+	if (en.pool != w->pool)
 		return KV_STOP;
-	if (k->size == 8) {
+	if (en.kind == TRACKED_HOST) {
 		if ((rc = take_close(w)) != 0)
 			return rc;
-		if (v->size != sizeof(w->until))
-			return AR_ECORRUPT;
-		memcpy(&w->until, v->data, sizeof(w->until));
+		w->until = en.until;
 		w->have = w->clear = 1;
-		w->h.host = u32_key(p + 4);
+		w->h.host = en.host;
 		w->h.stop = w->until < w->e ? w->until : w->e;
 		w->h.idle_from = w->t->base;
 		w->h.idle_to = INT64_MAX;
 		if (w->h.host >= w->t->m.nodes)
 			return AR_ECORRUPT;
-	} else if (k->size == 16) {
-		if (v->size != sizeof(u) || !w->have ||
-		    u32_key(p + 4) != w->h.host)
+	} else if (en.kind == TRACKED_USE) {
+		if (!w->have || en.host != w->h.host)
 			return AR_ECORRUPT;
-		memcpy(&u, v->data, sizeof(u));
-		start = (int64_t)u64_key(p + 8);
 		/* Uses come by start and never overlap. */
-		if (u.end <= w->s)
-			w->h.idle_from = u.end;
-		else if (start >= w->h.stop) {
-			if (start < w->h.idle_to)
-				w->h.idle_to = start;
+		if (en.use.end <= w->s)
+			w->h.idle_from = en.use.end;
+		else if (en.start >= w->h.stop) {
+			if (en.start < w->h.idle_to)
+				w->h.idle_to = en.start;
 		} else
 			w->clear = 0;
 	}
@@ -590,44 +627,36 @@ gaps_visit(struct kv_cursor *cur, const struct kv_val *k,
     const struct kv_val *v, void *arg)
 {
 	struct gaps *g = arg;
-	const unsigned char *p = k->data;
-	struct use u;
-	int64_t s;
+	struct tracked_entry en;
 	int rc;
 
 	/* Every key begins with a pool the store has. */
-	if (k->size < 4 || u32_key(p) >= g->t->npools)
+	if ((rc = tracked_decode(k, v, &en)) != 0)
+		return rc;
+	if (en.pool >= g->t->npools)
 		return AR_ECORRUPT;
-	if (k->size == 8) {
+	if (en.kind == TRACKED_HOST) {
 		if ((rc = gaps_close(g)) != 0)
 			return rc;
-		if (v->size != sizeof(int64_t))
-			return AR_ECORRUPT;
 		g->have = 1;
-		g->pool = u32_key(p);
-		g->host = u32_key(p + 4);
-		memcpy(&g->until, v->data, sizeof(g->until));
+		g->pool = en.pool;
+		g->host = en.host;
+		g->until = en.until;
 		g->pos = g->t->base;
 		if (g->host >= g->t->m.nodes ||
 		    host_pool(g->t, g->host) != g->pool)
 			return AR_ECORRUPT;
-	} else if (k->size == 16) {
-		if (v->size != sizeof(u) || !g->have ||
-		    u32_key(p) != g->pool || u32_key(p + 4) != g->host)
+	} else if (en.kind == TRACKED_USE) {
+		if (!g->have || en.pool != g->pool || en.host != g->host ||
+		    en.use.end <= en.start || en.use.end > g->until)
 			return AR_ECORRUPT;
-		memcpy(&u, v->data, sizeof(u));
-		s = (int64_t)u64_key(p + 8);
-		if (u.end <= s || u.end > g->until)
-			return AR_ECORRUPT;
-		if (s > g->pos && g->pos < g->until && (rc = g->fn(g,
-		    g->pos, s < g->until ? s : g->until)) != 0)
+		if (en.start > g->pos && g->pos < g->until && (rc = g->fn(g,
+		    g->pos, en.start < g->until ? en.start : g->until)) != 0)
 			return rc;
-		if (u.end > g->pos)
-			g->pos = u.end;
-	} else if (k->size == 4)
+		if (en.use.end > g->pos)
+			g->pos = en.use.end;
+	} else
 		g->markers++;
-	else
-		return AR_ECORRUPT;
 	if (g->del) {
 		txn_wrote(g->t);
 		return kv_cursor_del(cur);
@@ -717,20 +746,18 @@ host_row(struct kv_cursor *cur, const struct kv_val *k,
     const struct kv_val *v, void *arg)
 {
 	struct host_list *l = arg;
-	int64_t until;
+	struct tracked_entry en;
+	int rc;
 
 	(void)cur;
-	if (k->size != 8)
-		return 0;
-	if (v->size != sizeof(until))
-		return AR_ECORRUPT;
-	memcpy(&until, v->data, sizeof(until));
-	if (until <= l->t->base)
+	if ((rc = tracked_decode(k, v, &en)) != 0)
+		return rc;
+	if (en.kind != TRACKED_HOST || en.until <= l->t->base)
 		return 0;
 	if (array_room(&l->h, &l->cap, l->n + 1, sizeof(*l->h)) != 0)
 		return ENOMEM;
-	l->h[l->n].host = u32_key((const unsigned char *)k->data + 4);
-	l->h[l->n++].until = until;
+	l->h[l->n].host = en.host;
+	l->h[l->n++].until = en.until;
 	return 0;
 }
 
