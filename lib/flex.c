@@ -730,10 +730,7 @@ first_fit_tracked(ar_txn *t, const struct ar_request *rq,
 		*ok = 0;
 		return 0;
 	}
-	if ((rc = track_fits(t, sp->pool, *s, *s + sp->slots, sp->need,
-	    ok)) != 0 || *ok)
-		return rc;
-	return track_take(t, sp->pool, *s, *s + sp->slots, sp->need, ok);
+	return track_room(t, sp->pool, *s, *s + sp->slots, sp->need, 1, ok);
 }
 
 /*

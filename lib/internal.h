@@ -1015,6 +1015,12 @@ int track_fits(ar_txn *t, uint32_t pool, int64_t s, int64_t e,
  * the fewest that do are left for track_hold. */
 int track_take(ar_txn *t, uint32_t pool, int64_t s, int64_t e,
     uint64_t need, int *ok);
+/* Does a plain request of `jobs` jobs of need nodes fit in pool `pool`
+ * over [s, e) by the tracked hosts (*ok): by their count (track_fits),
+ * or, a request of one job, holding idle ones itself (track_take; those
+ * it holds are left for track_hold, else t->ntake is 0)? */
+int track_room(ar_txn *t, uint32_t pool, int64_t s, int64_t e,
+    uint64_t need, uint64_t jobs, int *ok);
 /* Reservation id, just granted in pool `pool` over [s, e) where
  * track_take said it fits, holds the hosts it found: their uses, their
  * untils, the idle rings and its entry of `explicit` follow. */

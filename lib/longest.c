@@ -169,11 +169,8 @@ maps(ar_txn *t, const struct ar_request *rq, uint32_t pool, uint64_t id,
 	if (rq != NULL && rq->nhosts == 0 &&
 	    (rc = track_built(t, &tracked)) != 0)
 		return rc;
-	if (tracked && ((rc = track_fits(t, pool, s, e, rq->nodes, ok)) != 0 ||
-	    *ok))
-		return rc;
-	if (tracked && rq->jobs == 1 && ((rc = track_take(t, pool, s, e,
-	    rq->nodes, ok)) != 0 || *ok))
+	if (tracked && ((rc = track_room(t, pool, s, e, rq->nodes, rq->jobs,
+	    ok)) != 0 || *ok))
 		return rc;
 	if (rq != NULL)
 		return map_fits(t, rq, pool, s, e - s, ok, conflict);

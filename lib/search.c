@@ -181,11 +181,8 @@ fit_mapped(ar_txn *t, const struct ar_request *rq, const struct span *sp,
 		 * with tracked hosts it may hold (one copy: a grant of one
 		 * reservation holds them), and the whole plan swept only
 		 * where those refuse. */
-		if (tracked && ((rc = track_fits(t, sp->pool, *s,
-		    *s + sp->slots, sp->need, &ok)) != 0 || ok))
-			return rc;
-		if (tracked && rq->jobs == 1 && ((rc = track_take(t, sp->pool,
-		    *s, *s + sp->slots, sp->need, &ok)) != 0 || ok))
+		if (tracked && ((rc = track_room(t, sp->pool, *s,
+		    *s + sp->slots, sp->need, rq->jobs, &ok)) != 0 || ok))
 			return rc;
 		if ((rc = map_fits(t, rq, sp->pool, *s, sp->slots, &ok,
 		    &c)) != 0 || ok)

@@ -422,6 +422,19 @@ track_take(ar_txn *t, uint32_t pool, int64_t s, int64_t e, uint64_t need,
 }
 
 int
+track_room(ar_txn *t, uint32_t pool, int64_t s, int64_t e, uint64_t need,
+    uint64_t jobs, int *ok)
+{
+	int rc;
+
+	t->ntake = 0;
+	if ((rc = track_fits(t, pool, s, e, need, ok)) != 0 || *ok ||
+	    jobs != 1)
+		return rc;
+	return track_take(t, pool, s, e, need, ok);
+}
+
+int
 track_hold(ar_txn *t, uint32_t pool, uint64_t id, int64_t s, int64_t e)
 {
 	unsigned char key[8];
