@@ -240,6 +240,7 @@ setup(void)
 	setenv("AR_SCONTROL", SCONTROL, 1);
 	unsetenv("AR_NOW");
 	unsetenv("AR_WAIT");
+	hosts_max = HOSTS_SHORT;
 }
 
 /* Is w, before any '=', a long option name of at least 2 letters that
@@ -360,7 +361,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setup();
 	if (size < 1)
 		return 0;
-	hosts_max = HOSTS_SHORT;
 	/* One byte more: each invocation's arguments end with a '\0'. */
 	if ((buf = malloc(size + 1)) == NULL)
 		return 0;
