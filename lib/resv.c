@@ -270,7 +270,12 @@ decode(const struct kv_val *v, const struct meta *m, struct ar_resv *r)
 		    ds.occurrence > ds.pieces)))
 			return AR_ECORRUPT;
 	}
-	/* A piece of format 8 kept no rule: it was ORR's, the default. */
+	/* A piece of format 8 kept no rule: it was ORR's, the default.
+	 * Only a piece (a series) has a rule, after its series part: one
+	 * without was counted by size without it, and reading it there
+	 * would run past the record. */
+	if ((d.state & STATE_SPLIT) && !(d.state & STATE_SERIES))
+		return AR_ECORRUPT;
 	if (d.state & STATE_SPLIT)
 		memcpy(&dp, text + d.user_len + d.job_len + d.key_len +
 		    sizeof(ds), sizeof(dp));
